@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+// Corkboard: a real-time collaborative reorder backend on Foundation and Dispatch.
+// No SwiftNIO anywhere in this graph (the peer servers for benchmarks live in bench/peers/).
+import PackageDescription
+
+let package = Package(
+    name: "Corkboard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "corkboard", targets: ["corkboard"]),
+        .library(name: "CorkboardModel", targets: ["CorkboardModel"]),
+        .library(name: "CorkboardWire", targets: ["CorkboardWire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // Pure core: boards, operations, resolver, history. No I/O, imports nothing of ours.
+        .target(name: "CorkboardModel"),
+        // Codable wire messages of the protocol. Pure.
+        .target(name: "CorkboardWire", dependencies: ["CorkboardModel"]),
+
+        // Non-blocking BSD sockets on Dispatch. Knows nothing of HTTP or boards.
+        .target(name: "Sockets", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // HTTP/1.1: request parser (bytes in), responses, router, static files, server connection.
+        .target(
+            name: "HTTP",
+            dependencies: ["Sockets", "CZlib", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+        // The Corkboard server: configuration, routes, startup and shutdown.
+        .target(
+            name: "CorkboardServer",
+            dependencies: ["HTTP", "Sockets", .product(name: "Logging", package: "swift-log")]),
+        // Benchmarks behind `corkboard bench`.
+        .target(name: "CorkboardBench", dependencies: ["CorkboardModel"]),
+
+        // Thin executable: parses options, wires modules, runs.
+        .executableTarget(
+            name: "corkboard",
+            dependencies: [
+                "CorkboardServer", "CorkboardBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // Blocking clients, temporary folders and child processes for the tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel"]),
+        .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Sockets", "TestSupport"]),
+        .testTarget(
+            name: "CorkboardServerTests",
+            dependencies: ["CorkboardServer", "HTTP", "Sockets", "TestSupport", .product(name: "Yams", package: "Yams")]),
+    ]
+)

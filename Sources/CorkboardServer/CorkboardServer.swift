@@ -1,0 +1,67 @@
+import Dispatch
+import Glibc
+import HTTP
+import Logging
+import Sockets
+
+/// The Corkboard server: its routes on an HTTP server, its start and its graceful stop.
+public final class CorkboardServer: Sendable {
+    public let configuration: ServerConfiguration
+    private let http: HTTPServer
+    private let logger: Logger
+
+    /// Checks the configuration (web root, data folder) without binding anything yet.
+    public init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let staticFiles: StaticFiles
+        do {
+            staticFiles = try StaticFiles(root: configuration.webRoot)
+        } catch {
+            throw StartupError.webRootMissing(configuration.webRoot)
+        }
+        try Self.prepareDataDirectory(configuration.dataDirectory)
+        let router = Routes.make(staticFiles: staticFiles)
+        http = HTTPServer(
+            router: router, configuration: configuration.http,
+            loops: IOLoopGroup(count: configuration.loopCount),
+            connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
+            logger: logger)
+    }
+
+    /// Binds and starts serving; returns the bound address (the real port when the port is 0).
+    @discardableResult
+    public func start() throws -> SocketAddress {
+        let (host, port) = (configuration.host, configuration.port)
+        do {
+            let address = try http.start(host: host, port: port)
+            logger.info("serving \(configuration.webRoot) on http://\(address)")
+            return address
+        } catch let error as SocketError where error.isAddressInUse {
+            throw StartupError.addressInUse(host: host, port: port)
+        } catch {
+            throw StartupError.cannotListen(host: host, port: port, reason: "\(error)")
+        }
+    }
+
+    public var connectionCount: Int { http.connectionCount }
+
+    /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        logger.info("shutting down")
+        http.shutdown(grace: configuration.shutdownGrace, completion: completion)
+    }
+
+    private static func prepareDataDirectory(_ path: String) throws {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw StartupError.dataDirectoryUnusable(path, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw StartupError.dataDirectoryUnusable(path, reason: String(cString: strerror(errno)))
+        }
+    }
+}

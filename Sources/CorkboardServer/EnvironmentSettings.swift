@@ -1,0 +1,28 @@
+/// Reads `corkboard serve` settings from environment variables (`CORKBOARD_PORT`, ...):
+/// a command-line option wins, then the variable, then the default.
+public struct EnvironmentSettings: Sendable {
+    public let variables: [String: String]
+
+    public init(_ variables: [String: String]) { self.variables = variables }
+
+    public struct InvalidValue: Error, CustomStringConvertible {
+        public let variable: String
+        public let value: String
+        public let expected: String
+        public var description: String { "environment variable \(variable)='\(value)' is not \(expected)" }
+    }
+
+    /// The variable's value, or nil when unset or empty.
+    public func string(_ name: String) -> String? {
+        guard let value = variables[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    public func integer<Number: FixedWidthInteger>(_ name: String, as type: Number.Type = Number.self) throws -> Number? {
+        guard let text = string(name) else { return nil }
+        guard let value = Number(text) else {
+            throw InvalidValue(variable: name, value: text, expected: "a whole number in \(Number.min)...\(Number.max)")
+        }
+        return value
+    }
+}

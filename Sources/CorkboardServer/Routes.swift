@@ -1,0 +1,12 @@
+import HTTP
+
+/// The server's HTTP surface. Later parts add `/api/...` and `/ws` here.
+enum Routes {
+    static func make(staticFiles: StaticFiles) -> Router {
+        var router = Router(fallback: staticFiles.handle)
+        router.add(.GET, "/healthz") { _, responder in
+            responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
+        }
+        return router
+    }
+}

@@ -1,0 +1,22 @@
+import Dispatch
+import HTTP
+import Sockets
+
+/// Everything `corkboard serve` can be told, with the defaults a local user wants.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 8080
+    /// The folder the browser client is served from.
+    public var webRoot = "web"
+    /// Where the embedded store keeps its files.
+    public var dataDirectory = "./data"
+    /// I/O loops (serial queues) connections are spread over; about one per core.
+    public var loopCount = System.coreCount
+    public var http = HTTPServerConfiguration()
+    /// Unwritten bytes a slow reader may hold before it is disconnected.
+    public var maxPendingOutput = 4 * 1024 * 1024
+    /// How long a graceful shutdown waits for requests in flight.
+    public var shutdownGrace: DispatchTimeInterval = .seconds(10)
+
+    public init() {}
+}

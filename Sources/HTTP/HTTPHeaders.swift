@@ -1,0 +1,60 @@
+/// Header fields in arrival order; names compare case-insensitively.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name, value) }
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+
+    /// Replaces every field called `name` with one.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// The first value of `name`.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Comma-separated list elements across every field called `name`, trimmed and lowercased
+    /// (for `Connection`, `Accept-Encoding`, `If-None-Match` and friends).
+    public func tokens(_ name: String) -> [String] {
+        values(name).flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingOWS().lowercased() }
+            .filter { !$0.isEmpty }
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension StringProtocol {
+    func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+
+    /// Drops spaces and tabs at both ends (HTTP's "optional whitespace").
+    func trimmingOWS() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}

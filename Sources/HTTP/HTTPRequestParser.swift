@@ -1,0 +1,185 @@
+/// An incremental HTTP/1.1 request parser: bytes in, requests out. No sockets involved.
+///
+/// Feed it with `append` whatever `read(2)` returned, then call `next()` until it returns nil
+/// (needs more bytes). Requests come out in order, so pipelining needs nothing special. After
+/// an error the parser stays failed: the connection answers with `error.status` and closes.
+public struct HTTPRequestParser: Sendable {
+    public struct Limits: Sendable {
+        public var maxHeaderBytes: Int
+        public var maxURILength: Int
+        public var maxBodyBytes: Int
+        public var maxHeaderCount: Int
+
+        public init(maxHeaderBytes: Int = 16 * 1024, maxURILength: Int = 8 * 1024, maxBodyBytes: Int = 1024 * 1024, maxHeaderCount: Int = 100) {
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxURILength = maxURILength
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderCount = maxHeaderCount
+        }
+    }
+
+    public enum Event: Sendable {
+        case request(HTTPRequest)
+        /// The head asked `Expect: 100-continue` and its body has not arrived yet:
+        /// the connection should send `100 Continue`.
+        case continueExpected
+    }
+
+    public let limits: Limits
+    private var buffer: [UInt8] = []
+    /// Index of the first byte not yet consumed.
+    private var start = 0
+    /// Index up to which the current head has been searched for its end.
+    private var scanned = 0
+    /// A parsed head waiting for `bodyLength` bytes of body.
+    private var pending: (request: HTTPRequest, bodyLength: Int)?
+    private var failure: HTTPParseError?
+
+    public init(limits: Limits = Limits()) { self.limits = limits }
+
+    /// Bytes received and not yet part of a returned request.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// True between the first byte of a request and the moment it is complete.
+    public var isMidRequest: Bool { pending != nil || bufferedByteCount > 0 }
+
+    /// True once the head of the current request is parsed (its body may still be arriving).
+    public var hasCompleteHead: Bool { pending != nil }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The bytes after the last request, for the protocol that takes over after an upgrade.
+    public mutating func takeRemainingBytes() -> [UInt8] {
+        defer { buffer = []; start = 0; scanned = 0 }
+        return Array(buffer[start...])
+    }
+
+    public mutating func next() throws(HTTPParseError) -> Event? {
+        if let failure { throw failure }
+        do {
+            return try step()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private mutating func step() throws(HTTPParseError) -> Event? {
+        if let (request, length) = pending {
+            guard bufferedByteCount >= length else { return nil }
+            var complete = request
+            complete.body = Array(buffer[start..<start + length])
+            start += length
+            pending = nil
+            return .request(complete)
+        }
+        skipLeadingEmptyLines()
+        guard let headEnd = try findHeadEnd() else { return nil }
+        let head = buffer[start..<headEnd]
+        start = headEnd
+        scanned = headEnd
+        let request = try HTTPHeadParser(limits: limits).parse(head)
+        let length = try bodyLength(of: request)
+        if length == 0 { return .request(request) }
+        pending = (request, length)
+        if request.headers.tokens("Expect").contains("100-continue") && bufferedByteCount < length {
+            return .continueExpected
+        }
+        return try step()
+    }
+
+    /// RFC 9112 §2.2: a server should ignore empty lines before a request line
+    /// (some clients send a CRLF after a POST body).
+    private mutating func skipLeadingEmptyLines() {
+        while start < buffer.count, buffer[start] == .cr || buffer[start] == .lf {
+            if buffer[start] == .cr && start + 1 == buffer.count { return }
+            start += 1
+        }
+        scanned = max(scanned, start)
+    }
+
+    /// The index just past the blank line that ends the head, or nil if it has not arrived.
+    private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
+        var index = scanned
+        var firstLineEnd = buffer[start..<buffer.count].firstIndex(of: .lf)
+        while index < buffer.count {
+            if buffer[index] == .lf {
+                firstLineEnd = firstLineEnd ?? index
+                let previous = index - 1
+                if previous >= start && buffer[previous] == .lf
+                    || previous - 1 >= start && buffer[previous] == .cr && buffer[previous - 1] == .lf {
+                    if index + 1 - start > limits.maxHeaderBytes { throw .headerBlockTooLarge }
+                    return index + 1
+                }
+            }
+            index += 1
+        }
+        scanned = index
+        // "GET " + target + " HTTP/1.1\r\n" plus a little room for a long method name.
+        let requestLineLimit = limits.maxURILength + 32
+        if let firstLineEnd {
+            if firstLineEnd - start > requestLineLimit { throw .uriTooLong }
+        } else if bufferedByteCount > requestLineLimit {
+            throw .uriTooLong
+        }
+        if bufferedByteCount > limits.maxHeaderBytes { throw .headerBlockTooLarge }
+        return nil
+    }
+
+    private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int {
+        let expectations = request.headers.tokens("Expect")
+        if !expectations.isEmpty && expectations != ["100-continue"] { throw .unsupportedExpectation }
+        let lengths = request.headers.tokens("Content-Length")
+        if request.headers.contains("Transfer-Encoding") {
+            if !lengths.isEmpty || request.version == .http1_0 { throw .conflictingFraming }
+            throw .unsupportedTransferEncoding
+        }
+        guard let first = lengths.first else { return 0 }
+        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
+            throw .invalidContentLength
+        }
+        guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }
+        if length > limits.maxBodyBytes { throw .bodyTooLarge }
+        return length
+    }
+
+    /// Drops consumed bytes once they are a large share of the buffer, so a long keep-alive
+    /// connection does not grow and pipelined requests are not copied once each.
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+        } else if start > 4096 && start * 2 > buffer.count {
+            buffer.removeFirst(start)
+        } else {
+            return
+        }
+        scanned -= start
+        start = 0
+    }
+}
+
+extension UInt8 {
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+
+    /// RFC 9110 token characters (method and header names).
+    var isTokenCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), .zero ... .nine: return true
+        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(self)
+        }
+    }
+}

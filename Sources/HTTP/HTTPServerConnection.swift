@@ -1,0 +1,196 @@
+import Dispatch
+import Logging
+import Sockets
+
+/// Timeouts and limits of the HTTP server.
+public struct HTTPServerConfiguration: Sendable {
+    public var parserLimits = HTTPRequestParser.Limits()
+    /// A request head must arrive within this time from its first byte (and a new connection
+    /// must start one within it): a client that trickles headers (slowloris) gets 408 and is closed.
+    public var headerTimeout: DispatchTimeInterval = .seconds(10)
+    /// A request body must arrive within this time from the end of its head.
+    public var bodyTimeout: DispatchTimeInterval = .seconds(30)
+    /// An idle keep-alive connection is closed after this time.
+    public var idleTimeout: DispatchTimeInterval = .seconds(60)
+    /// While this many response bytes are unwritten, no further pipelined request is read:
+    /// a client that sends and never reads holds at most this much of our memory.
+    public var pipelineOutputLimit = 256 * 1024
+
+    public init() {}
+}
+
+/// HTTP/1.1 on one connection: parses requests, hands them to the router one at a time
+/// (responses go out in request order, so pipelining is safe), applies the timeouts.
+///
+/// Confinement: every method runs on the connection's loop; the responder closures hop there
+/// before touching it, which is what makes `@unchecked Sendable` true.
+final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
+    private enum Phase { case idle, receivingHead, receivingBody, handling, upgraded }
+
+    private let connection: Connection
+    private let router: Router
+    private let configuration: HTTPServerConfiguration
+    private let logger: Logger
+    private var parser: HTTPRequestParser
+    private var phase = Phase.idle
+    private let timer: DispatchSourceTimer
+    private var timerExpired = false
+    /// The peer sent FIN: answer what is buffered, then close.
+    private var peerFinished = false
+    private var shuttingDown = false
+    private var closing = false
+    private var waitingForDrain = false
+    /// Identifies the request in flight, so a handler that answers twice is ignored.
+    private var requestNumber = 0
+
+    init(connection: Connection, router: Router, configuration: HTTPServerConfiguration, logger: Logger) {
+        self.connection = connection
+        self.router = router
+        self.configuration = configuration
+        self.logger = logger
+        parser = HTTPRequestParser(limits: configuration.parserLimits)
+        timer = DispatchSource.makeTimerSource(queue: connection.loop.queue)
+        timer.setEventHandler { [weak self] in self?.timeout() }
+        // A new connection must start a request as promptly as a request must finish its head.
+        timer.schedule(deadline: .now() + configuration.headerTimeout)
+        phase = .receivingHead
+        timer.resume()
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        guard phase != .upgraded else { return }
+        parser.append(bytes)
+        processRequests()
+    }
+
+    func connectionDidReadEOF(_ connection: Connection) {
+        peerFinished = true
+        processRequests()
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        guard waitingForDrain else { return }
+        waitingForDrain = false
+        connection.resumeReading()
+        processRequests()
+    }
+
+    func connectionShouldShutDown(_ connection: Connection) {
+        shuttingDown = true
+        if phase != .handling { closeAfterFlush() }
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        timer.cancel()
+    }
+
+    // MARK: Requests
+
+    private func processRequests() {
+        while phase != .handling && phase != .upgraded && !closing {
+            if connection.pendingOutputBytes > configuration.pipelineOutputLimit {
+                waitingForDrain = true
+                connection.pauseReading()
+                return
+            }
+            let event: HTTPRequestParser.Event?
+            do {
+                event = try parser.next()
+            } catch {
+                fail(error)
+                return
+            }
+            switch event {
+            case .continueExpected:
+                connection.send(ByteChunk("HTTP/1.1 100 Continue\r\n\r\n"))
+            case .request(let request):
+                dispatch(request)
+            case nil:
+                if peerFinished || shuttingDown { closeAfterFlush(); return }
+                enter(parser.hasCompleteHead ? .receivingBody : parser.isMidRequest ? .receivingHead : .idle)
+                return
+            }
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest) {
+        enter(.handling)
+        requestNumber += 1
+        let number = requestNumber
+        let loop = connection.loop
+        let responder = HTTPResponder(
+            deliver: { [weak self] response in
+                let target = self
+                loop.execute { target?.finish(request, number: number, response) }
+            },
+            switchProtocols: { [weak self] response, makeHandler in
+                let target = self
+                loop.execute { target?.switchProtocols(number: number, response, makeHandler) }
+            })
+        router.handle(request, responder)
+    }
+
+    private func finish(_ request: HTTPRequest, number: Int, _ response: HTTPResponse) {
+        guard phase == .handling, number == requestNumber else { return }
+        let keepAlive = request.keepAlive && !shuttingDown && !peerFinished
+        connection.send(response.serialized(headRequest: request.method == .HEAD, keepAlive: keepAlive))
+        if keepAlive {
+            enter(.idle)
+            processRequests()
+        } else {
+            closeAfterFlush()
+        }
+    }
+
+    private func switchProtocols(number: Int, _ response: HTTPResponse, _ makeHandler: ProtocolSwitch) {
+        guard phase == .handling, number == requestNumber else { return }
+        connection.send(response.serialized(keepAlive: true))
+        enter(.upgraded)
+        timer.cancel()
+        if waitingForDrain {
+            waitingForDrain = false
+            connection.resumeReading()
+        }
+        connection.replaceHandler(makeHandler(connection, parser.takeRemainingBytes()))
+    }
+
+    private func fail(_ error: HTTPParseError) {
+        logger.debug("bad request from \(connection.remoteAddress?.description ?? "?"): \(error.message)")
+        connection.send(HTTPResponse.error(error.status, error.message).serialized(keepAlive: false))
+        closeAfterFlush()
+    }
+
+    private func closeAfterFlush() {
+        guard !closing else { return }
+        closing = true
+        timer.cancel()
+        connection.close()
+    }
+
+    // MARK: Timeouts
+
+    /// Arms the deadline of a phase when the connection enters it (not on every byte, so a
+    /// trickle cannot keep extending it).
+    private func enter(_ next: Phase) {
+        guard next != phase else { return }
+        phase = next
+        switch next {
+        case .idle: timer.schedule(deadline: .now() + configuration.idleTimeout)
+        case .receivingHead: timer.schedule(deadline: .now() + configuration.headerTimeout)
+        case .receivingBody: timer.schedule(deadline: .now() + configuration.bodyTimeout)
+        case .handling, .upgraded: timer.schedule(deadline: .distantFuture)
+        }
+    }
+
+    private func timeout() {
+        switch phase {
+        case .idle:
+            closeAfterFlush()
+        case .receivingHead, .receivingBody:
+            connection.send(HTTPResponse.error(.requestTimeout, "request not received in time").serialized(keepAlive: false))
+            closeAfterFlush()
+        case .handling, .upgraded:
+            break
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Sockets
+
+/// Answers one request, exactly once, from any thread: at once for simple routes, later for
+/// routes that wait on something (a board's sequencer, the store).
+public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
+
+/// How a handler answers its request.
+public struct HTTPResponder: Sendable {
+    let deliver: @Sendable (HTTPResponse) -> Void
+    let switchProtocols: @Sendable (HTTPResponse, @escaping ProtocolSwitch) -> Void
+
+    public init(
+        deliver: @escaping @Sendable (HTTPResponse) -> Void,
+        switchProtocols: @escaping @Sendable (HTTPResponse, @escaping ProtocolSwitch) -> Void = { _, _ in }
+    ) {
+        self.deliver = deliver
+        self.switchProtocols = switchProtocols
+    }
+
+    public func respond(_ response: HTTPResponse) { deliver(response) }
+
+    /// Sends `response` (normally `101 Switching Protocols`), then hands the connection, with
+    /// any bytes the client sent after the request, to the handler `makeHandler` returns.
+    public func upgrade(_ response: HTTPResponse, to makeHandler: @escaping ProtocolSwitch) {
+        switchProtocols(response, makeHandler)
+    }
+}
+
+/// Builds the protocol handler that takes a connection over after an upgrade; runs on its loop.
+public typealias ProtocolSwitch = @Sendable (Connection, _ bufferedBytes: [UInt8]) -> ConnectionHandler
+
+/// Routes by method and path. Patterns are literal segments and `{name}` captures:
+/// `/api/boards/{id}/ops`. A path that matches with another method gets 405 with `Allow`;
+/// a method the server does not implement at all gets 501; anything else goes to `fallback`.
+public struct Router: Sendable {
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Substring]
+        let handler: HTTPHandler
+    }
+
+    private var routes: [Route] = []
+    private var fallback: HTTPHandler
+
+    public init(fallback: @escaping HTTPHandler = { _, responder in responder.respond(.error(.notFound, "not found")) }) {
+        self.fallback = fallback
+    }
+
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, segments: pattern.split(separator: "/"), handler: handler))
+        // HEAD is served wherever GET is, with the body left out by the connection.
+        if method == .GET { routes.append(Route(method: .HEAD, segments: pattern.split(separator: "/"), handler: handler)) }
+    }
+
+    public mutating func setFallback(_ handler: @escaping HTTPHandler) { fallback = handler }
+
+    public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        guard HTTPMethod.known.contains(request.method) else {
+            responder.respond(.error(.notImplemented, "method \(request.method) is not implemented"))
+            return
+        }
+        let path = request.path.split(separator: "/")
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = match(route.segments, path) else { continue }
+            if route.method == request.method {
+                var request = request
+                request.pathParameters = parameters
+                route.handler(request, responder)
+                return
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty {
+            fallback(request, responder)
+        } else {
+            var response = HTTPResponse.error(.methodNotAllowed, "\(request.method) is not allowed here")
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            responder.respond(response)
+        }
+    }
+
+    private func match(_ pattern: [Substring], _ path: [Substring]) -> [String: String]? {
+        guard pattern.count == path.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, path) {
+            if expected.first == "{" && expected.last == "}" {
+                guard let value = PercentDecoding.decode(actual), !value.isEmpty else { return nil }
+                parameters[String(expected.dropFirst().dropLast())] = value
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

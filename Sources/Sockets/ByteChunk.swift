@@ -1,0 +1,25 @@
+/// Immutable bytes with a stable address, ready for `sendmsg`.
+///
+/// A broadcast is encoded once into one chunk and the same chunk is queued on every
+/// member's connection: nothing is copied per member. The memory never changes after
+/// `init`, so sharing it across loops is safe.
+public final class ByteChunk: @unchecked Sendable {
+    public let base: UnsafeRawPointer
+    public let count: Int
+
+    public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+        _ = memory.initializeMemory(as: UInt8.self, from: bytes)
+        base = UnsafeRawPointer(memory.baseAddress!)
+        count = bytes.count
+    }
+
+    public convenience init(_ string: String) {
+        self.init(Array(string.utf8))
+    }
+
+    deinit { base.deallocate() }
+
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    public var array: [UInt8] { Array(bytes) }
+}

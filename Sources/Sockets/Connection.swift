@@ -1,0 +1,274 @@
+import Dispatch
+import Glibc
+
+/// What a connection tells the protocol code on top of it. Every call arrives on the connection's loop.
+public protocol ConnectionHandler: AnyObject {
+    /// Bytes just read; valid only during the call.
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
+    /// The peer finished sending (FIN). The default closes once pending output is written.
+    func connectionDidReadEOF(_ connection: Connection)
+    /// Everything queued has been written (after the queue was non-empty).
+    func connectionDidDrain(_ connection: Connection)
+    /// The server is shutting down gracefully. The default closes once pending output is written;
+    /// a protocol with a request in flight finishes it first.
+    func connectionShouldShutDown(_ connection: Connection)
+    /// Called once, after the descriptor was closed.
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason)
+}
+
+extension ConnectionHandler {
+    public func connectionDidReadEOF(_ connection: Connection) { connection.close() }
+    public func connectionDidDrain(_ connection: Connection) {}
+    public func connectionShouldShutDown(_ connection: Connection) { connection.close() }
+}
+
+/// One accepted (or connected) TCP socket, driven by a read and a write DispatchSource on its loop.
+///
+/// Confinement: every mutable property is touched only on `loop.queue`. Public methods may be
+/// called from any thread and hop to the loop, which is why the class is `@unchecked Sendable`.
+public final class Connection: @unchecked Sendable, Hashable {
+    public enum CloseReason: Equatable, Sendable {
+        /// We closed it (after flushing what was queued).
+        case local
+        /// The peer closed its side.
+        case peerClosed
+        /// The peer reset the connection or went away mid-write (ECONNRESET, EPIPE).
+        case reset
+        /// The peer stopped reading and the output bound was reached.
+        case outputOverflow
+        /// We aborted it without flushing (shutdown deadline, protocol violation).
+        case aborted
+        case failed(Int32)
+    }
+
+    public struct Limits: Sendable {
+        /// Bytes that may wait for a slow reader before the connection is dropped.
+        public var maxPendingOutput: Int
+        /// Reads per readiness event before yielding the loop to other connections.
+        public var readsPerEvent: Int
+
+        public init(maxPendingOutput: Int = 4 * 1024 * 1024, readsPerEvent: Int = 8) {
+            self.maxPendingOutput = maxPendingOutput
+            self.readsPerEvent = readsPerEvent
+        }
+    }
+
+    private enum State { case open, closingAfterFlush, closed }
+
+    public let socket: Socket
+    public let loop: IOLoop
+    public let remoteAddress: SocketAddress?
+    public let limits: Limits
+
+    private var handler: ConnectionHandler?
+    private var state = State.open
+    private var output = OutputQueue()
+    private var flushScheduled = false
+    private let readSource: DispatchSourceRead
+    private let writeSource: DispatchSourceWrite
+    private var readSuspended = false
+    private var writeSuspended = true
+    private var pendingCancels = 2
+    private var closeReason = CloseReason.local
+    private var onClose: [@Sendable (CloseReason) -> Void] = []
+
+    public init(socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits()) {
+        self.socket = socket
+        self.loop = loop
+        self.remoteAddress = remoteAddress
+        self.limits = limits
+        readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
+        writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+        try? socket.setNoDelay()
+    }
+
+    /// Installs the handler and starts reading. Call once, from anywhere.
+    public func start(handler: ConnectionHandler) {
+        let box = UncheckedBox(handler)
+        loop.execute { self.startOnLoop(box.value) }
+    }
+
+    private func startOnLoop(_ handler: ConnectionHandler) {
+        self.handler = handler
+        // Strong captures: libdispatch releases a source's handlers once it is cancelled,
+        // which breaks the cycle, and a live source must keep its connection alive.
+        readSource.setEventHandler { self.readAvailable() }
+        writeSource.setEventHandler { self.flush() }
+        // The descriptor is closed only once both sources are cancelled: a closed fd
+        // number may be reused at once, and a live source on it would watch a stranger.
+        let cancelled: @Sendable () -> Void = { [self] in
+            pendingCancels -= 1
+            if pendingCancels == 0 { finishClose() }
+        }
+        readSource.setCancelHandler(handler: cancelled)
+        writeSource.setCancelHandler(handler: cancelled)
+        readSource.resume()
+    }
+
+    /// Replaces the protocol handler (an HTTP connection upgrading to WebSocket). On the loop only.
+    public func replaceHandler(_ handler: ConnectionHandler) {
+        precondition(loop.isCurrent)
+        if state != .closed { self.handler = handler }
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        for _ in 0..<limits.readsPerEvent {
+            guard state == .open, !readSuspended else { return }
+            switch socket.read(into: loop.readBuffer) {
+            case .transferred(let count):
+                handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                if count < loop.readBuffer.count { return }
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                pauseReading()
+                closeReason = .peerClosed
+                handler?.connectionDidReadEOF(self)
+                return
+            case .failed(let code):
+                terminate(code == ECONNRESET || code == EPIPE ? .reset : .failed(code))
+                return
+            }
+        }
+    }
+
+    /// Stops reading until `resumeReading`: backpressure for a peer that sends faster than we answer.
+    public func pauseReading() {
+        precondition(loop.isCurrent)
+        guard !readSuspended, state != .closed else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    public func resumeReading() {
+        precondition(loop.isCurrent)
+        guard readSuspended, state == .open else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    // MARK: Writing
+
+    /// Bytes queued and not yet written.
+    public var pendingOutputBytes: Int {
+        precondition(loop.isCurrent)
+        return output.byteCount
+    }
+
+    /// Queues bytes for the peer. From any thread; writes happen on the loop, coalesced with
+    /// whatever else is queued in the same turn. A peer whose unread output would pass the
+    /// bound is disconnected (`.outputOverflow`) so that nobody else waits for it.
+    public func send(_ chunk: ByteChunk) {
+        if loop.isCurrent { enqueue(chunk) } else { loop.queue.async { self.enqueue(chunk) } }
+    }
+
+    public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
+
+    private func enqueue(_ chunk: ByteChunk) {
+        guard state == .open || state == .closingAfterFlush else { return }
+        if output.byteCount > 0 && output.byteCount + chunk.count > limits.maxPendingOutput {
+            terminate(.outputOverflow)
+            return
+        }
+        output.append(chunk)
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
+        guard !flushScheduled, writeSuspended else { return }
+        flushScheduled = true
+        loop.queue.async { self.flushScheduled = false; self.flush() }
+    }
+
+    private func flush() {
+        guard state != .closed else { return }
+        let wasPending = !output.isEmpty
+        switch output.flush(to: socket) {
+        case .transferred:
+            if !writeSuspended {
+                writeSuspended = true
+                writeSource.suspend()
+            }
+            if state == .closingAfterFlush {
+                terminate(closeReason)
+            } else if wasPending {
+                handler?.connectionDidDrain(self)
+            }
+        case .wouldBlock, .endOfFile:
+            if writeSuspended {
+                writeSuspended = false
+                writeSource.resume()
+            }
+        case .failed(let code):
+            terminate(code == EPIPE || code == ECONNRESET ? .reset : .failed(code))
+        }
+    }
+
+    // MARK: Closing
+
+    /// Registers a callback for when the connection has closed (e.g. to leave a registry). Any thread.
+    public func whenClosed(_ callback: @escaping @Sendable (CloseReason) -> Void) {
+        loop.execute {
+            if self.state == .closed { callback(self.closeReason) } else { self.onClose.append(callback) }
+        }
+    }
+
+    /// Closes after everything queued has been written. Any thread.
+    public func close() {
+        loop.execute {
+            guard self.state == .open else { return }
+            self.state = .closingAfterFlush
+            if !self.readSuspended {
+                self.readSuspended = true
+                self.readSource.suspend()
+            }
+            if self.output.isEmpty { self.terminate(self.closeReason) } else { self.scheduleFlush() }
+        }
+    }
+
+    /// Closes at once, dropping unwritten output. Any thread.
+    public func abort() {
+        loop.execute { self.terminate(.aborted) }
+    }
+
+    /// Asks the handler to wind down (graceful server shutdown). Any thread.
+    public func requestShutdown() {
+        loop.execute {
+            guard self.state == .open, let handler = self.handler else { return }
+            handler.connectionShouldShutDown(self)
+        }
+    }
+
+    private func terminate(_ reason: CloseReason) {
+        guard state != .closed else { return }
+        state = .closed
+        closeReason = reason
+        // A suspended source must be resumed before it is cancelled, or it is never released.
+        if readSuspended { readSuspended = false; readSource.resume() }
+        if writeSuspended { writeSuspended = false; writeSource.resume() }
+        readSource.cancel()
+        writeSource.cancel()
+    }
+
+    private func finishClose() {
+        socket.close()
+        let handler = self.handler
+        self.handler = nil
+        output = OutputQueue()
+        handler?.connectionDidClose(self, reason: closeReason)
+        let callbacks = onClose
+        onClose = []
+        for callback in callbacks { callback(closeReason) }
+    }
+
+    public static func == (lhs: Connection, rhs: Connection) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// Carries a non-Sendable reference into a closure that runs on the loop that will own it.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

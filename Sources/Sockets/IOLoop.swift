@@ -1,0 +1,50 @@
+import Glibc
+import Dispatch
+import Synchronization
+
+/// One serial queue that owns a set of connections for their whole life: their reads,
+/// parsing and writes all run here, so connection state needs no locks.
+public final class IOLoop: Sendable {
+    public let queue: DispatchQueue
+    public let index: Int
+    private static let identity = DispatchSpecificKey<Int>()
+
+    /// One read buffer per loop, reused by every read on it. Only touched on `queue`.
+    nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
+
+    init(index: Int, readBufferSize: Int) {
+        self.index = index
+        queue = DispatchQueue(label: "corkboard.io.\(index)", qos: .userInitiated)
+        queue.setSpecific(key: Self.identity, value: index)
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// True when the caller runs on this loop's queue.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.identity) == index }
+
+    /// Runs `work` on the loop: inline when already there (keeps order with work in progress), else queued.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        if isCurrent { work() } else { queue.async(execute: work) }
+    }
+}
+
+/// A fixed set of loops, about one per core; new connections are spread over them round-robin.
+public final class IOLoopGroup: Sendable {
+    public let loops: [IOLoop]
+    private let nextIndex = Atomic<Int>(0)
+
+    public init(count: Int = System.coreCount, readBufferSize: Int = 64 * 1024) {
+        loops = (0..<max(1, count)).map { IOLoop(index: $0, readBufferSize: readBufferSize) }
+    }
+
+    public func next() -> IOLoop {
+        let value = nextIndex.add(1, ordering: .relaxed).oldValue
+        return loops[value % loops.count]
+    }
+}
+
+public enum System {
+    public static var coreCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}

@@ -1,0 +1,70 @@
+import Glibc
+
+/// The bytes a connection still owes its peer, in order, written with one `sendmsg` per batch.
+struct OutputQueue {
+    private var chunks: [ByteChunk] = []
+    private var head = 0
+    /// Bytes of `chunks[head]` already written.
+    private var headOffset = 0
+    private(set) var byteCount = 0
+
+    /// At most this many buffers per `sendmsg` (Linux's IOV_MAX is 1024; 64 already fills a socket buffer).
+    static let maxVectors = 64
+
+    var isEmpty: Bool { byteCount == 0 }
+
+    mutating func append(_ chunk: ByteChunk) {
+        guard chunk.count > 0 else { return }
+        chunks.append(chunk)
+        byteCount += chunk.count
+    }
+
+    /// Writes as much as the socket takes. Returns `.wouldBlock` when bytes remain,
+    /// `.transferred(total)` when everything queued went out, `.failed` on an error.
+    mutating func flush(to socket: Socket) -> Socket.IOResult {
+        var total = 0
+        var vectors = [iovec](repeating: iovec(), count: Self.maxVectors)
+        while !isEmpty {
+            let count = min(Self.maxVectors, chunks.count - head)
+            for i in 0..<count {
+                let chunk = chunks[head + i]
+                let skip = i == 0 ? headOffset : 0
+                vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.base + skip), iov_len: chunk.count - skip)
+            }
+            let result = vectors.withUnsafeMutableBufferPointer { socket.send(UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }
+            switch result {
+            case .transferred(let written):
+                total += written
+                consume(written)
+            case .wouldBlock, .endOfFile:
+                return .wouldBlock
+            case .failed:
+                return result
+            }
+        }
+        return .transferred(total)
+    }
+
+    private mutating func consume(_ written: Int) {
+        var remaining = written
+        byteCount -= written
+        while remaining > 0 {
+            let left = chunks[head].count - headOffset
+            if remaining >= left {
+                remaining -= left
+                head += 1
+                headOffset = 0
+            } else {
+                headOffset += remaining
+                remaining = 0
+            }
+        }
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.capacity <= 256)
+            head = 0
+        } else if head > 1024 {
+            chunks.removeFirst(head)
+            head = 0
+        }
+    }
+}

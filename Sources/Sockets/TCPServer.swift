@@ -1,0 +1,81 @@
+import Dispatch
+import Logging
+import Synchronization
+
+/// A listener plus the connections it accepted, spread over a group of loops.
+/// Knows nothing about protocols: `makeHandler` gives each connection its handler.
+public final class TCPServer: Sendable {
+    public let loops: IOLoopGroup
+    public let limits: Connection.Limits
+    private let logger: Logger
+    private let listener: Mutex<Listener?> = Mutex(nil)
+    private let live = Mutex<Set<Connection>>([])
+    private let allClosed = Mutex<[@Sendable () -> Void]>([])
+
+    public init(loops: IOLoopGroup, limits: Connection.Limits = .init(), logger: Logger) {
+        self.loops = loops
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Binds and starts accepting. Returns the bound address (with the real port when `port` was 0).
+    @discardableResult
+    public func start(
+        host: String, port: UInt16,
+        makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler
+    ) throws -> SocketAddress {
+        let limits = self.limits
+        let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
+            let connection = Connection(socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits)
+            guard let self else { connection.abort(); return }
+            self.live.withLock { _ = $0.insert(connection) }
+            connection.whenClosed { [weak self] _ in self?.forget(connection) }
+            connection.start(handler: makeHandler(connection))
+        }
+        self.listener.withLock { $0 = listener }
+        return listener.address
+    }
+
+    public var connectionCount: Int { live.withLock { $0.count } }
+
+    /// Stops accepting; connections already open carry on.
+    public func stopAccepting() {
+        let listener = self.listener.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        listener?.stop()
+    }
+
+    /// Graceful shutdown: stop accepting, let every connection finish what it is doing
+    /// (`ConnectionHandler.connectionShouldShutDown`), and abort those still open after `grace`.
+    /// `completion` runs once every connection is closed.
+    public func shutdown(grace: DispatchTimeInterval, completion: @escaping @Sendable () -> Void) {
+        stopAccepting()
+        let connections = live.withLock { connections in
+            if connections.isEmpty { return nil as Set<Connection>? }
+            allClosed.withLock { $0.append(completion) }
+            return connections
+        }
+        guard let connections else { completion(); return }
+        for connection in connections { connection.requestShutdown() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [weak self] in
+            guard let self else { return }
+            let stragglers = self.live.withLock { $0 }
+            if !stragglers.isEmpty { self.logger.warning("aborting \(stragglers.count) connections at the shutdown deadline") }
+            for connection in stragglers { connection.abort() }
+        }
+    }
+
+    private func forget(_ connection: Connection) {
+        let callbacks: [@Sendable () -> Void] = live.withLock { connections in
+            connections.remove(connection)
+            guard connections.isEmpty else { return [] }
+            return allClosed.withLock { value in
+                defer { value = [] }
+                return value
+            }
+        }
+        for callback in callbacks { callback() }
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Corkboard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corkboard",
+        abstract: "Corkboard: shared boards that many people and bots reorder together, live.",
+        subcommands: [ServeCommand.self, BenchCommand.self])
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import CorkboardServer
+import Dispatch
+import Foundation
+import Logging
+import Sockets
+
+/// `corkboard serve`: parses options (each also readable from a CORKBOARD_ variable), starts, waits for a signal.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Corkboard server.",
+        discussion: "Every option can also be set with the environment variable named in its help; an option on the command line wins.")
+
+    @Option(help: "Address to listen on: a host name, an IPv4 or an IPv6 address (env: CORKBOARD_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "TCP port; 0 picks a free one (env: CORKBOARD_PORT; default 8080).")
+    var port: UInt16?
+
+    @Option(help: "Folder of the browser client (env: CORKBOARD_WEB_ROOT; default web).")
+    var webRoot: String?
+
+    @Option(help: "Folder for the server's data (env: CORKBOARD_DATA; default ./data).")
+    var data: String?
+
+    @Option(help: "I/O loops to spread connections over (env: CORKBOARD_LOOPS; default: one per core).")
+    var loops: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env: CORKBOARD_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    func run() throws {
+        let environment = EnvironmentSettings(ProcessInfo.processInfo.environment)
+        var settings = ServerConfiguration()
+        let level: Logger.Level
+        do {
+            settings.host = host ?? environment.string("CORKBOARD_HOST") ?? settings.host
+            settings.port = try port ?? environment.integer("CORKBOARD_PORT") ?? settings.port
+            settings.webRoot = webRoot ?? environment.string("CORKBOARD_WEB_ROOT") ?? settings.webRoot
+            settings.dataDirectory = data ?? environment.string("CORKBOARD_DATA") ?? settings.dataDirectory
+            settings.loopCount = try loops ?? environment.integer("CORKBOARD_LOOPS") ?? settings.loopCount
+            let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
+            guard let parsed = Logger.Level(rawValue: levelName) else {
+                throw ValidationError("log level '\(levelName)' is not one of trace, debug, info, notice, warning, error, critical")
+            }
+            level = parsed
+        } catch let error as EnvironmentSettings.InvalidValue {
+            throw ValidationError(error.description)
+        }
+        guard settings.loopCount > 0 else { throw ValidationError("--loops must be at least 1") }
+
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "corkboard")
+        ProcessSignals.ignoreBrokenPipe()
+
+        let server: CorkboardServer
+        let address: SocketAddress
+        do {
+            server = try CorkboardServer(configuration: settings, logger: logger)
+            address = try server.start()
+        } catch let error as StartupError {
+            FileHandle.standardError.write(Data("corkboard: error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        // A stable line on standard output for scripts and tests that started us with port 0.
+        FileHandle.standardOutput.write(Data("corkboard listening on http://\(address)\n".utf8))
+
+        let stopping = ShutdownLatch()
+        let signals = ProcessSignals.observe([SIGINT, SIGTERM], on: .main) { _ in
+            // A second signal while draining means "now".
+            guard stopping.begin() else { Foundation.exit(1) }
+            server.shutdown { Foundation.exit(0) }
+        }
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+}
+
+/// Remembers that shutdown began. Only touched on the main queue, where signals are delivered.
+final class ShutdownLatch: @unchecked Sendable {
+    private var started = false
+    func begin() -> Bool {
+        defer { started = true }
+        return !started
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The real `corkboard` executable, run as a child process: for what only a process shows
+/// (signals, exit codes, environment variables, descriptor limits, one-line errors).
+public final class ServerProcess {
+    public let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let collected = CollectedOutput()
+
+    /// The `corkboard` binary built next to the test bundle (`swift test` builds every product).
+    public static var executablePath: String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+        // The test binary may sit inside a `.xctest` folder.
+        if folder.pathExtension == "xctest" { folder = folder.deletingLastPathComponent() }
+        return folder.appendingPathComponent("corkboard").path
+    }
+
+    /// Starts `corkboard arguments...`; `shell` wraps it in `sh -c` (e.g. to lower `ulimit -n` first).
+    public init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil) throws {
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let quoted = ([Self.executablePath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            process.arguments = ["-c", "\(shellPrefix); exec \(quoted)"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.executablePath)
+            process.arguments = arguments
+        }
+        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CORKBOARD_") }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        process.standardOutput = output
+        process.standardError = errors
+        let collected = self.collected
+        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: false) }
+        errors.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: true) }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+
+    public var standardOutput: String { collected.text(error: false) }
+    public var standardError: String { collected.text(error: true) }
+
+    /// The port from the `corkboard listening on http://HOST:PORT` line, once it is printed.
+    public func waitForListeningPort(timeout: Double = 20) -> UInt16? {
+        var port: UInt16?
+        _ = eventually(timeout: timeout) {
+            guard let line = standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("corkboard listening on") }),
+                  let text = line.split(separator: ":").last else { return !process.isRunning }
+            port = UInt16(text)
+            return true
+        }
+        return port
+    }
+
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to exit; nil if it is still running after `timeout`.
+    public func waitForExit(timeout: Double = 20) -> Int32? {
+        guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Output read on FileHandle's queues, read back by the test.
+final class CollectedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    func append(_ data: Data, error: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        if error { err.append(data) } else { out.append(data) }
+    }
+
+    func text(error: Bool) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: error ? err : out, as: UTF8.self)
+    }
+}
