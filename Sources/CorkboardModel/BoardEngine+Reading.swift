@@ -1,0 +1,37 @@
+/// Cheap reads of the current board for the hub (drag placeholders, presence) and for
+/// benchmarks, without materialising the whole `Board`.
+extension BoardEngine {
+    /// The ids of the collections, in board order.
+    public var collectionIDs: [CollectionID] {
+        current.collections.map(\.id)
+    }
+
+    /// How many items the collection holds now; nil if there is no such collection.
+    public func itemCount(of collection: CollectionID) -> Int? {
+        current.collectionIndex(of: collection).map { current.collections[$0].order.count }
+    }
+
+    /// The collection that holds the item now.
+    public func collection(holding item: ItemID) -> CollectionID? {
+        guard let handle = current.handle(of: item) else { return nil }
+        return current.collections[current.collectionIndex(ofKey: current.record(handle).collection)!].id
+    }
+
+    public func contains(_ item: ItemID) -> Bool {
+        current.contains(item)
+    }
+
+    /// The id at `index` of the collection's list with `excluded` left out, nil for the
+    /// end or beyond: the `before` of a drag placeholder (spec §4).
+    public func itemID(at index: Int, in collection: CollectionID, excluding excluded: Set<ItemID> = []) -> ItemID? {
+        guard index >= 0, let position = current.collectionIndex(of: collection) else { return nil }
+        var remaining = index
+        for handle in current.collections[position].order {
+            let id = current.itemID(handle)
+            if excluded.contains(id) { continue }
+            if remaining == 0 { return id }
+            remaining -= 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,140 @@
+/// The server's board: the single sequencer's state for one board (spec §6).
+///
+/// The hub keeps one `BoardEngine` per active board and calls `apply` for each
+/// operation in arrival order. The engine resolves it against the current board and
+/// its history, assigns the next seq, and remembers the outcome by opId. It is a value:
+/// no locks, no I/O; whoever owns it (the board's serial queue or actor) serialises it.
+public struct BoardEngine: Sendable {
+    /// Spec §1: at least the last 100,000 committed events are kept.
+    public static let defaultHistoryCapacity = 100_000
+
+    var current: IndexedBoard
+    var history: History
+    var outcomes: OutcomeMemory
+
+    /// A board at `seq` with no history before it (a new board has seq 0).
+    ///
+    /// `historyCapacity` is how many recent events are kept for base seqs and resume;
+    /// the same number of opId outcomes is remembered for resends.
+    public init(board: Board, seq: Int = 0, historyCapacity: Int = defaultHistoryCapacity) throws(BoardError) {
+        let problems = board.validationProblems()
+        guard problems.isEmpty else { throw BoardError(problems.joined(separator: "; ")) }
+        guard seq >= 0 else { throw BoardError("seq must not be negative") }
+        guard historyCapacity > 0 else { throw BoardError("the history must keep at least one event") }
+        current = IndexedBoard(board)
+        history = History(capacity: historyCapacity, latestSeq: seq)
+        outcomes = OutcomeMemory(capacity: historyCapacity)
+    }
+
+    /// Restores a board from a snapshot at `seq` and the committed events after it, in
+    /// seq order (what the store keeps). The window then reaches back to the snapshot,
+    /// or `historyCapacity` events, whichever is shorter.
+    public init(
+        snapshot: Board, seq: Int, replaying events: some Sequence<CommittedEvent>,
+        historyCapacity: Int = defaultHistoryCapacity
+    ) throws(BoardError) {
+        try self.init(board: snapshot, seq: seq, historyCapacity: historyCapacity)
+        for event in events { try append(event) }
+    }
+
+    // MARK: Reading
+
+    /// The seq of the last committed event.
+    public var seq: Int { history.latestSeq }
+
+    /// The current board, as a plain value (for `welcome`, snapshots, `GET`).
+    public var board: Board { current.board }
+
+    public var isLocked: Bool { current.locked }
+
+    /// The oldest seq the board can be reconstructed at; base seqs older than this get
+    /// the spec's past-the-window behaviour, and resume from before it is impossible.
+    public var oldestReachableSeq: Int { history.oldestSeq }
+
+    /// The board as it was at `seq`, or nil outside `oldestReachableSeq...seq`.
+    /// Costs a copy of the board plus one undo per event since.
+    public func board(asOf seq: Int) -> Board? {
+        guard history.reaches(seq) else { return nil }
+        var past = current
+        var undone = history.latestSeq
+        while undone > seq {
+            past.undo(history[undone])
+            undone -= 1
+        }
+        return past.board
+    }
+
+    /// The committed events after `seq`, oldest first (resume, `GET …/ops?since=`);
+    /// nil when `seq` is outside the kept window.
+    public func events(after seq: Int) -> [CommittedEvent]? {
+        history.events(after: seq)
+    }
+
+    /// The first outcome remembered for this opId, if any.
+    public func rememberedOutcome(for opId: OperationID) -> RememberedOutcome? {
+        outcomes[opId]
+    }
+
+    // MARK: Changing
+
+    /// Resolves one operation from `client` (spec §5, §6) and, when it commits,
+    /// applies it and assigns it the next seq. `leases` is the hub's table of items in
+    /// live drags. Never throws: every failure is a `rejected` outcome.
+    public mutating func apply(
+        _ request: OperationRequest, client: ClientID, role: Role, leases: LeaseTable = .empty
+    ) -> Outcome {
+        guard Limits.isValidID(request.opId) else {
+            // Not remembered: an opId this malformed cannot name an operation.
+            return .rejected(Rejection(opId: request.opId, code: .invalid, message: "opId must be 1…128 bytes"))
+        }
+        if let remembered = outcomes[request.opId] { return .repeated(remembered) }
+        do {
+            switch try resolve(request, client: client, role: role, leases: leases) {
+            case .noop:
+                let noop = Noop(opId: request.opId, seq: seq)
+                outcomes.remember(.noop(noop), for: request.opId)
+                return .noop(noop)
+            case .change(let operation, let adjusted, let leaseHits):
+                let event = CommittedEvent(
+                    seq: seq + 1, opId: request.opId, client: client, op: operation, adjusted: adjusted)
+                do {
+                    try append(event)
+                } catch {
+                    // The resolver only produces operations that fit the board; reaching
+                    // this is a bug, reported without changing anything.
+                    assertionFailure("resolved operation did not apply: \(error)")
+                    return .rejected(Rejection(opId: request.opId, code: .invalid, message: "internal error: \(error)"))
+                }
+                return .committed(Commit(event: event, leaseHits: leaseHits))
+            }
+        } catch {
+            let rejection = Rejection(opId: request.opId, code: error.code, message: error.message)
+            if error.code.isPermanent { outcomes.remember(.rejected(rejection), for: request.opId) }
+            return .rejected(rejection)
+        }
+    }
+
+    /// Applies an already committed event: replaying the log on restore, or following
+    /// another sequencer. Its seq must be the next one.
+    public mutating func append(_ event: CommittedEvent) throws(BoardError) {
+        guard event.seq == seq + 1 else { throw BoardError("expected event \(seq + 1), got \(event.seq)") }
+        let effect = try current.apply(event.op)
+        history.append(HistoryEntry(event: event, effect: effect))
+        outcomes.remember(.committed(event), for: event.opId)
+    }
+
+    /// Undoes every event after `seq`, newest first, and forgets their opIds so they
+    /// can be sent again: what the hub does when a batch could not be made durable
+    /// (`unavailable`: nothing changed). Returns the undone events, oldest first.
+    @discardableResult
+    public mutating func revert(after seq: Int) throws(BoardError) -> [CommittedEvent] {
+        guard history.reaches(seq) else { throw BoardError("seq \(seq) is outside the kept history") }
+        var undone: [CommittedEvent] = []
+        while history.latestSeq > seq, let entry = history.removeLast() {
+            current.undo(entry)
+            outcomes.forget(entry.event.opId)
+            undone.append(entry.event)
+        }
+        return undone.reversed()
+    }
+}

@@ -1,0 +1,41 @@
+/// What an applied operation did, in positions: enough to undo it, and to follow an
+/// index forward through it. The history keeps one per committed event, next to the
+/// event itself, instead of copies of the board.
+
+/// A stable name for a collection inside the engine. Unlike its index it survives
+/// collections being added and removed, and unlike its id it is never reused, so a
+/// position recorded in the history keeps meaning the same list.
+typealias CollectionKey = Int
+
+/// An item's place before an operation: `index` in the list of collection `key`.
+struct Position: Hashable {
+    var key: CollectionKey
+    var index: Int
+}
+
+/// An item a delete removed, with everything needed to put it back.
+struct RemovedItem {
+    var item: Item
+    var position: Position
+}
+
+enum Effect {
+    /// The sources (in the event's order) were at `from` before the move; afterwards
+    /// they sit contiguously from `insertionIndex` in collection `destination`.
+    /// `insertionIndex` counts in the destination list with the sources removed.
+    case move(from: [Position], destination: CollectionKey, insertionIndex: Int)
+    case insert(destination: CollectionKey, insertionIndex: Int, count: Int)
+    /// In the event's order; each position is in the list before the delete.
+    case delete(removed: [RemovedItem])
+    case updateItem(previousLabel: String, previousData: JSONObject?)
+    case renameCollection(key: CollectionKey, previousTitle: String)
+    case addCollection(key: CollectionKey, index: Int)
+    case removeCollection(key: CollectionKey, index: Int, title: String)
+    case lock(previous: Bool)
+}
+
+/// One committed event and its effect: a history entry.
+struct HistoryEntry {
+    var event: CommittedEvent
+    var effect: Effect
+}

@@ -1,0 +1,25 @@
+/// Identifiers and the size limits the resolver enforces.
+///
+/// Ids are plain strings on the wire (spec §1); the aliases only document intent.
+public typealias ItemID = String
+public typealias CollectionID = String
+public typealias ClientID = String
+public typealias OperationID = String
+
+/// Limits checked when an operation is validated (a violation is rejected `invalid`).
+public enum Limits {
+    /// Spec §1: ids are non-empty strings of at most 128 bytes (UTF-8).
+    public static let maximumIDBytes = 128
+    /// Labels and titles are free text; the bound keeps one field from filling a 1 MiB message.
+    public static let maximumTextBytes = 16_384
+
+    /// True for a non-empty id of at most 128 UTF-8 bytes.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maximumIDBytes
+    }
+
+    /// Labels and titles may be empty (a blank card is legitimate) but not unbounded.
+    public static func isValidText(_ text: String) -> Bool {
+        text.utf8.count <= maximumTextBytes
+    }
+}

@@ -1,0 +1,154 @@
+/// Operations in their resolved form: what a `committed` event carries (spec §5) and
+/// what applying to the board at `seq - 1` turns it into the board at `seq`.
+
+/// Where items land: before `before` in `collection`, or at its end when `before` is nil.
+public struct Destination: Sendable, Hashable, Codable {
+    public var collection: CollectionID
+    public var before: ItemID?
+
+    public init(collection: CollectionID, before: ItemID? = nil) {
+        self.collection = collection
+        self.before = before
+    }
+
+    private enum CodingKeys: String, CodingKey { case collection, before }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        collection = try container.decode(CollectionID.self, forKey: .collection)
+        before = try container.decodeIfPresent(ItemID.self, forKey: .before)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(collection, forKey: .collection)
+        // The spec shows `"before":null` for the end, so null is written, not omitted.
+        try container.encode(before, forKey: .before)
+    }
+}
+
+/// How an update treats an item's `data`: absent on the wire leaves it, an object
+/// replaces it, `null` removes it.
+public enum DataChange: Sendable, Hashable {
+    case unchanged
+    case replace(JSONObject)
+    case remove
+}
+
+/// A board change in resolved form. A move is always in anchor form here.
+public enum Operation: Sendable, Hashable {
+    /// Move `sources` (in this order, contiguously) before `destination.before`.
+    case move(sources: [ItemID], destination: Destination)
+    case insert(items: [Item], destination: Destination)
+    case delete(items: [ItemID])
+    case updateItem(item: ItemID, label: String?, data: DataChange)
+    case renameCollection(collection: CollectionID, title: String)
+    case addCollection(collection: CollectionID, title: String, before: CollectionID?)
+    case removeCollection(collection: CollectionID)
+    case lock(locked: Bool)
+
+    /// The `type` string this operation has on the wire.
+    public var typeName: String {
+        switch self {
+        case .move: "move"
+        case .insert: "insert"
+        case .delete: "delete"
+        case .updateItem, .renameCollection: "update"
+        case .addCollection: "collection.add"
+        case .removeCollection: "collection.remove"
+        case .lock: "lock"
+        }
+    }
+}
+
+/// The `{"id","title"}` object of `collection.add`.
+struct CollectionHeader: Codable {
+    var id: CollectionID
+    var title: String
+}
+
+extension Operation: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, sources, destination, items, item, label, data, collection, title, before, locked
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(typeName, forKey: .type)
+        switch self {
+        case .move(let sources, let destination):
+            try container.encode(sources, forKey: .sources)
+            try container.encode(destination, forKey: .destination)
+        case .insert(let items, let destination):
+            try container.encode(items, forKey: .items)
+            try container.encode(destination, forKey: .destination)
+        case .delete(let items):
+            try container.encode(items, forKey: .items)
+        case .updateItem(let item, let label, let data):
+            try container.encode(item, forKey: .item)
+            try container.encodeIfPresent(label, forKey: .label)
+            switch data {
+            case .unchanged: break
+            case .replace(let object): try container.encode(object, forKey: .data)
+            case .remove: try container.encodeNil(forKey: .data)
+            }
+        case .renameCollection(let collection, let title):
+            try container.encode(collection, forKey: .collection)
+            try container.encode(title, forKey: .title)
+        case .addCollection(let collection, let title, let before):
+            try container.encode(CollectionHeader(id: collection, title: title), forKey: .collection)
+            try container.encode(before, forKey: .before)
+        case .removeCollection(let collection):
+            try container.encode(collection, forKey: .collection)
+        case .lock(let locked):
+            try container.encode(locked, forKey: .locked)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "move":
+            self = .move(
+                sources: try container.decode([ItemID].self, forKey: .sources),
+                destination: try container.decode(Destination.self, forKey: .destination))
+        case "insert":
+            self = .insert(
+                items: try container.decode([Item].self, forKey: .items),
+                destination: try container.decode(Destination.self, forKey: .destination))
+        case "delete":
+            self = .delete(items: try container.decode([ItemID].self, forKey: .items))
+        case "update":
+            if container.contains(.item) {
+                self = .updateItem(
+                    item: try container.decode(ItemID.self, forKey: .item),
+                    label: try container.decodeIfPresent(String.self, forKey: .label),
+                    data: try Self.decodeDataChange(container))
+            } else {
+                self = .renameCollection(
+                    collection: try container.decode(CollectionID.self, forKey: .collection),
+                    title: try container.decode(String.self, forKey: .title))
+            }
+        case "collection.add":
+            let header = try container.decode(CollectionHeader.self, forKey: .collection)
+            self = .addCollection(
+                collection: header.id, title: header.title,
+                before: try container.decodeIfPresent(CollectionID.self, forKey: .before))
+        case "collection.remove":
+            self = .removeCollection(collection: try container.decode(CollectionID.self, forKey: .collection))
+        case "lock":
+            self = .lock(locked: try container.decode(Bool.self, forKey: .locked))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown operation type \(type)")
+        }
+    }
+
+    /// Absent `data` leaves it, `null` removes it, an object replaces it.
+    static func decodeDataChange(_ container: KeyedDecodingContainer<CodingKeys>) throws -> DataChange {
+        guard container.contains(.data) else { return .unchanged }
+        if try container.decodeNil(forKey: .data) { return .remove }
+        return .replace(try container.decode(JSONObject.self, forKey: .data))
+    }
+}

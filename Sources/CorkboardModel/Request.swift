@@ -1,0 +1,40 @@
+/// Operations as a client asks for them (spec §5), before resolution.
+
+/// What a client asked for. Unlike `Operation`, a move may come in offsets form.
+public enum RequestedOperation: Sendable, Hashable {
+    /// Move by anchor, shaped like SwiftUI's `ReorderDifference`.
+    case move(sources: [ItemID], destination: Destination)
+    /// Move by offsets, as `Array.move(fromOffsets:toOffset:)` reads them, against the
+    /// board as of `baseSeq`. `toCollection` nil means `collection`.
+    case moveByOffsets(collection: CollectionID, fromOffsets: [Int], toOffset: Int, toCollection: CollectionID?)
+    case insert(items: [Item], destination: Destination)
+    case delete(items: [ItemID])
+    case updateItem(item: ItemID, label: String?, data: DataChange)
+    case renameCollection(collection: CollectionID, title: String)
+    case addCollection(collection: CollectionID, title: String, before: CollectionID?)
+    case removeCollection(collection: CollectionID)
+    case lock(locked: Bool)
+
+    /// Spec §5: move, insert, delete and (item) update carry the seq the client had
+    /// applied; the other operations may omit it and it is ignored there.
+    public var needsBaseSeq: Bool {
+        switch self {
+        case .move, .moveByOffsets, .insert, .delete, .updateItem: true
+        case .renameCollection, .addCollection, .removeCollection, .lock: false
+        }
+    }
+}
+
+/// One operation request: the client's opId, its base seq, and what it asks for.
+public struct OperationRequest: Sendable, Hashable {
+    public var opId: OperationID
+    /// The last seq the client had applied. Required where `operation.needsBaseSeq`.
+    public var baseSeq: Int?
+    public var operation: RequestedOperation
+
+    public init(opId: OperationID, baseSeq: Int? = nil, _ operation: RequestedOperation) {
+        self.opId = opId
+        self.baseSeq = baseSeq
+        self.operation = operation
+    }
+}
