@@ -11,7 +11,7 @@ public struct BoardError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension Board {
     /// Applies a resolved operation, or throws without changing anything.
-    public mutating func apply(_ operation: Operation) throws(BoardError) {
+    public mutating func apply(_ operation: BoardOperation) throws(BoardError) {
         switch operation {
         case .move(let sources, let destination):
             try move(sources, to: destination)

@@ -90,7 +90,7 @@ struct IndexedBoard {
 
     /// Applies a resolved operation and returns what it did, or throws and changes
     /// nothing. The same rules as `Board.apply`, on the indexed form.
-    mutating func apply(_ operation: Operation) throws(BoardError) -> Effect {
+    mutating func apply(_ operation: BoardOperation) throws(BoardError) -> Effect {
         switch operation {
         case .move(let sources, let destination):
             return try move(sources, to: destination)

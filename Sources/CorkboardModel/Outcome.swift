@@ -7,11 +7,11 @@ public struct CommittedEvent: Sendable, Hashable, Codable {
     public var opId: OperationID
     public var client: ClientID
     /// The operation as resolved: applying it to the board at `seq - 1` gives `seq`.
-    public var op: Operation
+    public var op: BoardOperation
     /// True when resolution changed what the client asked for.
     public var adjusted: Bool
 
-    public init(seq: Int, opId: OperationID, client: ClientID, op: Operation, adjusted: Bool) {
+    public init(seq: Int, opId: OperationID, client: ClientID, op: BoardOperation, adjusted: Bool) {
         self.seq = seq
         self.opId = opId
         self.client = client

@@ -102,12 +102,15 @@ extension BoardEngine {
                 }
             case .insert:
                 for tracked in positions.indices
-                where positions[tracked].key == motion.key && positions[tracked].index >= motion.insertionIndex {
+                where deletedAt[tracked] == nil && positions[tracked].key == motion.key
+                    && positions[tracked].index >= motion.insertionIndex {
                     positions[tracked].index += motion.count
                 }
             case .delete:
                 for tracked in positions.indices where deletedAt[tracked] == nil {
+                    // The position stays as it was at the delete, to find the item's id.
                     let position = positions[tracked]
+                    var index = position.index
                     for slot in pool {
                         let removed = history.position(slot)
                         guard removed.key == position.key else { continue }
@@ -115,8 +118,9 @@ extension BoardEngine {
                             deletedAt[tracked] = seq
                             break
                         }
-                        if removed.index < position.index { positions[tracked].index -= 1 }
+                        if removed.index < position.index { index -= 1 }
                     }
+                    if deletedAt[tracked] == nil { positions[tracked].index = index }
                 }
             case .addCollection, .removeCollection, .other:
                 break

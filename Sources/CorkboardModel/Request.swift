@@ -1,6 +1,6 @@
 /// Operations as a client asks for them (spec §5), before resolution.
 
-/// What a client asked for. Unlike `Operation`, a move may come in offsets form.
+/// What a client asked for. Unlike `BoardOperation`, a move may come in offsets form.
 public enum RequestedOperation: Sendable, Hashable {
     /// Move by anchor, shaped like SwiftUI's `ReorderDifference`.
     case move(sources: [ItemID], destination: Destination)

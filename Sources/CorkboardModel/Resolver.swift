@@ -10,7 +10,7 @@ struct Refusal: Error {
 }
 
 enum Resolved {
-    case change(Operation, adjusted: Bool, leaseHits: [LeaseHit])
+    case change(BoardOperation, adjusted: Bool, leaseHits: [LeaseHit])
     /// A move that would leave the board as it is.
     case noop
 }
@@ -82,7 +82,7 @@ extension BoardEngine {
         case .addCollection(let collection, let title, let before):
             // A vanished anchor collection falls back to the end, as rule 5 does for items.
             let anchorExists = before.map { current.key(of: $0) != nil } ?? true
-            let resolved = Operation.addCollection(collection: collection, title: title, before: anchorExists ? before : nil)
+            let resolved = BoardOperation.addCollection(collection: collection, title: title, before: anchorExists ? before : nil)
             return .change(resolved, adjusted: !anchorExists, leaseHits: [])
         case .removeCollection(let collection):
             guard let index = current.collectionIndex(of: collection) else {
@@ -271,7 +271,7 @@ extension BoardEngine {
     }
 
     /// The resolved form of an operation that resolution does not reshape.
-    private func resolvedForm(_ operation: RequestedOperation) -> Operation {
+    private func resolvedForm(_ operation: RequestedOperation) -> BoardOperation {
         switch operation {
         case .move(let sources, let destination): .move(sources: sources, destination: destination)
         case .insert(let items, let destination): .insert(items: items, destination: destination)

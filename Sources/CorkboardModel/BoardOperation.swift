@@ -36,7 +36,7 @@ public enum DataChange: Sendable, Hashable {
 }
 
 /// A board change in resolved form. A move is always in anchor form here.
-public enum Operation: Sendable, Hashable {
+public enum BoardOperation: Sendable, Hashable {
     /// Move `sources` (in this order, contiguously) before `destination.before`.
     case move(sources: [ItemID], destination: Destination)
     case insert(items: [Item], destination: Destination)
@@ -67,7 +67,7 @@ struct CollectionHeader: Codable {
     var title: String
 }
 
-extension Operation: Codable {
+extension BoardOperation: Codable {
     enum CodingKeys: String, CodingKey {
         case type, sources, destination, items, item, label, data, collection, title, before, locked
     }

@@ -1,0 +1,108 @@
+import CorkboardModel
+import Testing
+
+/// Generated boards and random concurrent operation streams with random base seqs.
+@Suite struct PropertyTests {
+    /// Small windows make some base seqs fall outside the history; large ones never.
+    @Test(arguments: [3, 1_000])
+    func concurrentClientsConvergeOnTheServersBoard(historyCapacity: Int) throws {
+        var tally: [String: Int] = [:]
+        for seed in UInt64(1)...60 {
+            var simulation = try Simulation(seed: seed &* 7919 &+ UInt64(historyCapacity), historyCapacity: historyCapacity)
+            var expectedIDs = Set(simulation.initialBoard.allItemIDs)
+            for _ in 0..<80 {
+                simulation.shuffleLeases()
+                let index = Int.random(in: 0..<simulation.clients.count, using: &simulation.random)
+                try simulation.catchUp(index)
+                let request = simulation.makeRequest(for: index)
+                let client = simulation.clients[index]
+                let role: Role = Int.random(in: 0..<20, using: &simulation.random) == 0 ? .viewer : .owner
+                let before = simulation.server.board
+                let outcome = simulation.server.apply(request, client: client.id, role: role, leases: simulation.leases)
+                tally[Self.kind(of: outcome), default: 0] += 1
+                switch outcome {
+                case .committed(let commit):
+                    let event = commit.event
+                    #expect(event.seq == simulation.log.count + 1)
+                    checkOffsetsReading(request, event: event, view: client.replica.board, board: before)
+                    switch event.op {
+                    case .insert(let items, _): expectedIDs.formUnion(items.map(\.id))
+                    case .delete(let items): expectedIDs.subtract(items)
+                    default: break
+                    }
+                    simulation.log.append(event)
+                    simulation.boardsBySeq.append(simulation.server.board)
+                case .noop(let noop):
+                    #expect(noop.seq == simulation.log.count)
+                    #expect(simulation.server.board == before)
+                case .rejected, .repeated:
+                    #expect(simulation.server.board == before)
+                }
+                // Every item id in exactly one collection; nothing lost or invented.
+                let board = simulation.server.board
+                #expect(board.validationProblems().isEmpty, "seed \(seed)")
+                #expect(Set(board.allItemIDs) == expectedIDs, "seed \(seed)")
+                #expect(board.allItemIDs.count == expectedIDs.count, "seed \(seed)")
+            }
+            try checkConvergence(&simulation, seed: seed)
+        }
+        // The streams must reach every branch, or the properties above prove little.
+        for kind in ["committed", "adjusted", "noop", "busy", "gone", "invalid", "forbidden", "locked"] {
+            #expect(tally[kind, default: 0] > 0, "no \(kind) outcome in \(tally)")
+        }
+        let commits = tally["committed", default: 0] + tally["adjusted", default: 0]
+        #expect(commits > tally.values.reduce(0, +) / 2, "\(tally)")
+    }
+
+    private static func kind(of outcome: Outcome) -> String {
+        switch outcome {
+        case .committed(let commit): commit.event.adjusted ? "adjusted" : "committed"
+        case .noop: "noop"
+        case .rejected(let rejection): rejection.code.rawValue
+        case .repeated: "repeated"
+        }
+    }
+
+    private func checkConvergence(_ simulation: inout Simulation, seed: UInt64) throws {
+        let server = simulation.server
+        // Replaying the committed log on the initial snapshot gives the server's board.
+        var replayed = simulation.initialBoard
+        for event in simulation.log { try replayed.apply(event.op) }
+        #expect(replayed == server.board, "seed \(seed)")
+        // Every client that applies the events in order ends equal to the server.
+        for index in simulation.clients.indices {
+            try simulation.catchUp(index, all: true)
+            #expect(simulation.clients[index].replica.board == server.board, "seed \(seed)")
+        }
+        // The history reconstructs every seq it still reaches.
+        for seq in server.oldestReachableSeq...server.seq {
+            #expect(server.board(asOf: seq) == simulation.boardsBySeq[seq], "seed \(seed) seq \(seq)")
+        }
+        // A restore from the snapshot and the log is the same engine.
+        let restored = try BoardEngine(snapshot: simulation.initialBoard, seq: 0, replaying: simulation.log)
+        #expect(restored.board == server.board)
+        // Reverting everything returns to the snapshot.
+        var reverted = try BoardEngine(snapshot: simulation.initialBoard, seq: 0, replaying: simulation.log)
+        try reverted.revert(after: 0)
+        #expect(reverted.board == simulation.initialBoard)
+    }
+
+    /// An offsets move names the items the client saw at those offsets, and the item
+    /// at `toOffset` when it is still a non-source item of the destination.
+    private func checkOffsetsReading(_ request: OperationRequest, event: CommittedEvent, view: Board, board: Board) {
+        guard case .moveByOffsets(let collection, let offsets, let toOffset, let toCollection) = request.operation,
+              case .move(let sources, let destination) = event.op,
+              let source = view.collectionIndex(of: collection),
+              let target = view.collectionIndex(of: toCollection ?? collection)
+        else { return }
+        let seen = Set(offsets).sorted().map { view.collections[source].items[$0].id }
+        let current = Set(board.allItemIDs)
+        #expect(sources == seen.filter { current.contains($0) })
+        guard toOffset < view.collections[target].items.count else { return }
+        let anchor = view.collections[target].items[toOffset].id
+        if let now = board.location(of: anchor), board.collections[now.collection].id == destination.collection,
+           !sources.contains(anchor) {
+            #expect(destination.before == anchor)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import CorkboardModel
+
+/// A simulated board session for the property tests: one server engine and a few
+/// clients that each see the board at their own (lagging) seq and send operations
+/// based on what they see, the way real clients race each other.
+struct Simulation {
+    struct Client {
+        var id: ClientID
+        var replica: Replica
+        var nextOp = 0
+    }
+
+    var random: SeededGenerator
+    var server: BoardEngine
+    let initialBoard: Board
+    var clients: [Client]
+    var log: [CommittedEvent] = []
+    /// The server's board after every seq, for checking reconstruction.
+    var boardsBySeq: [Board]
+    var leases = LeaseTable()
+    private var nextNewItem = 0
+    private var nextNewCollection = 0
+
+    init(seed: UInt64, historyCapacity: Int) throws {
+        random = SeededGenerator(seed: seed)
+        let board = Self.randomBoard(using: &random)
+        initialBoard = board
+        server = try BoardEngine(board: board, historyCapacity: historyCapacity)
+        clients = (0..<3).map { Client(id: "c\($0)", replica: Replica(board: board, seq: 0)) }
+        boardsBySeq = [board]
+    }
+
+    static func randomBoard(using random: inout SeededGenerator) -> Board {
+        var itemNumber = 0
+        let collections = (0..<Int.random(in: 1...4, using: &random)).map { column in
+            BoardCollection(id: "col\(column)", title: "Column \(column)", items: (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                itemNumber += 1
+                return Item(id: "it\(itemNumber)", label: "Item \(itemNumber)")
+            })
+        }
+        return Board(id: "sim", title: "Simulation", collections: collections)
+    }
+
+    /// Lets a client apply some of the events it has not seen yet, in order.
+    mutating func catchUp(_ index: Int, all: Bool = false) throws {
+        let target = all ? log.count : Int.random(in: clients[index].replica.seq...log.count, using: &random)
+        while clients[index].replica.seq < target {
+            try clients[index].replica.apply(log[clients[index].replica.seq])
+        }
+    }
+
+    /// A request that client `index` might plausibly send, built from its own view.
+    mutating func makeRequest(for index: Int) -> OperationRequest {
+        let view = clients[index].replica.board
+        let base = clients[index].replica.seq
+        clients[index].nextOp += 1
+        let opId = "\(clients[index].id)-\(clients[index].nextOp)"
+        let items = view.allItemIDs
+        let collections = view.collections
+        let roll = Int.random(in: 0..<100, using: &random)
+        // Someone who sees a locked board mostly unlocks it, so streams are not all `locked`.
+        if view.locked, roll < 60 { return OperationRequest(opId: opId, .lock(locked: false)) }
+        func someItems() -> [ItemID] {
+            // Mostly real ids, sometimes a duplicate or one nobody has.
+            var picked = (0..<Int.random(in: 1...3, using: &random)).compactMap { _ in items.randomElement(using: &random) }
+            if Int.random(in: 0..<10, using: &random) == 0 { picked.append("ghost") }
+            if let first = picked.first, Bool.random(using: &random) { picked.append(first) }
+            return picked.isEmpty ? ["ghost"] : picked
+        }
+        func someDestination() -> Destination {
+            let collection = collections.randomElement(using: &random)!
+            let before = Int.random(in: 0..<4, using: &random) == 0 ? nil : collection.items.randomElement(using: &random)?.id
+            return Destination(collection: collection.id, before: before)
+        }
+        switch roll {
+        case 0..<35:
+            return OperationRequest(opId: opId, baseSeq: base, .move(sources: someItems(), destination: someDestination()))
+        case 35..<65:
+            guard let source = collections.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { break }
+            let target = collections.randomElement(using: &random)!
+            let offsets = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<source.items.count, using: &random) }
+            return OperationRequest(
+                opId: opId, baseSeq: base,
+                .moveByOffsets(
+                    collection: source.id, fromOffsets: offsets, toOffset: Int.random(in: 0...target.items.count, using: &random),
+                    toCollection: target.id == source.id && Bool.random(using: &random) ? nil : target.id))
+        case 65..<77:
+            nextNewItem += 1
+            let id = Int.random(in: 0..<8, using: &random) == 0 ? (items.randomElement(using: &random) ?? "n") : "new\(nextNewItem)"
+            return OperationRequest(opId: opId, baseSeq: base, .insert(items: [Item(id: id, label: "New")], destination: someDestination()))
+        case 77..<87:
+            return OperationRequest(opId: opId, baseSeq: base, .delete(items: someItems()))
+        case 87..<91:
+            let item = items.randomElement(using: &random) ?? "ghost"
+            return OperationRequest(opId: opId, baseSeq: base, .updateItem(item: item, label: "L\(roll)", data: .replace(["n": .number(Double(roll))])))
+        case 91..<94:
+            nextNewCollection += 1
+            return OperationRequest(opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: collections.randomElement(using: &random)?.id))
+        case 94..<96:
+            let collection = collections.randomElement(using: &random)!
+            return OperationRequest(opId: opId, .removeCollection(collection: collection.id))
+        case 96..<98:
+            return OperationRequest(opId: opId, .renameCollection(collection: collections.randomElement(using: &random)!.id, title: "T\(roll)"))
+        default:
+            return OperationRequest(opId: opId, .lock(locked: !view.locked))
+        }
+        return OperationRequest(opId: opId, baseSeq: base, .move(sources: someItems(), destination: someDestination()))
+    }
+
+    /// Random drags come and go, so some moves meet `busy` and some deletes hit leases.
+    mutating func shuffleLeases() {
+        let items = server.board.allItemIDs
+        guard let item = items.randomElement(using: &random) else { return }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            leases.release([item])
+        } else if Int.random(in: 0..<6, using: &random) == 0 {
+            _ = leases.acquire([item], for: clients.randomElement(using: &random)!.id)
+        }
+    }
+}
