@@ -60,3 +60,9 @@ extension JSONValue {
         return nil
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
+}

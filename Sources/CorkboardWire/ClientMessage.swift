@@ -1,0 +1,94 @@
+import CorkboardModel
+
+/// `hello`'s optional resume point (spec §3).
+public struct ResumePoint: Sendable, Hashable {
+    public var epoch: String
+    public var seq: Int
+
+    public init(epoch: String, seq: Int) {
+        self.epoch = epoch
+        self.seq = seq
+    }
+}
+
+/// `{"type":"hello","board":…,"name":…,"token":…,"resume":{…}}`.
+public struct Hello: Sendable, Hashable {
+    public var board: String
+    public var name: String
+    public var token: String?
+    public var resume: ResumePoint?
+
+    public init(board: String, name: String, token: String? = nil, resume: ResumePoint? = nil) {
+        self.board = board
+        self.name = name
+        self.token = token
+        self.resume = resume
+    }
+}
+
+/// Every message a client sends (spec §3–5).
+public enum ClientMessage: Sendable, Hashable {
+    case hello(Hello)
+    /// `{"type":"drag.start","items":[…]}`
+    case dragStart(items: [ItemID])
+    /// `{"type":"drag.over","collection":…,"index":…}`
+    case dragOver(collection: CollectionID, index: Int)
+    /// `{"type":"drag.end"}`
+    case dragEnd
+    /// Any of the operations of §5.
+    case operation(OperationRequest)
+
+    /// The `type` strings of the operations, which get `rejected` rather than `error`.
+    public static let operationTypes: Set<String> = [
+        "move", "insert", "delete", "update", "collection.add", "collection.remove", "lock",
+    ]
+}
+
+extension ClientMessage {
+    /// Reads a message from its JSON object. Throws `FieldError` for an unknown type or
+    /// a missing or ill-typed field.
+    init(json object: JSONObject) throws(FieldError) {
+        let fields = FieldReader(object)
+        let type = try fields.string("type")
+        switch type {
+        case "hello":
+            let resume = try fields.optionalObject("resume").map { resume throws(FieldError) in
+                ResumePoint(epoch: try resume.string("epoch"), seq: try resume.int("seq"))
+            }
+            self = .hello(Hello(
+                board: try fields.string("board"), name: try fields.string("name"),
+                token: try fields.optionalString("token"), resume: resume))
+        case "drag.start":
+            self = .dragStart(items: try fields.strings("items"))
+        case "drag.over":
+            self = .dragOver(collection: try fields.string("collection"), index: try fields.int("index"))
+        case "drag.end":
+            self = .dragEnd
+        case _ where Self.operationTypes.contains(type):
+            self = .operation(try OperationRequest(json: fields, type: type))
+        default:
+            throw FieldError(message: "unknown message type \"\(type)\"")
+        }
+    }
+
+    /// The message as a JSON object, as a bot sends it.
+    var json: JSONObject {
+        switch self {
+        case .hello(let hello):
+            var object: JSONObject = ["type": "hello", "board": .string(hello.board), "name": .string(hello.name)]
+            if let token = hello.token { object["token"] = .string(token) }
+            if let resume = hello.resume {
+                object["resume"] = .object(["epoch": .string(resume.epoch), "seq": .number(Double(resume.seq))])
+            }
+            return object
+        case .dragStart(let items):
+            return ["type": "drag.start", "items": .array(items.map(JSONValue.string))]
+        case .dragOver(let collection, let index):
+            return ["type": "drag.over", "collection": .string(collection), "index": .number(Double(index))]
+        case .dragEnd:
+            return ["type": "drag.end"]
+        case .operation(let request):
+            return request.json
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import CorkboardModel
+
+/// Every message the server sends (spec §3–5), tagged by its `type`.
+public enum ServerMessage: Sendable, Hashable {
+    case welcome(Welcome)
+    case peerJoined(client: ClientID, name: String)
+    case peerLeft(client: ClientID)
+    case drag(DragUpdate)
+    case dragCleared(client: ClientID, reason: DragClearReason)
+    case committed(CommittedEvent)
+    /// `{"type":"committed","opId":…,"seq":N,"noop":true}`
+    case noop(Noop)
+    case rejected(Rejected)
+    case error(ErrorMessage)
+
+    public var typeName: String {
+        switch self {
+        case .welcome: "welcome"
+        case .peerJoined: "peer.joined"
+        case .peerLeft: "peer.left"
+        case .drag: "drag"
+        case .dragCleared: "drag.cleared"
+        case .committed, .noop: "committed"
+        case .rejected: "rejected"
+        case .error: "error"
+        }
+    }
+}
+
+extension ServerMessage: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type, client, name, reason, opId, seq, noop
+    }
+
+    /// The payload's own fields are written at the top level, beside `type`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(typeName, forKey: .type)
+        switch self {
+        case .welcome(let welcome): try welcome.encode(to: encoder)
+        case .peerJoined(let client, let name):
+            try container.encode(client, forKey: .client)
+            try container.encode(name, forKey: .name)
+        case .peerLeft(let client):
+            try container.encode(client, forKey: .client)
+        case .drag(let update): try update.encode(to: encoder)
+        case .dragCleared(let client, let reason):
+            try container.encode(client, forKey: .client)
+            try container.encode(reason, forKey: .reason)
+        case .committed(let event): try event.encode(to: encoder)
+        case .noop(let noop):
+            try container.encode(noop.opId, forKey: .opId)
+            try container.encode(noop.seq, forKey: .seq)
+            try container.encode(true, forKey: .noop)
+        case .rejected(let rejected): try rejected.encode(to: encoder)
+        case .error(let error): try error.encode(to: encoder)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "welcome": self = .welcome(try Welcome(from: decoder))
+        case "peer.joined":
+            self = .peerJoined(
+                client: try container.decode(ClientID.self, forKey: .client),
+                name: try container.decode(String.self, forKey: .name))
+        case "peer.left": self = .peerLeft(client: try container.decode(ClientID.self, forKey: .client))
+        case "drag": self = .drag(try DragUpdate(from: decoder))
+        case "drag.cleared":
+            self = .dragCleared(
+                client: try container.decode(ClientID.self, forKey: .client),
+                reason: try container.decode(DragClearReason.self, forKey: .reason))
+        case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
+            self = .noop(Noop(
+                opId: try container.decode(OperationID.self, forKey: .opId), seq: try container.decode(Int.self, forKey: .seq)))
+        case "committed": self = .committed(try CommittedEvent(from: decoder))
+        case "rejected": self = .rejected(try Rejected(from: decoder))
+        case "error": self = .error(try ErrorMessage(from: decoder))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown message type \(type)")
+        }
+    }
+}
+
+extension ServerMessage {
+    /// The message for an engine outcome, to be sent as the spec says: a new commit to
+    /// every member, anything else to the sender alone.
+    public init(_ outcome: Outcome) {
+        switch outcome {
+        case .committed(let commit): self = .committed(commit.event)
+        case .noop(let noop), .repeated(.noop(let noop)): self = .noop(noop)
+        case .rejected(let rejection), .repeated(.rejected(let rejection)): self = .rejected(Rejected(rejection))
+        case .repeated(.committed(let event)): self = .committed(event)
+        }
+    }
+}

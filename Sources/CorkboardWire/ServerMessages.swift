@@ -1,0 +1,179 @@
+import CorkboardModel
+
+/// Where a peer's dragged items would land (spec §4): `before` is the id at `index` in
+/// the list without the dragged items, nil (written `null`) for the end.
+public struct DragTarget: Sendable, Hashable, Codable {
+    public var collection: CollectionID
+    public var index: Int
+    public var before: ItemID?
+
+    public init(collection: CollectionID, index: Int, before: ItemID?) {
+        self.collection = collection
+        self.index = index
+        self.before = before
+    }
+
+    private enum CodingKeys: String, CodingKey { case collection, index, before }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(collection, forKey: .collection)
+        try container.encode(index, forKey: .index)
+        try container.encode(before, forKey: .before)
+    }
+}
+
+/// A peer's live drag: `{"items":[…],"over":{…}|null}`.
+public struct DragState: Sendable, Hashable, Codable {
+    public var items: [ItemID]
+    /// Nil (written `null`) until the first `drag.over`.
+    public var over: DragTarget?
+
+    public init(items: [ItemID], over: DragTarget?) {
+        self.items = items
+        self.over = over
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, over }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(over, forKey: .over)
+    }
+}
+
+/// One entry of `welcome.peers`: `{"client","name","drag":…|null}`.
+public struct Peer: Sendable, Hashable, Codable {
+    public var client: ClientID
+    public var name: String
+    public var drag: DragState?
+
+    public init(client: ClientID, name: String, drag: DragState? = nil) {
+        self.client = client
+        self.name = name
+        self.drag = drag
+    }
+
+    private enum CodingKeys: String, CodingKey { case client, name, drag }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(client, forKey: .client)
+        try container.encode(name, forKey: .name)
+        try container.encode(drag, forKey: .drag)
+    }
+}
+
+/// The answer to `hello` (spec §3). With `resumed` there is no `board`.
+public struct Welcome: Sendable, Hashable, Codable {
+    public var client: ClientID
+    public var role: Role
+    public var epoch: String
+    public var seq: Int
+    public var resumed: Bool
+    public var board: Board?
+    public var peers: [Peer]
+
+    public init(client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer]) {
+        self.client = client
+        self.role = role
+        self.epoch = epoch
+        self.seq = seq
+        self.resumed = resumed
+        self.board = board
+        self.peers = peers
+    }
+}
+
+/// `{"type":"drag","client","name","items","over"}`: a peer's drag, coalesced.
+public struct DragUpdate: Sendable, Hashable, Codable {
+    public var client: ClientID
+    public var name: String
+    public var items: [ItemID]
+    public var over: DragTarget?
+
+    public init(client: ClientID, name: String, items: [ItemID], over: DragTarget?) {
+        self.client = client
+        self.name = name
+        self.items = items
+        self.over = over
+    }
+
+    private enum CodingKeys: String, CodingKey { case client, name, items, over }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(client, forKey: .client)
+        try container.encode(name, forKey: .name)
+        try container.encode(items, forKey: .items)
+        try container.encode(over, forKey: .over)
+    }
+}
+
+/// Why a drag ended (spec §4).
+public enum DragClearReason: String, Sendable, Hashable, Codable, CaseIterable {
+    case drop, cancel, left, timeout, deleted
+}
+
+/// `{"type":"rejected",…}`: for an operation it carries `opId` and `message`; for a
+/// `drag.start` that is `busy`, `ref` and `holder`.
+public struct Rejected: Sendable, Hashable, Codable {
+    public var opId: OperationID?
+    public var ref: String?
+    public var code: RejectionCode
+    public var message: String?
+    public var holder: ClientID?
+
+    public init(opId: OperationID?, ref: String? = nil, code: RejectionCode, message: String?, holder: ClientID? = nil) {
+        self.opId = opId
+        self.ref = ref
+        self.code = code
+        self.message = message
+        self.holder = holder
+    }
+
+    /// The wire form of the engine's rejection of an operation.
+    public init(_ rejection: Rejection) {
+        self.init(opId: rejection.opId, code: rejection.code, message: rejection.message)
+    }
+
+    /// `{"type":"rejected","ref":"drag.start","code":"busy","holder":…}`.
+    public static func dragStartBusy(holder: ClientID) -> Rejected {
+        Rejected(opId: nil, ref: "drag.start", code: .busy, message: nil, holder: holder)
+    }
+}
+
+/// The code of an `error` message. A struct, not an enum, so the server can add codes
+/// without breaking clients that decode with an older version.
+public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public static let invalid = ErrorCode(rawValue: "invalid")
+    public static let notFound = ErrorCode(rawValue: "not-found")
+    public static let forbidden = ErrorCode(rawValue: "forbidden")
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// `{"type":"error","code":…,"message":…}`.
+public struct ErrorMessage: Sendable, Hashable, Codable {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
