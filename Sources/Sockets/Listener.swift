@@ -18,6 +18,8 @@ public final class Listener: @unchecked Sendable {
     private let logger: Logger
     private var paused = false
     private var cancelled = false
+    /// Out of descriptors: logged once per episode, not once per retry.
+    private var exhausted = false
     /// How long accepting pauses after running out of descriptors.
     static let exhaustionBackoff = DispatchTimeInterval.milliseconds(50)
 
@@ -64,11 +66,18 @@ public final class Listener: @unchecked Sendable {
         while !cancelled && !paused {
             switch socket.accept() {
             case .accepted(let client, let remote):
+                if exhausted {
+                    exhausted = false
+                    logger.notice("accepting again: descriptors are available")
+                }
                 onAccept(client, remote)
             case .wouldBlock:
                 return
             case .failed(let code) where code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM:
-                logger.warning("accept paused: \(String(cString: strerror(code)))")
+                if !exhausted {
+                    exhausted = true
+                    logger.warning("accept paused: \(String(cString: strerror(code))); retrying every \(Self.exhaustionBackoff)")
+                }
                 pauseAccepting()
                 return
             case .failed(let code) where code == ECONNABORTED || code == EINTR || code == EPROTO:

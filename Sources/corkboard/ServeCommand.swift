@@ -59,25 +59,35 @@ struct ServeCommand: ParsableCommand {
         ProcessSignals.ignoreBrokenPipe()
 
         let server: CorkboardServer
-        let address: SocketAddress
         do {
             server = try CorkboardServer(configuration: settings, logger: logger)
-            address = try server.start()
         } catch let error as StartupError {
-            FileHandle.standardError.write(Data("corkboard: error: \(error)\n".utf8))
-            throw ExitCode.failure
+            fail(error)
         }
-        // A stable line on standard output for scripts and tests that started us with port 0.
-        FileHandle.standardOutput.write(Data("corkboard listening on http://\(address)\n".utf8))
-
+        // Signal handling is in place before the "listening" line, so a supervisor (or a test)
+        // that signals as soon as it reads that line is never lost.
         let stopping = ShutdownLatch()
         let signals = ProcessSignals.observe([SIGINT, SIGTERM], on: .main) { _ in
             // A second signal while draining means "now".
             guard stopping.begin() else { Foundation.exit(1) }
             server.shutdown { Foundation.exit(0) }
         }
+        let address: SocketAddress
+        do {
+            address = try server.start()
+        } catch let error as StartupError {
+            fail(error)
+        }
+        // A stable line on standard output for scripts and tests that started us with port 0.
+        FileHandle.standardOutput.write(Data("corkboard listening on http://\(address)\n".utf8))
         withExtendedLifetime(signals) { dispatchMain() }
     }
+}
+
+/// One line on standard error, exit status 1: what a person or a script can act on.
+private func fail(_ error: StartupError) -> Never {
+    FileHandle.standardError.write(Data("corkboard: error: \(error)\n".utf8))
+    Foundation.exit(1)
 }
 
 /// Remembers that shutdown began. Only touched on the main queue, where signals are delivered.

@@ -3,7 +3,8 @@ import Glibc
 
 /// A plain blocking TCP client for tests: it plays browsers, curl and hostile peers byte by byte.
 /// Every read has a timeout, so a test that waits for something that never comes fails instead of hanging.
-public final class BlockingClient {
+/// Sendable so one thread may send while another receives; `buffered` is only touched by receivers.
+public final class BlockingClient: @unchecked Sendable {
     public let fd: Int32
     private var buffered: [UInt8] = []
 
@@ -20,7 +21,9 @@ public final class BlockingClient {
             throw Failure(description: "cannot resolve \(host)")
         }
         defer { freeaddrinfo(first) }
-        fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a server process started by a parallel test must not inherit this
+        // socket, or closing it here would not end the connection.
+        fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -111,8 +114,8 @@ public final class BlockingClient {
     }
 
     /// One request and its response on a fresh connection.
-    public static func request(port: UInt16, _ raw: String, bodyless: Bool = false) throws -> TestHTTPResponse {
-        let client = try BlockingClient(port: port)
+    public static func request(port: UInt16, _ raw: String, bodyless: Bool = false, host: String = "127.0.0.1") throws -> TestHTTPResponse {
+        let client = try BlockingClient(host: host, port: port)
         try client.send(raw)
         return try client.receiveResponse(bodyless: bodyless)
     }

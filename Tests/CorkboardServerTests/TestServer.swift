@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+import Logging
+import TestSupport
+@testable import CorkboardServer
+
+/// A Corkboard server on an ephemeral loopback port, with its own web root and data folder.
+final class TestServer {
+    let server: CorkboardServer
+    let port: UInt16
+    let webRoot: TemporaryDirectory
+    let data: TemporaryDirectory
+
+    static let page = "<!doctype html><title>Corkboard test</title>" + String(repeating: "<div class=card>card</div>", count: 200)
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        webRoot = try TemporaryDirectory("corkboard-web")
+        data = try TemporaryDirectory("corkboard-data")
+        try webRoot.write("index.html", Self.page)
+        try webRoot.write("app.js", "console.log('corkboard');")
+        try webRoot.write("big.bin", Data(repeating: 0x5A, count: 16 * 1024 * 1024))
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.webRoot = webRoot.path
+        configuration.dataDirectory = data.path + "/db"
+        configuration.loopCount = 2
+        configure(&configuration)
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .critical
+        server = try CorkboardServer(configuration: configuration, logger: logger)
+        port = try server.start().port
+    }
+
+    deinit {
+        let done = DispatchSemaphore(value: 0)
+        server.shutdown { done.signal() }
+        _ = done.wait(timeout: .now() + 5)
+    }
+
+    func request(_ raw: String, bodyless: Bool = false) throws -> TestHTTPResponse {
+        try BlockingClient.request(port: port, raw, bodyless: bodyless)
+    }
+
+    func get(_ target: String, headers: String = "") throws -> TestHTTPResponse {
+        try request("GET \(target) HTTP/1.1\r\nHost: test\r\n\(headers)\r\n")
+    }
+}

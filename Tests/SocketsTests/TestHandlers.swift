@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+@testable import Sockets
+
+/// Echoes what it reads and records how the connection ended. Touched on the loop, read by tests.
+final class EchoHandler: ConnectionHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var reason: Connection.CloseReason?
+    private(set) var sawEOF = false
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        connection.send(Array(bytes))
+    }
+
+    func connectionDidReadEOF(_ connection: Connection) {
+        lock.withLock { sawEOF = true }
+        connection.close()
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        lock.withLock { self.reason = reason }
+    }
+
+    var closeReason: Connection.CloseReason? { lock.withLock { reason } }
+}
+
+/// Sends `chunkSize` bytes every 2 ms until the connection closes, as a stream of broadcasts would.
+final class FloodHandler: ConnectionHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var reason: Connection.CloseReason?
+    let chunk: ByteChunk
+
+    init(chunkSize: Int) { chunk = ByteChunk([UInt8](repeating: 0x2A, count: chunkSize)) }
+
+    func start(_ connection: Connection) {
+        connection.loop.execute { self.pump(connection) }
+    }
+
+    private func pump(_ connection: Connection) {
+        guard closeReason == nil else { return }
+        connection.send(chunk)
+        connection.loop.queue.asyncAfter(deadline: .now() + .milliseconds(2)) { self.pump(connection) }
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {}
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        lock.withLock { self.reason = reason }
+    }
+
+    var closeReason: Connection.CloseReason? { lock.withLock { reason } }
+}
+
+let testLogger: Logger = {
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    return logger
+}()
