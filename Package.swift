@@ -36,10 +36,14 @@ let package = Package(
         .target(
             name: "HTTP",
             dependencies: ["Sockets", "CZlib", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+        // WebSocket (RFC 6455): handshake, frame codec (bytes in), connection state machine.
+        .target(
+            name: "WebSocket",
+            dependencies: ["HTTP", "Sockets", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
         // The Corkboard server: configuration, routes, startup and shutdown.
         .target(
             name: "CorkboardServer",
-            dependencies: ["HTTP", "Sockets", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HTTP", "Sockets", "WebSocket", .product(name: "Logging", package: "swift-log")]),
         // Benchmarks behind `corkboard bench`.
         .target(name: "CorkboardBench", dependencies: ["CorkboardModel"]),
 
@@ -59,6 +63,9 @@ let package = Package(
         .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Sockets", "TestSupport"]),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Sockets", "TestSupport"]),
+        // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
+        .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "CorkboardServerTests",
             dependencies: ["CorkboardServer", "HTTP", "Sockets", "TestSupport", .product(name: "Yams", package: "Yams")]),

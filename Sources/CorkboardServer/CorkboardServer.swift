@@ -21,7 +21,7 @@ public final class CorkboardServer: Sendable {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
         try Self.prepareDataDirectory(configuration.dataDirectory)
-        let router = Routes.make(staticFiles: staticFiles)
+        let router = Routes.make(configuration: configuration, staticFiles: staticFiles)
         http = HTTPServer(
             router: router, configuration: configuration.http,
             loops: IOLoopGroup(count: configuration.loopCount),

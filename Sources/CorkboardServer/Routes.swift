@@ -1,11 +1,15 @@
 import HTTP
+import WebSocket
 
 /// The server's HTTP surface. Later parts add `/api/...` and `/ws` here.
 enum Routes {
-    static func make(staticFiles: StaticFiles) -> Router {
+    static func make(configuration: ServerConfiguration, staticFiles: StaticFiles) -> Router {
         var router = Router(fallback: staticFiles.handle)
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
+        }
+        if configuration.echoEndpoint {
+            router.add(.GET, "/ws/echo", WebSocketUpgrade.route(options: configuration.webSocket) { _ in EchoWebSocketHandler() })
         }
         return router
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import HTTP
 import Sockets
+import WebSocket
 
 /// Everything `corkboard serve` can be told, with the defaults a local user wants.
 public struct ServerConfiguration: Sendable {
@@ -13,6 +14,15 @@ public struct ServerConfiguration: Sendable {
     /// I/O loops (serial queues) connections are spread over; about one per core.
     public var loopCount = System.coreCount
     public var http = HTTPServerConfiguration()
+    /// WebSocket limits, timeouts and the Origin allow-list (subprotocol `corkboard.v1` is always offered).
+    public var webSocket: WebSocketOptions = {
+        var options = WebSocketOptions()
+        options.subprotocols = ["corkboard.v1"]
+        return options
+    }()
+    /// Serves `GET /ws/echo`, a WebSocket that echoes every message: for Autobahn|Testsuite
+    /// and benchmarks, never for production.
+    public var echoEndpoint = false
     /// Unwritten bytes a slow reader may hold before it is disconnected.
     public var maxPendingOutput = 4 * 1024 * 1024
     /// How long a graceful shutdown waits for requests in flight.

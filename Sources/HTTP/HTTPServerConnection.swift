@@ -151,7 +151,11 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
             waitingForDrain = false
             connection.resumeReading()
         }
-        connection.replaceHandler(makeHandler(connection, parser.takeRemainingBytes()))
+        let next = makeHandler(connection)
+        connection.replaceHandler(next)
+        // Bytes that arrived behind the request belong to the new protocol, before any later read.
+        let buffered = parser.takeRemainingBytes()
+        if !buffered.isEmpty { buffered.withUnsafeBytes { next.connection(connection, didRead: $0) } }
     }
 
     private func fail(_ error: HTTPParseError) {

@@ -19,15 +19,16 @@ public struct HTTPResponder: Sendable {
 
     public func respond(_ response: HTTPResponse) { deliver(response) }
 
-    /// Sends `response` (normally `101 Switching Protocols`), then hands the connection, with
-    /// any bytes the client sent after the request, to the handler `makeHandler` returns.
+    /// Sends `response` (normally `101 Switching Protocols`), then hands the connection to the
+    /// handler `makeHandler` returns; bytes the client sent right after the request reach it
+    /// as its first read.
     public func upgrade(_ response: HTTPResponse, to makeHandler: @escaping ProtocolSwitch) {
         switchProtocols(response, makeHandler)
     }
 }
 
 /// Builds the protocol handler that takes a connection over after an upgrade; runs on its loop.
-public typealias ProtocolSwitch = @Sendable (Connection, _ bufferedBytes: [UInt8]) -> ConnectionHandler
+public typealias ProtocolSwitch = @Sendable (Connection) -> ConnectionHandler
 
 /// Routes by method and path. Patterns are literal segments and `{name}` captures:
 /// `/api/boards/{id}/ops`. A path that matches with another method gets 405 with `Allow`;

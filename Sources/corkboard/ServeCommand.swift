@@ -30,6 +30,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env: CORKBOARD_LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @Option(help: "Largest WebSocket message in bytes; larger ones close the connection with 1009 (env: CORKBOARD_MAX_MESSAGE_BYTES; default 1048576).")
+    var maxMessageBytes: Int?
+
+    @Option(help: "Comma-separated origins whose pages may open WebSockets; others get 403. Unset: any (env: CORKBOARD_ALLOWED_ORIGINS).")
+    var allowedOrigins: String?
+
+    @Flag(help: "Serve GET /ws/echo, a WebSocket echo for Autobahn|Testsuite and benchmarks; not for production (env: CORKBOARD_ECHO_ENDPOINT=1).")
+    var echoEndpoint = false
+
     func run() throws {
         let environment = EnvironmentSettings(ProcessInfo.processInfo.environment)
         var settings = ServerConfiguration()
@@ -40,6 +49,12 @@ struct ServeCommand: ParsableCommand {
             settings.webRoot = webRoot ?? environment.string("CORKBOARD_WEB_ROOT") ?? settings.webRoot
             settings.dataDirectory = data ?? environment.string("CORKBOARD_DATA") ?? settings.dataDirectory
             settings.loopCount = try loops ?? environment.integer("CORKBOARD_LOOPS") ?? settings.loopCount
+            settings.webSocket.maxMessageSize = try maxMessageBytes ?? environment.integer("CORKBOARD_MAX_MESSAGE_BYTES")
+                ?? settings.webSocket.maxMessageSize
+            if let origins = allowedOrigins ?? environment.string("CORKBOARD_ALLOWED_ORIGINS") {
+                settings.webSocket.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            }
+            settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
             guard let parsed = Logger.Level(rawValue: levelName) else {
                 throw ValidationError("log level '\(levelName)' is not one of trace, debug, info, notice, warning, error, critical")
@@ -49,6 +64,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         guard settings.loopCount > 0 else { throw ValidationError("--loops must be at least 1") }
+        guard settings.webSocket.maxMessageSize >= 125 else { throw ValidationError("--max-message-bytes must be at least 125") }
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -1,0 +1,163 @@
+import Dispatch
+import Sockets
+
+/// What the application does with a WebSocket. Every call arrives on the connection's loop.
+public protocol WebSocketHandler: AnyObject {
+    func webSocketDidOpen(_ socket: WebSocketConnection)
+    func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage)
+    /// Called once; `code` is the peer's close code, ours when we failed the connection,
+    /// or 1006 when the connection dropped without a close frame.
+    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String)
+}
+
+extension WebSocketHandler {
+    public func webSocketDidOpen(_ socket: WebSocketConnection) {}
+}
+
+/// A WebSocket on an accepted connection: feeds bytes to its `WebSocketSession`, carries out
+/// the actions, pings idle peers, and times out a closing handshake the peer never completes.
+///
+/// Confinement: mutable state is touched only on `connection.loop`; public methods hop there,
+/// which is what makes `@unchecked Sendable` true.
+public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
+    public let connection: Connection
+    public let subprotocol: String?
+    public let options: WebSocketOptions
+    private var session: WebSocketSession
+    private var handler: WebSocketHandler?
+    private let keepalive: DispatchSourceTimer
+    private var lastHeard = DispatchTime.now()
+    private var pingSentAt: DispatchTime?
+    private var closeDeadline: DispatchTime?
+    private var finished: (WebSocketCloseCode, String)?
+
+    /// Takes over `connection` (on its loop) after the 101 response was queued.
+    public init(connection: Connection, subprotocol: String?, options: WebSocketOptions,
+                compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler) {
+        self.connection = connection
+        self.subprotocol = subprotocol
+        self.options = options
+        self.handler = handler
+        session = WebSocketSession(role: .server, maxMessageSize: options.maxMessageSize,
+                                   acceptsBinary: options.acceptsBinary, compression: compression)
+        keepalive = DispatchSource.makeTimerSource(queue: connection.loop.queue)
+        let interval = options.pingInterval.halved
+        keepalive.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        keepalive.setEventHandler { [weak self] in self?.checkLiveness() }
+        keepalive.resume()
+    }
+
+    /// Tells the application the WebSocket is open. Call once, on the loop, right after the 101.
+    public func open() {
+        handler?.webSocketDidOpen(self)
+    }
+
+    // MARK: Sending (any thread)
+
+    public func send(_ message: WebSocketMessage) {
+        switch message {
+        case .text(let text): send(opcode: .text, Array(text.utf8))
+        case .binary(let bytes): send(opcode: .binary, bytes)
+        }
+    }
+
+    /// Sends a frame encoded once for many receivers (`WebSocketFrame.encoded()`): the fan-out path.
+    public func send(encodedFrame: ByteChunk) {
+        onLoop { if self.session.state == .open { self.connection.send(encodedFrame) } }
+    }
+
+    public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
+        onLoop { self.perform(self.session.close(code, reason: reason)) }
+    }
+
+    /// Bytes queued for this peer and not yet written: how far behind it is.
+    public var pendingOutputBytes: Int { connection.pendingOutputBytes }
+
+    private func send(opcode: WebSocketOpcode, _ payload: [UInt8]) {
+        onLoop {
+            guard self.session.state == .open else { return }
+            self.connection.send(self.session.frame(opcode, payload))
+        }
+    }
+
+    private func onLoop(_ work: @escaping @Sendable () -> Void) { connection.loop.execute(work) }
+
+    // MARK: ConnectionHandler
+
+    public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        lastHeard = .now()
+        pingSentAt = nil
+        perform(session.receive(bytes))
+    }
+
+    public func connectionDidReadEOF(_ connection: Connection) {
+        perform(session.transportEnded())
+        connection.close()
+    }
+
+    public func connectionShouldShutDown(_ connection: Connection) {
+        perform(session.close(.goingAway, reason: "server shutting down"))
+    }
+
+    public func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        keepalive.cancel()
+        let (code, text) = finished ?? (.abnormal, "")
+        let handler = self.handler
+        self.handler = nil
+        handler?.webSocketDidClose(self, code: code, reason: text)
+    }
+
+    private func perform(_ actions: [WebSocketSession.Action]) {
+        for action in actions {
+            switch action {
+            case .write(let bytes):
+                connection.send(bytes)
+                if session.state == .closing && closeDeadline == nil { closeDeadline = .now() + options.closeTimeout }
+            case .deliver(let message):
+                handler?.webSocket(self, didReceive: message)
+            case .pongReceived:
+                break
+            case .closeTransport:
+                connection.close()
+            case .finished(let code, let reason):
+                if finished == nil { finished = (code, reason) }
+            }
+        }
+    }
+
+    /// Runs twice per ping interval: pings a silent peer, drops one that ignored the ping,
+    /// and ends a closing handshake the peer never answered.
+    private func checkLiveness() {
+        let now = DispatchTime.now()
+        if let closeDeadline, now >= closeDeadline {
+            perform(session.transportEnded())
+            connection.abort()
+            return
+        }
+        if let pingSentAt {
+            if now >= pingSentAt + options.pongTimeout {
+                finished = finished ?? (.goingAway, "no answer to ping")
+                perform(session.transportEnded())
+                connection.abort()
+            }
+        } else if now >= lastHeard + options.pingInterval {
+            pingSentAt = now
+            perform(session.ping())
+        }
+    }
+}
+
+extension DispatchTimeInterval {
+    /// Half the interval (at least 10 ms): how often liveness is checked.
+    var halved: DispatchTimeInterval {
+        let nanoseconds: Int
+        switch self {
+        case .seconds(let value): nanoseconds = value * 1_000_000_000
+        case .milliseconds(let value): nanoseconds = value * 1_000_000
+        case .microseconds(let value): nanoseconds = value * 1_000
+        case .nanoseconds(let value): nanoseconds = value
+        default: nanoseconds = 30_000_000_000
+        }
+        return .nanoseconds(max(10_000_000, nanoseconds / 2))
+    }
+}
