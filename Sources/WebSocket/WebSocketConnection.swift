@@ -112,7 +112,12 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
             switch action {
             case .write(let bytes):
                 connection.send(bytes)
-                if session.state == .closing && closeDeadline == nil { closeDeadline = .now() + options.closeTimeout }
+                if session.state == .closing && closeDeadline == nil {
+                    // From now on only the closing handshake's deadline matters.
+                    let deadline = DispatchTime.now() + options.closeTimeout
+                    closeDeadline = deadline
+                    keepalive.schedule(deadline: deadline, repeating: .milliseconds(100), leeway: .milliseconds(10))
+                }
             case .deliver(let message):
                 handler?.webSocket(self, didReceive: message)
             case .pongReceived:

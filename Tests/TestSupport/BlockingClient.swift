@@ -10,6 +10,7 @@ public final class BlockingClient: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     public init(host: String = "127.0.0.1", port: UInt16, timeout: Double = 5) throws {
