@@ -3,12 +3,12 @@ struct HTTPHeadParser {
     let limits: HTTPRequestParser.Limits
 
     func parse(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
-        var lines = try splitLines(head)
+        var lines = try Self.splitLines(head)
         guard !lines.isEmpty else { throw .malformedRequestLine }
         var request = try parseRequestLine(lines.removeFirst())
         if lines.count > limits.maxHeaderCount { throw .tooManyHeaders }
         for line in lines where !line.isEmpty {
-            let (name, value) = try parseField(line)
+            let (name, value) = try Self.parseField(line)
             request.headers.add(name, value)
         }
         if request.version == .http1_1 && request.headers.values("Host").count != 1 { throw .missingHost }
@@ -16,7 +16,7 @@ struct HTTPHeadParser {
     }
 
     /// Lines end in CRLF or a bare LF; a CR anywhere else is refused (it hides header injection).
-    private func splitLines(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> [ArraySlice<UInt8>] {
+    static func splitLines(_ head: ArraySlice<UInt8>) throws(HTTPParseError) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
         var lineStart = head.startIndex
         for index in head.indices where head[index] == .lf {
@@ -66,7 +66,7 @@ struct HTTPHeadParser {
         return rest.first == "?" ? "/" + rest : rest
     }
 
-    private func parseField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+    static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
         // A line starting with whitespace is an obsolete continuation (obs-fold): refused.
         guard let colon = line.firstIndex(of: .colon), line.first != .space, line.first != .tab else { throw .malformedHeader }
         let name = line[line.startIndex..<colon]

@@ -32,13 +32,13 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private var finished: (WebSocketCloseCode, String)?
 
     /// Takes over `connection` (on its loop) after the 101 response was queued.
-    public init(connection: Connection, subprotocol: String?, options: WebSocketOptions,
-                compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler) {
+    public init(connection: Connection, role: WebSocketFrameParser.Role = .server, subprotocol: String?,
+                options: WebSocketOptions, compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler) {
         self.connection = connection
         self.subprotocol = subprotocol
         self.options = options
         self.handler = handler
-        session = WebSocketSession(role: .server, maxMessageSize: options.maxMessageSize,
+        session = WebSocketSession(role: role, maxMessageSize: options.maxMessageSize,
                                    acceptsBinary: options.acceptsBinary, compression: compression)
         keepalive = DispatchSource.makeTimerSource(queue: connection.loop.queue)
         let interval = options.pingInterval.halved

@@ -33,7 +33,7 @@ final class RecordingHandler: WebSocketHandler, @unchecked Sendable {
 }
 
 /// An HTTP server with one WebSocket route at /ws.
-private final class WebSocketTestServer {
+final class WebSocketTestServer {
     let http: HTTPServer
     let port: UInt16
     let handler = RecordingHandler()

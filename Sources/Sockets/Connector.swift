@@ -1,0 +1,92 @@
+import Dispatch
+import Glibc
+
+/// Opens outgoing TCP connections without blocking a loop: connect, wait for writability,
+/// read `SO_ERROR`. (Host names are resolved with `getaddrinfo`, which may block briefly;
+/// numeric addresses never do.)
+public enum Connector {
+    public struct Timeout: Error, CustomStringConvertible {
+        public var description: String { "connection timed out" }
+    }
+
+    /// `completion` runs once, on `loop`, with a connection that is not started yet.
+    public static func connect(
+        host: String, port: UInt16, loop: IOLoop, limits: Connection.Limits = .init(),
+        timeout: DispatchTimeInterval = .seconds(10),
+        completion: @escaping @Sendable (Result<Connection, Error>) -> Void
+    ) {
+        let socket: Socket
+        let address: SocketAddress
+        do {
+            guard let first = try SocketAddress.resolve(host: host, port: port).first else {
+                throw AddressResolutionError(host: host, message: "no address")
+            }
+            address = first
+            socket = try Socket.tcp(family: address.family)
+            do {
+                try socket.connect(to: address)
+            } catch {
+                socket.close()
+                throw error
+            }
+        } catch {
+            loop.execute { completion(.failure(error)) }
+            return
+        }
+        let attempt = ConnectAttempt(socket: socket, address: address, loop: loop, limits: limits, completion: completion)
+        attempt.start(timeout: timeout)
+    }
+}
+
+/// One pending connect. Confinement: touched only on `loop.queue`.
+private final class ConnectAttempt: @unchecked Sendable {
+    let socket: Socket
+    let address: SocketAddress
+    let loop: IOLoop
+    let limits: Connection.Limits
+    let completion: @Sendable (Result<Connection, Error>) -> Void
+    let source: DispatchSourceWrite
+    var done = false
+    /// A failed attempt closes its descriptor, but only once the source is gone (cancel handler).
+    var closeWhenCancelled = false
+
+    init(socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits,
+         completion: @escaping @Sendable (Result<Connection, Error>) -> Void) {
+        self.socket = socket
+        self.address = address
+        self.loop = loop
+        self.limits = limits
+        self.completion = completion
+        source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+    }
+
+    func start(timeout: DispatchTimeInterval) {
+        source.setEventHandler { self.finish() }
+        source.setCancelHandler { if self.closeWhenCancelled { self.socket.close() } }
+        source.resume()
+        loop.queue.asyncAfter(deadline: .now() + timeout) { self.fail(Connector.Timeout()) }
+    }
+
+    private func finish() {
+        guard !done else { return }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(socket.fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        guard error == 0 else {
+            fail(SocketError("connect \(address)", code: error))
+            return
+        }
+        done = true
+        // The watch source goes; the connection brings its own sources for the same descriptor.
+        source.cancel()
+        completion(.success(Connection(socket: socket, loop: loop, remoteAddress: address, limits: limits)))
+    }
+
+    private func fail(_ error: Error) {
+        guard !done else { return }
+        done = true
+        closeWhenCancelled = true
+        source.cancel()
+        completion(.failure(error))
+    }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import HTTP
+import Sockets
+
+/// Opens WebSocket connections as a client: TCP connect, the opening handshake, then a
+/// `WebSocketConnection` in the client role (masked frames out, pings answered).
+public enum WebSocketClient {
+    public enum Failure: Error, CustomStringConvertible {
+        case refused(status: Int, body: String)
+        case badAccept
+        case closedDuringHandshake
+
+        public var description: String {
+            switch self {
+            case .refused(let status, let body): return "handshake refused with HTTP \(status): \(body)"
+            case .badAccept: return "the server's Sec-WebSocket-Accept does not match our key"
+            case .closedDuringHandshake: return "the server closed the connection during the handshake"
+            }
+        }
+    }
+
+    /// Connects to `ws://host:port/path`. `completion` runs once on the connection's loop; on
+    /// success the handler has already been told `webSocketDidOpen`.
+    public static func connect(
+        host: String, port: UInt16, path: String = "/", subprotocols: [String] = [],
+        headers extraHeaders: HTTPHeaders = [:], options: WebSocketOptions = .init(), loop: IOLoop,
+        handler: WebSocketHandler,
+        completion: @escaping @Sendable (Result<WebSocketConnection, Error>) -> Void
+    ) {
+        let box = HandlerBox(handler)
+        Connector.connect(host: host, port: port, loop: loop, timeout: options.closeTimeout) { result in
+            switch result {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let connection):
+                let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+                var request = "GET \(path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+                if !subprotocols.isEmpty { request += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
+                for (name, value) in extraHeaders { request += "\(name): \(value)\r\n" }
+                let handshake = ClientHandshake(
+                    expectedAccept: WebSocketHandshake.acceptValue(for: key), options: options,
+                    handler: box.value, completion: completion)
+                connection.start(handler: handshake)
+                connection.send(ByteChunk(request + "\r\n"))
+            }
+        }
+    }
+}
+
+/// Reads the server's handshake response, then hands the connection to a `WebSocketConnection`.
+/// Confinement: runs on the connection's loop.
+private final class ClientHandshake: ConnectionHandler, @unchecked Sendable {
+    let expectedAccept: String
+    let options: WebSocketOptions
+    var handler: WebSocketHandler?
+    var completion: (@Sendable (Result<WebSocketConnection, Error>) -> Void)?
+    var received: [UInt8] = []
+
+    init(expectedAccept: String, options: WebSocketOptions, handler: WebSocketHandler,
+         completion: @escaping @Sendable (Result<WebSocketConnection, Error>) -> Void) {
+        self.expectedAccept = expectedAccept
+        self.options = options
+        self.handler = handler
+        self.completion = completion
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        received += bytes
+        do {
+            guard let (head, used) = try HTTPResponseHead.parse(received) else { return }
+            guard head.status == 101 else {
+                throw WebSocketClient.Failure.refused(status: head.status, body: String(decoding: received[used...], as: UTF8.self))
+            }
+            guard head.headers["Sec-WebSocket-Accept"] == expectedAccept else { throw WebSocketClient.Failure.badAccept }
+            guard let handler else { return }
+            let socket = WebSocketConnection(
+                connection: connection, role: .client, subprotocol: head.headers["Sec-WebSocket-Protocol"],
+                options: options, handler: handler)
+            connection.replaceHandler(socket)
+            self.handler = nil
+            finish(.success(socket))
+            socket.open()
+            let rest = Array(received[used...])
+            if !rest.isEmpty { rest.withUnsafeBytes { socket.connection(connection, didRead: $0) } }
+        } catch {
+            finish(.failure(error))
+            connection.abort()
+        }
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        finish(.failure(WebSocketClient.Failure.closedDuringHandshake))
+    }
+
+    private func finish(_ result: Result<WebSocketConnection, Error>) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(result)
+    }
+}
+
+/// Carries the (loop-confined) handler to the loop that will own it.
+private struct HandlerBox: @unchecked Sendable {
+    let value: WebSocketHandler
+    init(_ value: WebSocketHandler) { self.value = value }
+}
