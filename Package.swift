@@ -45,7 +45,7 @@ let package = Package(
             name: "CorkboardServer",
             dependencies: ["HTTP", "Sockets", "WebSocket", .product(name: "Logging", package: "swift-log")]),
         // Benchmarks behind `corkboard bench`.
-        .target(name: "CorkboardBench", dependencies: ["CorkboardModel"]),
+        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "WebSocket", "Sockets"]),
 
         // Thin executable: parses options, wires modules, runs.
         .executableTarget(

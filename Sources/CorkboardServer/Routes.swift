@@ -1,5 +1,4 @@
 import HTTP
-import WebSocket
 
 /// The server's HTTP surface. Later parts add `/api/...` and `/ws` here.
 enum Routes {
@@ -8,9 +7,7 @@ enum Routes {
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
         }
-        if configuration.echoEndpoint {
-            router.add(.GET, "/ws/echo", WebSocketUpgrade.route(options: configuration.webSocket) { _ in EchoWebSocketHandler() })
-        }
+        if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }
         return router
     }
 }

@@ -20,8 +20,8 @@ public struct ServerConfiguration: Sendable {
         options.subprotocols = ["corkboard.v1"]
         return options
     }()
-    /// Serves `GET /ws/echo`, a WebSocket that echoes every message: for Autobahn|Testsuite
-    /// and benchmarks, never for production.
+    /// Serves `GET /ws/echo` (echoes every message, for Autobahn|Testsuite) and
+    /// `GET /ws/broadcast` (fans every message out to all, for benchmarks); never for production.
     public var echoEndpoint = false
     /// Unwritten bytes a slow reader may hold before it is disconnected.
     public var maxPendingOutput = 4 * 1024 * 1024

@@ -114,6 +114,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     // MARK: Reading
 
     private func readAvailable() {
+        // Replies produced while handling these bytes go out together right after.
+        defer { loop.flushPending() }
         for _ in 0..<limits.readsPerEvent {
             guard state == .open, !readSuspended else { return }
             switch socket.read(into: loop.readBuffer) {
@@ -179,7 +181,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func scheduleFlush() {
         guard !flushScheduled, writeSuspended else { return }
         flushScheduled = true
-        loop.queue.async { self.flushScheduled = false; self.flush() }
+        loop.requestFlush(self)
+    }
+
+    /// The loop's turn to flush this connection (see `IOLoop.requestFlush`).
+    func flushRequested() {
+        flushScheduled = false
+        flush()
     }
 
     private func flush() {

@@ -11,6 +11,11 @@ public final class IOLoop: Sendable {
 
     /// One read buffer per loop, reused by every read on it. Only touched on `queue`.
     nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
+    /// Connections with output queued in this turn of the loop. Flushed together: at the end
+    /// of the read handler that produced the output, or in one queued block for output from
+    /// elsewhere (a broadcast), so many sends cost one dispatch, not one each. Only touched on `queue`.
+    nonisolated(unsafe) private var pendingFlush: [Connection] = []
+    nonisolated(unsafe) private var flushScheduled = false
 
     init(index: Int, readBufferSize: Int) {
         self.index = index
@@ -23,6 +28,26 @@ public final class IOLoop: Sendable {
 
     /// True when the caller runs on this loop's queue.
     public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.identity) == index }
+
+    /// Queues `connection` for the next flush of this loop. On the loop only.
+    func requestFlush(_ connection: Connection) {
+        pendingFlush.append(connection)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        queue.async {
+            self.flushScheduled = false
+            self.flushPending()
+        }
+    }
+
+    /// Writes the output of every connection queued for flushing. On the loop only.
+    func flushPending() {
+        while !pendingFlush.isEmpty {
+            let batch = pendingFlush
+            pendingFlush.removeAll(keepingCapacity: true)
+            for connection in batch { connection.flushRequested() }
+        }
+    }
 
     /// Runs `work` on the loop: inline when already there (keeps order with work in progress), else queued.
     public func execute(_ work: @escaping @Sendable () -> Void) {

@@ -66,6 +66,18 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         onLoop { if self.session.state == .open { self.connection.send(encodedFrame) } }
     }
 
+    /// Sends one encoded frame to many sockets with one hop per loop rather than one per socket.
+    public static func send(encodedFrame: ByteChunk, to sockets: some Sequence<WebSocketConnection>) {
+        var byLoop: [Int: [WebSocketConnection]] = [:]
+        for socket in sockets { byLoop[socket.connection.loop.index, default: []].append(socket) }
+        for group in byLoop.values {
+            let loop = group[0].connection.loop
+            loop.execute {
+                for socket in group where socket.session.state == .open { socket.connection.send(encodedFrame) }
+            }
+        }
+    }
+
     public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
         onLoop { self.perform(self.session.close(code, reason: reason)) }
     }

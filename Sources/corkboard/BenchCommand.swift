@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
-        subcommands: [ModelBenchCommand.self])
+        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -28,5 +28,51 @@ struct ModelBenchCommand: ParsableCommand {
         let benchmark = ModelBenchmark(configuration: configuration)
         print("corkboard bench model: \(configuration.collections) collections × \(configuration.itemsPerCollection) items, seed \(seed)")
         print(try benchmark.run())
+    }
+}
+
+/// `corkboard bench ws-echo`: WebSocket echo throughput against `/ws/echo`.
+struct WebSocketEchoBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ws-echo",
+        abstract: "Echo throughput: many clients, small messages, several in flight each.")
+
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (served with --echo-endpoint). Default: start one.")
+    var url: String?
+    @Option(help: "Client connections.") var connections = 100
+    @Option(help: "Message size in bytes.") var size = 512
+    @Option(help: "Messages outstanding per connection.") var inFlight = 8
+    @Option(help: "Measured seconds (after one second of warm-up).") var seconds = 5.0
+
+    func run() throws {
+        var configuration = WebSocketEchoBenchmark.Configuration()
+        configuration.url = url
+        configuration.connections = connections
+        configuration.size = size
+        configuration.inFlight = inFlight
+        configuration.seconds = seconds
+        print(try WebSocketEchoBenchmark(configuration: configuration).run { print($0) })
+    }
+}
+
+/// `corkboard bench ws-fanout`: time until the last of N members receives a broadcast.
+struct WebSocketFanoutBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ws-fanout",
+        abstract: "Fan-out: one message to N connections, time until the last one has it.")
+
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (served with --echo-endpoint). Default: start one.")
+    var url: String?
+    @Option(help: "Member counts, comma-separated.") var steps = "1000,2000,5000,10000"
+    @Option(help: "Broadcasts per step.") var rounds = 20
+    @Option(help: "Message size in bytes.") var size = 128
+
+    func run() throws {
+        var configuration = WebSocketFanoutBenchmark.Configuration()
+        configuration.url = url
+        configuration.steps = steps.split(separator: ",").compactMap { Int($0) }
+        configuration.rounds = rounds
+        configuration.size = size
+        print(try WebSocketFanoutBenchmark(configuration: configuration).run { print($0) })
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+
+/// The server a network benchmark measures: one given by URL, or a fresh `corkboard serve`
+/// child process (the same executable as the bench) with the test endpoints enabled.
+public final class BenchTarget {
+    public let host: String
+    public let port: UInt16
+    private let child: Process?
+    private let folder: URL?
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `url` like `ws://127.0.0.1:8080`; nil starts our own server on a free loopback port.
+    public init(url: String?) throws {
+        Self.raiseDescriptorLimit()
+        if let url {
+            guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
+                throw Failure(description: "cannot read host and port from '\(url)'")
+            }
+            self.host = host
+            self.port = UInt16(port)
+            child = nil
+            folder = nil
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corkboard-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("web"), withIntermediateDirectories: true)
+        try Data("bench".utf8).write(to: folder.appendingPathComponent("web/index.html"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["serve", "--port", "0", "--echo-endpoint", "--log-level", "warning",
+                             "--max-message-bytes", String(16 << 20),
+                             "--web-root", folder.appendingPathComponent("web").path, "--data", folder.appendingPathComponent("data").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The child prints one line once it listens: "corkboard listening on http://HOST:PORT".
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw Failure(description: "the server exited before listening") }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let portText = text.split(separator: "\n")[0].split(separator: ":").last, let port = UInt16(portText) else {
+            throw Failure(description: "unexpected server output: \(text)")
+        }
+        host = "127.0.0.1"
+        self.port = port
+        child = process
+        self.folder = folder
+    }
+
+    deinit {
+        if let child, child.isRunning {
+            child.terminate()
+            child.waitUntilExit()
+        }
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Resident memory of our own server child, in bytes (nil for an external server).
+    public var serverResidentBytes: Int? {
+        guard let child,
+              let status = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Ten thousand connections need more descriptors than the usual soft limit of 1,024;
+    /// the child server inherits the raised limit.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+/// Percentiles of a set of durations (seconds), for reports.
+struct Percentiles {
+    let sorted: [Double]
+    init(_ values: [Double]) { sorted = values.sorted() }
+
+    func value(_ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+
+    var summary: String {
+        String(format: "p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms",
+               value(0.5) * 1000, value(0.95) * 1000, value(0.99) * 1000, (sorted.last ?? .nan) * 1000)
+    }
+}
