@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Python `websockets` client (an independent, widely used implementation) against a real
+/// `corkboard serve --echo-endpoint` over loopback sockets.
+@Suite struct PythonClientTests {
+    @Test(.timeLimit(.minutes(5)))
+    func textAndBinaryMessagesOfEverySizeComeBackIdentical() throws {
+        let server = try EchoServerProcess()
+        let observed = try PythonClient.run("echo", against: server.echoURL, expecting: EchoObservation.self)
+        let sizes = [13, 64 * 1024, 1024 * 1024 - 100]
+        #expect(observed.messages.map { "\($0.kind) \($0.size)" } == ["text", "binary"].flatMap { kind in sizes.map { "\(kind) \($0)" } })
+        for message in observed.messages {
+            #expect(message.identical, "\(message.kind) message of \(message.size) bytes came back as \(message.receivedKind) of \(message.receivedSize)")
+            #expect(message.receivedKind == message.kind)
+            #expect(message.receivedSize == message.size)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func theCorkboardSubprotocolIsSelectedWhenOffered() throws {
+        let server = try EchoServerProcess()
+        let observed = try PythonClient.run("subprotocol", against: server.echoURL, expecting: SubprotocolObservation.self)
+        #expect(observed.selected == "corkboard.v1")
+        #expect(observed.selectedForUnknownOnly == nil)
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func aPingIsAnsweredWithAPong() throws {
+        let server = try EchoServerProcess()
+        let observed = try PythonClient.run("ping", against: server.echoURL, expecting: PingObservation.self)
+        #expect(observed.pongReceived)
+        #expect(observed.echoAfterPing == "after ping")
+    }
+
+    /// The server answers the client's close with 1000 and then ends TCP itself (RFC 6455 §7.1.1),
+    /// so the client does not wait out its close timeout.
+    @Test(.timeLimit(.minutes(5)))
+    func theCloseHandshakeCompletesWith1000() throws {
+        let server = try EchoServerProcess()
+        let observed = try PythonClient.run("close", against: server.echoURL, expecting: CloseObservation.self)
+        #expect(observed.closeCodeReceived == 1000)
+        #expect(observed.closeSeconds < 2, "closing took \(observed.closeSeconds) s")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func version8IsRefusedWith426AndTheSupportedVersion() throws {
+        let server = try EchoServerProcess()
+        let response = try BlockingClient.request(port: server.port, """
+            GET /ws/echo HTTP/1.1\r
+            Host: 127.0.0.1:\(server.port)\r
+            Upgrade: websocket\r
+            Connection: Upgrade\r
+            Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
+            Sec-WebSocket-Version: 8\r
+            \r
+
+            """)
+        #expect(response.status == 426)
+        #expect(response.header("Sec-WebSocket-Version") == "13")
+        #expect(response.header("Sec-WebSocket-Accept") == nil)
+    }
+}
