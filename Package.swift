@@ -39,19 +39,21 @@ let package = Package(
         // WebSocket (RFC 6455): handshake, frame codec (bytes in), connection state machine.
         .target(
             name: "WebSocket",
-            dependencies: ["HTTP", "Sockets", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HTTP", "Sockets", "COpenSSL"]),
+        // permessage-deflate (RFC 7692) on zlib, plugged into WebSocket's extension seam.
+        .target(name: "WebSocketDeflate", dependencies: ["WebSocket", "CZlib"]),
         // The Corkboard server: configuration, routes, startup and shutdown.
         .target(
             name: "CorkboardServer",
-            dependencies: ["HTTP", "Sockets", "WebSocket", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log")]),
         // Benchmarks behind `corkboard bench`.
-        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "WebSocket", "Sockets"]),
+        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "WebSocket", "WebSocketDeflate", "Sockets"]),
 
         // Thin executable: parses options, wires modules, runs.
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardBench",
+                "CorkboardServer", "CorkboardBench", "WebSocketDeflate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Sockets", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Sockets", "TestSupport"]),
+        .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocket", "HTTP", "Sockets", "TestSupport"]),
         // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
         .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"]),
         .testTarget(

@@ -23,13 +23,12 @@ final class BroadcastRoom: WebSocketHandler, Sendable {
     }
 
     func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
-        let frame: WebSocketFrame
+        let broadcast: WebSocketBroadcast
         switch message {
-        case .text(let text): frame = WebSocketFrame(opcode: .text, payload: Array(text.utf8))
-        case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
+        case .text(let text): broadcast = WebSocketBroadcast(text: text)
+        case .binary(let bytes): broadcast = WebSocketBroadcast(opcode: .binary, payload: bytes)
         }
-        let encoded = ByteChunk(frame.encoded())
-        WebSocketConnection.send(encodedFrame: encoded, to: members.withLock { Array($0.values) })
+        WebSocketConnection.send(broadcast, to: members.withLock { Array($0.values) })
     }
 
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {

@@ -2,6 +2,7 @@ import Dispatch
 import HTTP
 import Sockets
 import WebSocket
+import WebSocketDeflate
 
 /// Everything `corkboard serve` can be told, with the defaults a local user wants.
 public struct ServerConfiguration: Sendable {
@@ -18,8 +19,16 @@ public struct ServerConfiguration: Sendable {
     public var webSocket: WebSocketOptions = {
         var options = WebSocketOptions()
         options.subprotocols = ["corkboard.v1"]
+        options.extensions = DeflateNegotiator(configuration: DeflateConfiguration())
         return options
     }()
+
+    /// permessage-deflate: `memory` (the default), `speed` or `off`, and the smallest message
+    /// worth compressing. Setting it replaces the negotiator in `webSocket`.
+    public var deflate: DeflateConfiguration {
+        get { (webSocket.extensions as? DeflateNegotiator)?.configuration ?? DeflateConfiguration(mode: .off) }
+        set { webSocket.extensions = newValue.mode == .off ? nil : DeflateNegotiator(configuration: newValue) }
+    }
     /// Serves `GET /ws/echo` (echoes every message, for Autobahn|Testsuite) and
     /// `GET /ws/broadcast` (fans every message out to all, for benchmarks); never for production.
     public var echoEndpoint = false

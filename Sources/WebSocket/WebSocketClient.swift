@@ -10,12 +10,14 @@ public enum WebSocketClient {
         case refused(status: Int, body: String)
         case badAccept
         case closedDuringHandshake
+        case badExtension(String)
 
         public var description: String {
             switch self {
             case .refused(let status, let body): return "handshake refused with HTTP \(status): \(body)"
             case .badAccept: return "the server's Sec-WebSocket-Accept does not match our key"
             case .closedDuringHandshake: return "the server closed the connection during the handshake"
+            case .badExtension(let detail): return "the server's extension response is unusable: \(detail)"
             }
         }
     }
@@ -38,6 +40,7 @@ public enum WebSocketClient {
                 var request = "GET \(path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
                     + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
                 if !subprotocols.isEmpty { request += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
+                if let negotiator = options.extensions { request += "Sec-WebSocket-Extensions: \(negotiator.offerHeader)\r\n" }
                 for (name, value) in extraHeaders { request += "\(name): \(value)\r\n" }
                 let handshake = ClientHandshake(
                     expectedAccept: WebSocketHandshake.acceptValue(for: key), options: options,
@@ -77,7 +80,7 @@ private final class ClientHandshake: ConnectionHandler, @unchecked Sendable {
             guard let handler else { return }
             let socket = WebSocketConnection(
                 connection: connection, role: .client, subprotocol: head.headers["Sec-WebSocket-Protocol"],
-                options: options, handler: handler)
+                options: options, compression: try compression(from: head), handler: handler)
             connection.replaceHandler(socket)
             self.handler = nil
             finish(.success(socket))
@@ -92,6 +95,20 @@ private final class ClientHandshake: ConnectionHandler, @unchecked Sendable {
 
     func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
         finish(.failure(WebSocketClient.Failure.closedDuringHandshake))
+    }
+
+    /// The compression the server accepted; an extension we did not offer fails the handshake.
+    private func compression(from head: HTTPResponseHead) throws -> WebSocketMessageCompression? {
+        let accepted = WebSocketExtensionOffer.parse(head.headers.values("Sec-WebSocket-Extensions"))
+        guard !accepted.isEmpty else { return nil }
+        guard let negotiator = options.extensions else {
+            throw WebSocketClient.Failure.badExtension("extensions accepted that were never offered")
+        }
+        do {
+            return try negotiator.confirm(response: accepted)
+        } catch {
+            throw WebSocketClient.Failure.badExtension("\(error)")
+        }
     }
 
     private func finish(_ result: Result<WebSocketConnection, Error>) {

@@ -23,6 +23,8 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     public let connection: Connection
     public let subprotocol: String?
     public let options: WebSocketOptions
+    /// The negotiated compression (permessage-deflate), if any. Used on the loop only.
+    private let compression: WebSocketMessageCompression?
     private var session: WebSocketSession
     private var handler: WebSocketHandler?
     private let keepalive: DispatchSourceTimer
@@ -38,6 +40,7 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         self.subprotocol = subprotocol
         self.options = options
         self.handler = handler
+        self.compression = compression
         session = WebSocketSession(role: role, maxMessageSize: options.maxMessageSize,
                                    acceptsBinary: options.acceptsBinary, compression: compression)
         keepalive = DispatchSource.makeTimerSource(queue: connection.loop.queue)
@@ -61,21 +64,28 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    /// Sends a frame encoded once for many receivers (`WebSocketFrame.encoded()`): the fan-out path.
-    public func send(encodedFrame: ByteChunk) {
-        onLoop { if self.session.state == .open { self.connection.send(encodedFrame) } }
+    /// Whether permessage-deflate (or another compressing extension) was negotiated.
+    public var isCompressing: Bool { compression != nil }
+
+    /// Sends a message encoded once for many receivers: the fan-out path.
+    public func send(_ broadcast: WebSocketBroadcast) {
+        onLoop { self.sendOnLoop(broadcast) }
     }
 
-    /// Sends one encoded frame to many sockets with one hop per loop rather than one per socket.
-    public static func send(encodedFrame: ByteChunk, to sockets: some Sequence<WebSocketConnection>) {
+    /// Sends one broadcast to many sockets with one hop per loop rather than one per socket.
+    public static func send(_ broadcast: WebSocketBroadcast, to sockets: some Sequence<WebSocketConnection>) {
         var byLoop: [Int: [WebSocketConnection]] = [:]
         for socket in sockets { byLoop[socket.connection.loop.index, default: []].append(socket) }
         for group in byLoop.values {
-            let loop = group[0].connection.loop
-            loop.execute {
-                for socket in group where socket.session.state == .open { socket.connection.send(encodedFrame) }
+            group[0].connection.loop.execute {
+                for socket in group { socket.sendOnLoop(broadcast) }
             }
         }
+    }
+
+    private func sendOnLoop(_ broadcast: WebSocketBroadcast) {
+        guard session.state == .open else { return }
+        connection.send(broadcast.frame(for: compression))
     }
 
     public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
@@ -88,7 +98,11 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private func send(opcode: WebSocketOpcode, _ payload: [UInt8]) {
         onLoop {
             guard self.session.state == .open else { return }
-            self.connection.send(self.session.frame(opcode, payload))
+            if let compressed = self.compression?.compress(payload) {
+                self.connection.send(self.session.frame(opcode, compressed, rsv1: true))
+            } else {
+                self.connection.send(self.session.frame(opcode, payload))
+            }
         }
     }
 

@@ -10,6 +10,8 @@ public enum WebSocketHandshake {
     public struct Accepted: Sendable {
         public let response: HTTPResponse
         public let subprotocol: String?
+        /// Builds the connection's compression when an extension was negotiated.
+        public let makeCompression: (@Sendable () -> WebSocketMessageCompression)?
     }
 
     /// Checks an upgrade request; on success, the `101 Switching Protocols` response,
@@ -49,7 +51,15 @@ public enum WebSocketHandshake {
             .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         let subprotocol = offered.first { options.subprotocols.contains($0) }
         if let subprotocol { headers.add("Sec-WebSocket-Protocol", subprotocol) }
-        return .success(Accepted(response: HTTPResponse(status: .switchingProtocols, headers: headers), subprotocol: subprotocol))
+        var makeCompression: (@Sendable () -> WebSocketMessageCompression)?
+        if let negotiator = options.extensions,
+           let accepted = negotiator.accept(offers: WebSocketExtensionOffer.parse(request.headers.values("Sec-WebSocket-Extensions"))) {
+            headers.add("Sec-WebSocket-Extensions", accepted.responseHeader)
+            makeCompression = accepted.makeCompression
+        }
+        return .success(Accepted(
+            response: HTTPResponse(status: .switchingProtocols, headers: headers), subprotocol: subprotocol,
+            makeCompression: makeCompression))
     }
 
     /// base64(SHA-1(key + GUID)): proves the server read this handshake (RFC 6455 §4.2.2).

@@ -17,6 +17,8 @@ public struct WebSocketOptions: Sendable {
     public var pongTimeout: DispatchTimeInterval = .seconds(10)
     /// How long we wait for the peer's close frame after sending ours.
     public var closeTimeout: DispatchTimeInterval = .seconds(5)
+    /// A compressing extension to negotiate (permessage-deflate), or nil for none.
+    public var extensions: WebSocketExtensionNegotiator?
 
     public init() {}
 }

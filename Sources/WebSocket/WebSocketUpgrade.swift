@@ -16,7 +16,7 @@ public enum WebSocketUpgrade {
                 responder.upgrade(accepted.response) { connection in
                     let socket = WebSocketConnection(
                         connection: connection, subprotocol: accepted.subprotocol, options: options,
-                        handler: makeHandler(request))
+                        compression: accepted.makeCompression?(), handler: makeHandler(request))
                     socket.open()
                     return socket
                 }

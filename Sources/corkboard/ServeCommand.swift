@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import Sockets
+import WebSocketDeflate
 
 /// `corkboard serve`: parses options (each also readable from a CORKBOARD_ variable), starts, waits for a signal.
 struct ServeCommand: ParsableCommand {
@@ -36,7 +37,13 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Comma-separated origins whose pages may open WebSockets; others get 403. Unset: any (env: CORKBOARD_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
-    @Flag(help: "Serve GET /ws/echo, a WebSocket echo for Autobahn|Testsuite and benchmarks; not for production (env: CORKBOARD_ECHO_ENDPOINT=1).")
+    @Option(help: "permessage-deflate: memory (no context takeover, small windows, compress broadcasts once), speed (full windows and context: best ratio, ~300 KiB per connection) or off (env: CORKBOARD_DEFLATE; default memory).")
+    var deflate: String?
+
+    @Option(help: "Smallest message in bytes worth compressing (env: CORKBOARD_DEFLATE_THRESHOLD; default 128).")
+    var deflateThreshold: Int?
+
+    @Flag(help: "Serve the test WebSockets /ws/echo (Autobahn|Testsuite) and /ws/broadcast (benchmarks); not for production (env: CORKBOARD_ECHO_ENDPOINT=1).")
     var echoEndpoint = false
 
     func run() throws {
@@ -54,6 +61,12 @@ struct ServeCommand: ParsableCommand {
             if let origins = allowedOrigins ?? environment.string("CORKBOARD_ALLOWED_ORIGINS") {
                 settings.webSocket.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             }
+            let deflateName = deflate ?? environment.string("CORKBOARD_DEFLATE") ?? "memory"
+            guard let deflateMode = DeflateConfiguration.Mode(rawValue: deflateName) else {
+                throw ValidationError("deflate mode '\(deflateName)' is not one of memory, speed, off")
+            }
+            let threshold = try deflateThreshold ?? environment.integer("CORKBOARD_DEFLATE_THRESHOLD") ?? DeflateConfiguration().minimumSize
+            settings.deflate = DeflateConfiguration(mode: deflateMode, minimumSize: threshold)
             settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
             guard let parsed = Logger.Level(rawValue: levelName) else {

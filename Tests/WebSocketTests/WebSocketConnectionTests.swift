@@ -164,8 +164,8 @@ final class WebSocketTestServer {
         let server = try WebSocketTestServer()
         let clients = try (0..<50).map { _ in try WebSocketTestClient(port: server.port) }
         #expect(eventually { server.handler.openSockets.count == 50 })
-        let broadcast = ByteChunk(WebSocketFrame(opcode: .text, payload: Array(#"{"type":"committed","seq":1}"#.utf8)).encoded())
-        for socket in server.handler.openSockets { socket.send(encodedFrame: broadcast) }
+        let broadcast = WebSocketBroadcast(text: #"{"type":"committed","seq":1}"#)
+        WebSocketConnection.send(broadcast, to: server.handler.openSockets)
         for client in clients {
             #expect(try client.receiveText() == #"{"type":"committed","seq":1}"#)
         }
