@@ -113,7 +113,8 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         lastHeard = .now()
         pingSentAt = nil
-        perform(session.receive(bytes))
+        session.append(bytes)
+        while let actions = session.nextActions() { perform(actions) }
     }
 
     public func connectionDidReadEOF(_ connection: Connection) {

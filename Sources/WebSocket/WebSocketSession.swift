@@ -37,16 +37,18 @@ public struct WebSocketSession {
         assembler = WebSocketMessageAssembler(maxMessageSize: maxMessageSize, compression: compression)
     }
 
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
-        guard state != .closed else { return [] }
-        parser.append(bytes)
-        return drain()
+    /// Takes bytes from the peer; `nextActions()` then turns them into actions frame by frame.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if state != .closed { parser.append(bytes) }
     }
 
+    /// Takes bytes and returns the actions of every complete frame in them.
     public mutating func receive<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [Action] {
         guard state != .closed else { return [] }
         parser.append(bytes)
-        return drain()
+        var actions: [Action] = []
+        while let next = nextActions() { actions += next }
+        return actions
     }
 
     /// Starts the closing handshake; the peer's close frame (or a timeout) ends it.
@@ -76,25 +78,26 @@ public struct WebSocketSession {
         return frame.encoded(maskingKey: (UInt8(key >> 24), UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)))
     }
 
-    private mutating func drain() -> [Action] {
-        var actions: [Action] = []
+    /// The actions of the next frame (or frame piece) buffered, or nil when more bytes are needed.
+    /// One frame at a time, so that the application's answer to a message goes out before the
+    /// close frame of a protocol error that follows it in the same read.
+    public mutating func nextActions() -> [Action]? {
+        guard state != .closed else { return nil }
         do {
-            while state != .closed, let piece = try parser.next() {
-                switch try assembler.receive(piece) {
-                case .message(let message)?:
-                    if case .binary = message, !acceptsBinary { throw WebSocketError.binaryNotAccepted }
-                    // After our close frame, the application has said its last word: data is dropped.
-                    if state == .open { actions.append(.deliver(message)) }
-                case .control(let control)?:
-                    actions += try handleControl(control)
-                case nil:
-                    break
-                }
+            guard let piece = try parser.next() else { return nil }
+            switch try assembler.receive(piece) {
+            case .message(let message)?:
+                if case .binary = message, !acceptsBinary { throw WebSocketError.binaryNotAccepted }
+                // After our close frame, the application has said its last word: data is dropped.
+                return state == .open ? [.deliver(message)] : []
+            case .control(let control)?:
+                return try handleControl(control)
+            case nil:
+                return []
             }
         } catch {
-            actions += fail(error)
+            return fail(error)
         }
-        return actions
     }
 
     private mutating func handleControl(_ control: WebSocketFrame) throws(WebSocketError) -> [Action] {

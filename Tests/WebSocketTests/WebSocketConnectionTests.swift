@@ -102,6 +102,16 @@ final class WebSocketTestServer {
         #expect(try client.receiveFrame() == nil)
     }
 
+    @Test func messageBeforeAProtocolErrorIsStillAnswered() throws {
+        let server = try WebSocketTestServer()
+        let client = try WebSocketTestClient(port: server.port)
+        // One write: a valid message, then a frame with a reserved bit (Autobahn 3.2).
+        try client.socket.send(WebSocketFrame(opcode: .text, payload: Array("first".utf8)).encoded(maskingKey: (1, 2, 3, 4))
+            + [0xA1, 0x80, 0, 0, 0, 0])
+        #expect(try client.receiveText() == "first")
+        #expect(try client.receiveClose() == .protocolError)
+    }
+
     @Test func oversizedMessageClosesWith1009() throws {
         let server = try WebSocketTestServer { $0.maxMessageSize = 1000 }
         let client = try WebSocketTestClient(port: server.port)
