@@ -13,8 +13,9 @@ public final class BenchTarget {
         public let description: String
     }
 
-    /// `url` like `ws://127.0.0.1:8080`; nil starts our own server on a free loopback port.
-    public init(url: String?) throws {
+    /// `url` like `ws://127.0.0.1:8080`; nil starts our own server on a free loopback port,
+    /// with `serverArguments` added to its command line.
+    public init(url: String?, serverArguments: [String] = []) throws {
         Self.raiseDescriptorLimit()
         if let url {
             guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
@@ -34,6 +35,7 @@ public final class BenchTarget {
         process.arguments = ["serve", "--port", "0", "--echo-endpoint", "--log-level", "warning",
                              "--max-message-bytes", String(16 << 20),
                              "--web-root", folder.appendingPathComponent("web").path, "--data", folder.appendingPathComponent("data").path]
+            + serverArguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -76,11 +76,14 @@ final class EchoCounter: WebSocketHandler, Sendable {
 }
 
 /// Opens `count` WebSockets, at most 200 handshakes at a time; fails on the first error.
-func connectAll(count: Int, target: BenchTarget, path: String, loops: IOLoopGroup, handler: WebSocketHandler & Sendable) throws -> [WebSocketConnection] {
+func connectAll(
+    count: Int, target: BenchTarget, path: String, loops: IOLoopGroup, handler: WebSocketHandler & Sendable,
+    options: WebSocketOptions = WebSocketOptions()
+) throws -> [WebSocketConnection] {
     let results = Mutex<[Result<WebSocketConnection, Error>]>([])
     let window = DispatchSemaphore(value: 200)
     let done = DispatchSemaphore(value: 0)
-    var options = WebSocketOptions()
+    var options = options
     options.maxMessageSize = 16 << 20
     options.closeTimeout = .seconds(30)
     for _ in 0..<count {

@@ -3,6 +3,7 @@ import Foundation
 import Sockets
 import Synchronization
 import WebSocket
+import WebSocketDeflate
 
 /// Fan-out: N members on `/ws/broadcast`; one of them sends a message, the server encodes it
 /// once and writes it to all; measured is the time from sending to the *last* member receiving
@@ -13,6 +14,8 @@ public struct WebSocketFanoutBenchmark {
         public var steps = [1_000, 2_000, 5_000, 10_000]
         public var rounds = 20
         public var size = 128
+        /// Members offer permessage-deflate (the server compresses each broadcast once).
+        public var deflate = false
         public var clientLoops = 2
         public init() {}
     }
@@ -25,29 +28,48 @@ public struct WebSocketFanoutBenchmark {
         let loops = IOLoopGroup(count: configuration.clientLoops)
         let tally = ArrivalTally()
         var sockets: [WebSocketConnection] = []
-        var lines = ["ws-fanout: \(configuration.size)-byte text broadcast, \(configuration.rounds) rounds per step",
-                     "  members   time until the last member has it"]
-        let padding = String(repeating: "x", count: max(0, configuration.size - 16))
+        var options = WebSocketOptions()
+        if configuration.deflate { options.extensions = DeflateNegotiator() }
+        var lines = ["ws-fanout: \(configuration.size)-byte JSON broadcast, \(configuration.rounds) rounds per step, "
+                        + "permessage-deflate \(configuration.deflate ? "on" : "off")",
+                     "  members   time until the last member has it                          deliveries/s"]
+        let payload = Self.jsonPayload(size: configuration.size)
         for step in configuration.steps.sorted() {
-            sockets += try connectAll(count: step - sockets.count, target: target, path: "/ws/broadcast", loops: loops, handler: tally)
+            sockets += try connectAll(count: step - sockets.count, target: target, path: "/ws/broadcast", loops: loops,
+                                      handler: tally, options: options)
             progress("\(sockets.count) members connected")
             var times: [Double] = []
             for round in 0..<configuration.rounds {
                 tally.expect(round: round, members: sockets.count)
                 let started = DispatchTime.now()
-                sockets[round % sockets.count].send(.text("\(round)|\(padding)"))
+                sockets[round % sockets.count].send(.text("\(round)|\(payload)"))
                 guard let finished = tally.waitForAll(timeout: 30) else {
                     throw BenchTarget.Failure(description: "round \(round) with \(sockets.count) members did not complete in 30 s (\(tally.arrived) arrived)")
                 }
                 times.append(Double(finished.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
             }
             var line = String(format: "  %7d   ", sockets.count) + Percentiles(times).summary
+                + String(format: "   %.0f", Double(sockets.count * times.count) / times.reduce(0, +))
             if let rss = target.serverResidentBytes { line += String(format: "   server RSS %.0f MB", Double(rss) / 1e6) }
             lines.append(line)
             progress(line)
         }
         for socket in sockets { socket.close() }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension WebSocketFanoutBenchmark {
+    /// A committed-event-like JSON text of about `size` bytes: compresses as real traffic does.
+    static func jsonPayload(size: Int) -> String {
+        var items: [String] = []
+        var length = 60
+        while length < size {
+            let item = #"{"id":"card-\#(items.count)","label":"Task \#(items.count * 7919 % 1000)"}"#
+            items.append(item)
+            length += item.utf8.count + 1
+        }
+        return #"{"type":"committed","seq":1,"items":[\#(items.joined(separator: ","))]}"#
     }
 }
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import CorkboardBench
+import WebSocketDeflate
 
 /// `corkboard bench`: benchmarks that print figures. Subcommands arrive with the issues that need them.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
-        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self])
+        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -66,13 +67,33 @@ struct WebSocketFanoutBenchCommand: ParsableCommand {
     @Option(help: "Member counts, comma-separated.") var steps = "1000,2000,5000,10000"
     @Option(help: "Broadcasts per step.") var rounds = 20
     @Option(help: "Message size in bytes.") var size = 128
+    @Flag(help: "Members offer permessage-deflate.") var deflate = false
 
     func run() throws {
         var configuration = WebSocketFanoutBenchmark.Configuration()
+        configuration.deflate = deflate
         configuration.url = url
         configuration.steps = steps.split(separator: ",").compactMap { Int($0) }
         configuration.rounds = rounds
         configuration.size = size
         print(try WebSocketFanoutBenchmark(configuration: configuration).run { print($0) })
+    }
+}
+
+/// `corkboard bench ws-memory`: server memory per idle WebSocket connection.
+struct WebSocketMemoryBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ws-memory",
+        abstract: "Server memory per connection, with permessage-deflate off, in memory mode or in speed mode.")
+
+    @Option(help: "Connections.") var connections = 10_000
+    @Option(help: "The server's --deflate mode: off, memory or speed.") var deflate = "memory"
+
+    func run() throws {
+        var configuration = WebSocketMemoryBenchmark.Configuration()
+        configuration.connections = connections
+        guard let mode = DeflateConfiguration.Mode(rawValue: deflate) else { throw ValidationError("--deflate must be off, memory or speed") }
+        configuration.deflate = mode
+        print(try WebSocketMemoryBenchmark(configuration: configuration).run { print($0) })
     }
 }

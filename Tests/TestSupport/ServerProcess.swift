@@ -18,13 +18,15 @@ public final class ServerProcess {
     }
 
     /// Starts `corkboard arguments...`; `shell` wraps it in `sh -c` (e.g. to lower `ulimit -n` first).
-    public init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil) throws {
+    /// `executable` defaults to the debug build next to the tests (`ReleaseBuild` gives an optimised one).
+    public init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+                executable: String = ServerProcess.executablePath) throws {
         if let shellPrefix {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            let quoted = ([Self.executablePath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let quoted = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
             process.arguments = ["-c", "\(shellPrefix); exec \(quoted)"]
         } else {
-            process.executableURL = URL(fileURLWithPath: Self.executablePath)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
         }
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CORKBOARD_") }

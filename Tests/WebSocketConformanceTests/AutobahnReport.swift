@@ -15,9 +15,18 @@ struct AutobahnReport {
     let cases: [(id: String, result: AutobahnCaseResult)]
 
     init(indexJSON: Data, agent: String) throws {
-        let agents = try JSONDecoder().decode([String: [String: AutobahnCaseResult]].self, from: indexJSON)
-        guard let results = agents[agent] else {
-            throw AutobahnReportError(description: "no results for agent \(agent) in the report (agents: \(agents.keys.sorted()))")
+        try self.init(indexJSONs: [indexJSON], agent: agent)
+    }
+
+    /// The union of several reports (the shards of one run).
+    init(indexJSONs: [Data], agent: String) throws {
+        var results: [String: AutobahnCaseResult] = [:]
+        for indexJSON in indexJSONs {
+            let agents = try JSONDecoder().decode([String: [String: AutobahnCaseResult]].self, from: indexJSON)
+            guard let shard = agents[agent] else {
+                throw AutobahnReportError(description: "no results for agent \(agent) in the report (agents: \(agents.keys.sorted()))")
+            }
+            results.merge(shard) { first, _ in first }
         }
         cases = results.sorted { Self.caseOrder($0.key, $1.key) }.map { (id: $0.key, result: $0.value) }
     }
