@@ -1,13 +1,17 @@
 import Foundation
+import Glibc
+import Sockets
 import Testing
 import TestSupport
 
 /// Debian's headless Chromium, a real browser that always offers permessage-deflate, opens a
-/// WebSocket to `/ws/echo`, exchanges small and large (compressed) messages, and closes.
-/// The page writes what it saw into the DOM, which `--dump-dom` prints.
+/// WebSocket to `/ws/echo`, exchanges small and large (compressed) messages, and closes. The
+/// page then reports what it saw to a one-shot listener of the test's: waiting on a real
+/// request, not on Chromium's virtual clock, keeps the test right on a loaded machine.
 @Suite struct BrowserWebSocketTests {
     static let page = """
-        <!doctype html><title>ws check</title><body><pre id="result">pending</pre><script>
+        <!doctype html><title>ws check</title><body><script>
+        const reportPort = new URLSearchParams(location.search).get("report");
         const results = {};
         const ws = new WebSocket(`ws://${location.host}/ws/echo`, ["corkboard.v1"]);
         const messages = ["hello", "corkboard ".repeat(1000),
@@ -22,7 +26,7 @@ import TestSupport
         ws.onerror = () => { results.error = true; };
         ws.onclose = (event) => {
           results.closeCode = event.code;
-          document.getElementById("result").textContent = "RESULT=" + JSON.stringify(results);
+          fetch(`http://127.0.0.1:${reportPort}/report?` + encodeURIComponent(JSON.stringify(results)), {mode: "no-cors"});
         };
         </script>
         """
@@ -39,13 +43,22 @@ import TestSupport
         let server = try ServerProcess(["serve", "--port", "0", "--echo-endpoint", "--web-root", web.path, "--data", data.path])
         let port = try #require(server.waitForListeningPort())
 
-        // Virtual time does not wait for WebSocket traffic, so a slow machine may dump the DOM
-        // before the exchange ends: try a few times before calling it a failure.
-        var result: [String: Any]?
-        for _ in 0..<3 where result == nil {
-            result = try Self.runChromium(url: "http://127.0.0.1:\(port)/")
+        let receiver = try ReportReceiver()
+        let profile = try TemporaryDirectory("corkboard-chromium")
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: Self.chromium)
+        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+                             "http://127.0.0.1:\(port)/?report=\(receiver.port)"]
+        browser.standardOutput = FileHandle.nullDevice
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        defer {
+            browser.terminate()
+            browser.waitUntilExit()
         }
-        let seen = try #require(result, "the page never finished its exchange")
+
+        let report = try #require(receiver.waitForReport(timeout: 60), "the page never reported back")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         #expect(seen["protocol"] as? String == "corkboard.v1")
         #expect((seen["extensions"] as? String)?.hasPrefix("permessage-deflate") == true)
         #expect(seen["echo0"] as? Bool == true)
@@ -56,23 +69,45 @@ import TestSupport
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
     }
+}
 
-    /// Loads the page; returns the page's results once it wrote them, else nil.
-    static func runChromium(url: String) throws -> [String: Any]? {
-        let profile = try TemporaryDirectory("corkboard-chromium")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
-                             "--virtual-time-budget=20000", "--run-all-compositor-stages-before-draw", "--dump-dom", url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let start = dom.range(of: "RESULT=")?.upperBound,
-              let end = dom[start...].range(of: "</pre>")?.lowerBound else { return nil }
-        let json = String(dom[start..<end]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
-        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+/// Accepts one HTTP request on a loopback port and keeps its (decoded) query string.
+private final class ReportReceiver {
+    let socket: Socket
+    let port: UInt16
+
+    init() throws {
+        let address = try #require(try SocketAddress.resolve(host: "127.0.0.1", port: 0).first)
+        socket = try Socket.tcp(family: address.family)
+        try socket.bind(to: address)
+        try socket.listen(backlog: 8)
+        port = try socket.localAddress().port
+    }
+
+    deinit { socket.close() }
+
+    func waitForReport(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var watch = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&watch, 1, 200) > 0, case .accepted(let client, _) = socket.accept() else { continue }
+            defer { client.close() }
+            var request: [UInt8] = []
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+            defer { buffer.deallocate() }
+            while !request.contains(UInt8(ascii: "\n")) && Date() < deadline {
+                var readable = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&readable, 1, 200) > 0 else { continue }
+                guard case .transferred(let count) = client.read(into: buffer) else { break }
+                request += buffer[0..<count]
+            }
+            let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+            let reply = Array("HTTP/1.1 204 No Content\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n".utf8)
+            _ = reply.withUnsafeBytes { client.send($0) }
+            guard line.hasPrefix("GET /report?"), let target = line.split(separator: " ").dropFirst().first,
+                  let query = target.split(separator: "?", maxSplits: 1).last else { continue }
+            return String(query).removingPercentEncoding
+        }
+        return nil
     }
 }

@@ -10,6 +10,8 @@ import TestSupport
         let server = try EchoServerProcess()
         let observed = try PythonClient.run("echo", against: server.echoURL, expecting: EchoObservation.self)
         let sizes = [13, 64 * 1024, 1024 * 1024 - 100]
+        // websockets offers permessage-deflate by default: these echoes went compressed both ways.
+        #expect(observed.extensions == ["permessage-deflate"])
         #expect(observed.messages.map { "\($0.kind) \($0.size)" } == ["text", "binary"].flatMap { kind in sizes.map { "\(kind) \($0)" } })
         for message in observed.messages {
             #expect(message.identical, "\(message.kind) message of \(message.size) bytes came back as \(message.receivedKind) of \(message.receivedSize)")
