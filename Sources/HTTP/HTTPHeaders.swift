@@ -28,12 +28,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
-    /// Comma-separated list elements across every field called `name`, trimmed and lowercased
-    /// (for `Connection`, `Accept-Encoding`, `If-None-Match` and friends).
+    /// Comma-separated list elements across every field called `name`, trimmed, case kept
+    /// (e.g. `Sec-WebSocket-Protocol`, whose names are case-sensitive).
+    public func list(_ name: String) -> [String] {
+        values(name).flatMap { $0.split(separator: ",") }.map { $0.trimmingOWS() }.filter { !$0.isEmpty }
+    }
+
+    /// `list` lowercased, for case-insensitive tokens (`Connection`, `Accept-Encoding`, `If-None-Match`...).
     public func tokens(_ name: String) -> [String] {
-        values(name).flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingOWS().lowercased() }
-            .filter { !$0.isEmpty }
+        list(name).map { $0.lowercased() }
     }
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
@@ -51,7 +54,7 @@ extension StringProtocol {
     }
 
     /// Drops spaces and tabs at both ends (HTTP's "optional whitespace").
-    func trimmingOWS() -> String {
+    public func trimmingOWS() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }

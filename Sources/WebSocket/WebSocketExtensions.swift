@@ -1,3 +1,5 @@
+import HTTP
+
 /// One extension offered (or accepted) in `Sec-WebSocket-Extensions`: a name and its
 /// parameters, e.g. `permessage-deflate; client_max_window_bits; server_max_window_bits=10`.
 public struct WebSocketExtensionOffer: Equatable, Sendable {
@@ -14,11 +16,11 @@ public struct WebSocketExtensionOffer: Equatable, Sendable {
     /// `;`-separated parameters, values plain or quoted). Malformed elements are dropped.
     public static func parse(_ fieldValues: [String]) -> [WebSocketExtensionOffer] {
         fieldValues.flatMap { splitOutsideQuotes($0, on: ",") }.compactMap { element in
-            let parts = splitOutsideQuotes(element, on: ";").map { $0.trimmingSpaces() }
+            let parts = splitOutsideQuotes(element, on: ";").map { $0.trimmingOWS() }
             guard let name = parts.first, !name.isEmpty else { return nil }
             var offer = WebSocketExtensionOffer(name: name.lowercased())
             for part in parts.dropFirst() where !part.isEmpty {
-                let pieces = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+                let pieces = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingOWS() }
                 var value = pieces.count > 1 ? pieces[1] : nil
                 if let quoted = value, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
                     value = String(quoted.dropFirst().dropLast())
@@ -54,7 +56,7 @@ public struct WebSocketExtensionOffer: Equatable, Sendable {
             }
         }
         parts.append(current)
-        return parts.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        return parts.map { $0.trimmingOWS() }.filter { !$0.isEmpty }
     }
 }
 
@@ -68,13 +70,4 @@ public protocol WebSocketExtensionNegotiator: Sendable {
     /// Client side: the compression for what the server accepted; throws if the response
     /// is not something we offered or can honour.
     func confirm(response: [WebSocketExtensionOffer]) throws -> WebSocketMessageCompression
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
-    }
 }

@@ -47,8 +47,7 @@ public enum WebSocketHandshake {
             "Sec-WebSocket-Accept": acceptValue(for: key),
         ]
         // Offered in the client's order of preference; we take the first we speak.
-        let offered = request.headers.values("Sec-WebSocket-Protocol")
-            .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let offered = request.headers.list("Sec-WebSocket-Protocol")
         let subprotocol = offered.first { options.subprotocols.contains($0) }
         if let subprotocol { headers.add("Sec-WebSocket-Protocol", subprotocol) }
         var makeCompression: (@Sendable () -> WebSocketMessageCompression)?
