@@ -1,3 +1,5 @@
+import Sockets
+
 /// An incremental HTTP/1.1 request parser: bytes in, requests out. No sockets involved.
 ///
 /// Feed it with `append` whatever `read(2)` returned, then call `next()` until it returns nil
@@ -26,9 +28,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     public let limits: Limits
-    private var buffer: [UInt8] = []
-    /// Index of the first byte not yet consumed.
-    private var start = 0
+    private var input = InputBuffer(retainedCapacity: 64 * 1024)
     /// Index up to which the current head has been searched for its end.
     private var scanned = 0
     /// A parsed head waiting for `bodyLength` bytes of body.
@@ -38,7 +38,7 @@ public struct HTTPRequestParser: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Bytes received and not yet part of a returned request.
-    public var bufferedByteCount: Int { buffer.count - start }
+    public var bufferedByteCount: Int { input.count }
 
     /// True between the first byte of a request and the moment it is complete.
     public var isMidRequest: Bool { pending != nil || bufferedByteCount > 0 }
@@ -47,19 +47,17 @@ public struct HTTPRequestParser: Sendable {
     public var hasCompleteHead: Bool { pending != nil }
 
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        compact()
-        buffer.append(contentsOf: bytes)
+        scanned -= input.append(bytes)
     }
 
     public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        compact()
-        buffer.append(contentsOf: bytes)
+        scanned -= input.append(bytes)
     }
 
     /// The bytes after the last request, for the protocol that takes over after an upgrade.
     public mutating func takeRemainingBytes() -> [UInt8] {
-        defer { buffer = []; start = 0; scanned = 0 }
-        return Array(buffer[start...])
+        scanned = 0
+        return input.takeAll()
     }
 
     public mutating func next() throws(HTTPParseError) -> Event? {
@@ -76,15 +74,15 @@ public struct HTTPRequestParser: Sendable {
         if let (request, length) = pending {
             guard bufferedByteCount >= length else { return nil }
             var complete = request
-            complete.body = Array(buffer[start..<start + length])
-            start += length
+            complete.body = Array(input.bytes[input.start..<input.start + length])
+            input.start += length
             pending = nil
             return .request(complete)
         }
         skipLeadingEmptyLines()
         guard let headEnd = try findHeadEnd() else { return nil }
-        let head = buffer[start..<headEnd]
-        start = headEnd
+        let head = input.bytes[input.start..<headEnd]
+        input.start = headEnd
         scanned = headEnd
         let request = try HTTPHeadParser(limits: limits).parse(head)
         let length = try bodyLength(of: request)
@@ -99,24 +97,24 @@ public struct HTTPRequestParser: Sendable {
     /// RFC 9112 §2.2: a server should ignore empty lines before a request line
     /// (some clients send a CRLF after a POST body).
     private mutating func skipLeadingEmptyLines() {
-        while start < buffer.count, buffer[start] == .cr || buffer[start] == .lf {
-            if buffer[start] == .cr && start + 1 == buffer.count { return }
-            start += 1
+        while input.start < input.bytes.count, input.bytes[input.start] == .cr || input.bytes[input.start] == .lf {
+            if input.bytes[input.start] == .cr && input.start + 1 == input.bytes.count { return }
+            input.start += 1
         }
-        scanned = max(scanned, start)
+        scanned = max(scanned, input.start)
     }
 
     /// The index just past the blank line that ends the head, or nil if it has not arrived.
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
         var index = scanned
-        var firstLineEnd = buffer[start..<buffer.count].firstIndex(of: .lf)
-        while index < buffer.count {
-            if buffer[index] == .lf {
+        var firstLineEnd = input.bytes[input.start..<input.bytes.count].firstIndex(of: .lf)
+        while index < input.bytes.count {
+            if input.bytes[index] == .lf {
                 firstLineEnd = firstLineEnd ?? index
                 let previous = index - 1
-                if previous >= start && buffer[previous] == .lf
-                    || previous - 1 >= start && buffer[previous] == .cr && buffer[previous - 1] == .lf {
-                    if index + 1 - start > limits.maxHeaderBytes { throw .headerBlockTooLarge }
+                if previous >= input.start && input.bytes[previous] == .lf
+                    || previous - 1 >= input.start && input.bytes[previous] == .cr && input.bytes[previous - 1] == .lf {
+                    if index + 1 - input.start > limits.maxHeaderBytes { throw .headerBlockTooLarge }
                     return index + 1
                 }
             }
@@ -126,7 +124,7 @@ public struct HTTPRequestParser: Sendable {
         // "GET " + target + " HTTP/1.1\r\n" plus a little room for a long method name.
         let requestLineLimit = limits.maxURILength + 32
         if let firstLineEnd {
-            if firstLineEnd - start > requestLineLimit { throw .uriTooLong }
+            if firstLineEnd - input.start > requestLineLimit { throw .uriTooLong }
         } else if bufferedByteCount > requestLineLimit {
             throw .uriTooLong
         }
@@ -149,20 +147,6 @@ public struct HTTPRequestParser: Sendable {
         guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }
         if length > limits.maxBodyBytes { throw .bodyTooLarge }
         return length
-    }
-
-    /// Drops consumed bytes once they are a large share of the buffer, so a long keep-alive
-    /// connection does not grow and pipelined requests are not copied once each.
-    private mutating func compact() {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-        } else if start > 4096 && start * 2 > buffer.count {
-            buffer.removeFirst(start)
-        } else {
-            return
-        }
-        scanned -= start
-        start = 0
     }
 }
 

@@ -1,3 +1,5 @@
+import Sockets
+
 /// A resumable frame parser: bytes from `read(2)` in, frames out, no socket involved.
 ///
 /// Each `parseStep` consumes one part of a frame (header, extended length, masking key,
@@ -45,25 +47,18 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     private var state = State.header
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var input = InputBuffer(retainedCapacity: 256 * 1024)
 
     public init(role: Role, maxFrameSize: Int = 1 << 20) {
         self.role = role
         self.maxFrameSize = maxFrameSize
     }
 
-    public var bufferedByteCount: Int { buffer.count - start }
+    public var bufferedByteCount: Int { input.count }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        compact()
-        buffer.append(contentsOf: bytes)
-    }
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) { input.append(bytes) }
 
-    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        compact()
-        buffer.append(contentsOf: bytes)
-    }
+    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) { input.append(bytes) }
 
     /// The next frame (or frame piece), or nil when more bytes are needed.
     public mutating func next() throws(WebSocketError) -> WebSocketFrame? {
@@ -80,8 +75,8 @@ public struct WebSocketFrameParser: Sendable {
         switch state {
         case .header:
             guard bufferedByteCount >= 2 else { return .needMoreData }
-            let first = buffer[start], second = buffer[start + 1]
-            start += 2
+            let first = input.bytes[input.start], second = input.bytes[input.start + 1]
+            input.start += 2
             let header = try parseHeader(first, second)
             switch second & 0x7F {
             case 126: state = .extendedLength(header, byteCount: 2)
@@ -93,8 +88,8 @@ public struct WebSocketFrameParser: Sendable {
         case .extendedLength(var header, let byteCount):
             guard bufferedByteCount >= byteCount else { return .needMoreData }
             var length: UInt64 = 0
-            for index in 0..<byteCount { length = length << 8 | UInt64(buffer[start + index]) }
-            start += byteCount
+            for index in 0..<byteCount { length = length << 8 | UInt64(input.bytes[input.start + index]) }
+            input.start += byteCount
             if length >> 63 != 0 { throw .lengthHighBitSet }
             header.length = Int(length)
             state = try afterLength(header)
@@ -102,8 +97,8 @@ public struct WebSocketFrameParser: Sendable {
 
         case .maskingKey(var header):
             guard bufferedByteCount >= 4 else { return .needMoreData }
-            header.mask = buffer[start..<start + 4].reduce(0) { $0 << 8 | UInt32($1) }
-            start += 4
+            header.mask = input.bytes[input.start..<input.start + 4].reduce(0) { $0 << 8 | UInt32($1) }
+            input.start += 4
             state = .payload(header, delivered: 0)
             return .progressed
 
@@ -111,8 +106,8 @@ public struct WebSocketFrameParser: Sendable {
             let remaining = header.length - delivered
             let available = min(remaining, bufferedByteCount)
             if available < remaining && (header.opcode.isControl || available == 0) { return .needMoreData }
-            var payload = Array(buffer[start..<start + available])
-            start += available
+            var payload = Array(input.bytes[input.start..<input.start + available])
+            input.start += available
             if header.masked { Self.unmask(&payload, key: header.mask, offset: delivered) }
             let complete = available == remaining
             let piece = WebSocketFrame(
@@ -167,16 +162,6 @@ public struct WebSocketFrameParser: Sendable {
                 raw[index] ^= rotated[index & 7]
                 index += 1
             }
-        }
-    }
-
-    private mutating func compact() {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 256 * 1024)
-            start = 0
-        } else if start > 4096 && start * 2 > buffer.count {
-            buffer.removeFirst(start)
-            start = 0
         }
     }
 }
