@@ -57,14 +57,6 @@ public struct Socket: Sendable, Hashable {
         try setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, "TCP_NODELAY")
     }
 
-    /// Closing with a zero linger sends RST instead of FIN: used by tests to play a crashing peer.
-    public func setLingerZero() throws {
-        var linger = linger(l_onoff: 1, l_linger: 0)
-        guard setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size)) == 0 else {
-            throw SocketError("setsockopt(SO_LINGER)")
-        }
-    }
-
     public func bind(to address: SocketAddress) throws {
         var storage = address.storage
         let status = withUnsafePointer(to: &storage) {
@@ -140,11 +132,6 @@ public struct Socket: Sendable, Hashable {
             if errno == EINTR { continue }
             return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
         }
-    }
-
-    /// Ends our sending half (FIN) while still reading.
-    public func shutdownWrite() {
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
     public func localAddress() throws -> SocketAddress {
