@@ -42,10 +42,22 @@ let package = Package(
             dependencies: ["HTTP", "Sockets", "COpenSSL"]),
         // permessage-deflate (RFC 7692) on zlib, plugged into WebSocket's extension seam.
         .target(name: "WebSocketDeflate", dependencies: ["WebSocket", "CZlib"]),
-        // The Corkboard server: configuration, routes, startup and shutdown.
+        // The storage interface the sequencers commit through, and the in-memory store.
+        .target(name: "CorkboardStore", dependencies: ["CorkboardModel"]),
+        // Boards as rooms: one sequencer per board, sessions, membership, resume, broadcast.
+        .target(
+            name: "CorkboardHub",
+            dependencies: [
+                "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "Sockets",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The Corkboard server: configuration, routes (/ws, /api, static), startup and shutdown.
         .target(
             name: "CorkboardServer",
-            dependencies: ["HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "CorkboardHub", "CorkboardStore", "CorkboardModel", "CorkboardWire",
+                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
+            ]),
         // Benchmarks behind `corkboard bench`.
         .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "WebSocket", "WebSocketDeflate", "Sockets"]),
 
@@ -59,7 +71,7 @@ let package = Package(
             ]),
 
         // Blocking clients, temporary folders and child processes for the tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WebSocket"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel"]),
         .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
@@ -69,8 +81,12 @@ let package = Package(
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocket", "HTTP", "Sockets", "TestSupport"]),
         // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
         .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"], exclude: ["python"]),
+        .testTarget(name: "CorkboardStoreTests", dependencies: ["CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",
-            dependencies: ["CorkboardServer", "HTTP", "Sockets", "TestSupport", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardWire", "CorkboardModel",
+                "HTTP", "Sockets", "WebSocket", "TestSupport", .product(name: "Yams", package: "Yams"),
+            ]),
     ]
 )

@@ -70,6 +70,14 @@ public struct BoardEngine: Sendable {
         history.events(after: seq)
     }
 
+    /// The committed events in `seq + 1 ... last`, oldest first: a resume replayed in
+    /// pieces, or events up to the durable seq while later ones are still being written.
+    /// Nil when `seq` is outside the kept window or `last` is not in `seq...self.seq`.
+    public func events(after seq: Int, through last: Int) -> [CommittedEvent]? {
+        guard history.reaches(seq), last >= seq, last <= history.latestSeq else { return nil }
+        return (seq + 1 ..< last + 1).map { history[$0].event }
+    }
+
     /// The first outcome remembered for this opId, if any.
     public func rememberedOutcome(for opId: OperationID) -> RememberedOutcome? {
         outcomes[opId]
@@ -121,6 +129,13 @@ public struct BoardEngine: Sendable {
         let effect = try current.apply(event.op)
         history.append(HistoryEntry(event: event, effect: effect))
         outcomes.remember(.committed(event), for: event.opId)
+    }
+
+    /// Remembers a permanent rejection decided before (restored from the store), so a
+    /// resend of its opId gets it again. Transient rejections are not remembered.
+    public mutating func remember(_ rejection: Rejection) {
+        guard rejection.code.isPermanent, outcomes[rejection.opId] == nil else { return }
+        outcomes.remember(.rejected(rejection), for: rejection.opId)
     }
 
     /// Undoes every event after `seq`, newest first, and forgets their opIds so they

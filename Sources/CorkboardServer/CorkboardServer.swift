@@ -1,17 +1,22 @@
+import CorkboardHub
+import CorkboardStore
 import Dispatch
 import Glibc
 import HTTP
 import Logging
 import Sockets
+import Synchronization
 
 /// The Corkboard server: its routes on an HTTP server, its start and its graceful stop.
 public final class CorkboardServer: Sendable {
     public let configuration: ServerConfiguration
     private let http: HTTPServer
     private let logger: Logger
+    public let hub: Hub
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
-    public init(configuration: ServerConfiguration, logger: Logger) throws {
+    /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
+    public init(configuration: ServerConfiguration, logger: Logger, store: BoardStore? = nil) throws {
         self.configuration = configuration
         self.logger = logger
         let staticFiles: StaticFiles
@@ -21,7 +26,13 @@ public final class CorkboardServer: Sendable {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
         try Self.prepareDataDirectory(configuration.dataDirectory)
-        let router = Routes.make(configuration: configuration, staticFiles: staticFiles)
+        var hubConfiguration = HubConfiguration()
+        hubConfiguration.historyCapacity = configuration.historyCapacity
+        hubConfiguration.helloTimeout = configuration.helloTimeout
+        hub = Hub(
+            store: store ?? Self.makeStore(configuration), access: configuration.access,
+            configuration: hubConfiguration, logger: logger)
+        let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub)
         http = HTTPServer(
             router: router, configuration: configuration.http,
             loops: IOLoopGroup(count: configuration.loopCount),
@@ -33,6 +44,7 @@ public final class CorkboardServer: Sendable {
     @discardableResult
     public func start() throws -> SocketAddress {
         let (host, port) = (configuration.host, configuration.port)
+        if configuration.createsDemoBoard { try createDemoBoard() }
         do {
             let address = try http.start(host: host, port: port)
             logger.info("serving \(configuration.webRoot) on http://\(address)")
@@ -50,6 +62,31 @@ public final class CorkboardServer: Sendable {
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
         http.shutdown(grace: configuration.shutdownGrace, completion: completion)
+    }
+
+    private static func makeStore(_ configuration: ServerConfiguration) -> BoardStore {
+        switch configuration.store {
+        case .memory: MemoryStore(retainedEvents: configuration.historyCapacity)
+        }
+    }
+
+    /// The demo board, when the store holds none yet; done before the port opens, so the
+    /// first page a new user loads already shows it.
+    private func createDemoBoard() throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Bool, HubError>?>(nil)
+        hub.createIfEmpty(DemoBoard.board) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 30) == .success, let result = outcome.withLock({ $0 }) else {
+            throw StartupError.storeUnusable("the store did not answer within 30 s")
+        }
+        switch result {
+        case .success(true): logger.info("created the demo board \"\(DemoBoard.board.id)\"")
+        case .success(false): break
+        case .failure(let error): throw StartupError.storeUnusable("\(error)")
+        }
     }
 
     private static func prepareDataDirectory(_ path: String) throws {

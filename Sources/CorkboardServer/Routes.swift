@@ -1,9 +1,16 @@
+import CorkboardHub
 import HTTP
+import WebSocket
 
-/// The server's HTTP surface. Later parts add `/api/...` and `/ws` here.
+/// The server's HTTP surface: the board WebSocket, the JSON API, health, static files.
 enum Routes {
-    static func make(configuration: ServerConfiguration, staticFiles: StaticFiles) -> Router {
+    static func make(configuration: ServerConfiguration, staticFiles: StaticFiles, hub: Hub) -> Router {
         var router = Router(fallback: staticFiles.handle)
+        var boardSocket = configuration.webSocket
+        // Spec §2: every application message is JSON text; binary closes with 1003.
+        boardSocket.acceptsBinary = false
+        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
+        BoardAPI.add(to: &router, hub: hub, access: configuration.access)
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
         }

@@ -1,3 +1,5 @@
+import CorkboardHub
+import CorkboardModel
 import Dispatch
 import HTTP
 import Sockets
@@ -32,10 +34,26 @@ public struct ServerConfiguration: Sendable {
     /// Serves `GET /ws/echo` (echoes every message, for Autobahn|Testsuite) and
     /// `GET /ws/broadcast` (fans every message out to all, for benchmarks); never for production.
     public var echoEndpoint = false
+    /// Where boards and their logs are kept.
+    public var store: StoreKind = .memory
+    /// Who may do what: open mode (everyone is owner) unless a token file is given.
+    public var access: AccessPolicy = OpenAccess()
+    /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
+    public var createsDemoBoard = true
+    /// How long a new WebSocket may take to send `hello` (spec §3: 10 s).
+    public var helloTimeout: DispatchTimeInterval = .seconds(10)
+    /// Committed events kept per board for resume, offsets at a base seq and `GET …/ops` (spec §1: at least 100,000).
+    public var historyCapacity = BoardEngine.defaultHistoryCapacity
     /// Unwritten bytes a slow reader may hold before it is disconnected.
     public var maxPendingOutput = 4 * 1024 * 1024
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)
 
     public init() {}
+}
+
+/// The kinds of store `corkboard serve --store` offers.
+public enum StoreKind: String, Sendable, CaseIterable {
+    /// Boards live in this process only and are gone when it stops: for tests and demos.
+    case memory
 }

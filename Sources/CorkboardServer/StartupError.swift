@@ -4,6 +4,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case dataDirectoryUnusable(String, reason: String)
     case addressInUse(host: String, port: UInt16)
     case cannotListen(host: String, port: UInt16, reason: String)
+    case storeUnusable(String)
 
     public var description: String {
         switch self {
@@ -15,6 +16,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "port \(port) on \(host) is already in use (is another server running? choose one with --port)"
         case .cannotListen(let host, let port, let reason):
             return "cannot listen on \(host):\(port): \(reason)"
+        case .storeUnusable(let reason):
+            return "the store cannot be used: \(reason)"
         }
     }
 }

@@ -15,13 +15,7 @@ extension OperationRequest {
         case "move":
             operation = .move(sources: try fields.strings("sources"), destination: try Self.destination(fields))
         case "insert":
-            let items = try fields.array("items").map { value throws(FieldError) in
-                guard case .object(let object) = value else { throw FieldError(message: "field \"items\" must hold objects") }
-                let item = FieldReader(object)
-                let data = try item.optionalObject("data").map(\.object)
-                return Item(id: try item.string("id"), label: try item.string("label"), data: data)
-            }
-            operation = .insert(items: items, destination: try Self.destination(fields))
+            operation = .insert(items: try fields.array("items").map(WireFormat.item), destination: try Self.destination(fields))
         case "delete":
             operation = .delete(items: try fields.strings("items"))
         case "update" where fields.has("item"):

@@ -177,3 +177,6 @@ public struct ErrorMessage: Sendable, Hashable, Codable {
         self.message = message
     }
 }
+
+/// Thrown (and returned in `Result`s) where a body or message is refused with this `error`.
+extension ErrorMessage: Error {}

@@ -16,6 +16,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
     public static let mandatoryExtension = WebSocketCloseCode(rawValue: 1010)
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
+    public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
 
     /// Whether a peer may send this code in a close frame: the codes RFC 6455 and the IANA
     /// registry define for use (1000–1003, 1007–1014) and the ranges for libraries and

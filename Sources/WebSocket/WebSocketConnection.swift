@@ -32,6 +32,7 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private var pingSentAt: DispatchTime?
     private var closeDeadline: DispatchTime?
     private var finished: (WebSocketCloseCode, String)?
+    private var drainWaiters: [@Sendable () -> Void] = []
 
     /// Takes over `connection` (on its loop) after the 101 response was queued.
     public init(connection: Connection, role: WebSocketFrameParser.Role = .server, subprotocol: String?,
@@ -92,6 +93,15 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         onLoop { self.perform(self.session.close(code, reason: reason)) }
     }
 
+    /// Runs `work` on the loop once everything queued so far has been written (at once when
+    /// nothing is queued): how a long replay paces itself to the reader. Dropped if the
+    /// connection closes first.
+    public func whenDrained(_ work: @escaping @Sendable () -> Void) {
+        onLoop {
+            if self.connection.pendingOutputBytes == 0 { work() } else { self.drainWaiters.append(work) }
+        }
+    }
+
     /// Bytes queued for this peer and not yet written: how far behind it is.
     public var pendingOutputBytes: Int { connection.pendingOutputBytes }
 
@@ -122,12 +132,19 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         connection.close()
     }
 
+    public func connectionDidDrain(_ connection: Connection) {
+        let waiters = drainWaiters
+        drainWaiters = []
+        for work in waiters { work() }
+    }
+
     public func connectionShouldShutDown(_ connection: Connection) {
         perform(session.close(.goingAway, reason: "server shutting down"))
     }
 
     public func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
         keepalive.cancel()
+        drainWaiters = []
         let (code, text) = finished ?? (.abnormal, "")
         let handler = self.handler
         self.handler = nil

@@ -43,6 +43,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Smallest message in bytes worth compressing (env: CORKBOARD_DEFLATE_THRESHOLD; default 128).")
     var deflateThreshold: Int?
 
+    @Option(help: "Where boards are kept: memory (gone when the server stops) (env: CORKBOARD_STORE; default memory).")
+    var store: String?
+
+    @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
+    var noDemo = false
+
     @Flag(help: "Serve the test WebSockets /ws/echo (Autobahn|Testsuite) and /ws/broadcast (benchmarks); not for production (env: CORKBOARD_ECHO_ENDPOINT=1).")
     var echoEndpoint = false
 
@@ -67,6 +73,12 @@ struct ServeCommand: ParsableCommand {
             }
             let threshold = try deflateThreshold ?? environment.integer("CORKBOARD_DEFLATE_THRESHOLD") ?? DeflateConfiguration().minimumSize
             settings.deflate = DeflateConfiguration(mode: deflateMode, minimumSize: threshold)
+            let storeName = store ?? environment.string("CORKBOARD_STORE") ?? settings.store.rawValue
+            guard let storeKind = StoreKind(rawValue: storeName) else {
+                throw ValidationError("store '\(storeName)' is not one of \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            settings.store = storeKind
+            settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
             settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
             guard let parsed = Logger.Level(rawValue: levelName) else {

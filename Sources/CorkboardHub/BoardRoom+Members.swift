@@ -1,0 +1,103 @@
+import CorkboardModel
+import CorkboardWire
+import WebSocket
+
+/// A client joined to a room.
+struct Member {
+    let client: ClientID
+    let name: String
+    let role: Role
+    let socket: WebSocketConnection
+    /// Join order, for `welcome.peers`.
+    let order: Int
+    /// While a resume is being replayed: the last seq sent. Nil once the member is live,
+    /// that is, receives broadcasts.
+    var replayedThrough: Int?
+
+    var isLive: Bool { replayedThrough == nil }
+}
+
+/// Joining, resuming and leaving (spec §3). All on the room's queue, so a member is
+/// registered, replayed and switched to live traffic without a gap or a repeat: broadcasts
+/// skip a member still replaying, and the replay reads up to the durable seq at each step.
+extension BoardRoom {
+    func join(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
+        perform {
+            switch self.readiness {
+            case .missing:
+                Self.refuse(socket, .notFound, "there is no board \"\(hello.board)\"", close: .policyViolation)
+            case .failed(let reason):
+                Self.refuse(socket, ErrorCode(rawValue: "unavailable"), "the board cannot be loaded now: \(reason)", close: .tryAgainLater)
+            case .ready:
+                self.admit(key, socket: socket, hello: hello, role: role)
+            }
+        }
+    }
+
+    private func admit(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
+        guard members[key] == nil else { return }
+        let client = hub.nextClientID()
+        let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: nil) }
+        let durable = pipeline.durableSeq
+        joinCounter += 1
+        var member = Member(client: client, name: hello.name, role: role, socket: socket, order: joinCounter)
+        if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
+            socket.send(.text(WireText.encode(.welcome(Welcome(
+                client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))))
+            member.replayedThrough = resume.seq
+            members[key] = member
+            replay(key)
+        } else {
+            socket.send(.text(WireText.encode(.welcome(Welcome(
+                client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))))
+            members[key] = member
+        }
+        sendToOthers(of: key, .peerJoined(client: client, name: hello.name))
+        hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)")
+    }
+
+    /// Sends the next piece of a resume replay; the piece after it waits until the socket
+    /// has written this one, so a long replay never overflows the member's output bound.
+    /// When the replay reaches the durable seq, the member turns live.
+    func replay(_ key: MemberKey) {
+        guard var member = members[key], let cursor = member.replayedThrough else { return }
+        let last = min(cursor + hub.configuration.replayChunk, pipeline.durableSeq)
+        guard let events = engine.events(after: cursor, through: last) else {
+            // The history window slid past the replay (a very slow reader on a very busy
+            // board): it has to start again from a snapshot.
+            members[key] = nil
+            sendToOthers(of: key, .peerLeft(client: member.client))
+            Self.refuse(member.socket, .invalid, "the resume fell behind the kept history; reconnect", close: .tryAgainLater)
+            return
+        }
+        for event in events { member.socket.send(.text(WireText.encode(.committed(event)))) }
+        if last == pipeline.durableSeq {
+            member.replayedThrough = nil
+        } else {
+            member.replayedThrough = last
+            member.socket.whenDrained { self.queue.async { self.replay(key) } }
+        }
+        members[key] = member
+    }
+
+    func leave(_ key: MemberKey) {
+        perform {
+            guard let member = self.members.removeValue(forKey: key) else { return }
+            self.sendToOthers(of: key, .peerLeft(client: member.client))
+            self.hub.logger.debug("board \(self.id): \(member.client) left")
+        }
+    }
+
+    /// Presence to every member but one, encoded once.
+    func sendToOthers(of key: MemberKey, _ message: ServerMessage) {
+        let others = members.lazy.filter { $0.key != key }.map(\.value.socket)
+        guard !others.isEmpty else { return }
+        WebSocketConnection.send(WebSocketBroadcast(text: WireText.encode(message)), to: others)
+    }
+
+    /// Sends `error` and closes the WebSocket (spec §3's refusals of `hello`).
+    static func refuse(_ socket: WebSocketConnection, _ code: ErrorCode, _ message: String, close: WebSocketCloseCode) {
+        socket.send(.text(WireText.encode(.error(ErrorMessage(code: code, message: message)))))
+        socket.close(close, reason: message.utf8.count <= 120 ? message : "")
+    }
+}

@@ -1,0 +1,237 @@
+import CorkboardModel
+import CorkboardStore
+import CorkboardWire
+import Dispatch
+import WebSocket
+
+typealias MemberKey = ObjectIdentifier
+
+/// One board's room: its sequencer (the `BoardEngine`), its members, and its group commit.
+///
+/// Confinement: every `var` is touched only on `queue`, a serial queue of its own, which
+/// is what makes `@unchecked Sendable` true. Everything that reaches the room (operations,
+/// joins, leaves, HTTP reads) is queued there and handled in arrival order.
+final class BoardRoom: @unchecked Sendable {
+    let id: String
+    let queue: DispatchQueue
+    let hub: Hub
+
+    private enum Phase {
+        /// Waiting for the store; the work that arrived meanwhile runs once it answers.
+        case loading([() -> Void])
+        case ready
+        case missing
+        case failed(String)
+    }
+
+    private var phase: Phase = .loading([])
+    /// The sequencer: resolves and applies operations. Set when the board is loaded.
+    var engine: BoardEngine!
+    var epoch = ""
+    /// Committed events on their way to the store, and the answers waiting behind them.
+    var pipeline = CommitPipeline(durableSeq: 0)
+    var members: [MemberKey: Member] = [:]
+    var joinCounter = 0
+    /// Operations waiting because too many events are not durable yet (the store is slow):
+    /// the engine's history must still reach back to the durable seq.
+    private var held: [() -> Void] = []
+
+    init(id: String, hub: Hub) {
+        self.id = id
+        self.hub = hub
+        queue = DispatchQueue(label: "corkboard.board.\(id)")
+    }
+
+    // MARK: Loading
+
+    func load() {
+        hub.store.loadBoard(id, historyLimit: hub.configuration.historyCapacity) { result in
+            self.queue.async { self.finishLoading(result) }
+        }
+    }
+
+    private func finishLoading(_ result: Result<StoredBoard?, StoreError>) {
+        guard case .loading(let waiting) = phase else { return }
+        switch result {
+        case .success(nil):
+            phase = .missing
+        case .success(let stored?):
+            do {
+                var engine = try BoardEngine(
+                    snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
+                    historyCapacity: hub.configuration.historyCapacity)
+                for rejection in stored.rejections { engine.remember(rejection) }
+                self.engine = engine
+                epoch = stored.epoch
+                pipeline = CommitPipeline(durableSeq: engine.seq)
+                phase = .ready
+            } catch {
+                hub.logger.error("board \(id) cannot be rebuilt from the store: \(error)")
+                phase = .failed("the stored board does not load")
+            }
+        case .failure(let error):
+            hub.logger.error("board \(id) cannot be loaded: \(error)")
+            phase = .failed("\(error)")
+        }
+        if case .ready = phase {} else { hub.forget(self) }
+        for work in waiting { work() }
+    }
+
+    /// Runs `work` on the queue, after loading has finished.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        queue.async {
+            if case .loading(var waiting) = self.phase {
+                waiting.append(work)
+                self.phase = .loading(waiting)
+            } else {
+                work()
+            }
+        }
+    }
+
+    enum Readiness {
+        case ready
+        case missing
+        case failed(String)
+    }
+
+    /// What loading found; asked only after loading finished (inside `perform`).
+    var readiness: Readiness {
+        switch phase {
+        case .ready: .ready
+        case .missing: .missing
+        case .failed(let reason): .failed(reason)
+        case .loading: preconditionFailure("readiness is asked after loading")
+        }
+    }
+
+    /// Runs `work` when the board is loaded, or reports why it is not.
+    func whenReady(orFail fail: (HubError) -> Void, _ work: () -> Void) {
+        switch readiness {
+        case .ready: work()
+        case .missing: fail(.notFound)
+        case .failed(let reason): fail(.unavailable(reason))
+        }
+    }
+
+    // MARK: Operations
+
+    /// An operation from the member behind `key`.
+    func submit(_ request: OperationRequest, from key: MemberKey) {
+        perform {
+            guard case .ready = self.phase, let member = self.members[key] else { return }
+            self.sequence {
+                self.resolve(request, client: member.client, role: member.role, target: .member(key))
+            }
+        }
+    }
+
+    /// An operation from an HTTP caller.
+    func submit(_ request: OperationRequest, role: Role, _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void) {
+        perform {
+            self.whenReady(orFail: { completion(.failure($0)) }) {
+                let client = self.hub.nextClientID()
+                self.sequence {
+                    self.resolve(request, client: client, role: role, target: .http { completion(.success($0)) })
+                }
+            }
+        }
+    }
+
+    /// Runs an operation now, or holds it (and everything after it) while the store is
+    /// far behind.
+    private func sequence(_ work: @escaping () -> Void) {
+        if held.isEmpty && !isBackedUp { work() } else { held.append(work) }
+    }
+
+    private var isBackedUp: Bool {
+        engine.seq - pipeline.durableSeq >= max(1, hub.configuration.historyCapacity / 2)
+    }
+
+    private func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
+        let outcome = engine.apply(request, client: client, role: role)
+        if case .committed(let commit) = outcome {
+            pipeline.add(commit.event, from: target)
+        } else if let delivery = pipeline.answer(outcome, to: target) {
+            deliver([delivery])
+        }
+        writeNextBatch()
+    }
+
+    // MARK: Group commit
+
+    private func writeNextBatch() {
+        guard let batch = pipeline.nextBatch(board: id) else { return }
+        hub.store.append(batch) { result in
+            self.queue.async { self.batchFinished(result) }
+        }
+    }
+
+    private func batchFinished(_ result: Result<Void, StoreError>) {
+        switch result {
+        case .success:
+            deliver(pipeline.batchSucceeded())
+        case .failure(let error):
+            hub.logger.error("board \(id): a batch could not be made durable: \(error)")
+            do {
+                try engine.revert(after: pipeline.durableSeq)
+            } catch {
+                // The room never lets more events wait than the history keeps.
+                preconditionFailure("board \(id) cannot revert to its durable seq: \(error)")
+            }
+            deliver(pipeline.batchFailed(reason: "\(error)"))
+        }
+        while !held.isEmpty && !isBackedUp { held.removeFirst()() }
+        writeNextBatch()
+    }
+
+    private func deliver(_ deliveries: [Delivery]) {
+        for delivery in deliveries {
+            switch delivery {
+            case .broadcast(let event, let target):
+                let broadcast = WebSocketBroadcast(text: WireText.encode(.committed(event)))
+                WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
+                if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
+            case .reply(let outcome, .member(let key)):
+                members[key]?.socket.send(.text(WireText.encode(ServerMessage(outcome))))
+            case .reply(let outcome, .http(let reply)):
+                reply(outcome)
+            }
+        }
+    }
+
+    // MARK: Reads for the HTTP API (durable state only)
+
+    func document(_ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
+        perform {
+            self.whenReady(orFail: { completion(.failure($0)) }) {
+                completion(.success(BoardDocument(board: self.durableBoard, seq: self.pipeline.durableSeq, epoch: self.epoch)))
+            }
+        }
+    }
+
+    func events(since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
+        perform {
+            self.whenReady(orFail: { completion(.failure($0)) }) {
+                let durable = self.pipeline.durableSeq
+                guard since <= durable else {
+                    return completion(.failure(.invalid("since=\(since) is above the board's seq \(durable)")))
+                }
+                guard let events = self.engine.events(after: since, through: durable) else {
+                    return completion(.failure(.gone(
+                        "since=\(since) is older than the kept history (from \(self.engine.oldestReachableSeq))")))
+                }
+                completion(.success(events))
+            }
+        }
+    }
+
+    /// The board at the durable seq: what members and readers may see.
+    var durableBoard: Board {
+        guard let board = engine.board(asOf: pipeline.durableSeq) else {
+            // `isBackedUp` keeps the durable seq inside the history window.
+            preconditionFailure("board \(id): durable seq \(pipeline.durableSeq) left the history window")
+        }
+        return board
+    }
+}

@@ -1,0 +1,137 @@
+import CorkboardModel
+import CorkboardStore
+import CorkboardWire
+import Dispatch
+import Logging
+import Synchronization
+import WebSocket
+
+/// Settings of the hub (`corkboard serve` fills them from its options).
+public struct HubConfiguration: Sendable {
+    /// Committed events each board keeps in memory for resume, base seqs and `GET …/ops`.
+    public var historyCapacity = BoardEngine.defaultHistoryCapacity
+    /// How long a new WebSocket may take to send `hello`.
+    public var helloTimeout: DispatchTimeInterval = .seconds(10)
+    /// Events sent per step of a resume replay; the next step waits until the socket drained.
+    public var replayChunk = 512
+
+    public init() {}
+}
+
+/// The collaboration hub: one room per active board, each with its own serial sequencer,
+/// and the sessions of every WebSocket on `/ws`. Boards proceed in parallel; within a board
+/// everything happens in arrival order on the room's queue.
+public final class Hub: Sendable {
+    public let configuration: HubConfiguration
+    let store: BoardStore
+    let access: AccessPolicy
+    let logger: Logger
+    private let rooms = Mutex<[String: BoardRoom]>([:])
+    private let clientCounter = Atomic<Int>(0)
+
+    public init(store: BoardStore, access: AccessPolicy = OpenAccess(), configuration: HubConfiguration = HubConfiguration(), logger: Logger) {
+        self.store = store
+        self.access = access
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The handler for one new WebSocket on `/ws`.
+    public func makeSession() -> WebSocketHandler {
+        HubSession(hub: self)
+    }
+
+    /// A fresh client id (`c1`, `c2`, …), unique within this process.
+    func nextClientID() -> ClientID {
+        "c\(clientCounter.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// The room of a board, loading it from the store on first use. A board that turns out
+    /// not to exist (or could not be read) is forgotten again, so its room costs nothing.
+    func room(for board: String) -> BoardRoom {
+        let (room, isNew) = rooms.withLock { rooms in
+            if let room = rooms[board] { return (room, false) }
+            let room = BoardRoom(id: board, hub: self)
+            rooms[board] = room
+            return (room, true)
+        }
+        if isNew { room.load() }
+        return room
+    }
+
+    func forget(_ room: BoardRoom) {
+        rooms.withLock { rooms in
+            if rooms[room.id] === room { rooms[room.id] = nil }
+        }
+    }
+
+    /// Boards currently loaded in memory.
+    public var activeBoardCount: Int { rooms.withLock { $0.count } }
+
+    // MARK: The HTTP API's calls
+
+    public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], HubError>) -> Void) {
+        store.listBoards { result in completion(result.mapError(HubError.init)) }
+    }
+
+    /// Creates a board at seq 0 with a new epoch.
+    public func createBoard(_ board: Board, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
+        let problems = board.validationProblems()
+        guard problems.isEmpty else { return completion(.failure(.invalid(problems.joined(separator: "; ")))) }
+        let epoch = Epoch.make()
+        store.createBoard(board, epoch: epoch) { result in
+            completion(result.map { BoardDocument(board: board, seq: 0, epoch: epoch) }.mapError(HubError.init))
+        }
+    }
+
+    /// The board as of its durable seq.
+    public func document(board: String, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        room(for: board).document(completion)
+    }
+
+    /// The durable committed events after `since`.
+    public func events(board: String, since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        room(for: board).events(since: since, completion)
+    }
+
+    /// One operation from an HTTP caller with `role`: answered when its outcome may be told
+    /// (a commit once durable, and broadcast to the board's members like any other).
+    public func submit(
+        _ request: OperationRequest, board: String, role: Role,
+        _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
+    ) {
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        room(for: board).submit(request, role: role, completion)
+    }
+
+    /// Creates `board` when the store holds no board at all (the demo a new user sees).
+    public func createIfEmpty(_ board: Board, _ completion: @escaping @Sendable (Result<Bool, HubError>) -> Void) {
+        listBoards { result in
+            switch result {
+            case .failure(let error): completion(.failure(error))
+            case .success(let boards) where !boards.isEmpty: completion(.success(false))
+            case .success:
+                self.createBoard(board) { created in
+                    switch created {
+                    case .success: completion(.success(true))
+                    case .failure(.alreadyExists): completion(.success(false))
+                    case .failure(let error): completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension HubError {
+    init(_ error: StoreError) {
+        switch error {
+        case .alreadyExists: self = .alreadyExists
+        case .notFound: self = .notFound
+        case .conflict(let seq): self = .unavailable("another writer moved the board to seq \(seq)")
+        case .unavailable(let reason): self = .unavailable(reason)
+        }
+    }
+}

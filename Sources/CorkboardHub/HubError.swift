@@ -1,0 +1,21 @@
+/// Why the hub could not answer a request about a board (mapped to HTTP statuses and
+/// WebSocket errors by the caller).
+public enum HubError: Error, Sendable, Hashable, CustomStringConvertible {
+    case notFound
+    case alreadyExists
+    /// The request itself is wrong (a bad body, `since` above the board's seq).
+    case invalid(String)
+    /// What was asked for is older than the kept history.
+    case gone(String)
+    /// The store could not be read or written.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .notFound: "no such board"
+        case .alreadyExists: "a board with this id already exists"
+        case .invalid(let message), .gone(let message): message
+        case .unavailable(let reason): "storage unavailable: \(reason)"
+        }
+    }
+}

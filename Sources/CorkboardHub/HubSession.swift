@@ -1,0 +1,104 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import WebSocket
+
+/// One WebSocket on `/ws`: waits for `hello` (spec §3), then hands the client's operations
+/// to its board's room. Messages are decoded here, on the connection's loop, so a flood of
+/// bad input costs its own loop and never the board's sequencer.
+///
+/// Confinement: `phase` is touched only on the socket's loop (every handler call arrives
+/// there, and the hello deadline is scheduled there), hence `@unchecked Sendable`.
+final class HubSession: WebSocketHandler, @unchecked Sendable {
+    private enum Phase {
+        case awaitingHello
+        case joined(BoardRoom)
+        case closed
+    }
+
+    private let hub: Hub
+    private var phase = Phase.awaitingHello
+
+    init(hub: Hub) {
+        self.hub = hub
+    }
+
+    private var key: MemberKey { ObjectIdentifier(self) }
+
+    func webSocketDidOpen(_ socket: WebSocketConnection) {
+        let timeout = hub.configuration.helloTimeout
+        socket.connection.loop.queue.asyncAfter(deadline: .now() + timeout) { [weak self, weak socket] in
+            guard let self, let socket, case .awaitingHello = self.phase else { return }
+            self.phase = .closed
+            BoardRoom.refuse(socket, .invalid, "no hello within \(timeout.secondsDescription)", close: .policyViolation)
+        }
+    }
+
+    func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
+        // Binary messages never get here: the socket closes them with 1003 (spec §2).
+        guard case .text(let text) = message else { return }
+        let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
+        switch phase {
+        case .awaitingHello:
+            guard case .message(.hello(let hello)) = decoded else {
+                phase = .closed
+                let detail = if case .error(let error) = decoded { " (\(error.message))" } else { "" }
+                return BoardRoom.refuse(socket, .invalid, "the first message must be hello\(detail)", close: .policyViolation)
+            }
+            join(hello, socket: socket)
+        case .joined(let room):
+            switch decoded {
+            case .message(.operation(let request)):
+                room.submit(request, from: key)
+            case .message(.hello):
+                send(.error(ErrorMessage(code: .invalid, message: "already joined; a connection joins one board once")), on: socket)
+            case .message(.dragStart), .message(.dragOver), .message(.dragEnd):
+                send(.error(ErrorMessage(code: .invalid, message: "drag presence is not served yet")), on: socket)
+            case .error(let error):
+                send(.error(error), on: socket)
+            case .rejected(let rejected):
+                send(.rejected(rejected), on: socket)
+            }
+        case .closed:
+            break
+        }
+    }
+
+    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+        if case .joined(let room) = phase { room.leave(key) }
+        phase = .closed
+    }
+
+    private func join(_ hello: Hello, socket: WebSocketConnection) {
+        guard let role = hub.access.role(token: hello.token, board: hello.board) else {
+            phase = .closed
+            return BoardRoom.refuse(socket, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
+        }
+        guard Limits.isValidID(hello.board) else {
+            phase = .closed
+            return BoardRoom.refuse(socket, .notFound, "there is no board with that id", close: .policyViolation)
+        }
+        let room = hub.room(for: hello.board)
+        // Joined from here on: operations sent right behind the hello queue up behind the
+        // join on the room's queue, in order.
+        phase = .joined(room)
+        room.join(key, socket: socket, hello: hello, role: role)
+    }
+
+    private func send(_ message: ServerMessage, on socket: WebSocketConnection) {
+        socket.send(.text(WireText.encode(message)))
+    }
+}
+
+extension DispatchTimeInterval {
+    /// "10 s", "300 ms": for messages.
+    var secondsDescription: String {
+        switch self {
+        case .seconds(let value): "\(value) s"
+        case .milliseconds(let value): "\(value) ms"
+        case .microseconds(let value): "\(value) µs"
+        case .nanoseconds(let value): "\(value) ns"
+        default: "the deadline"
+        }
+    }
+}

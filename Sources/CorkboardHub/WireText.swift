@@ -1,0 +1,16 @@
+import CorkboardWire
+import Foundation
+
+/// Server messages as WebSocket text, encoded once per message.
+enum WireText {
+    static func encode(_ message: ServerMessage) -> String {
+        do {
+            return String(decoding: try WireFormat.encode(message), as: UTF8.self)
+        } catch {
+            // Only a non-finite number fails to encode, and decoded JSON has none; if it
+            // ever happens the client hears why rather than nothing.
+            assertionFailure("cannot encode \(message.typeName): \(error)")
+            return #"{"type":"error","code":"internal","message":"the server could not encode a message"}"#
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CorkboardHub
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import HTTP
+
+/// The JSON API of spec §7 on top of the hub: the same resolver and the same broadcast
+/// as the WebSocket, with the statuses the spec gives each outcome.
+enum BoardAPI {
+    static func add(to router: inout Router, hub: Hub, access: AccessPolicy) {
+        router.add(.GET, "/api/boards") { request, responder in
+            guard authorize(request, board: nil, access: access, responder) != nil else { return }
+            hub.listBoards { result in
+                responder.respond(result.map { summaries in
+                    json(.ok, BoardList(boards: summaries.map { BoardList.Entry(id: $0.id, title: $0.title, seq: $0.seq) }))
+                })
+            }
+        }
+
+        router.add(.POST, "/api/boards") { request, responder in
+            // Creating a board is an owner's act, like locking one.
+            guard let role = authorize(request, board: nil, access: access, responder) else { return }
+            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may create boards")) }
+            switch WireFormat.decodeNewBoard(Data(request.body)) {
+            case .failure(let error):
+                responder.respond(.error(.badRequest, error.message))
+            case .success(let board):
+                hub.createBoard(board) { result in responder.respond(result.map { json(.created, $0) }) }
+            }
+        }
+
+        router.add(.GET, "/api/boards/{id}") { request, responder in
+            let board = request.pathParameters["id"] ?? ""
+            guard authorize(request, board: board, access: access, responder) != nil else { return }
+            hub.document(board: board) { result in responder.respond(result.map { json(.ok, $0) }) }
+        }
+
+        router.add(.GET, "/api/boards/{id}/ops") { request, responder in
+            let board = request.pathParameters["id"] ?? ""
+            guard authorize(request, board: board, access: access, responder) != nil else { return }
+            let sinceText = request.queryItems["since"] ?? "0"
+            guard let since = Int(sinceText), since >= 0 else {
+                return responder.respond(.error(.badRequest, "since must be a seq (a whole number ≥ 0), not \"\(sinceText)\""))
+            }
+            hub.events(board: board, since: since) { result in
+                responder.respond(result.map { json(.ok, EventPage(events: $0)) })
+            }
+        }
+
+        router.add(.POST, "/api/boards/{id}/ops") { request, responder in
+            let board = request.pathParameters["id"] ?? ""
+            guard let role = authorize(request, board: board, access: access, responder) else { return }
+            switch WireFormat.decodeClientMessage(Data(request.body)) {
+            case .message(.operation(let operation)):
+                hub.submit(operation, board: board, role: role) { result in
+                    responder.respond(result.map { outcome in
+                        let message = ServerMessage(outcome)
+                        return json(status(of: message), message)
+                    })
+                }
+            case .rejected(let rejected):
+                responder.respond(json(.badRequest, ServerMessage.rejected(rejected)))
+            case .error(let error):
+                responder.respond(json(.badRequest, ServerMessage.error(error)))
+            case .message:
+                responder.respond(json(.badRequest, ServerMessage.error(ErrorMessage(
+                    code: .invalid, message: "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))))
+            }
+        }
+    }
+
+    /// The role the request's `Authorization: Bearer` token grants, or nil after answering 403.
+    private static func authorize(_ request: HTTPRequest, board: String?, access: AccessPolicy, _ responder: HTTPResponder) -> Role? {
+        var token: String?
+        if let header = request.headers["Authorization"] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                responder.respond(.error(.badRequest, "Authorization must be \"Bearer <token>\""))
+                return nil
+            }
+            token = String(parts[1]).trimmingOWS()
+        }
+        guard let role = access.role(token: token, board: board ?? "") else {
+            responder.respond(.error(.forbidden, "the token is not valid here"))
+            return nil
+        }
+        return role
+    }
+
+    /// Spec §7: the status of an operation's answer.
+    static func status(of message: ServerMessage) -> HTTPStatus {
+        guard case .rejected(let rejected) = message else { return .ok }
+        switch rejected.code {
+        case .invalid: return .badRequest
+        case .forbidden: return .forbidden
+        case .gone, .busy: return .conflict
+        case .locked: return .locked
+        case .rateLimited: return .tooManyRequests
+        case .unavailable: return .serviceUnavailable
+        }
+    }
+
+    private static func json(_ status: HTTPStatus, _ value: some Encodable) -> HTTPResponse {
+        do {
+            return .json(status, Array(try WireFormat.encode(value)))
+        } catch {
+            return .error(.internalServerError, "the answer could not be encoded: \(error)")
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// A hub answer: the success response, or the error's status with a JSON error body.
+    static func from(_ result: Result<HTTPResponse, HubError>) -> HTTPResponse {
+        switch result {
+        case .success(let response): response
+        case .failure(let error): .error(error.status, error.description)
+        }
+    }
+}
+
+extension HTTPResponder {
+    func respond(_ result: Result<HTTPResponse, HubError>) { respond(.from(result)) }
+}
+
+extension HubError {
+    var status: HTTPStatus {
+        switch self {
+        case .notFound: .notFound
+        case .alreadyExists: .conflict
+        case .invalid: .badRequest
+        case .gone: .gone
+        case .unavailable: .serviceUnavailable
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import CorkboardModel
+
+/// Where boards and their committed events are kept: the interface every board
+/// sequencer commits through (in-memory here; SQLite and PostgreSQL behind the same calls).
+///
+/// Every call answers through its completion, on a queue of the store's choosing, exactly
+/// once. A store that cannot do what is asked (disk full, read-only, unreachable) answers
+/// `.unavailable`; nothing it was given is then half-written.
+///
+/// Several server nodes may share one store (PostgreSQL): `append` therefore names the
+/// seq it extends, and answers `.conflict` when another node got there first, so the
+/// sequencer can catch up with `events(after:)` instead of forking the board.
+public protocol BoardStore: AnyObject, Sendable {
+    /// Every board, ordered by id.
+    func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void)
+
+    /// Creates a board at seq 0. `.alreadyExists` when the id is taken.
+    func createBoard(_ board: Board, epoch: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
+    /// The board with its recent history (at most `historyLimit` events before its current
+    /// seq), or nil when there is no such board.
+    func loadBoard(
+        _ id: String, historyLimit: Int,
+        _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void)
+
+    /// Makes a batch durable: its events extend the board's log at `batch.expectedSeq`, and
+    /// its permanent rejections are remembered for opId replays. Succeeds only when all of it
+    /// is durable. `.conflict` when the board's seq is no longer `expectedSeq`.
+    func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
+    /// Committed events after `seq`, oldest first, at most `limit` of them: how a node
+    /// catches up after a `.conflict`. `.notFound` for an unknown board.
+    func events(
+        board id: String, after seq: Int, limit: Int,
+        _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void)
+}
+
+/// One line of `GET /api/boards`.
+public struct BoardSummary: Sendable, Hashable, Codable {
+    public var id: String
+    public var title: String
+    /// The seq of the last durable event.
+    public var seq: Int
+
+    public init(id: String, title: String, seq: Int) {
+        self.id = id
+        self.title = title
+        self.seq = seq
+    }
+}
+
+/// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
+/// it, which together rebuild the board at its current seq with a window of history.
+public struct StoredBoard: Sendable, Hashable {
+    public var snapshot: Board
+    public var snapshotSeq: Int
+    public var epoch: String
+    /// Events `snapshotSeq + 1 …` in seq order.
+    public var events: [CommittedEvent]
+    /// Permanent rejections still remembered for opId replays (spec §5).
+    public var rejections: [Rejection]
+
+    public init(snapshot: Board, snapshotSeq: Int, epoch: String, events: [CommittedEvent], rejections: [Rejection] = []) {
+        self.snapshot = snapshot
+        self.snapshotSeq = snapshotSeq
+        self.epoch = epoch
+        self.events = events
+        self.rejections = rejections
+    }
+
+    /// The seq after the last event.
+    public var seq: Int { events.last?.seq ?? snapshotSeq }
+}
+
+/// What one sequencer hands the store in one go (group commit): the events committed
+/// since the last batch, and the permanent rejections decided meanwhile.
+public struct CommitBatch: Sendable, Hashable {
+    public var board: String
+    /// The board's durable seq this batch extends; its first event has `expectedSeq + 1`.
+    public var expectedSeq: Int
+    public var events: [CommittedEvent]
+    public var rejections: [Rejection]
+
+    public init(board: String, expectedSeq: Int, events: [CommittedEvent], rejections: [Rejection] = []) {
+        self.board = board
+        self.expectedSeq = expectedSeq
+        self.events = events
+        self.rejections = rejections
+    }
+}
+
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    case alreadyExists
+    case notFound
+    /// The board moved past `expectedSeq` (another node appended first).
+    case conflict(currentSeq: Int)
+    /// Storage full, read-only or unreachable: nothing was written.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .alreadyExists: "the board already exists"
+        case .notFound: "no such board"
+        case .conflict(let seq): "the board is already at seq \(seq)"
+        case .unavailable(let reason): "storage unavailable: \(reason)"
+        }
+    }
+}

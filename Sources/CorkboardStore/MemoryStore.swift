@@ -1,0 +1,99 @@
+import CorkboardModel
+import Synchronization
+
+/// Boards kept in this process only (`--store memory`, and the hub's tests): everything
+/// is gone when the process stops. Appends are atomic under one lock, so it behaves like a
+/// durable store that never fails; the log is trimmed to `retainedEvents` per board.
+public final class MemoryStore: BoardStore {
+    private struct Entry {
+        var epoch: String
+        /// The board at `baseSeq`; `events` follow it.
+        var base: Board
+        var baseSeq: Int
+        var events: [CommittedEvent]
+        var rejections: [Rejection]
+        var seq: Int { events.last?.seq ?? baseSeq }
+    }
+
+    private let boards = Mutex<[String: Entry]>([:])
+    /// Events kept per board. The log is folded into the base snapshot once it holds twice
+    /// as many, so appends stay cheap on average.
+    public let retainedEvents: Int
+
+    public init(retainedEvents: Int = BoardEngine.defaultHistoryCapacity) {
+        precondition(retainedEvents > 0, "a store keeps at least one event")
+        self.retainedEvents = retainedEvents
+    }
+
+    public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void) {
+        let summaries = boards.withLock { boards in
+            boards.map { BoardSummary(id: $0.key, title: $0.value.base.title, seq: $0.value.seq) }
+        }
+        completion(.success(summaries.sorted { $0.id < $1.id }))
+    }
+
+    public func createBoard(_ board: Board, epoch: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let created = boards.withLock { boards in
+            guard boards[board.id] == nil else { return false }
+            boards[board.id] = Entry(epoch: epoch, base: board, baseSeq: 0, events: [], rejections: [])
+            return true
+        }
+        completion(created ? .success(()) : .failure(.alreadyExists))
+    }
+
+    public func loadBoard(
+        _ id: String, historyLimit: Int,
+        _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void
+    ) {
+        guard let entry = boards.withLock({ $0[id] }) else { return completion(.success(nil)) }
+        // Fold what lies beyond the limit into the snapshot, on a copy.
+        let skipped = max(0, entry.events.count - max(0, historyLimit))
+        var snapshot = entry.base
+        do {
+            for event in entry.events.prefix(skipped) { try snapshot.apply(event.op) }
+        } catch {
+            return completion(.failure(.unavailable("stored log of \(id) does not apply: \(error)")))
+        }
+        completion(.success(StoredBoard(
+            snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
+            events: Array(entry.events.dropFirst(skipped)), rejections: entry.rejections)))
+    }
+
+    public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let retained = retainedEvents
+        let result: Result<Void, StoreError> = boards.withLock { boards in
+            guard var entry = boards[batch.board] else { return .failure(.notFound) }
+            guard entry.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: entry.seq)) }
+            for (offset, event) in batch.events.enumerated() where event.seq != batch.expectedSeq + offset + 1 {
+                return .failure(.unavailable("batch for \(batch.board) is not in seq order at \(event.seq)"))
+            }
+            entry.events += batch.events
+            entry.rejections += batch.rejections
+            if entry.rejections.count > 2 * retained { entry.rejections.removeFirst(entry.rejections.count - retained) }
+            if entry.events.count > 2 * retained {
+                let folded = entry.events.count - retained
+                do {
+                    for event in entry.events.prefix(folded) { try entry.base.apply(event.op) }
+                } catch {
+                    return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
+                }
+                entry.baseSeq += folded
+                entry.events.removeFirst(folded)
+            }
+            boards[batch.board] = entry
+            return .success(())
+        }
+        completion(result)
+    }
+
+    public func events(
+        board id: String, after seq: Int, limit: Int,
+        _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
+    ) {
+        guard let entry = boards.withLock({ $0[id] }) else { return completion(.failure(.notFound)) }
+        guard seq >= entry.baseSeq else {
+            return completion(.failure(.unavailable("events after \(seq) of \(id) were trimmed")))
+        }
+        completion(.success(Array(entry.events.dropFirst(seq - entry.baseSeq).prefix(limit))))
+    }
+}

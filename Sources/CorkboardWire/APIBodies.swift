@@ -1,0 +1,114 @@
+import CorkboardModel
+import Foundation
+
+/// The bodies of the HTTP API (spec §7), shared by the server and by bots that call it.
+
+/// `GET /api/boards/{id}` and the answer to `POST /api/boards`: the board as in `welcome`,
+/// with `seq` and `epoch` at its top level.
+public struct BoardDocument: Sendable, Hashable, Codable {
+    public var board: Board
+    public var seq: Int
+    public var epoch: String
+
+    public init(board: Board, seq: Int, epoch: String) {
+        self.board = board
+        self.seq = seq
+        self.epoch = epoch
+    }
+
+    private enum CodingKeys: String, CodingKey { case seq, epoch }
+
+    public init(from decoder: any Decoder) throws {
+        board = try Board(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decode(Int.self, forKey: .seq)
+        epoch = try container.decode(String.self, forKey: .epoch)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try board.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(epoch, forKey: .epoch)
+    }
+}
+
+/// `GET /api/boards`: `{"boards":[{"id","title","seq"}]}`.
+public struct BoardList: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable, Codable {
+        public var id: String
+        public var title: String
+        public var seq: Int
+
+        public init(id: String, title: String, seq: Int) {
+            self.id = id
+            self.title = title
+            self.seq = seq
+        }
+    }
+
+    public var boards: [Entry]
+
+    public init(boards: [Entry]) { self.boards = boards }
+}
+
+/// `GET /api/boards/{id}/ops?since=N`: `{"events":[…]}`, each event exactly the
+/// `committed` message a WebSocket member received.
+public struct EventPage: Sendable, Hashable, Codable {
+    public var events: [CommittedEvent]
+
+    public init(events: [CommittedEvent]) { self.events = events }
+
+    private enum CodingKeys: String, CodingKey { case events }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        events = try container.decode([ServerMessage].self, forKey: .events).map { message in
+            guard case .committed(let event) = message else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .events, in: container, debugDescription: "events must be committed messages")
+            }
+            return event
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(events.map(ServerMessage.committed), forKey: .events)
+    }
+}
+
+extension WireFormat {
+    /// The body of `POST /api/boards`: `{"id","title","collections":[…]}` (`locked`
+    /// optional, false by default). Returns the board, or what is wrong with the body;
+    /// the board's own rules (ids, duplicates) are checked by whoever creates it.
+    public static func decodeNewBoard(_ data: Data) -> Result<Board, ErrorMessage> {
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
+        }
+        let fields = FieldReader(object)
+        do throws(FieldError) {
+            let collections = try fields.array("collections").map { value throws(FieldError) in
+                guard case .object(let collection) = value else {
+                    throw FieldError(message: "field \"collections\" must hold objects")
+                }
+                let reader = FieldReader(collection)
+                return BoardCollection(
+                    id: try reader.string("id"), title: try reader.string("title"),
+                    items: try reader.has("items") ? reader.array("items").map(Self.item) : [])
+            }
+            let locked = fields.has("locked") ? try fields.bool("locked") : false
+            return .success(Board(id: try fields.string("id"), title: try fields.string("title"), locked: locked, collections: collections))
+        } catch {
+            return .failure(ErrorMessage(code: .invalid, message: error.message))
+        }
+    }
+
+    /// One `{"id","label","data"?}` object of an `insert` or a new board.
+    static func item(_ value: JSONValue) throws(FieldError) -> Item {
+        guard case .object(let object) = value else { throw FieldError(message: "field \"items\" must hold objects") }
+        let item = FieldReader(object)
+        let data = try item.optionalObject("data").map(\.object)
+        return Item(id: try item.string("id"), label: try item.string("label"), data: data)
+    }
+}
