@@ -82,6 +82,7 @@ let package = Package(
         // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
         .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"], exclude: ["python"]),
         .testTarget(name: "CorkboardStoreTests", dependencies: ["CorkboardStore", "CorkboardModel"]),
+        .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",
             dependencies: [

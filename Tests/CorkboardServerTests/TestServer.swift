@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import CorkboardStore
 import Logging
 import TestSupport
 @testable import CorkboardServer
@@ -13,7 +14,8 @@ final class TestServer {
 
     static let page = "<!doctype html><title>Corkboard test</title>" + String(repeating: "<div class=card>card</div>", count: 200)
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// `store` replaces the one the configuration names (a store that fails on purpose).
+    init(store: BoardStore? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         webRoot = try TemporaryDirectory("corkboard-web")
         data = try TemporaryDirectory("corkboard-data")
         try webRoot.write("index.html", Self.page)
@@ -27,7 +29,7 @@ final class TestServer {
         configure(&configuration)
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
-        server = try CorkboardServer(configuration: configuration, logger: logger)
+        server = try CorkboardServer(configuration: configuration, logger: logger, store: store)
         port = try server.start().port
     }
 
