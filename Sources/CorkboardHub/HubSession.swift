@@ -74,6 +74,10 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             phase = .closed
             return BoardRoom.refuse(socket, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
         }
+        guard Limits.isValidText(hello.name) else {
+            phase = .closed
+            return BoardRoom.refuse(socket, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
+        }
         guard Limits.isValidID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(socket, .notFound, "there is no board with that id", close: .policyViolation)
