@@ -59,7 +59,7 @@ let package = Package(
                 "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
             ]),
         // Benchmarks behind `corkboard bench`.
-        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "WebSocket", "WebSocketDeflate", "Sockets"]),
+        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),
 
         // Thin executable: parses options, wires modules, runs.
         .executableTarget(
