@@ -1,0 +1,178 @@
+import CorkboardModel
+import CorkboardServer
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// One `/api` response: status, headers and the body decoded as JSON where it is JSON.
+struct APIResponse: CustomStringConvertible {
+    let http: TestHTTPResponse
+
+    var status: Int { http.status }
+    var text: String { http.text }
+    var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)) }
+    var object: JSONObject? { json?.objectValue }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(http.body))
+        } catch {
+            throw HubTestFailure("cannot decode \(type) from \(status) \(text): \(error)")
+        }
+    }
+
+    /// The body as a server message (a `committed` or `rejected` answer to an operation, or an `error`).
+    func message() throws -> ServerMessage {
+        do {
+            return try WireFormat.decodeServerMessage(Data(http.body))
+        } catch {
+            throw HubTestFailure("body of \(status) is not a server message: \(text)")
+        }
+    }
+
+    var description: String { "\(status) \(text)" }
+}
+
+/// The HTTP API of §7 through `BlockingClient`: one request per connection.
+struct BoardAPI {
+    let port: UInt16
+
+    func get(_ target: String) throws -> APIResponse {
+        APIResponse(http: try BlockingClient.request(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n"))
+    }
+
+    func post(_ target: String, body: String) throws -> APIResponse {
+        try post(target, bytes: Array(body.utf8))
+    }
+
+    func post(_ target: String, bytes: [UInt8]) throws -> APIResponse {
+        let head = "POST \(target) HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n"
+        let client = try BlockingClient(port: port)
+        try client.send(Array(head.utf8) + bytes)
+        return APIResponse(http: try client.receiveResponse())
+    }
+
+    func post(_ target: String, json: JSONValue) throws -> APIResponse {
+        try post(target, bytes: Array(try WireFormat.encode(json)))
+    }
+
+    /// `POST /api/boards`; requires 201 and returns the created board's document.
+    @discardableResult
+    func createBoard(_ board: Board) throws -> BoardDocument {
+        let response = try post("/api/boards", json: Self.newBoardBody(board))
+        guard response.status == 201 else { throw HubTestFailure("creating board \(board.id): \(response)") }
+        return try response.decode(BoardDocument.self)
+    }
+
+    /// `GET /api/boards/{id}`; requires 200.
+    func document(_ id: String) throws -> BoardDocument {
+        let response = try get("/api/boards/\(id)")
+        guard response.status == 200 else { throw HubTestFailure("GET board \(id): \(response)") }
+        return try response.decode(BoardDocument.self)
+    }
+
+    /// `GET /api/boards/{id}/ops?since=N`; requires 200.
+    func events(_ id: String, since: Int? = nil) throws -> [CommittedEvent] {
+        let response = try get("/api/boards/\(id)/ops" + (since.map { "?since=\($0)" } ?? ""))
+        guard response.status == 200 else { throw HubTestFailure("GET ops of \(id) since \(since.map(String.init) ?? "-"): \(response)") }
+        return try response.decode(EventPage.self).events
+    }
+
+    /// `POST /api/boards/{id}/ops` with the operation exactly as a WebSocket client sends it.
+    func perform(_ id: String, _ request: OperationRequest) throws -> APIResponse {
+        try post("/api/boards/\(id)/ops", bytes: Array(try WireFormat.encode(ClientMessage.operation(request))))
+    }
+
+    /// The `POST /api/boards` body for a board: `{"id","title","collections":[{"id","title","items":[…]}]}`.
+    static func newBoardBody(_ board: Board) -> JSONValue {
+        .object([
+            "id": .string(board.id),
+            "title": .string(board.title),
+            "collections": .array(board.collections.map { collection in
+                .object([
+                    "id": .string(collection.id),
+                    "title": .string(collection.title),
+                    "items": .array(collection.items.map { item in
+                        var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
+                        if let data = item.data { fields["data"] = .object(data) }
+                        return .object(fields)
+                    }),
+                ])
+            }),
+        ])
+    }
+}
+
+/// A server with one board created over HTTP, and helpers to join it.
+final class HubFixture {
+    let server: TestServer
+    let api: BoardAPI
+    let board: Board
+    let created: BoardDocument
+
+    /// The standard board: "todo" holds i1…i5, "done" holds i6…i8; i1 carries data.
+    static let standardBoard = Board(id: "board", title: "Test board", collections: [
+        BoardCollection(id: "todo", title: "To do", items: [
+            Item(id: "i1", label: "One", data: ["n": .number(1), "tags": .array(["a", "b"])]),
+            Item(id: "i2", label: "Two"), Item(id: "i3", label: "Three"), Item(id: "i4", label: "Four"),
+            Item(id: "i5", label: "Five"),
+        ]),
+        BoardCollection(id: "done", title: "Done", items: [
+            Item(id: "i6", label: "Six"), Item(id: "i7", label: "Seven"), Item(id: "i8", label: "Eight"),
+        ]),
+    ])
+
+    /// A board of `collections` collections of `itemsEach` items (c0…, c0-i0…).
+    static func grid(id: String = "board", collections: Int, itemsEach: Int) -> Board {
+        Board(id: id, title: "Grid", collections: (0..<collections).map { c in
+            BoardCollection(id: "c\(c)", title: "Column \(c)", items: (0..<itemsEach).map { i in
+                Item(id: "c\(c)-i\(i)", label: "Card \(c).\(i)")
+            })
+        })
+    }
+
+    init(board: Board = HubFixture.standardBoard, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        server = try TestServer { configuration in
+            configuration.createsDemoBoard = false
+            configure(&configuration)
+        }
+        api = BoardAPI(port: server.port)
+        self.board = board
+        created = try api.createBoard(board)
+    }
+
+    var port: UInt16 { server.port }
+
+    func join(_ name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
+              subprotocol: String? = "corkboard.v1") throws -> BoardTestClient {
+        try BoardTestClient(port: port, board: board.id, name: name, resumeFrom: previous, resume: resume, subprotocol: subprotocol)
+    }
+
+    /// The board as the server has it now.
+    func document() throws -> BoardDocument { try api.document(board.id) }
+}
+
+extension Board {
+    /// The ids of one collection's items, in order (empty if there is no such collection).
+    func ids(_ collection: CollectionID) -> [ItemID] {
+        collections.first { $0.id == collection }?.items.map(\.id) ?? []
+    }
+}
+
+extension HubFixture {
+    /// Brings every client up to the server's seq and checks that each replica is the
+    /// server's board, and that every item of the board appears exactly once.
+    @discardableResult
+    func expectAgreement(_ clients: [BoardTestClient], sourceLocation: SourceLocation = #_sourceLocation) throws -> BoardDocument {
+        let document = try document()
+        for client in clients {
+            try client.waitUntilSeq(document.seq)
+            #expect(client.seq == document.seq, "\(client.name)'s seq", sourceLocation: sourceLocation)
+            #expect(client.board == document.board, "\(client.name)'s replica is the server's board", sourceLocation: sourceLocation)
+        }
+        let ids = document.board.allItemIDs
+        #expect(Set(ids).count == ids.count, "no item twice: \(ids)", sourceLocation: sourceLocation)
+        return document
+    }
+}

@@ -1,0 +1,220 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// Spec §7: the `/api` endpoints and their statuses (403 and 429 belong to later parts).
+@Suite struct BoardAPITests {
+    static func move(_ sources: [ItemID], to collection: CollectionID, before: ItemID? = nil, opId: String, baseSeq: Int = 0) -> OperationRequest {
+        OperationRequest(opId: opId, baseSeq: baseSeq, .move(sources: sources, destination: Destination(collection: collection, before: before)))
+    }
+
+    @Test func listsTheBoardsSortedByID() throws {
+        let fixture = try HubFixture()
+        try fixture.api.createBoard(Board(id: "zeta", title: "Last", collections: []))
+        try fixture.api.createBoard(Board(id: "alpha", title: "First", collections: [BoardCollection(id: "c", title: "C")]))
+        let response = try fixture.api.get("/api/boards")
+        #expect(response.status == 200)
+        #expect(response.http.header("Content-Type")?.hasPrefix("application/json") == true)
+        #expect(try response.decode(BoardList.self) == BoardList(boards: [
+            .init(id: "alpha", title: "First", seq: 0), .init(id: "board", title: "Test board", seq: 0), .init(id: "zeta", title: "Last", seq: 0),
+        ]))
+        _ = try fixture.api.perform("zeta", OperationRequest(opId: "z-1", .addCollection(collection: "x", title: "X", before: nil)))
+        #expect(try fixture.api.get("/api/boards").decode(BoardList.self).boards.last == .init(id: "zeta", title: "Last", seq: 1))
+    }
+
+    @Test func theDemoBoardIsCreatedWhenTheStoreIsEmpty() throws {
+        let server = try TestServer()
+        let api = BoardAPI(port: server.port)
+        let list = try api.get("/api/boards").decode(BoardList.self)
+        #expect(list.boards.map(\.id) == ["demo"])
+        let demo = try api.document("demo")
+        #expect(demo.seq == 0)
+        #expect(!demo.board.collections.isEmpty)
+        let ada = try BoardTestClient(port: server.port, board: "demo", name: "Ada")
+        #expect(ada.welcome.board == demo.board)
+        #expect(ada.welcome.epoch == demo.epoch)
+    }
+
+    @Test func getsABoardOr404() throws {
+        let fixture = try HubFixture()
+        let response = try fixture.api.get("/api/boards/board")
+        #expect(response.status == 200)
+        #expect(response.http.header("Content-Type")?.hasPrefix("application/json") == true)
+        let document = try response.decode(BoardDocument.self)
+        #expect(document.board == fixture.board)
+        #expect(document.seq == 0)
+        #expect(!document.epoch.isEmpty)
+        #expect(document == fixture.created, "201 on create carries what GET returns")
+        // The board object exactly: id, title, locked, collections, plus seq and epoch.
+        #expect(Set(response.object.map { Array($0.keys) } ?? []) == ["id", "title", "locked", "collections", "seq", "epoch"])
+
+        let missing = try fixture.api.get("/api/boards/nope")
+        #expect(missing.status == 404)
+        #expect(missing.object?["error"] != nil, "a JSON error body: \(missing.text)")
+    }
+
+    @Test func createsBoards201409And400() throws {
+        let fixture = try HubFixture()
+        let fresh = Board(id: "fresh", title: "Fresh", collections: [
+            BoardCollection(id: "a", title: "A", items: [Item(id: "x1", label: "X", data: ["deep": .object(["list": .array([.number(1), .null])])])]),
+            BoardCollection(id: "b", title: "B"),
+        ])
+        let created = try fixture.api.post("/api/boards", json: BoardAPI.newBoardBody(fresh))
+        #expect(created.status == 201)
+        let body = try created.decode(BoardDocument.self)
+        #expect(body.board == fresh)
+        #expect(body.seq == 0)
+        let get = try fixture.api.get("/api/boards/fresh")
+        #expect(created.json == get.json, "the 201 body is what GET returns")
+
+        let again = try fixture.api.post("/api/boards", json: BoardAPI.newBoardBody(Board(id: "fresh", title: "Other")))
+        #expect(again.status == 409)
+        #expect(again.object?["error"] != nil)
+        #expect(try fixture.api.document("fresh").board.title == "Fresh")
+
+        let long = String(repeating: "q", count: 129)
+        let bad: [(String, String)] = [
+            ("not JSON", "{"),
+            ("an array", "[]"),
+            ("no id", #"{"title":"T","collections":[]}"#),
+            ("no title", #"{"id":"t1","collections":[]}"#),
+            ("no collections", #"{"id":"t2","title":"T"}"#),
+            ("collections not an array", #"{"id":"t3","title":"T","collections":{}}"#),
+            ("an item without a label", #"{"id":"t4","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x"}]}]}"#),
+            ("an item id twice", #"{"id":"t5","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x","label":"1"}]},{"id":"d","title":"D","items":[{"id":"x","label":"2"}]}]}"#),
+            ("a collection id twice", #"{"id":"t6","title":"T","collections":[{"id":"c","title":"C"},{"id":"c","title":"D"}]}"#),
+            ("a board id over 128 bytes", #"{"id":"\#(long)","title":"T","collections":[]}"#),
+            ("an item id over 128 bytes", #"{"id":"t7","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"\#(long)","label":"x"}]}]}"#),
+            ("an empty board id", #"{"id":"","title":"T","collections":[]}"#),
+        ]
+        for (what, body) in bad {
+            let response = try fixture.api.post("/api/boards", body: body)
+            #expect(response.status == 400, "\(what): \(response)")
+            #expect(response.object?["error"] != nil, "\(what): a JSON error body")
+        }
+        #expect(try fixture.api.get("/api/boards").decode(BoardList.self).boards.map(\.id) == ["board", "fresh"])
+    }
+
+    @Test func anHTTPOperationIsCommittedAndBroadcastToWebSocketMembers() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let request = Self.move(["i1"], to: "done", before: "i7", opId: "http-1")
+        let response = try fixture.api.perform("board", request)
+        #expect(response.status == 200)
+        #expect(response.http.header("Content-Type")?.hasPrefix("application/json") == true)
+        guard case .committed(let event) = try response.message() else {
+            Issue.record("not a committed body: \(response)")
+            return
+        }
+        #expect(event.seq == 1)
+        #expect(event.opId == "http-1")
+        #expect(event.op == .move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")))
+        #expect(response.object?["type"] == "committed")
+        // The WebSocket member gets the same event.
+        #expect(try ada.nextMessage() == .committed(event))
+        try fixture.expectAgreement([ada])
+    }
+
+    @Test func operationStatuses() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let api = fixture.api
+
+        let noop = try api.perform("board", Self.move(["i2"], to: "todo", before: "i3", opId: "h-noop"))
+        #expect(noop.status == 200)
+        #expect(try noop.message() == .noop(Noop(opId: "h-noop", seq: 0)))
+
+        let invalid = try api.perform("board", Self.move(["i1"], to: "done", opId: "h-invalid", baseSeq: 5))
+        #expect(invalid.status == 400)
+        #expect(try invalid.message().rejection?.code == .invalid)
+        #expect(try invalid.message().rejection?.opId == "h-invalid")
+
+        let gone = try api.perform("board", OperationRequest(opId: "h-gone", baseSeq: 0, .delete(items: ["ghost"])))
+        #expect(gone.status == 409)
+        #expect(try gone.message().rejection?.code == .gone)
+
+        let unknown = try api.perform("no-such-board", Self.move(["i1"], to: "done", opId: "h-404"))
+        #expect(unknown.status == 404)
+        #expect(unknown.json != nil, "a JSON body: \(unknown.text)")
+
+        let lock = try api.perform("board", OperationRequest(opId: "h-lock", .lock(locked: true)))
+        #expect(lock.status == 200)
+        #expect(try lock.message().committedEvent?.op == .lock(locked: true))
+        let locked = try api.perform("board", Self.move(["i1"], to: "done", opId: "h-locked", baseSeq: 1))
+        #expect(locked.status == 423)
+        #expect(try locked.message().rejection?.code == .locked)
+        let unlock = try api.perform("board", OperationRequest(opId: "h-unlock", .lock(locked: false)))
+        #expect(unlock.status == 200)
+        // The transient rejection is resolved anew.
+        let retried = try api.perform("board", Self.move(["i1"], to: "done", opId: "h-locked", baseSeq: 2))
+        #expect(retried.status == 200)
+        #expect(try retried.message().committedEvent?.seq == 3)
+
+        // Bodies that are not an operation at all: 400 with an `error`.
+        for body in ["{", "[]", #"{"type":"move","baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#,
+                     #"{"type":"teleport","opId":"x"}"#, #"{"type":"hello","board":"board","name":"x"}"#] {
+            let response = try api.post("/api/boards/board/ops", body: body)
+            #expect(response.status == 400, "\(body): \(response)")
+            #expect(try response.message().errorMessage?.code == .invalid, "\(body): \(response)")
+        }
+        // An operation with an opId but an ill-typed field: 400 with `rejected`.
+        let illTyped = try api.post("/api/boards/board/ops", body: #"{"type":"move","opId":"h-typed","baseSeq":0,"sources":"i1","destination":{"collection":"done"}}"#)
+        #expect(illTyped.status == 400)
+        #expect(try illTyped.message().rejection?.code == .invalid)
+        #expect(try illTyped.message().rejection?.opId == "h-typed")
+
+        // Ada saw exactly the three commits.
+        let seen = try ada.syncCommitted()
+        #expect(seen.compactMap(\.committedEvent).map(\.opId) == ["h-lock", "h-unlock", "h-locked"])
+        #expect(try fixture.expectAgreement([ada]).seq == 3)
+    }
+
+    @Test func readsTheLogSinceASeq() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        try ada.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
+        try ada.commit(.delete(items: ["i2"]))
+        try ada.commit(.updateItem(item: "i3", label: "Three!", data: .unchanged))
+
+        #expect(try fixture.api.events("board") == ada.events, "since defaults to 0")
+        #expect(try fixture.api.events("board", since: 0) == ada.events)
+        #expect(try fixture.api.events("board", since: 1) == Array(ada.events[1...]))
+        #expect(try fixture.api.events("board", since: 3) == [])
+        // Each event exactly as the WebSocket `committed` message.
+        let page = try fixture.api.get("/api/boards/board/ops?since=2")
+        #expect(page.status == 200)
+        let raw = try #require(page.object?["events"])
+        guard case .array(let events) = raw else {
+            Issue.record("events is not an array: \(page.text)")
+            return
+        }
+        #expect(events.count == 1)
+        let fromSocket = try JSONDecoder().decode(JSONValue.self, from: Data(ada.rawLog.last!.utf8))
+        #expect(events.first == fromSocket)
+
+        for query in ["?since=4", "?since=abc", "?since=1.5"] {
+            let response = try fixture.api.get("/api/boards/board/ops\(query)")
+            #expect(response.status == 400, "\(query): \(response)")
+            #expect(response.json != nil, "\(query): a JSON body")
+        }
+        let unknown = try fixture.api.get("/api/boards/nope/ops?since=0")
+        #expect(unknown.status == 404)
+    }
+
+    @Test func readingTheLogFromBeforeTheKeptHistoryIs410() throws {
+        let fixture = try HubFixture { $0.historyCapacity = 5 }
+        let ada = try fixture.join("Ada")
+        for round in 0..<10 {
+            try ada.commit(.updateItem(item: "i1", label: "One \(round)", data: .unchanged))
+        }
+        let old = try fixture.api.get("/api/boards/board/ops?since=1")
+        #expect(old.status == 410)
+        #expect(old.json != nil)
+        #expect(try fixture.api.get("/api/boards/board/ops").status == 410, "since defaults to 0, long gone")
+        // The last five are kept.
+        #expect(try fixture.api.events("board", since: 5) == Array(ada.events[5...]))
+        #expect(try fixture.api.events("board", since: 10) == [])
+    }
+}

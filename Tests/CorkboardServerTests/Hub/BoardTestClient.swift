@@ -1,0 +1,314 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import TestSupport
+import WebSocket
+
+/// A test's failure with a message saying what was awaited and what came instead.
+struct HubTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A blocking Corkboard client over a real socket: it joins a board with `hello`, decodes every
+/// server message with `WireFormat.decodeServerMessage`, and keeps a `Replica` built from the
+/// welcome snapshot and every `committed` event, so a test can compare it with the server's board.
+///
+/// Every read has a timeout (5 s), so a test that waits for something that never comes fails.
+/// One thread at a time uses a client (the convergence test gives each client its own thread).
+final class BoardTestClient: @unchecked Sendable {
+    let ws: WebSocketTestClient
+    let boardID: String
+    let name: String
+    /// The server's answer to `hello`.
+    let welcome: Welcome
+    private(set) var replica: Replica
+    /// Every committed event applied to the replica, in order (from the welcome on).
+    private(set) var events: [CommittedEvent] = []
+    /// Every server message received, in order, and its text as it came.
+    private(set) var log: [ServerMessage] = []
+    private(set) var rawLog: [String] = []
+    /// Messages `waitFor` passed over, for failure messages.
+    private(set) var skipped: [ServerMessage] = []
+    /// Committed events that repeated one already applied: the first outcome of an opId this
+    /// client sent again (spec §5), answered to it alone. Not applied twice.
+    private(set) var repeats: [CommittedEvent] = []
+    /// How often this client sent each opId, and how often a committed event for it came back:
+    /// a repeat is only accepted as the answer to a send that has none yet.
+    private var sends: [OperationID: Int] = [:]
+    private var answers: [OperationID: Int] = [:]
+    private var opCounter = 0
+    private let opPrefix: String
+    /// An upper bound on the messages one wait reads, so no loop is unbounded.
+    static let readBound = 100_000
+
+    var clientID: ClientID { welcome.client }
+    var seq: Int { replica.seq }
+    var board: Board { replica.board }
+
+    /// Connects to `/ws`, sends `hello` and reads the `welcome`, which must be the first message.
+    /// With `resumeFrom` the hello carries `resume` at that replica's seq (and `epoch`, by default
+    /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
+    init(port: UInt16, board: String, name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
+         subprotocol: String? = "corkboard.v1") throws {
+        ws = try WebSocketTestClient(
+            port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
+        guard ws.handshakeResponse.status == 101 else {
+            throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
+        }
+        boardID = board
+        self.name = name
+        opPrefix = "\(name)-\(UUID().uuidString.prefix(8))"
+        let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
+        try Self.send(.hello(Hello(board: board, name: name, resume: resumePoint)), on: ws)
+        let (first, text) = try Self.read(ws)
+        guard case .welcome(let welcome) = first else {
+            throw HubTestFailure("expected welcome, got \(text)")
+        }
+        self.welcome = welcome
+        if welcome.resumed {
+            guard let previous else { throw HubTestFailure("welcome says resumed, but there was nothing to resume") }
+            replica = previous.replica
+            events = previous.events
+        } else {
+            guard let snapshot = welcome.board else { throw HubTestFailure("a welcome that is not resumed has no board: \(text)") }
+            replica = Replica(board: snapshot, seq: welcome.seq)
+        }
+        log = [first]
+        rawLog = [text]
+    }
+
+    // MARK: Sending
+
+    private static func send(_ message: ClientMessage, on ws: WebSocketTestClient) throws {
+        try ws.send(text: String(decoding: try WireFormat.encode(message), as: UTF8.self))
+    }
+
+    func send(_ message: ClientMessage) throws {
+        if case .operation(let request) = message { sends[request.opId, default: 0] += 1 }
+        try Self.send(message, on: ws)
+    }
+
+    func send(json: String) throws { try ws.send(text: json) }
+
+    /// A fresh opId, unique across every client of every test.
+    func nextOpId() -> OperationID {
+        opCounter += 1
+        return "\(opPrefix)-\(opCounter)"
+    }
+
+    /// A request with a fresh opId; `baseSeq` defaults to this replica's seq where the operation needs one.
+    func request(_ operation: RequestedOperation, baseSeq: Int? = nil) -> OperationRequest {
+        OperationRequest(opId: nextOpId(), baseSeq: baseSeq ?? (operation.needsBaseSeq ? seq : nil), operation)
+    }
+
+    /// Sends the operation and returns its opId.
+    @discardableResult
+    func send(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> OperationID {
+        let request = request(operation, baseSeq: baseSeq)
+        try send(.operation(request))
+        return request.opId
+    }
+
+    /// Sends the request and waits for its outcome (committed, noop or rejected with its opId).
+    func perform(_ request: OperationRequest) throws -> ServerMessage {
+        try send(.operation(request))
+        return try outcome(of: request.opId)
+    }
+
+    func perform(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> ServerMessage {
+        try perform(request(operation, baseSeq: baseSeq))
+    }
+
+    /// Performs the operation and requires that it was committed.
+    @discardableResult
+    func commit(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> CommittedEvent {
+        let answer = try perform(operation, baseSeq: baseSeq)
+        guard case .committed(let event) = answer else { throw HubTestFailure("\(name): expected committed, got \(answer)") }
+        return event
+    }
+
+    /// Performs the operation and requires that it was rejected; returns the rejection.
+    func reject(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> Rejected {
+        let answer = try perform(operation, baseSeq: baseSeq)
+        guard case .rejected(let rejected) = answer else { throw HubTestFailure("\(name): expected rejected, got \(answer)") }
+        return rejected
+    }
+
+    // MARK: Receiving
+
+    /// Reads the next text message (answering pings), decodes it and, for a committed
+    /// event, applies it to the replica. Throws on a timeout, a close or an undecodable message.
+    func nextMessage() throws -> ServerMessage {
+        let (message, text) = try Self.read(ws)
+        log.append(message)
+        rawLog.append(text)
+        if case .committed(let event) = message {
+            defer { answers[event.opId, default: 0] += 1 }
+            if event.seq <= seq, answers[event.opId, default: 0] < sends[event.opId, default: 0] {
+                repeats.append(event)
+                return message
+            }
+            do {
+                try replica.apply(event)
+            } catch {
+                throw HubTestFailure("\(name): committed event does not follow the replica at seq \(seq): \(error); event \(text)")
+            }
+            events.append(event)
+        }
+        return message
+    }
+
+    private static func read(_ ws: WebSocketTestClient) throws -> (ServerMessage, String) {
+        for _ in 0..<readBound {
+            guard let frame = try ws.receiveFrame() else { throw HubTestFailure("the server closed the TCP connection") }
+            switch frame.opcode {
+            case .ping: try ws.send(.pong, frame.payload)
+            case .pong: continue
+            case .close:
+                let code = (try? WebSocketClosePayload(parsing: frame.payload))?.code
+                throw HubTestFailure("the server closed the WebSocket with \(code.map(String.init(describing:)) ?? "no code")")
+            case .text:
+                let text = String(decoding: frame.payload, as: UTF8.self)
+                do {
+                    return (try WireFormat.decodeServerMessage(Data(frame.payload)), text)
+                } catch {
+                    throw HubTestFailure("undecodable server message \(text): \(error)")
+                }
+            default:
+                throw HubTestFailure("unexpected \(frame.opcode) frame from the server")
+            }
+        }
+        throw HubTestFailure("no text message within \(readBound) frames")
+    }
+
+    /// Reads messages until one matches; those passed over are kept in `skipped`.
+    func waitFor(_ what: String, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
+        for _ in 0..<Self.readBound {
+            let message: ServerMessage
+            do {
+                message = try nextMessage()
+            } catch {
+                throw HubTestFailure("\(name) waiting for \(what): \(error); passed over \(skipped.suffix(5))")
+            }
+            if matches(message) { return message }
+            skipped.append(message)
+        }
+        throw HubTestFailure("\(name): no \(what) within \(Self.readBound) messages")
+    }
+
+    func waitFor(type: String) throws -> ServerMessage {
+        try waitFor("a \(type) message") { $0.typeName == type }
+    }
+
+    /// The answer to this opId: committed (or noop) with it, or rejected with it.
+    func outcome(of opId: OperationID) throws -> ServerMessage {
+        try waitFor("the outcome of \(opId)") { $0.opId == opId }
+    }
+
+    /// Reads until the replica reaches `target` (bounded by the read timeout).
+    func waitUntilSeq(_ target: Int) throws {
+        while seq < target {
+            _ = try waitFor("event \(seq + 1)") { message in
+                if case .committed = message { return true }
+                return false
+            }
+        }
+    }
+
+    /// A round trip through the board's sequencer: sends a delete of an item that does not
+    /// exist (rejected, changing nothing) and returns every message that came before its answer.
+    /// Used to check that nothing else arrives, without sleeping.
+    func sync() throws -> [ServerMessage] {
+        let opId = nextOpId() + "-sync"
+        let request = OperationRequest(opId: opId, baseSeq: 0, .delete(items: ["\(opId)-no-such-item"]))
+        try send(.operation(request))
+        var before: [ServerMessage] = []
+        for _ in 0..<Self.readBound {
+            let message = try nextMessage()
+            if message.opId == opId {
+                guard case .rejected = message else { throw HubTestFailure("the sync delete got \(message)") }
+                return before
+            }
+            before.append(message)
+        }
+        throw HubTestFailure("\(name): sync not answered within \(Self.readBound) messages")
+    }
+
+    /// Like `sync`, but only the committed events (and noops) that arrived before the answer.
+    func syncCommitted() throws -> [ServerMessage] {
+        try sync().filter { $0.typeName == "committed" }
+    }
+
+    // MARK: Ending
+
+    /// Reads until the server's close frame, answers it, and returns its code (nil if the TCP
+    /// connection ended without one). Text messages before it are decoded and logged.
+    func expectClose() throws -> WebSocketCloseCode? {
+        for _ in 0..<Self.readBound {
+            guard let frame = try ws.receiveFrame() else { return nil }
+            switch frame.opcode {
+            case .close:
+                let code = try WebSocketClosePayload(parsing: frame.payload).code
+                try? ws.send(.close, frame.payload)
+                return code
+            case .text:
+                let text = String(decoding: frame.payload, as: UTF8.self)
+                rawLog.append(text)
+                if let message = try? WireFormat.decodeServerMessage(Data(frame.payload)) { log.append(message) }
+            case .ping: try? ws.send(.pong, frame.payload)
+            default: continue
+            }
+        }
+        throw HubTestFailure("no close frame within \(Self.readBound) frames")
+    }
+
+    /// A clean close: close frame out, the server's close frame back, then EOF.
+    func close() throws {
+        try ws.sendClose(.normal)
+        _ = try expectClose()
+        _ = ws.socket.isClosedByPeer()
+    }
+
+    /// Drops the connection without a close handshake (TCP reset), as a lost network would.
+    func drop() {
+        ws.socket.reset()
+    }
+}
+
+extension ServerMessage {
+    /// The opId of a committed event, a noop or a rejection.
+    var opId: OperationID? {
+        switch self {
+        case .committed(let event): event.opId
+        case .noop(let noop): noop.opId
+        case .rejected(let rejected): rejected.opId
+        default: nil
+        }
+    }
+
+    var committedEvent: CommittedEvent? {
+        if case .committed(let event) = self { return event }
+        return nil
+    }
+
+    var rejection: Rejected? {
+        if case .rejected(let rejected) = self { return rejected }
+        return nil
+    }
+
+    var errorMessage: ErrorMessage? {
+        if case .error(let error) = self { return error }
+        return nil
+    }
+}
+
+/// Decodes one text message as a server message, for raw `WebSocketTestClient`s.
+func decodeServerText(_ text: String?) throws -> ServerMessage {
+    guard let text else { throw HubTestFailure("the connection ended instead of a message") }
+    do {
+        return try WireFormat.decodeServerMessage(Data(text.utf8))
+    } catch {
+        throw HubTestFailure("undecodable server message \(text): \(error)")
+    }
+}
