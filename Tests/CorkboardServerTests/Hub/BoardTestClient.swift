@@ -37,6 +37,8 @@ final class BoardTestClient: @unchecked Sendable {
     /// a repeat is only accepted as the answer to a send that has none yet.
     private var sends: [OperationID: Int] = [:]
     private var answers: [OperationID: Int] = [:]
+    /// Repeats a test announced with `expectRepeat(of:)`.
+    private var allowedRepeats: [OperationID: Int] = [:]
     private var opCounter = 0
     private let opPrefix: String
     /// An upper bound on the messages one wait reads, so no loop is unbounded.
@@ -90,6 +92,12 @@ final class BoardTestClient: @unchecked Sendable {
     }
 
     func send(json: String) throws { try ws.send(text: json) }
+
+    /// Accepts one more committed event for this opId that repeats one already applied: a resend
+    /// whose original event also reached this replica another way (in a resume replay).
+    func expectRepeat(of opId: OperationID) {
+        allowedRepeats[opId, default: 0] += 1
+    }
 
     /// A fresh opId, unique across every client of every test.
     func nextOpId() -> OperationID {
@@ -145,7 +153,8 @@ final class BoardTestClient: @unchecked Sendable {
         rawLog.append(text)
         if case .committed(let event) = message {
             defer { answers[event.opId, default: 0] += 1 }
-            if event.seq <= seq, answers[event.opId, default: 0] < sends[event.opId, default: 0] {
+            if event.seq <= seq, answers[event.opId, default: 0] < sends[event.opId, default: 0] || allowedRepeats[event.opId, default: 0] > 0 {
+                if answers[event.opId, default: 0] >= sends[event.opId, default: 0] { allowedRepeats[event.opId, default: 0] -= 1 }
                 repeats.append(event)
                 return message
             }

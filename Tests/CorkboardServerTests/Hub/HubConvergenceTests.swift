@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Spec §6, last line: every client that applies the committed events in seq order to its
-/// snapshot holds exactly the server's board, here with 8 clients moving at once.
+/// snapshot holds exactly the server's board, here with 8 clients (and an HTTP caller) moving at once.
 @Suite struct HubConvergenceTests {
     /// Reproducible randomness per client.
     struct SplitMix: RandomNumberGenerator {
@@ -29,6 +29,7 @@ import TestSupport
 
     static let clientCount = 8
     static let opsPerClient = 50
+    static let httpOps = 25
 
     /// A random move built from what this client's replica shows at its seq (the base it sends):
     /// half by anchor, half by offsets.
@@ -88,12 +89,33 @@ import TestSupport
             }
             thread.start()
         }
+        // And one HTTP caller, moving from snapshots it reads with GET.
+        done.enter()
+        let api = fixture.api
+        Thread {
+            defer { done.leave() }
+            var random = SplitMix(state: 424_242)
+            do {
+                for round in 0..<Self.httpOps {
+                    let document = try api.document(board.id)
+                    let operation = Self.randomMove(document.board, workload: workload, &random)
+                    let response = try api.perform(board.id, OperationRequest(opId: "http-\(workload)-\(round)", baseSeq: document.seq, operation))
+                    switch try response.message() {
+                    case .committed where response.status == 200: tally.withLock { $0.committed += 1 }
+                    case .noop where response.status == 200: tally.withLock { $0.noop += 1 }
+                    default: tally.withLock { $0.rejected.append("HTTP: \(operation) → \(response)") }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("HTTP: \(error)") }
+            }
+        }.start()
         #expect(done.wait(timeout: .now() + 60) == .success, "the clients finished within a minute")
         let problems = failures.withLock { $0 }
         #expect(problems.isEmpty, "\(problems)")
         let counts = tally.withLock { $0 }
         #expect(counts.rejected.isEmpty, "no move of existing items into existing collections is rejected: \(counts.rejected.prefix(5))")
-        #expect(counts.committed + counts.noop + counts.rejected.count == Self.clientCount * Self.opsPerClient)
+        #expect(counts.committed + counts.noop + counts.rejected.count == Self.clientCount * Self.opsPerClient + Self.httpOps)
         guard problems.isEmpty else { return }
 
         let document = try fixture.expectAgreement(clients)

@@ -168,4 +168,61 @@ import WebSocket
         #expect(try ada.nextMessage() == .committed(event), "no second peer.joined before the event")
         #expect(try ada.sync().isEmpty)
     }
+
+    @Test func operationsSentRightBehindTheHelloFollowTheWelcome() throws {
+        let fixture = try HubFixture()
+        func frame(_ message: ClientMessage) throws -> [UInt8] {
+            WebSocketFrame(opcode: .text, payload: Array(try WireFormat.encode(message))).encoded(maskingKey: (9, 8, 7, 6))
+        }
+        let move = OperationRequest(opId: "early-1", baseSeq: 0, .move(sources: ["i1"], destination: Destination(collection: "done")))
+        // Handshake, hello and an operation in one write.
+        let client = try WebSocketTestClient(
+            port: fixture.port, extraHeaders: "Sec-WebSocket-Protocol: corkboard.v1\r\n",
+            firstFrames: try frame(.hello(Hello(board: "board", name: "Eager"))) + frame(.operation(move)))
+        guard case .welcome(let welcome) = try decodeServerText(try client.receiveText()) else {
+            Issue.record("the first message is not the welcome")
+            return
+        }
+        #expect(welcome.seq == 0)
+        #expect(welcome.board == fixture.board)
+        let event = try decodeServerText(try client.receiveText()).committedEvent
+        #expect(event?.opId == "early-1")
+        #expect(event?.seq == 1)
+        #expect(event?.client == welcome.client)
+    }
+
+    @Test func clientsJoiningWhileOthersCommitGetASnapshotThatTheEventsFollow() throws {
+        let fixture = try HubFixture()
+        let writer = try fixture.join("Writer")
+        let failures = Locked<[String]>([])
+        let stop = Locked(false)
+        let written = Locked(0)
+        let writing = DispatchGroup()
+        writing.enter()
+        Thread {
+            defer { writing.leave() }
+            do {
+                for round in 0..<2_000 where !stop.withLock({ $0 }) {
+                    let answer = try writer.perform(.move(
+                        sources: ["i\(round % 8 + 1)"], destination: Destination(collection: round % 3 == 0 ? "todo" : "done")))
+                    if case .rejected = answer { failures.withLock { $0.append("\(answer)") } }
+                    written.withLock { $0 += 1 }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }.start()
+        // Each joiner's replica throws if an event does not fit its snapshot (a gap or a repeat).
+        var joiners: [BoardTestClient] = []
+        for index in 0..<10 {
+            // Each joins a few writes after the last.
+            _ = eventually { written.withLock { $0 } >= 5 * (index + 1) }
+            joiners.append(try fixture.join("Joiner \(index)"))
+        }
+        stop.withLock { $0 = true }
+        #expect(writing.wait(timeout: .now() + 30) == .success)
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(Set(joiners.map(\.welcome.seq)).count > 1, "the joins were spread over the writes")
+        try fixture.expectAgreement([writer] + joiners)
+    }
 }

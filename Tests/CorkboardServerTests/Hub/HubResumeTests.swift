@@ -139,4 +139,91 @@ import TestSupport
         #expect(try decodeServerText(try client.receiveText()).committedEvent == ada.events[8])
         #expect(try decodeServerText(try client.receiveText()).committedEvent == ada.events[9])
     }
+
+    @Test func resendingAnUnansweredOpAfterResumeGetsItsEventOnceMore() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let bob = try fixture.join("Bob")
+        _ = try ada.waitFor(type: "peer.joined")
+        // Bob sends a move and loses the connection before he reads the answer.
+        let request = bob.request(.move(sources: ["i2"], destination: Destination(collection: "done")))
+        try bob.send(.operation(request))
+        let event = try #require(try ada.waitFor(type: "committed").committedEvent)
+        #expect(event.opId == request.opId)
+        bob.drop()
+        let other = try ada.commit(Self.touch(1))
+
+        let back = try fixture.join("Bob", resumeFrom: bob)
+        #expect(back.welcome.resumed)
+        #expect(back.welcome.seq == 0)
+        back.expectRepeat(of: request.opId)
+        try back.send(.operation(request))
+        // The replay (Bob's own event, then Ada's), then the answer to the resend: the first outcome again.
+        #expect(try back.nextMessage() == .committed(event))
+        #expect(try back.nextMessage() == .committed(other))
+        #expect(try back.nextMessage() == .committed(event))
+        #expect(back.repeats == [event])
+        #expect(try ada.syncCommitted().isEmpty, "the repeat goes to the sender alone")
+        #expect(try fixture.expectAgreement([ada, back]).seq == 2)
+    }
+
+    /// Commits `count` real changes from `client`, pipelined: i1 travels between the ends of the two collections.
+    static func commitMany(_ count: Int, from client: BoardTestClient) throws {
+        let start = client.seq
+        for index in 0..<count {
+            try client.send(.move(sources: ["i1"], destination: Destination(collection: index % 2 == 0 ? "done" : "todo")), baseSeq: 0)
+        }
+        try client.waitUntilSeq(start + count)
+    }
+
+    @Test func anOperationSentDuringALongReplayIsAnsweredAfterTheReplay() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let bob = try fixture.join("Bob")
+        _ = try ada.waitFor(type: "peer.joined")
+        // Bob stops reading; 1,200 events pile up for him; then his move commits and he drops.
+        let total = 1_200
+        try Self.commitMany(total, from: ada)
+        let request = bob.request(.move(sources: ["i2"], destination: Destination(collection: "done")), baseSeq: 0)
+        try bob.send(.operation(request))
+        let event = try #require(try ada.outcome(of: request.opId).committedEvent)
+        #expect(event.seq == total + 1)
+        bob.drop()
+
+        // Back from seq 0: the replay spans several pieces. He resends his move at once, and a
+        // noop too; their answers must not overtake the replay (spec §3: the missed events, then live traffic).
+        let back = try fixture.join("Bob", resumeFrom: bob)
+        #expect(back.welcome.resumed)
+        back.expectRepeat(of: request.opId)
+        try back.send(.operation(request))
+        let noop = back.request(.move(sources: ["i8"], destination: Destination(collection: "done")))
+        try back.send(.operation(noop))
+        try back.waitUntilSeq(total + 1)
+        #expect(back.skipped.isEmpty, "nothing in the middle of the replay: \(back.skipped.prefix(3))")
+        #expect(try back.nextMessage() == .committed(event))
+        #expect(try back.nextMessage().typeName == "committed")
+        #expect(back.events.map(\.seq) == Array(1...(total + 1)))
+        try fixture.expectAgreement([ada, back])
+    }
+
+    @Test func presenceDoesNotInterruptALongReplay() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let bob = try fixture.join("Bob")
+        _ = try ada.waitFor(type: "peer.joined")
+        bob.drop()
+        let total = 1_200
+        try Self.commitMany(total, from: ada)
+
+        let back = try fixture.join("Bob", resumeFrom: bob)
+        #expect(back.welcome.resumed)
+        // Cy comes and Ada goes while Bob's replay is under way.
+        let cy = try fixture.join("Cy")
+        try ada.close()
+        try back.waitUntilSeq(total)
+        #expect(back.skipped.isEmpty, "no presence in the middle of the replay: \(back.skipped.prefix(3))")
+        var presence = back.skipped
+        while presence.count < 2 { presence.append(try back.nextMessage()) }
+        #expect(presence == [.peerJoined(client: cy.clientID, name: "Cy"), .peerLeft(client: ada.clientID)])
+    }
 }
