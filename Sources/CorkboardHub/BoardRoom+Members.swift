@@ -13,6 +13,9 @@ struct Member {
     /// While a resume is being replayed: the last seq sent. Nil once the member is live,
     /// that is, receives broadcasts.
     var replayedThrough: Int?
+    /// Answers to this member's own operations that came while it was replaying: sent after
+    /// the replay, so a repeat of an event it has not been replayed yet never overtakes it.
+    var heldReplies: [String] = []
 
     var isLive: Bool { replayedThrough == nil }
 }
@@ -73,6 +76,8 @@ extension BoardRoom {
         for event in events { member.socket.send(.text(WireText.encode(.committed(event)))) }
         if last == pipeline.durableSeq {
             member.replayedThrough = nil
+            for reply in member.heldReplies { member.socket.send(.text(reply)) }
+            member.heldReplies = []
         } else {
             member.replayedThrough = last
             member.socket.whenDrained { self.queue.async { self.replay(key) } }
@@ -85,6 +90,17 @@ extension BoardRoom {
             guard let member = self.members.removeValue(forKey: key) else { return }
             self.sendToOthers(of: key, .peerLeft(client: member.client))
             self.hub.logger.debug("board \(self.id): \(member.client) left")
+        }
+    }
+
+    /// An answer to one member's own operation: now, or after its replay.
+    func reply(_ text: String, to key: MemberKey) {
+        guard var member = members[key] else { return }
+        if member.isLive {
+            member.socket.send(.text(text))
+        } else {
+            member.heldReplies.append(text)
+            members[key] = member
         }
     }
 

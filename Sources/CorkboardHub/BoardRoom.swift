@@ -193,7 +193,7 @@ final class BoardRoom: @unchecked Sendable {
                 WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
                 if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
             case .reply(let outcome, .member(let key)):
-                members[key]?.socket.send(.text(WireText.encode(ServerMessage(outcome))))
+                reply(WireText.encode(ServerMessage(outcome)), to: key)
             case .reply(let outcome, .http(let reply)):
                 reply(outcome)
             }

@@ -27,11 +27,16 @@ import TestSupport
         #expect(returning.welcome.seq == 0)
         // A small receive buffer keeps the socket from swallowing the replay in one go.
         returning.ws.socket.setReceiveBuffer(32 * 1024)
+        // A resend of an opId the replay has not reached yet: its answer waits for the replay.
+        let resent = ada.events[699]
+        returning.expectRepeat(of: resent.opId)
+        try returning.send(.operation(OperationRequest(opId: resent.opId, baseSeq: 0, .delete(items: ["i1"]))))
         // Live events while the replay is under way.
         try ada.commit(.move(sources: ["i2"], destination: Destination(collection: "done")))
         try ada.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
         try returning.waitUntilSeq(total + 2)
         #expect(returning.events.map(\.seq) == Array(1...(total + 2)))
+        #expect(returning.repeats == [resent], "the first outcome again, after the replay, applied once")
         #expect(try returning.syncCommitted().isEmpty)
         try fixture.expectAgreement([ada, returning])
     }
