@@ -13,9 +13,9 @@ struct Member {
     /// While a resume is being replayed: the last seq sent. Nil once the member is live,
     /// that is, receives broadcasts.
     var replayedThrough: Int?
-    /// Answers to this member's own operations that came while it was replaying: sent after
-    /// the replay, so a repeat of an event it has not been replayed yet never overtakes it.
-    var heldReplies: [String] = []
+    /// Messages that came while it was replaying (answers to its own operations, presence):
+    /// sent after the replay, so nothing overtakes it (a repeat of an event not replayed yet).
+    var held: [String] = []
 
     var isLive: Bool { replayedThrough == nil }
 }
@@ -76,8 +76,8 @@ extension BoardRoom {
         for event in events { member.socket.send(.text(WireText.encode(.committed(event)))) }
         if last == pipeline.durableSeq {
             member.replayedThrough = nil
-            for reply in member.heldReplies { member.socket.send(.text(reply)) }
-            member.heldReplies = []
+            for text in member.held { member.socket.send(.text(text)) }
+            member.held = []
         } else {
             member.replayedThrough = last
             member.socket.whenDrained { self.queue.async { self.replay(key) } }
@@ -99,16 +99,19 @@ extension BoardRoom {
         if member.isLive {
             member.socket.send(.text(text))
         } else {
-            member.heldReplies.append(text)
+            member.held.append(text)
             members[key] = member
         }
     }
 
-    /// Presence to every member but one, encoded once.
+    /// Presence to every member but one, encoded once; held for members still replaying.
     func sendToOthers(of key: MemberKey, _ message: ServerMessage) {
-        let others = members.lazy.filter { $0.key != key }.map(\.value.socket)
-        guard !others.isEmpty else { return }
-        WebSocketConnection.send(WebSocketBroadcast(text: WireText.encode(message)), to: others)
+        let text = WireText.encode(message)
+        var live: [WebSocketConnection] = []
+        for (other, member) in members where other != key {
+            if member.isLive { live.append(member.socket) } else { members[other]?.held.append(text) }
+        }
+        if !live.isEmpty { WebSocketConnection.send(WebSocketBroadcast(text: text), to: live) }
     }
 
     /// Sends `error` and closes the WebSocket (spec §3's refusals of `hello`).

@@ -36,6 +36,9 @@ import TestSupport
         try ada.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
         try returning.waitUntilSeq(total + 2)
         #expect(returning.events.map(\.seq) == Array(1...(total + 2)))
+        // The repeat comes after the replay, before or after the live events depending on
+        // when the replay caught up; had it overtaken the replay, the replica would have thrown.
+        if returning.repeats.isEmpty { _ = try returning.outcome(of: resent.opId) }
         #expect(returning.repeats == [resent], "the first outcome again, after the replay, applied once")
         #expect(try returning.syncCommitted().isEmpty)
         try fixture.expectAgreement([ada, returning])
