@@ -44,10 +44,11 @@ public final class CorkboardServer: Sendable {
     @discardableResult
     public func start() throws -> SocketAddress {
         let (host, port) = (configuration.host, configuration.port)
-        if configuration.createsDemoBoard { try createDemoBoard() }
+        let createdDemo = configuration.createsDemoBoard ? try createDemoBoard() : false
         do {
             let address = try http.start(host: host, port: port)
             logger.info("serving \(configuration.webRoot) on http://\(address)")
+            if createdDemo { logger.info("created the demo board \"\(DemoBoard.board.id)\"") }
             return address
         } catch let error as SocketError where error.isAddressInUse {
             throw StartupError.addressInUse(host: host, port: port)
@@ -71,8 +72,8 @@ public final class CorkboardServer: Sendable {
     }
 
     /// The demo board, when the store holds none yet; done before the port opens, so the
-    /// first page a new user loads already shows it.
-    private func createDemoBoard() throws {
+    /// first page a new user loads already shows it. Returns whether it was created.
+    private func createDemoBoard() throws -> Bool {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Bool, HubError>?>(nil)
         hub.createIfEmpty(DemoBoard.board) { result in
@@ -83,8 +84,7 @@ public final class CorkboardServer: Sendable {
             throw StartupError.storeUnusable("the store did not answer within 30 s")
         }
         switch result {
-        case .success(true): logger.info("created the demo board \"\(DemoBoard.board.id)\"")
-        case .success(false): break
+        case .success(let created): return created
         case .failure(let error): throw StartupError.storeUnusable("\(error)")
         }
     }
