@@ -16,6 +16,8 @@ struct Member {
     /// Messages that came while it was replaying (answers to its own operations, presence):
     /// sent after the replay, so nothing overtakes it (a repeat of an event not replayed yet).
     var held: [String] = []
+    /// The live drag, if any (spec §4), and how its broadcasts are paced.
+    var drag: LiveDrag?
 
     var isLive: Bool { replayedThrough == nil }
 }
@@ -40,7 +42,7 @@ extension BoardRoom {
     private func admit(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
         guard members[key] == nil else { return }
         let client = hub.nextClientID()
-        let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: nil) }
+        let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
         var member = Member(client: client, name: hello.name, role: role, socket: socket, order: joinCounter)
@@ -87,6 +89,8 @@ extension BoardRoom {
 
     func leave(_ key: MemberKey) {
         perform {
+            guard self.members[key] != nil else { return }
+            self.clearDrag(of: key, .left)
             guard let member = self.members.removeValue(forKey: key) else { return }
             self.sendToOthers(of: key, .peerLeft(client: member.client))
             self.hub.logger.debug("board \(self.id): \(member.client) left")

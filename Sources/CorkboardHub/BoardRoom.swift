@@ -32,6 +32,9 @@ final class BoardRoom: @unchecked Sendable {
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
     var joinCounter = 0
+    /// Items held by live drags (presence: never persisted), and a counter naming drags.
+    var leases = LeaseTable()
+    var dragCounter = 0
     /// Operations waiting because too many events are not durable yet (the store is slow):
     /// the engine's history must still reach back to the durable seq.
     private var held: [() -> Void] = []
@@ -121,6 +124,7 @@ final class BoardRoom: @unchecked Sendable {
         perform {
             guard case .ready = self.phase, let member = self.members[key] else { return }
             self.sequence {
+                self.noteDrop(request, from: key)
                 self.resolve(request, client: member.client, role: member.role, target: .member(key))
             }
         }
@@ -149,7 +153,7 @@ final class BoardRoom: @unchecked Sendable {
     }
 
     private func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
-        let outcome = engine.apply(request, client: client, role: role)
+        let outcome = engine.apply(request, client: client, role: role, leases: leases)
         if case .committed(let commit) = outcome {
             pipeline.add(commit.event, from: target)
         } else if let delivery = pipeline.answer(outcome, to: target) {
@@ -192,8 +196,10 @@ final class BoardRoom: @unchecked Sendable {
                 let broadcast = WebSocketBroadcast(text: WireText.encode(.committed(event)))
                 WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
                 if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
+                clearDrags(after: event, from: target)
             case .reply(let outcome, .member(let key)):
                 reply(WireText.encode(ServerMessage(outcome)), to: key)
+                clearDrag(after: outcome, to: key)
             case .reply(let outcome, .http(let reply)):
                 reply(outcome)
             }

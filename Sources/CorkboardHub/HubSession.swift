@@ -52,8 +52,12 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
                 room.submit(request, from: key)
             case .message(.hello):
                 send(.error(ErrorMessage(code: .invalid, message: "already joined; a connection joins one board once")), on: socket)
-            case .message(.dragStart), .message(.dragOver), .message(.dragEnd):
-                send(.error(ErrorMessage(code: .invalid, message: "drag presence is not served yet")), on: socket)
+            case .message(.dragStart(let items)):
+                room.dragStart(items, from: key)
+            case .message(.dragOver(let collection, let index)):
+                room.dragOver(collection: collection, index: index, from: key)
+            case .message(.dragEnd):
+                room.dragEnd(from: key)
             case .error(let error):
                 send(.error(error), on: socket)
             case .rejected(let rejected):

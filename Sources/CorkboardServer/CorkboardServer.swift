@@ -29,6 +29,7 @@ public final class CorkboardServer: Sendable {
         var hubConfiguration = HubConfiguration()
         hubConfiguration.historyCapacity = configuration.historyCapacity
         hubConfiguration.helloTimeout = configuration.helloTimeout
+        hubConfiguration.dragTimeout = configuration.dragTimeout
         hub = Hub(
             store: store ?? Self.makeStore(configuration), access: configuration.access,
             configuration: hubConfiguration, logger: logger)

@@ -109,7 +109,10 @@ public final class BlockingClient: @unchecked Sendable {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count == 0 { throw Failure(description: "connection closed before a full response; got \(String(decoding: buffered, as: UTF8.self))") }
-            guard count > 0 else { throw Failure(description: "timed out waiting for a response; got \(buffered.count) bytes") }
+            guard count > 0 else {
+                let reason = errno == EAGAIN ? "timed out waiting for a response" : "recv: \(String(cString: strerror(errno)))"
+                throw Failure(description: "\(reason); got \(buffered.count) bytes")
+            }
             buffered += chunk[0..<count]
         }
     }

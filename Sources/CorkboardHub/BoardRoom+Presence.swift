@@ -1,0 +1,175 @@
+import CorkboardModel
+import CorkboardWire
+import Dispatch
+import WebSocket
+
+/// Live drag state (spec §4): leases, placeholders, coalesced `drag` broadcasts and exactly
+/// one `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything
+/// else about the board, so a clear is ordered after the commit that caused it.
+extension BoardRoom {
+    func dragStart(_ items: [ItemID], from key: MemberKey) {
+        perform {
+            guard case .ready = self.readiness, let member = self.members[key] else { return }
+            if let refusal = self.refusal(ofDragOf: items, by: member) {
+                return member.socket.send(.text(WireText.encode(.rejected(refusal))))
+            }
+            // A new drag replaces the member's previous one, which ends as cancelled.
+            self.clearDrag(of: key, .cancel)
+            if let holder = self.leases.acquire(items, for: member.client) {
+                return member.socket.send(.text(WireText.encode(.rejected(.dragStartBusy(holder: holder)))))
+            }
+            self.dragCounter += 1
+            self.members[key]?.drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            self.broadcastDrag(of: key)
+            self.scheduleDragTimeout(of: key)
+        }
+    }
+
+    func dragOver(collection: CollectionID, index: Int, from key: MemberKey) {
+        perform {
+            guard case .ready = self.readiness, let member = self.members[key] else { return }
+            guard var drag = member.drag else {
+                return self.sendError(to: member, "drag.over without a drag in progress (send drag.start first)")
+            }
+            let dragged = Set(drag.state.items)
+            guard let count = self.engine.itemCount(of: collection) else {
+                return self.sendError(to: member, "drag.over: there is no collection \"\(collection)\"")
+            }
+            // The placeholder counts the list without the dragged items (0 … count).
+            let remaining = count - dragged.filter { self.engine.collection(holding: $0) == collection }.count
+            guard index >= 0, index <= remaining else {
+                return self.sendError(to: member, "drag.over: index \(index) is outside 0…\(remaining)")
+            }
+            let before = self.engine.itemID(at: index, in: collection, excluding: dragged)
+            drag.state.over = DragTarget(collection: collection, index: index, before: before)
+            drag.lastUpdate = .now()
+            drag.unsent = true
+            self.members[key]?.drag = drag
+            self.broadcastDrag(of: key)
+        }
+    }
+
+    func dragEnd(from key: MemberKey) {
+        perform {
+            guard case .ready = self.readiness, self.members[key] != nil else { return }
+            self.clearDrag(of: key, .cancel)
+        }
+    }
+
+    /// Why this member may not pick these items up, if it may not.
+    private func refusal(ofDragOf items: [ItemID], by member: Member) -> Rejected? {
+        func refuse(_ code: RejectionCode, _ message: String) -> Rejected {
+            Rejected(opId: nil, ref: "drag.start", code: code, message: message)
+        }
+        guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
+        guard !items.isEmpty, items.allSatisfy(Limits.isValidID) else {
+            return refuse(.invalid, "drag.start needs 1 or more item ids of 1…128 bytes")
+        }
+        guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
+        guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
+        return nil
+    }
+
+    /// Ends the member's drag, if any: leases released, `drag.cleared` to the others (which
+    /// also makes any paced `drag` still waiting for it moot).
+    func clearDrag(of key: MemberKey, _ reason: DragClearReason) {
+        guard let member = members[key], member.drag != nil else { return }
+        members[key]?.drag = nil
+        leases.releaseAll(heldBy: member.client)
+        sendToOthers(of: key, .dragCleared(client: member.client, reason: reason))
+    }
+
+    /// Sends the member's current drag to the others now, or in its next pacing slot.
+    private func broadcastDrag(of key: MemberKey) {
+        guard let member = members[key], var drag = member.drag, drag.unsent, !drag.flushScheduled else { return }
+        let interval = hub.configuration.dragBroadcastInterval
+        let now = DispatchTime.now()
+        if let last = drag.lastBroadcast, now < last + interval {
+            drag.flushScheduled = true
+            members[key]?.drag = drag
+            let generation = drag.generation
+            queue.asyncAfter(deadline: last + interval) {
+                guard self.members[key]?.drag?.generation == generation else { return }
+                self.members[key]?.drag?.flushScheduled = false
+                self.broadcastDrag(of: key)
+            }
+            return
+        }
+        drag.lastBroadcast = now
+        drag.unsent = false
+        members[key]?.drag = drag
+        sendToOthers(of: key, .drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: drag.state.over)))
+    }
+
+    /// Clears a drag nobody has updated for the timeout (spec §4: 30 s).
+    private func scheduleDragTimeout(of key: MemberKey) {
+        guard let drag = members[key]?.drag else { return }
+        let generation = drag.generation
+        queue.asyncAfter(deadline: drag.lastUpdate + hub.configuration.dragTimeout) {
+            guard let current = self.members[key]?.drag, current.generation == generation else { return }
+            if DispatchTime.now() >= current.lastUpdate + self.hub.configuration.dragTimeout {
+                self.clearDrag(of: key, .timeout)
+            } else {
+                self.scheduleDragTimeout(of: key)
+            }
+        }
+    }
+
+    // MARK: Operations and drags
+
+    /// Called before an operation from a member is resolved: a move of items it holds is
+    /// the drop of its drag, which its outcome will clear.
+    func noteDrop(_ request: OperationRequest, from key: MemberKey) {
+        guard let drag = members[key]?.drag else { return }
+        switch request.operation {
+        case .move(let sources, _) where !Set(sources).isDisjoint(with: drag.state.items):
+            members[key]?.drag?.dropOpId = request.opId
+        case .moveByOffsets:
+            // Its sources are known only once resolved; a move sent mid-drag is its drop.
+            members[key]?.drag?.dropOpId = request.opId
+        default:
+            break
+        }
+    }
+
+    /// After a committed event went out: the holder's drop clears its drag (`drop`), and a
+    /// delete clears every drag that held a deleted item (`deleted`).
+    func clearDrags(after event: CommittedEvent, from target: ReplyTarget) {
+        if case .member(let key) = target, members[key]?.drag?.dropOpId == event.opId {
+            clearDrag(of: key, .drop)
+        }
+        if case .delete(let items) = event.op {
+            var hit: [ClientID] = []
+            for item in items { if let holder = leases.holder(of: item), !hit.contains(holder) { hit.append(holder) } }
+            for holder in hit {
+                if let key = members.first(where: { $0.value.client == holder })?.key { clearDrag(of: key, .deleted) }
+            }
+        }
+    }
+
+    /// After the sender alone heard an outcome: a dropped-in-place move (noop) ends the drag
+    /// as a drop, a refused one as cancelled.
+    func clearDrag(after outcome: Outcome, to key: MemberKey) {
+        guard let opId = members[key]?.drag?.dropOpId else { return }
+        switch outcome {
+        case .noop(let noop) where noop.opId == opId, .repeated(.noop(let noop)) where noop.opId == opId:
+            clearDrag(of: key, .drop)
+        case .repeated(.committed(let event)) where event.opId == opId:
+            clearDrag(of: key, .drop)
+        case .rejected(let rejection) where rejection.opId == opId, .repeated(.rejected(let rejection)) where rejection.opId == opId:
+            clearDrag(of: key, .cancel)
+        default:
+            break
+        }
+    }
+
+    private func sendError(to member: Member, _ message: String) {
+        member.socket.send(.text(WireText.encode(.error(ErrorMessage(code: .invalid, message: message)))))
+    }
+
+    /// The ids in order, each once.
+    static func unique(_ items: [ItemID]) -> [ItemID] {
+        var seen = Set<ItemID>()
+        return items.filter { seen.insert($0).inserted }
+    }
+}

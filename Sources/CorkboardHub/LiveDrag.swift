@@ -1,0 +1,26 @@
+import CorkboardModel
+import CorkboardWire
+import Dispatch
+
+/// One member's drag in progress (spec §4): presence only, never persisted or sequenced.
+struct LiveDrag {
+    var state: DragState
+    /// Tells this drag from the member's next one, so a timer or an answer that belongs to
+    /// an ended drag does nothing.
+    let generation: Int
+    /// When the holder last said something about it (start or over): the 30 s timeout.
+    var lastUpdate: DispatchTime
+    /// When a `drag` for it was last broadcast, and whether a newer state waits for the
+    /// 50 ms pacing slot (at most 20 per second, the latest always delivered).
+    var lastBroadcast: DispatchTime?
+    var flushScheduled = false
+    var unsent = true
+    /// The opId of the holder's move that drops it: its outcome clears the drag.
+    var dropOpId: OperationID?
+
+    init(items: [ItemID], generation: Int) {
+        state = DragState(items: items, over: nil)
+        self.generation = generation
+        lastUpdate = .now()
+    }
+}
