@@ -7,7 +7,8 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
-        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self])
+        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
+                      HubBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -95,5 +96,35 @@ struct WebSocketMemoryBenchCommand: ParsableCommand {
         guard let mode = DeflateConfiguration.Mode(rawValue: deflate) else { throw ValidationError("--deflate must be off, memory or speed") }
         configuration.deflate = mode
         print(try WebSocketMemoryBenchmark(configuration: configuration).run { print($0) })
+    }
+}
+
+/// `corkboard bench hub`: moves through the collaboration hub, with growing numbers of members watching.
+struct HubBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hub",
+        abstract: "Writers move items on a 10 × 100 board while N members watch: committed moves/s, latency, fan-out.")
+
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (in open mode). Default: start one with --no-demo.")
+    var url: String?
+    @Option(help: "Watching member counts, comma-separated; each step uses a fresh board.") var members = "1,100,1000"
+    @Option(help: "Members that send moves (besides the watchers).") var writers = 8
+    @Option(help: "Moves outstanding per writer.") var inFlight = 4
+    @Option(help: "Moves per step, shared by the writers.") var ops = 20_000
+    @Flag(help: "Members offer permessage-deflate.") var deflate = false
+
+    func run() throws {
+        var configuration = HubBenchmark.Configuration()
+        configuration.url = url
+        configuration.steps = members.split(separator: ",").compactMap { Int($0) }
+        guard !configuration.steps.isEmpty, configuration.steps.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--members must be comma-separated counts, e.g. 1,100,1000")
+        }
+        guard writers > 0, inFlight > 0, ops > 0 else { throw ValidationError("--writers, --in-flight and --ops must be at least 1") }
+        configuration.writers = writers
+        configuration.inFlight = inFlight
+        configuration.operations = ops
+        configuration.deflate = deflate
+        print(try HubBenchmark(configuration: configuration).run { print($0) })
     }
 }
