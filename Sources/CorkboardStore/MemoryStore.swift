@@ -62,7 +62,10 @@ public final class MemoryStore: BoardStore {
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         let retained = retainedEvents
         let result: Result<Void, StoreError> = boards.withLock { boards in
-            guard var entry = boards[batch.board] else { return .failure(.notFound) }
+            // Taken out of the dictionary while it changes, so its log is appended to in
+            // place rather than copied on every batch; put back on every path.
+            guard var entry = boards.removeValue(forKey: batch.board) else { return .failure(.notFound) }
+            defer { boards[batch.board] = entry }
             guard entry.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: entry.seq)) }
             for (offset, event) in batch.events.enumerated() where event.seq != batch.expectedSeq + offset + 1 {
                 return .failure(.unavailable("batch for \(batch.board) is not in seq order at \(event.seq)"))
@@ -72,15 +75,18 @@ public final class MemoryStore: BoardStore {
             if entry.rejections.count > 2 * retained { entry.rejections.removeFirst(entry.rejections.count - retained) }
             if entry.events.count > 2 * retained {
                 let folded = entry.events.count - retained
+                var base = entry.base
                 do {
-                    for event in entry.events.prefix(folded) { try entry.base.apply(event.op) }
+                    for event in entry.events.prefix(folded) { try base.apply(event.op) }
                 } catch {
+                    entry.events.removeLast(batch.events.count)
+                    entry.rejections.removeLast(min(batch.rejections.count, entry.rejections.count))
                     return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
                 }
+                entry.base = base
                 entry.baseSeq += folded
                 entry.events.removeFirst(folded)
             }
-            boards[batch.board] = entry
             return .success(())
         }
         completion(result)
