@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardBench", "WebSocketDeflate",
+                "CorkboardServer", "CorkboardHub", "CorkboardBench", "WebSocketDeflate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

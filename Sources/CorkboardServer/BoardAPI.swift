@@ -9,22 +9,24 @@ import HTTP
 enum BoardAPI {
     static func add(to router: inout Router, hub: Hub, access: AccessPolicy) {
         router.add(.GET, "/api/boards") { request, responder in
-            guard authorize(request, board: nil, access: access, responder) != nil else { return }
+            guard let token = bearerToken(request, responder) else { return }
             hub.listBoards { result in
                 responder.respond(result.map { summaries in
-                    json(.ok, BoardList(boards: summaries.map { BoardList.Entry(id: $0.id, title: $0.title, seq: $0.seq) }))
+                    // Only the boards this token may see.
+                    let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
+                    return json(.ok, BoardList(boards: visible.map { BoardList.Entry(id: $0.id, title: $0.title, seq: $0.seq) }))
                 })
             }
         }
 
         router.add(.POST, "/api/boards") { request, responder in
-            // Creating a board is an owner's act, like locking one.
-            guard let role = authorize(request, board: nil, access: access, responder) else { return }
-            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may create boards")) }
             switch WireFormat.decodeNewBoard(Data(request.body)) {
             case .failure(let error):
                 responder.respond(.error(.badRequest, error.message))
             case .success(let board):
+                // Creating a board is an owner's act, like locking one.
+                guard let role = authorize(request, board: board.id, access: access, responder) else { return }
+                guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may create boards")) }
                 hub.createBoard(board) { result in responder.respond(result.map { json(.created, $0) }) }
             }
         }
@@ -69,22 +71,26 @@ enum BoardAPI {
         }
     }
 
-    /// The role the request's `Authorization: Bearer` token grants, or nil after answering 403.
-    private static func authorize(_ request: HTTPRequest, board: String?, access: AccessPolicy, _ responder: HTTPResponder) -> Role? {
-        var token: String?
-        if let header = request.headers["Authorization"] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                responder.respond(.error(.badRequest, "Authorization must be \"Bearer <token>\""))
-                return nil
-            }
-            token = String(parts[1]).trimmingOWS()
-        }
-        guard let role = access.role(token: token, board: board ?? "") else {
-            responder.respond(.error(.forbidden, "the token is not valid here"))
+    /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after answering 403.
+    private static func authorize(_ request: HTTPRequest, board: String, access: AccessPolicy, _ responder: HTTPResponder) -> Role? {
+        guard let token = bearerToken(request, responder) else { return nil }
+        guard let role = access.role(token: token, board: board) else {
+            responder.respond(.error(.forbidden, "the token is not valid for board \"\(board)\""))
             return nil
         }
         return role
+    }
+
+    /// The token of `Authorization: Bearer <token>` (`.some(nil)` without the header), or nil
+    /// after answering 400 for a header of another form.
+    private static func bearerToken(_ request: HTTPRequest, _ responder: HTTPResponder) -> String?? {
+        guard let header = request.headers["Authorization"] else { return .some(nil) }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            responder.respond(.error(.badRequest, "Authorization must be \"Bearer <token>\""))
+            return nil
+        }
+        return .some(String(parts[1]).trimmingOWS())
     }
 
     /// Spec §7: the status of an operation's answer.

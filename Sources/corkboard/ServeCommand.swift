@@ -1,4 +1,5 @@
 import ArgumentParser
+import CorkboardHub
 import CorkboardServer
 import Dispatch
 import Foundation
@@ -46,6 +47,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Where boards are kept: memory (gone when the server stops) (env: CORKBOARD_STORE; default memory).")
     var store: String?
 
+    @Option(help: "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS).")
+    var tokens: String?
+
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
     var noDemo = false
 
@@ -78,6 +82,13 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("store '\(storeName)' is not one of \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             settings.store = storeKind
+            if let path = tokens ?? environment.string("CORKBOARD_TOKENS") {
+                do {
+                    settings.access = try TokenFile(contentsOf: path)
+                } catch {
+                    throw ValidationError("token file: \(error)")
+                }
+            }
             settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
             settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"

@@ -51,7 +51,7 @@ final class BoardTestClient: @unchecked Sendable {
     /// Connects to `/ws`, sends `hello` and reads the `welcome`, which must be the first message.
     /// With `resumeFrom` the hello carries `resume` at that replica's seq (and `epoch`, by default
     /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
-    init(port: UInt16, board: String, name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
+    init(port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
          subprotocol: String? = "corkboard.v1") throws {
         ws = try WebSocketTestClient(
             port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
@@ -62,7 +62,7 @@ final class BoardTestClient: @unchecked Sendable {
         self.name = name
         opPrefix = "\(name)-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
-        try Self.send(.hello(Hello(board: board, name: name, resume: resumePoint)), on: ws)
+        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint)), on: ws)
         let (first, text) = try Self.read(ws)
         guard case .welcome(let welcome) = first else {
             throw HubTestFailure("expected welcome, got \(text)")
