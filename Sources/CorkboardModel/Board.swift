@@ -49,6 +49,20 @@ public struct Board: Sendable, Hashable, Codable {
     }
 }
 
+/// A board in a list: what the store lists and `GET /api/boards` shows.
+public struct BoardSummary: Sendable, Hashable, Codable {
+    public var id: String
+    public var title: String
+    /// The seq of the last durable event.
+    public var seq: Int
+
+    public init(id: String, title: String, seq: Int) {
+        self.id = id
+        self.title = title
+        self.seq = seq
+    }
+}
+
 extension Board {
     /// Every item id in board order, collection by collection.
     public var allItemIDs: [ItemID] {

@@ -14,7 +14,7 @@ enum BoardAPI {
                 responder.respond(result.map { summaries in
                     // Only the boards this token may see.
                     let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
-                    return json(.ok, BoardList(boards: visible.map { BoardList.Entry(id: $0.id, title: $0.title, seq: $0.seq) }))
+                    return json(.ok, BoardList(boards: visible))
                 })
             }
         }

@@ -35,20 +35,6 @@ public protocol BoardStore: AnyObject, Sendable {
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void)
 }
 
-/// One line of `GET /api/boards`.
-public struct BoardSummary: Sendable, Hashable, Codable {
-    public var id: String
-    public var title: String
-    /// The seq of the last durable event.
-    public var seq: Int
-
-    public init(id: String, title: String, seq: Int) {
-        self.id = id
-        self.title = title
-        self.seq = seq
-    }
-}
-
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
 /// it, which together rebuild the board at its current seq with a window of history.
 public struct StoredBoard: Sendable, Hashable {

@@ -35,21 +35,9 @@ public struct BoardDocument: Sendable, Hashable, Codable {
 
 /// `GET /api/boards`: `{"boards":[{"id","title","seq"}]}`.
 public struct BoardList: Sendable, Hashable, Codable {
-    public struct Entry: Sendable, Hashable, Codable {
-        public var id: String
-        public var title: String
-        public var seq: Int
+    public var boards: [BoardSummary]
 
-        public init(id: String, title: String, seq: Int) {
-            self.id = id
-            self.title = title
-            self.seq = seq
-        }
-    }
-
-    public var boards: [Entry]
-
-    public init(boards: [Entry]) { self.boards = boards }
+    public init(boards: [BoardSummary]) { self.boards = boards }
 }
 
 /// `GET /api/boards/{id}/ops?since=N`: `{"events":[…]}`, each event exactly the
