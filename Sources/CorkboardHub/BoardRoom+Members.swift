@@ -47,14 +47,14 @@ extension BoardRoom {
         joinCounter += 1
         var member = Member(client: client, name: hello.name, role: role, socket: socket, order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
-            socket.send(.text(WireText.encode(.welcome(Welcome(
-                client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))))
+            socket.send(.welcome(Welcome(
+                client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
         } else {
-            socket.send(.text(WireText.encode(.welcome(Welcome(
-                client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))))
+            socket.send(.welcome(Welcome(
+                client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
             members[key] = member
         }
         sendToOthers(of: key, .peerJoined(client: client, name: hello.name))
@@ -75,7 +75,7 @@ extension BoardRoom {
             Self.refuse(member.socket, .invalid, "the resume fell behind the kept history; reconnect", close: .tryAgainLater)
             return
         }
-        for event in events { member.socket.send(.text(WireText.encode(.committed(event)))) }
+        for event in events { member.socket.send(.committed(event)) }
         if last == pipeline.durableSeq {
             member.replayedThrough = nil
             for text in member.held { member.socket.send(.text(text)) }
@@ -120,7 +120,7 @@ extension BoardRoom {
 
     /// Sends `error` and closes the WebSocket (spec §3's refusals of `hello`).
     static func refuse(_ socket: WebSocketConnection, _ code: ErrorCode, _ message: String, close: WebSocketCloseCode) {
-        socket.send(.text(WireText.encode(.error(ErrorMessage(code: code, message: message)))))
+        socket.send(.error(ErrorMessage(code: code, message: message)))
         socket.close(close, reason: message.utf8.count <= 120 ? message : "")
     }
 }

@@ -11,12 +11,12 @@ extension BoardRoom {
         perform {
             guard case .ready = self.readiness, let member = self.members[key] else { return }
             if let refusal = self.refusal(ofDragOf: items, by: member) {
-                return member.socket.send(.text(WireText.encode(.rejected(refusal))))
+                return member.socket.send(.rejected(refusal))
             }
             // A new drag replaces the member's previous one, which ends as cancelled.
             self.clearDrag(of: key, .cancel)
             if let holder = self.leases.acquire(items, for: member.client) {
-                return member.socket.send(.text(WireText.encode(.rejected(.dragStartBusy(holder: holder)))))
+                return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
             }
             self.dragCounter += 1
             self.members[key]?.drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
@@ -29,16 +29,16 @@ extension BoardRoom {
         perform {
             guard case .ready = self.readiness, let member = self.members[key] else { return }
             guard var drag = member.drag else {
-                return self.sendError(to: member, "drag.over without a drag in progress (send drag.start first)")
+                return member.socket.send(invalid: "drag.over without a drag in progress (send drag.start first)")
             }
             let dragged = Set(drag.state.items)
             guard let count = self.engine.itemCount(of: collection) else {
-                return self.sendError(to: member, "drag.over: there is no collection \"\(collection)\"")
+                return member.socket.send(invalid: "drag.over: there is no collection \"\(collection)\"")
             }
             // The placeholder counts the list without the dragged items (0 … count).
             let remaining = count - dragged.filter { self.engine.collection(holding: $0) == collection }.count
             guard index >= 0, index <= remaining else {
-                return self.sendError(to: member, "drag.over: index \(index) is outside 0…\(remaining)")
+                return member.socket.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
             }
             let before = self.engine.itemID(at: index, in: collection, excluding: dragged)
             drag.state.over = DragTarget(collection: collection, index: index, before: before)
@@ -161,10 +161,6 @@ extension BoardRoom {
         default:
             break
         }
-    }
-
-    private func sendError(to member: Member, _ message: String) {
-        member.socket.send(.text(WireText.encode(.error(ErrorMessage(code: .invalid, message: message)))))
     }
 
     /// The ids in order, each once.

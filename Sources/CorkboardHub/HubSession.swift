@@ -51,7 +51,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             case .message(.operation(let request)):
                 room.submit(request, from: key)
             case .message(.hello):
-                send(.error(ErrorMessage(code: .invalid, message: "already joined; a connection joins one board once")), on: socket)
+                socket.send(invalid: "already joined; a connection joins one board once")
             case .message(.dragStart(let items)):
                 room.dragStart(items, from: key)
             case .message(.dragOver(let collection, let index)):
@@ -59,9 +59,9 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             case .message(.dragEnd):
                 room.dragEnd(from: key)
             case .error(let error):
-                send(.error(error), on: socket)
+                socket.send(.error(error))
             case .rejected(let rejected):
-                send(.rejected(rejected), on: socket)
+                socket.send(.rejected(rejected))
             }
         case .closed:
             break
@@ -91,10 +91,6 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
         // join on the room's queue, in order.
         phase = .joined(room)
         room.join(key, socket: socket, hello: hello, role: role)
-    }
-
-    private func send(_ message: ServerMessage, on socket: WebSocketConnection) {
-        socket.send(.text(WireText.encode(message)))
     }
 }
 

@@ -1,5 +1,6 @@
 import CorkboardWire
 import Foundation
+import WebSocket
 
 /// Server messages as WebSocket text, encoded once per message.
 enum WireText {
@@ -12,5 +13,18 @@ enum WireText {
             assertionFailure("cannot encode \(message.typeName): \(error)")
             return #"{"type":"error","code":"internal","message":"the server could not encode a message"}"#
         }
+    }
+}
+
+extension WebSocketConnection {
+    /// Sends one server message to this socket alone (for many, encode once into a
+    /// `WebSocketBroadcast`).
+    func send(_ message: ServerMessage) {
+        send(.text(WireText.encode(message)))
+    }
+
+    /// `{"type":"error","code":"invalid",...}`: a message the server cannot use.
+    func send(invalid message: String) {
+        send(.error(ErrorMessage(code: .invalid, message: message)))
     }
 }
