@@ -139,11 +139,9 @@ extension BoardRoom {
             clearDrag(of: key, .drop)
         }
         if case .delete(let items) = event.op {
-            var hit: [ClientID] = []
-            for item in items { if let holder = leases.holder(of: item), !hit.contains(holder) { hit.append(holder) } }
-            for holder in hit {
-                if let key = members.first(where: { $0.value.client == holder })?.key { clearDrag(of: key, .deleted) }
-            }
+            let deleted = Set(items)
+            let hit = members.filter { $0.value.drag.map { !deleted.isDisjoint(with: $0.state.items) } ?? false }
+            for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }
     }
 
