@@ -5,11 +5,12 @@ import WebSocket
 
 /// Live drag state (spec §4): leases, placeholders, coalesced `drag` broadcasts and exactly
 /// one `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything
-/// else about the board, so a clear is ordered after the commit that caused it.
+/// else about the board, so a clear is ordered after the commit that caused it. Only
+/// members send these, and a member exists only in a room that loaded.
 extension BoardRoom {
     func dragStart(_ items: [ItemID], from key: MemberKey) {
         perform {
-            guard case .ready = self.readiness, let member = self.members[key] else { return }
+            guard let member = self.members[key] else { return }
             if let refusal = self.refusal(ofDragOf: items, by: member) {
                 return member.socket.send(.rejected(refusal))
             }
@@ -27,7 +28,7 @@ extension BoardRoom {
 
     func dragOver(collection: CollectionID, index: Int, from key: MemberKey) {
         perform {
-            guard case .ready = self.readiness, let member = self.members[key] else { return }
+            guard let member = self.members[key] else { return }
             guard var drag = member.drag else {
                 return member.socket.send(invalid: "drag.over without a drag in progress (send drag.start first)")
             }
@@ -51,7 +52,7 @@ extension BoardRoom {
 
     func dragEnd(from key: MemberKey) {
         perform {
-            guard case .ready = self.readiness, self.members[key] != nil else { return }
+            guard self.members[key] != nil else { return }
             self.clearDrag(of: key, .cancel)
         }
     }

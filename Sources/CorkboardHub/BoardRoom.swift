@@ -16,12 +16,17 @@ final class BoardRoom: @unchecked Sendable {
     let queue: DispatchQueue
     let hub: Hub
 
-    private enum Phase {
-        /// Waiting for the store; the work that arrived meanwhile runs once it answers.
-        case loading([() -> Void])
+    /// What loading the board from the store found.
+    enum Readiness {
         case ready
         case missing
         case failed(String)
+    }
+
+    private enum Phase {
+        /// Waiting for the store; the work that arrived meanwhile runs once it answers.
+        case loading([() -> Void])
+        case loaded(Readiness)
     }
 
     private var phase: Phase = .loading([])
@@ -57,7 +62,7 @@ final class BoardRoom: @unchecked Sendable {
         guard case .loading(let waiting) = phase else { return }
         switch result {
         case .success(nil):
-            phase = .missing
+            phase = .loaded(.missing)
         case .success(let stored?):
             do {
                 var engine = try BoardEngine(
@@ -67,16 +72,16 @@ final class BoardRoom: @unchecked Sendable {
                 self.engine = engine
                 epoch = stored.epoch
                 pipeline = CommitPipeline(durableSeq: engine.seq)
-                phase = .ready
+                phase = .loaded(.ready)
             } catch {
                 hub.logger.error("board \(id) cannot be rebuilt from the store: \(error)")
-                phase = .failed("the stored board does not load")
+                phase = .loaded(.failed("the stored board does not load"))
             }
         case .failure(let error):
             hub.logger.error("board \(id) cannot be loaded: \(error)")
-            phase = .failed("\(error)")
+            phase = .loaded(.failed("\(error)"))
         }
-        if case .ready = phase {} else { hub.forget(self) }
+        if case .loaded(.ready) = phase {} else { hub.forget(self) }
         for work in waiting { work() }
     }
 
@@ -92,20 +97,10 @@ final class BoardRoom: @unchecked Sendable {
         }
     }
 
-    enum Readiness {
-        case ready
-        case missing
-        case failed(String)
-    }
-
     /// What loading found; asked only after loading finished (inside `perform`).
     var readiness: Readiness {
-        switch phase {
-        case .ready: .ready
-        case .missing: .missing
-        case .failed(let reason): .failed(reason)
-        case .loading: preconditionFailure("readiness is asked after loading")
-        }
+        guard case .loaded(let readiness) = phase else { preconditionFailure("readiness is asked after loading") }
+        return readiness
     }
 
     /// Runs `work` when the board is loaded, or reports why it is not.
@@ -122,7 +117,8 @@ final class BoardRoom: @unchecked Sendable {
     /// An operation from the member behind `key`.
     func submit(_ request: OperationRequest, from key: MemberKey) {
         perform {
-            guard case .ready = self.phase, let member = self.members[key] else { return }
+            // A member exists only in a room that loaded.
+            guard let member = self.members[key] else { return }
             self.sequence {
                 self.noteDrop(request, from: key)
                 self.resolve(request, client: member.client, role: member.role, target: .member(key))
