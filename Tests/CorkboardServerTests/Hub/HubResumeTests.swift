@@ -226,4 +226,39 @@ import TestSupport
         while presence.count < 2 { presence.append(try back.nextMessage()) }
         #expect(presence == [.peerJoined(client: cy.clientID, name: "Cy"), .peerLeft(client: ada.clientID)])
     }
+
+    /// A replay of several pieces (512 events each; each waits until the socket has written
+    /// the last) while live events keep arriving: every missed event exactly once, in order,
+    /// then live traffic.
+    @Test func aLongReplayArrivesInPiecesWithoutGapsOrRepeats() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let bob = try fixture.join("Bob")
+        _ = try ada.waitFor(type: "peer.joined")
+        bob.drop()
+
+        let total = 1_500
+        try Self.commitMany(total, from: ada)
+
+        let returning = try fixture.join("Bob", resumeFrom: bob)
+        #expect(returning.welcome.resumed)
+        #expect(returning.welcome.seq == 0)
+        // A small receive buffer keeps the socket from swallowing the replay in one go.
+        returning.ws.socket.setReceiveBuffer(32 * 1024)
+        // A resend of an opId the replay has not reached yet: its answer waits for the replay.
+        let resent = ada.events[699]
+        returning.expectRepeat(of: resent.opId)
+        try returning.send(.operation(OperationRequest(opId: resent.opId, baseSeq: 0, .delete(items: ["i1"]))))
+        // Live events while the replay is under way.
+        try ada.commit(.move(sources: ["i2"], destination: Destination(collection: "done")))
+        try ada.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
+        try returning.waitUntilSeq(total + 2)
+        #expect(returning.events.map(\.seq) == Array(1...(total + 2)))
+        // The repeat comes after the replay, before or after the live events depending on
+        // when the replay caught up; had it overtaken the replay, the replica would have thrown.
+        if returning.repeats.isEmpty { _ = try returning.outcome(of: resent.opId) }
+        #expect(returning.repeats == [resent], "the first outcome again, after the replay, applied once")
+        #expect(try returning.syncCommitted().isEmpty)
+        try fixture.expectAgreement([ada, returning])
+    }
 }
