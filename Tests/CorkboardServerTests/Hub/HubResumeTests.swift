@@ -189,6 +189,8 @@ import TestSupport
         let event = try #require(try ada.outcome(of: request.opId).committedEvent)
         #expect(event.seq == total + 1)
         bob.drop()
+        // Once the old connection is gone on the server, its peer.left cannot reach the returning Bob.
+        _ = try ada.waitFor(type: "peer.left")
 
         // Back from seq 0: the replay spans several pieces. He resends his move at once, and a
         // noop too; their answers must not overtake the replay (spec §3: the missed events, then live traffic).
@@ -212,6 +214,8 @@ import TestSupport
         let bob = try fixture.join("Bob")
         _ = try ada.waitFor(type: "peer.joined")
         bob.drop()
+        // Once the old connection is gone on the server, its peer.left cannot reach the returning Bob.
+        _ = try ada.waitFor(type: "peer.left")
         let total = 1_200
         try Self.commitMany(total, from: ada)
 
