@@ -69,9 +69,6 @@ public final class Hub: Sendable {
         }
     }
 
-    /// Boards currently loaded in memory.
-    public var activeBoardCount: Int { rooms.withLock { $0.count } }
-
     // MARK: The HTTP API's calls
 
     public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], HubError>) -> Void) {
