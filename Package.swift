@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -44,6 +47,10 @@ let package = Package(
         .target(name: "WebSocketDeflate", dependencies: ["WebSocket", "CZlib"]),
         // The storage interface the sequencers commit through, and the in-memory store.
         .target(name: "CorkboardStore", dependencies: ["CorkboardModel"]),
+        // The embedded default store: SQLite through GRDB, one connection behind one serial queue.
+        .target(
+            name: "CorkboardSQLite",
+            dependencies: ["CorkboardStore", "CorkboardModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // Boards as rooms: one sequencer per board, sessions, membership, resume, broadcast.
         .target(
             name: "CorkboardHub",
@@ -82,6 +89,9 @@ let package = Package(
         // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
         .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"], exclude: ["python"]),
         .testTarget(name: "CorkboardStoreTests", dependencies: ["CorkboardStore", "CorkboardModel"]),
+        .testTarget(
+            name: "CorkboardSQLiteTests",
+            dependencies: ["CorkboardSQLite", "CorkboardStore", "CorkboardModel", "TestSupport"]),
         .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",
