@@ -18,8 +18,20 @@ public struct HubConfiguration: Sendable {
     public var dragBroadcastInterval: DispatchTimeInterval = .milliseconds(50)
     /// Events sent per step of a resume replay; the next step waits until the socket drained.
     public var replayChunk = 512
+    /// Operations one WebSocket (or one HTTP client address) may send; beyond it they are
+    /// `rejected` with `rate-limited`, which the client may retry with the same opId. nil: no limit.
+    public var operationRate: RateLimit? = RateLimit(perSecond: 1000)
+    /// `drag.over` messages of one WebSocket handed to its room; those beyond it are
+    /// coalesced (the latest waits for the next token and replaces older ones), never rejected.
+    public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
 
     public init() {}
+
+    /// The answer to an operation over `operationRate`.
+    func rateLimitedRejection(_ opId: OperationID) -> Rejection {
+        let rate = operationRate.map { "\(Int($0.perSecond))" } ?? "the allowed number of"
+        return Rejection(opId: opId, code: .rateLimited, message: "more than \(rate) operations per second; retry the same opId shortly")
+    }
 }
 
 /// The collaboration hub: one room per active board, each with its own serial sequencer,
@@ -32,12 +44,15 @@ public final class Hub: Sendable {
     let logger: Logger
     private let rooms = Mutex<[String: BoardRoom]>([:])
     private let clientCounter = Atomic<Int>(0)
+    /// HTTP callers' operation budgets, by address.
+    private let httpOperationRates: RateTable?
 
     public init(store: BoardStore, access: AccessPolicy = OpenAccess(), configuration: HubConfiguration = HubConfiguration(), logger: Logger) {
         self.store = store
         self.access = access
         self.configuration = configuration
         self.logger = logger
+        httpOperationRates = configuration.operationRate.map(RateTable.init)
     }
 
     /// The handler for one new WebSocket on `/ws`.
@@ -99,11 +114,15 @@ public final class Hub: Sendable {
 
     /// One operation from an HTTP caller with `role`: answered when its outcome may be told
     /// (a commit once durable, and broadcast to the board's members like any other).
+    /// `caller` (the client's address) is what the operation rate is counted by.
     public func submit(
-        _ request: OperationRequest, board: String, role: Role,
+        _ request: OperationRequest, board: String, role: Role, caller: String,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
         guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        if let rates = httpOperationRates, !rates.take(caller) {
+            return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
+        }
         room(for: board).submit(request, role: role, completion)
     }
 

@@ -7,8 +7,13 @@ import WebSocket
 /// to its board's room. Messages are decoded here, on the connection's loop, so a flood of
 /// bad input costs its own loop and never the board's sequencer.
 ///
-/// Confinement: `phase` is touched only on the socket's loop (every handler call arrives
-/// there, and the hello deadline is scheduled there), hence `@unchecked Sendable`.
+/// The session also applies the per-connection rates: operations beyond `operationRate` are
+/// answered `rate-limited` here, and `drag.over` beyond `presenceRate` is coalesced here,
+/// so a flooding client never reaches its room's queue with more than its budget.
+///
+/// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
+/// socket's loop (every handler call arrives there, and the hello deadline and the coalescing
+/// flush are scheduled there), hence `@unchecked Sendable`.
 final class HubSession: WebSocketHandler, @unchecked Sendable {
     private enum Phase {
         case awaitingHello
@@ -18,9 +23,16 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
 
     private let hub: Hub
     private var phase = Phase.awaitingHello
+    private var operationBudget: TokenBucket?
+    private var presenceBudget: TokenBucket?
+    /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
+    private var waitingDragOver: (collection: String, index: Int)?
+    private var dragOverFlushScheduled = false
 
     init(hub: Hub) {
         self.hub = hub
+        operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
+        presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
     }
 
     private var key: MemberKey { ObjectIdentifier(self) }
@@ -49,14 +61,19 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
         case .joined(let room):
             switch decoded {
             case .message(.operation(let request)):
+                if operationBudget?.take() == false {
+                    return socket.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
+                }
                 room.submit(request, from: key)
             case .message(.hello):
                 socket.send(invalid: "already joined; a connection joins one board once")
             case .message(.dragStart(let items)):
+                flushDragOver(to: room)
                 room.dragStart(items, from: key)
             case .message(.dragOver(let collection, let index)):
-                room.dragOver(collection: collection, index: index, from: key)
+                dragOver(collection: collection, index: index, room: room, socket: socket)
             case .message(.dragEnd):
+                flushDragOver(to: room)
                 room.dragEnd(from: key)
             case .error(let error):
                 socket.send(.error(error))
@@ -71,6 +88,37 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
         if case .joined(let room) = phase { room.leave(key) }
         phase = .closed
+    }
+
+    /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
+    /// the latest and hands it over when the next token is due.
+    private func dragOver(collection: String, index: Int, room: BoardRoom, socket: WebSocketConnection) {
+        guard var budget = presenceBudget else {
+            return room.dragOver(collection: collection, index: index, from: key)
+        }
+        defer { presenceBudget = budget }
+        if waitingDragOver == nil, budget.take() {
+            return room.dragOver(collection: collection, index: index, from: key)
+        }
+        waitingDragOver = (collection, index)
+        guard !dragOverFlushScheduled else { return }
+        dragOverFlushScheduled = true
+        let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait()))
+        socket.connection.loop.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            self.dragOverFlushScheduled = false
+            guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
+            _ = self.presenceBudget?.take()
+            self.flushDragOver(to: room)
+        }
+    }
+
+    /// Hands a waiting `drag.over` to the room now: before a `drag.start` or `drag.end`, so
+    /// the room sees this client's presence in the order it was sent.
+    private func flushDragOver(to room: BoardRoom) {
+        guard let (collection, index) = waitingDragOver else { return }
+        waitingDragOver = nil
+        room.dragOver(collection: collection, index: index, from: key)
     }
 
     private func join(_ hello: Hello, socket: WebSocketConnection) {

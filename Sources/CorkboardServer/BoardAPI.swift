@@ -54,10 +54,13 @@ enum BoardAPI {
             guard let role = authorize(request, board: board, access: access, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
-                hub.submit(operation, board: board, role: role) { result in
+                hub.submit(operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local") { result in
                     responder.respond(result.map { outcome in
                         let message = ServerMessage(outcome)
-                        return json(status(of: message), message)
+                        var response = json(status(of: message), message)
+                        // A whole second always refills at least one token of any rate.
+                        if response.status == .tooManyRequests { response.headers.set("Retry-After", "1") }
+                        return response
                     })
                 }
             case .rejected(let rejected):

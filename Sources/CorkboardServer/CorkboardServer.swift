@@ -26,13 +26,9 @@ public final class CorkboardServer: Sendable {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
         try Self.prepareDataDirectory(configuration.dataDirectory)
-        var hubConfiguration = HubConfiguration()
-        hubConfiguration.historyCapacity = configuration.historyCapacity
-        hubConfiguration.helloTimeout = configuration.helloTimeout
-        hubConfiguration.dragTimeout = configuration.dragTimeout
         hub = Hub(
             store: store ?? Self.makeStore(configuration), access: configuration.access,
-            configuration: hubConfiguration, logger: logger)
+            configuration: configuration.hub, logger: logger)
         let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub)
         http = HTTPServer(
             router: router, configuration: configuration.http,
@@ -68,7 +64,7 @@ public final class CorkboardServer: Sendable {
 
     private static func makeStore(_ configuration: ServerConfiguration) -> BoardStore {
         switch configuration.store {
-        case .memory: MemoryStore(retainedEvents: configuration.historyCapacity)
+        case .memory: MemoryStore(retainedEvents: configuration.hub.historyCapacity)
         }
     }
 

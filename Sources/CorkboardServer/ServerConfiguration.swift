@@ -40,12 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var access: AccessPolicy = OpenAccess()
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
     public var createsDemoBoard = true
-    /// How long a new WebSocket may take to send `hello` (spec §3: 10 s).
-    public var helloTimeout: DispatchTimeInterval = .seconds(10)
-    /// A drag nobody updated for this long is cleared (`timeout`; spec §4: 30 s).
-    public var dragTimeout: DispatchTimeInterval = .seconds(30)
-    /// Committed events kept per board for resume, offsets at a base seq and `GET …/ops` (spec §1: at least 100,000).
-    public var historyCapacity = BoardEngine.defaultHistoryCapacity
+    /// The collaboration hub's settings: hello and drag timeouts, kept history, rate limits.
+    public var hub = HubConfiguration()
     /// Unwritten bytes a slow reader may hold before it is disconnected.
     public var maxPendingOutput = 4 * 1024 * 1024
     /// How long a graceful shutdown waits for requests in flight.

@@ -1,3 +1,5 @@
+import Sockets
+
 /// One parsed request. The body is complete (Content-Length bodies only).
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
@@ -8,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Filled by the router from `{name}` segments of the matched pattern.
     public var pathParameters: [String: String] = [:]
+    /// The client's address, filled by the server connection (nil in tests that build requests).
+    public var remoteAddress: SocketAddress?
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method

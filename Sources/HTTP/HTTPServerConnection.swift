@@ -113,7 +113,10 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    private func dispatch(_ request: HTTPRequest) {
+    private func dispatch(_ parsed: HTTPRequest) {
+        var addressed = parsed
+        addressed.remoteAddress = connection.remoteAddress
+        let request = addressed
         enter(.handling)
         requestNumber += 1
         let number = requestNumber

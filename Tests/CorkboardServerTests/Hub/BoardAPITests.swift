@@ -204,7 +204,7 @@ import TestSupport
     }
 
     @Test func readingTheLogFromBeforeTheKeptHistoryIs410() throws {
-        let fixture = try HubFixture { $0.historyCapacity = 5 }
+        let fixture = try HubFixture { $0.hub.historyCapacity = 5 }
         let ada = try fixture.join("Ada")
         for round in 0..<10 {
             try ada.commit(.updateItem(item: "i1", label: "One \(round)", data: .unchanged))

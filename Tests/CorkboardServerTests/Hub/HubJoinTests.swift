@@ -140,7 +140,7 @@ import WebSocket
     }
 
     @Test func noHelloWithinTheDeadlineCloses1008() throws {
-        let fixture = try HubFixture { $0.helloTimeout = .milliseconds(300) }
+        let fixture = try HubFixture { $0.hub.helloTimeout = .milliseconds(300) }
         let client = try WebSocketTestClient(port: fixture.port, extraHeaders: "Sec-WebSocket-Protocol: corkboard.v1\r\n")
         #expect(client.handshakeResponse.status == 101)
         let started = Date()

@@ -70,7 +70,7 @@ import TestSupport
     }
 
     @Test func offsetsMoveWithABaseOlderThanTheHistoryIsGone() throws {
-        let fixture = try HubFixture { $0.historyCapacity = 5 }
+        let fixture = try HubFixture { $0.hub.historyCapacity = 5 }
         let ada = try fixture.join("Ada")
         for round in 0..<10 {
             try ada.commit(.updateItem(item: "i8", label: "Eight \(round)", data: .unchanged))

@@ -94,7 +94,7 @@ import TestSupport
     }
 
     @Test func aDragNobodyUpdatesTimesOut() throws {
-        let (fixture, ada, bob) = try Self.pair { $0.dragTimeout = .milliseconds(300) }
+        let (fixture, ada, bob) = try Self.pair { $0.hub.dragTimeout = .milliseconds(300) }
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         _ = try bob.waitFor(type: "drag")
@@ -109,7 +109,11 @@ import TestSupport
         defer { withExtendedLifetime(fixture) {} }
         let started = Date()
         try ada.send(.dragStart(items: ["i1"]))
-        for index in 0..<200 { try ada.send(.dragOver(collection: "done", index: index % 4)) }
+        // 500 updates spread over about a second, as a fast pointer would send them.
+        for index in 0..<500 {
+            try ada.send(.dragOver(collection: "done", index: index % 4))
+            Thread.sleep(forTimeInterval: 0.002)
+        }
         try ada.send(.dragOver(collection: "todo", index: 2))
         var updates: [DragUpdate] = []
         while updates.last?.over?.collection != "todo" {

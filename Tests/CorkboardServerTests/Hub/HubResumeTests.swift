@@ -101,7 +101,7 @@ import TestSupport
 
     @Test(arguments: StaleResume.allCases)
     func aResumePointTheServerCannotServeGetsAFullSnapshot(_ stale: StaleResume) throws {
-        let fixture = try HubFixture { $0.historyCapacity = 5 }
+        let fixture = try HubFixture { $0.hub.historyCapacity = 5 }
         let ada = try fixture.join("Ada")
         for round in 0..<10 { try ada.commit(Self.touch(round)) }
         let epoch = ada.welcome.epoch
@@ -122,7 +122,7 @@ import TestSupport
     }
 
     @Test func resumeWithinASmallHistoryStillWorks() throws {
-        let fixture = try HubFixture { $0.historyCapacity = 5 }
+        let fixture = try HubFixture { $0.hub.historyCapacity = 5 }
         let ada = try fixture.join("Ada")
         for round in 0..<10 { try ada.commit(Self.touch(round)) }
         // Events 6…10 are kept: a resume from 5 needs only those.
