@@ -1,0 +1,53 @@
+import CorkboardModel
+import CorkboardStore
+import GRDB
+
+/// Writes one `CommitBatch` inside the group's transaction, in a savepoint of its own.
+///
+/// A batch that fails its own checks (unknown board, `expectedSeq` behind, events out of
+/// order, a log that no longer applies) is rolled back to its savepoint and answered on
+/// its own; the other batches of the transaction still commit. A SQLite error (disk
+/// full, I/O error, read-only) is thrown instead: it fails the whole transaction, which
+/// the caller rolls back, so no batch of it is half-written.
+struct BatchWriter {
+    let pruning: Pruning
+
+    func write(_ batch: CommitBatch, in db: Database) throws -> Result<Void, StoreError> {
+        var outcome: Result<Void, StoreError> = .success(())
+        try db.inSavepoint {
+            do {
+                outcome = try apply(batch, in: db)
+            } catch let error as StoredDataError {
+                outcome = .failure(.unavailable("\(error)"))
+            }
+            if case .success = outcome { return .commit }
+            return .rollback
+        }
+        return outcome
+    }
+
+    private func apply(_ batch: CommitBatch, in db: Database) throws -> Result<Void, StoreError> {
+        guard var head = try BoardTables.head(db, batch.board) else { return .failure(.notFound) }
+        guard head.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: head.seq)) }
+        for (offset, event) in batch.events.enumerated() where event.seq != batch.expectedSeq + offset + 1 {
+            return .failure(.unavailable("batch for \(batch.board) is not in seq order at \(event.seq)"))
+        }
+        try BoardTables.insertEvents(db, board: batch.board, batch.events)
+        head.seq = batch.expectedSeq + batch.events.count
+        head.rejectionCount += try BoardTables.remember(db, board: batch.board, batch.rejections, decidedSeq: head.seq)
+        // Keep the listing's `locked` current without decoding the snapshot: the last lock
+        // operation of the batch decides.
+        for event in batch.events {
+            if case .lock(let locked) = event.op { head.locked = locked }
+        }
+        // The new seq first: the snapshot may then move up to it (snapshotSeq <= seq).
+        try BoardTables.updateAfterAppend(db, head)
+        let counted = head.rejectionCount
+        if let through = pruning.foldThrough(head) {
+            head = try pruning.fold(db, head, through: through)
+        }
+        head = try pruning.trimRejections(db, head)
+        if head.rejectionCount != counted { try BoardTables.updateAfterAppend(db, head) }
+        return .success(())
+    }
+}

@@ -1,0 +1,179 @@
+import CorkboardModel
+import CorkboardStore
+import Foundation
+import GRDB
+
+/// A board's row without its snapshot blob: what an append needs to check and update.
+struct BoardHead: Sendable, Hashable {
+    var id: String
+    var title: String
+    var locked: Bool
+    var seq: Int
+    var epoch: String
+    var snapshotSeq: Int
+    var rejectionCount: Int
+}
+
+/// Stored data that does not decode or does not apply (written by a bug, or edited by
+/// hand): the store answers `.unavailable` for that board and keeps serving the others.
+struct StoredDataError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The SQL of the store, one statement per function, on a `Database` the caller holds
+/// (inside the store's serial queue). Hot statements are cached: prepared once per
+/// connection, not once per call.
+enum BoardTables {
+    // MARK: Boards
+
+    static func head(_ db: Database, _ id: String) throws -> BoardHead? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, title, locked, seq, epoch, snapshotSeq, rejectionCount FROM board WHERE id = ?
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        return BoardHead(
+            id: row["id"], title: row["title"], locked: row["locked"], seq: row["seq"],
+            epoch: row["epoch"], snapshotSeq: row["snapshotSeq"], rejectionCount: row["rejectionCount"])
+    }
+
+    static func snapshot(_ db: Database, _ id: String) throws -> Board {
+        let statement = try db.cachedStatement(sql: "SELECT snapshot FROM board WHERE id = ?")
+        guard let data = try Data.fetchOne(statement, arguments: [id]) else {
+            throw StoredDataError(description: "board \(id) has no snapshot")
+        }
+        do {
+            return try JSONDecoder().decode(Board.self, from: data)
+        } catch {
+            throw StoredDataError(description: "the snapshot of board \(id) does not decode: \(error)")
+        }
+    }
+
+    static func summaries(_ db: Database) throws -> [BoardSummary] {
+        try Row.fetchAll(db, sql: "SELECT id, title, seq FROM board ORDER BY id").map {
+            BoardSummary(id: $0["id"], title: $0["title"], seq: $0["seq"])
+        }
+    }
+
+    /// A new board row whose log is empty: the snapshot is the board at `seq`.
+    static func insertBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO board (id, title, locked, seq, epoch, snapshot, snapshotSeq, rejectionCount)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+                """,
+            arguments: [board.id, board.title, board.locked, seq, epoch, try encode(board), seq])
+    }
+
+    /// Replaces a board's snapshot and history: the import over an existing board.
+    static func replaceBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
+        try db.execute(sql: "DELETE FROM event WHERE board = ?", arguments: [board.id])
+        try db.execute(sql: "DELETE FROM rejection WHERE board = ?", arguments: [board.id])
+        try db.execute(
+            sql: """
+                UPDATE board SET title = ?, locked = ?, seq = ?, epoch = ?, snapshot = ?, snapshotSeq = ?,
+                    rejectionCount = 0
+                WHERE id = ?
+                """,
+            arguments: [board.title, board.locked, seq, epoch, try encode(board), seq, board.id])
+    }
+
+    static func updateAfterAppend(_ db: Database, _ head: BoardHead) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE board SET seq = ?, locked = ?, rejectionCount = ? WHERE id = ?")
+        try statement.execute(arguments: [head.seq, head.locked, head.rejectionCount, head.id])
+    }
+
+    static func updateSnapshot(_ db: Database, _ id: String, _ board: Board, seq: Int) throws {
+        try db.execute(
+            sql: "UPDATE board SET snapshot = ?, snapshotSeq = ? WHERE id = ?",
+            arguments: [try encode(board), seq, id])
+    }
+
+    // MARK: Events
+
+    static func insertEvents(_ db: Database, board: String, _ events: [CommittedEvent]) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO event (board, seq, opId, client, op, adjusted) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        let encoder = JSONEncoder()
+        for event in events {
+            let op = String(decoding: try encoder.encode(event.op), as: UTF8.self)
+            try statement.execute(arguments: [board, event.seq, event.opId, event.client, op, event.adjusted])
+        }
+    }
+
+    /// Events of `board` with `after < seq <= through`, oldest first, at most `limit`.
+    static func events(_ db: Database, board: String, after: Int, through: Int = .max, limit: Int = .max) throws -> [CommittedEvent] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, opId, client, op, adjusted FROM event
+            WHERE board = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+            """)
+        let decoder = JSONDecoder()
+        var events: [CommittedEvent] = []
+        let rows = try Row.fetchCursor(statement, arguments: [board, after, through, max(0, limit)])
+        while let row = try rows.next() {
+            let seq: Int = row["seq"]
+            let text: String = row["op"]
+            let op: BoardOperation
+            do {
+                op = try decoder.decode(BoardOperation.self, from: Data(text.utf8))
+            } catch {
+                throw StoredDataError(description: "event \(seq) of board \(board) does not decode: \(error)")
+            }
+            events.append(CommittedEvent(seq: seq, opId: row["opId"], client: row["client"], op: op, adjusted: row["adjusted"]))
+        }
+        return events
+    }
+
+    static func deleteEvents(_ db: Database, board: String, through seq: Int) throws {
+        try db.execute(sql: "DELETE FROM event WHERE board = ? AND seq <= ?", arguments: [board, seq])
+    }
+
+    // MARK: Rejections
+
+    /// Remembers rejections decided at `decidedSeq`; a rejection of an opId already
+    /// remembered replaces the old one. Returns how many rows the board gained.
+    static func remember(_ db: Database, board: String, _ rejections: [Rejection], decidedSeq: Int) throws -> Int {
+        let forget = try db.cachedStatement(sql: "DELETE FROM rejection WHERE board = ? AND opId = ?")
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO rejection (board, opId, code, message, decidedSeq) VALUES (?, ?, ?, ?, ?)
+            """)
+        var gained = 0
+        for rejection in rejections {
+            try forget.execute(arguments: [board, rejection.opId])
+            gained -= db.changesCount
+            try insert.execute(arguments: [board, rejection.opId, rejection.code.rawValue, rejection.message, decidedSeq])
+            gained += 1
+        }
+        return gained
+    }
+
+    static func rejections(_ db: Database, board: String) throws -> [Rejection] {
+        try Row.fetchAll(db, sql: "SELECT opId, code, message FROM rejection WHERE board = ? ORDER BY id", arguments: [board]).map { row in
+            let code: String = row["code"]
+            guard let known = RejectionCode(rawValue: code) else {
+                throw StoredDataError(description: "a rejection of board \(board) has the unknown code \(code)")
+            }
+            return Rejection(opId: row["opId"], code: known, message: row["message"])
+        }
+    }
+
+    /// Forgets rejections decided at or before `seq`. Returns how many were removed.
+    static func forgetRejections(_ db: Database, board: String, decidedThrough seq: Int) throws -> Int {
+        try db.execute(sql: "DELETE FROM rejection WHERE board = ? AND decidedSeq <= ?", arguments: [board, seq])
+        return db.changesCount
+    }
+
+    /// Forgets the `count` oldest rejections of a board. Returns how many were removed.
+    static func forgetOldestRejections(_ db: Database, board: String, count: Int) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM rejection WHERE id IN (SELECT id FROM rejection WHERE board = ? ORDER BY id LIMIT ?)",
+            arguments: [board, count])
+        return db.changesCount
+    }
+
+    // MARK: Encoding
+
+    static func encode(_ board: Board) throws -> Data {
+        try JSONEncoder().encode(board)
+    }
+}

@@ -1,0 +1,58 @@
+/// Why a SQLite store could not be opened, or an export or import could not be done.
+///
+/// Every case names the path involved and reads as one line a person can act on: the
+/// server prints `description` and refuses to start rather than run on a store it cannot
+/// trust or cannot write. (Errors while the store runs are `StoreError.unavailable`.)
+public enum SQLiteStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Another process holds the directory's lock (`corkboard.lock`).
+    case inUse(directory: String, pid: Int32?)
+    /// The data directory is missing and cannot be created, or is not a directory.
+    case cannotCreateDirectory(path: String, reason: String)
+    /// The file is not a SQLite database, or `PRAGMA quick_check` found it damaged.
+    case corrupt(path: String, detail: String)
+    /// The file exists but cannot be read (permissions).
+    case unreadable(path: String, reason: String)
+    /// The directory or the database cannot be written: read-only file, directory or
+    /// file system, or a full disk at open.
+    case readOnly(path: String, reason: String)
+    /// The database was written by a newer corkboard (it has migrations this one lacks).
+    case newerSchema(path: String)
+    /// There is no database to open read-only (export before the first start).
+    case missing(path: String)
+    /// Any other SQLite failure, with SQLite's own words.
+    case storage(path: String, reason: String)
+    /// An archive that cannot be imported (unknown format, invalid board).
+    case invalidArchive(String)
+    /// The store was opened read-only (for export) and was asked to write.
+    case openedReadOnly(path: String)
+    /// The store was closed.
+    case closed(path: String)
+
+    public var description: String {
+        switch self {
+        case .inUse(let directory, let pid):
+            let owner = pid.map { " (pid \($0))" } ?? ""
+            return "the data directory \(directory) is in use by another corkboard process\(owner); stop it first or use another --data directory"
+        case .cannotCreateDirectory(let path, let reason):
+            return "cannot create the data directory \(path): \(reason)"
+        case .corrupt(let path, let detail):
+            return "\(path) is not a usable corkboard database (not a SQLite database, or damaged): \(detail)"
+        case .unreadable(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .readOnly(let path, let reason):
+            return "cannot write to \(path) (read-only file, directory or file system, or disk full): \(reason)"
+        case .newerSchema(let path):
+            return "\(path) was written by a newer corkboard; this version cannot use it"
+        case .missing(let path):
+            return "there is no corkboard database at \(path)"
+        case .storage(let path, let reason):
+            return "SQLite error on \(path): \(reason)"
+        case .invalidArchive(let reason):
+            return "the archive cannot be imported: \(reason)"
+        case .openedReadOnly(let path):
+            return "\(path) was opened read-only (for export) and cannot be written"
+        case .closed(let path):
+            return "the store on \(path) is closed"
+        }
+    }
+}

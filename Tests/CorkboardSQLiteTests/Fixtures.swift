@@ -1,0 +1,102 @@
+@testable import CorkboardSQLite
+import CorkboardModel
+import CorkboardStore
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+
+/// Boards, events and waiting helpers shared by this target's tests.
+enum Fixtures {
+    static func board(_ id: String = "b") -> Board {
+        Board(id: id, title: "Board \(id)", collections: [
+            BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
+            BoardCollection(id: "done", title: "Done"),
+        ])
+    }
+
+    /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.
+    static func event(_ seq: Int) -> CommittedEvent {
+        let item = seq % 2 == 1 ? "i1" : "i2"
+        let collection = (seq + 1) / 2 % 2 == 1 ? "done" : "todo"
+        return CommittedEvent(
+            seq: seq, opId: "op-\(seq)", client: "c1",
+            op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
+    }
+
+    static func events(_ seqs: ClosedRange<Int>) -> [CommittedEvent] {
+        seqs.map(event)
+    }
+
+    /// A batch that inserts `count` items with long labels: enough bytes to need new pages.
+    static func bulkyBatch(board: String, expectedSeq: Int, count: Int = 400) -> CommitBatch {
+        let items = (0..<count).map { Item(id: "bulk-\(expectedSeq)-\($0)", label: String(repeating: "x", count: 200)) }
+        let event = CommittedEvent(
+            seq: expectedSeq + 1, opId: "bulk-\(expectedSeq)", client: "c1",
+            op: .insert(items: items, destination: Destination(collection: "done")), adjusted: false)
+        return CommitBatch(board: board, expectedSeq: expectedSeq, events: [event])
+    }
+
+    /// The board a snapshot and its events rebuild.
+    static func rebuild(_ stored: StoredBoard) throws -> Board {
+        var board = stored.snapshot
+        for event in stored.events { try board.apply(event.op) }
+        return board
+    }
+
+    /// `board()` after events 1…seq.
+    static func expected(after seq: Int, _ id: String = "b") throws -> Board {
+        var board = board(id)
+        if seq > 0 { for event in events(1...seq) { try board.apply(event.op) } }
+        return board
+    }
+
+    /// A store in `directory` with quick commits (tests do not need power-loss safety).
+    static func open(_ directory: TemporaryDirectory, retainedEvents: Int = 100, syncMode: SyncMode = .normal) throws -> SQLiteStore {
+        try SQLiteStore(directory: directory.path + "/data", syncMode: syncMode, retainedEvents: retainedEvents)
+    }
+}
+
+/// Calls an asynchronous store method and waits for its answer (at most 10 s).
+func wait<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T {
+    let box = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    call { value in
+        box.withLock { $0 = value }
+        done.signal()
+    }
+    precondition(done.wait(timeout: .now() + 10) == .success, "the store did not answer within 10 s")
+    return box.withLock { $0! }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+extension SQLiteStore {
+    func create(_ board: Board, epoch: String = "e1") throws {
+        try wait { createBoard(board, epoch: epoch, $0) }.get()
+    }
+
+    func load(_ id: String, historyLimit: Int = 1_000_000) throws -> StoredBoard? {
+        try wait { loadBoard(id, historyLimit: historyLimit, $0) }.get()
+    }
+
+    func appendResult(_ batch: CommitBatch) -> Result<Void, StoreError> {
+        wait { append(batch, $0) }
+    }
+
+    /// Events expectedSeq+1 … expectedSeq+count of `Fixtures.event`, as one batch.
+    func appendEvents(_ board: String, after expectedSeq: Int, count: Int, rejections: [Rejection] = []) throws {
+        let batch = CommitBatch(
+            board: board, expectedSeq: expectedSeq,
+            events: Fixtures.events(expectedSeq + 1...expectedSeq + count), rejections: rejections)
+        try appendResult(batch).get()
+    }
+
+    func list() throws -> [BoardSummary] {
+        try wait { listBoards($0) }.get()
+    }
+}

@@ -1,0 +1,152 @@
+@testable import CorkboardSQLite
+import CorkboardModel
+import CorkboardStore
+import Foundation
+import TestSupport
+import Testing
+
+/// Opening refuses, with a typed error naming the path, what the store must not run on.
+@Suite struct OpeningTests {
+    @Test func createsTheDirectoryAndUsesWALWithTheChosenSyncMode() throws {
+        let directory = try TemporaryDirectory()
+        let full = try SQLiteStore(directory: directory.path + "/new/data")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/new/data/corkboard.sqlite"))
+        #expect(full.syncMode == .full)
+        #expect(try full.pragma("journal_mode") == "wal")
+        #expect(try full.pragma("synchronous") == "2")
+        full.close()
+        let normal = try SQLiteStore(directory: directory.path + "/new/data", syncMode: .normal)
+        #expect(try normal.pragma("synchronous") == "1")
+    }
+
+    @Test func secondStoreOnTheSameDirectoryIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let first = try Fixtures.open(directory)
+        do {
+            _ = try Fixtures.open(directory)
+            Issue.record("a second store must not open a directory in use")
+        } catch let error as SQLiteStoreError {
+            #expect(error == .inUse(directory: first.directory, pid: getpid()))
+            #expect(error.description.contains("is in use by another corkboard process (pid \(getpid()))"))
+        }
+        // The pid is in the lock file for the next process's message.
+        let pid = try String(contentsOfFile: first.directory + "/corkboard.lock", encoding: .utf8)
+        #expect(pid == "\(getpid())\n")
+        // Released on close: the directory can be opened again.
+        first.close()
+        _ = try Fixtures.open(directory)
+    }
+
+    @Test func garbageFileIsRefusedAsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let path = try directory.write("data/corkboard.sqlite", garbage)
+        do {
+            _ = try Fixtures.open(directory)
+            Issue.record("garbage must not open")
+        } catch let error as SQLiteStoreError {
+            guard case .corrupt(let named, _) = error else {
+                Issue.record("expected .corrupt, got \(error)")
+                return
+            }
+            #expect(named == path)
+            #expect(error.description.contains(path) && error.description.contains("not a usable corkboard database"))
+        }
+        // The garbage is left as it was for someone to look at.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    /// A real database whose pages were overwritten in the middle: quick_check finds it.
+    @Test func damagedDatabaseIsRefusedAsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try Fixtures.open(directory)
+            for id in 0..<20 { try store.create(Fixtures.board("board-\(id)")) }
+            try store.appendEvents("board-1", after: 0, count: 300)
+            store.close()
+        }
+        let path = directory.path + "/data/corkboard.sqlite"
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        #expect(size > 4096 * 3)
+        // Keep page 1 (the header and schema) intact; scribble over the pages after it.
+        try handle.seek(toOffset: 4096)
+        handle.write(Data(repeating: 0xA5, count: Int(size) - 4096))
+        try handle.close()
+        #expect {
+            _ = try Fixtures.open(directory)
+        } throws: { error in
+            guard case SQLiteStoreError.corrupt(let named, _) = error else { return false }
+            return named == path
+        }
+    }
+
+    @Test func dataPathThatIsAFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("data", "not a directory")
+        #expect(throws: SQLiteStoreError.cannotCreateDirectory(path: file, reason: "it exists and is not a directory")) {
+            _ = try Fixtures.open(directory)
+        }
+    }
+
+    /// chmod 0555 on the data directory. Root ignores permission bits (CAP_DAC_OVERRIDE),
+    /// so as root this case cannot be set up with chmod and is skipped; the
+    /// `databaseThatCannotGrowIsRefused` test covers the same write check at open.
+    @Test(.enabled(if: geteuid() != 0, "root writes through chmod 0555"))
+    func readOnlyDirectoryIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        do {
+            let store = try Fixtures.open(directory)
+            try store.create(Fixtures.board())
+            store.close()
+        }
+        chmod(data + "/corkboard.sqlite", 0o444)
+        chmod(data, 0o555)
+        defer { chmod(data, 0o755) }
+        do {
+            _ = try Fixtures.open(directory)
+            Issue.record("a read-only directory must be refused")
+        } catch let error as SQLiteStoreError {
+            guard case .readOnly = error else {
+                Issue.record("expected .readOnly, got \(error)")
+                return
+            }
+            #expect(error.description.contains(data))
+        }
+    }
+
+    /// The write at open is real: a database that cannot take one more page (as on a
+    /// full disk) is refused before the server starts, not at the first operation.
+    @Test func databaseThatCannotGrowIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        #expect {
+            _ = try SQLiteStore(directory: directory.path + "/data", syncMode: .normal, retainedEvents: 10, maxPageCount: 1)
+        } throws: { error in
+            guard case SQLiteStoreError.readOnly(let path, _) = error else { return false }
+            return path.hasSuffix("/data/corkboard.sqlite")
+        }
+        // Nothing half-made is left behind: a normal open then works.
+        let store = try Fixtures.open(directory)
+        try store.create(Fixtures.board())
+    }
+
+    /// An unreadable file (chmod 000); skipped as root, for whom it is readable.
+    @Test(.enabled(if: geteuid() != 0, "root reads through chmod 000"))
+    func unreadableFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try Fixtures.open(directory)
+            store.close()
+        }
+        let path = directory.path + "/data/corkboard.sqlite"
+        chmod(path, 0)
+        defer { chmod(path, 0o644) }
+        #expect {
+            _ = try Fixtures.open(directory)
+        } throws: { error in
+            guard case SQLiteStoreError.unreadable(let named, _) = error else { return false }
+            return named == path
+        }
+    }
+}

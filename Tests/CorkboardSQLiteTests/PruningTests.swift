@@ -1,0 +1,85 @@
+@testable import CorkboardSQLite
+import CorkboardModel
+import CorkboardStore
+import TestSupport
+import Testing
+
+/// The log and the remembered rejections stay bounded; at least `retainedEvents` events
+/// are kept; the epoch never changes; a load rebuilds the same board.
+@Suite struct PruningTests {
+    @Test func logIsFoldedIntoTheSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        let retained = 3
+        let bound = Pruning(retained: retained).bound
+        do {
+            let store = try Fixtures.open(directory, retainedEvents: retained)
+            try store.create(Fixtures.board(), epoch: "kept")
+            for seq in 1...40 {
+                let rejection = Rejection(opId: "bad-\(seq)", code: .invalid, message: "no")
+                try store.appendEvents("b", after: seq - 1, count: 1, rejections: [rejection])
+                let rows = try store.countRows("event", board: "b")
+                #expect(rows >= min(seq, retained) && rows <= bound)
+                #expect(try store.countRows("rejection", board: "b") <= bound)
+            }
+            let loaded = try #require(try store.load("b"))
+            #expect(loaded.epoch == "kept" && loaded.seq == 40)
+            #expect(loaded.events.count >= retained && loaded.events.count <= bound)
+            #expect(loaded.snapshotSeq == 40 - loaded.events.count)
+            #expect(try Fixtures.rebuild(loaded) == Fixtures.expected(after: 40))
+            // Rejections decided before the kept window are forgotten, recent ones kept.
+            #expect(loaded.rejections.last?.opId == "bad-40")
+            #expect(loaded.rejections.count <= bound)
+            // Reading before the kept log is refused, not answered with a hole.
+            guard case .unavailable? = wait({ store.events(board: "b", after: 0, limit: 10, $0) }).failure else {
+                Issue.record("events after 0 were pruned and must be unavailable")
+                return
+            }
+            #expect(try wait { store.events(board: "b", after: loaded.snapshotSeq, limit: 100, $0) }.get() == loaded.events)
+            store.close()
+        }
+        let store = try Fixtures.open(directory, retainedEvents: retained)
+        let reopened = try #require(try store.load("b", historyLimit: 2))
+        #expect(reopened.epoch == "kept")
+        #expect(reopened.events.map(\.seq) == [39, 40])
+        #expect(try Fixtures.rebuild(reopened) == Fixtures.expected(after: 40))
+    }
+
+    /// One big batch passes the bound at once: it is folded down to `retained` too.
+    @Test func bigBatchIsFoldedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Fixtures.open(directory, retainedEvents: 5)
+        try store.create(Fixtures.board())
+        try store.appendEvents("b", after: 0, count: 50)
+        #expect(try store.countRows("event", board: "b") == 5)
+        let loaded = try #require(try store.load("b"))
+        #expect(loaded.snapshotSeq == 45 && loaded.seq == 50)
+        #expect(try Fixtures.rebuild(loaded) == Fixtures.expected(after: 50))
+    }
+
+    /// Rejections piling up while the seq stands still are bounded as well.
+    @Test func rejectionsAloneAreBounded() throws {
+        let directory = try TemporaryDirectory()
+        let retained = 4
+        let store = try Fixtures.open(directory, retainedEvents: retained)
+        try store.create(Fixtures.board())
+        for round in 0..<30 {
+            let rejections = (0..<3).map { Rejection(opId: "bad-\(round)-\($0)", code: .invalid, message: "no") }
+            try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: rejections)).get()
+        }
+        let rows = try store.countRows("rejection", board: "b")
+        #expect(rows >= retained && rows <= Pruning(retained: retained).bound)
+        let loaded = try #require(try store.load("b"))
+        #expect(loaded.rejections.count == rows)
+        #expect(loaded.rejections.last?.opId == "bad-29-2")
+    }
+
+    /// A repeated opId replaces its remembered rejection instead of being counted twice.
+    @Test func sameOpIdIsRememberedOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Fixtures.open(directory)
+        try store.create(Fixtures.board())
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: [Rejection(opId: "x", code: .invalid, message: "first")])).get()
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: [Rejection(opId: "x", code: .gone, message: "second")])).get()
+        #expect(try store.load("b")?.rejections == [Rejection(opId: "x", code: .gone, message: "second")])
+    }
+}
