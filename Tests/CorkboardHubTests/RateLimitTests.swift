@@ -31,11 +31,12 @@ import Testing
         #expect(table.take("a", now: 0))
         #expect(!table.take("a", now: 0))
         #expect(table.take("b", now: 0), "callers do not share a budget")
-        // Fill the table past its sweep size: at a time when every bucket has refilled, the
-        // sweep forgets all of them, which changes nothing for the callers.
-        for n in 0..<1100 { _ = table.take("caller-\(n)", now: 0) }
-        #expect(table.take("a", now: 5 * Self.second))
-        #expect(table.count < 100)
-        #expect(!table.take("a", now: 5 * Self.second), "the bucket taken from after the sweep is remembered")
+        // A thousand callers busy at 0, then new ones at 5 s: when the table reaches its
+        // sweep size, the buckets that have refilled by then are forgotten, and only those.
+        for n in 0..<1020 { _ = table.take("caller-\(n)", now: 0) }
+        for n in 0..<10 { _ = table.take("late-\(n)", now: 5 * Self.second) }
+        #expect(table.count == 10, "only the late callers are left")
+        #expect(!table.take("late-0", now: 5 * Self.second), "a busy bucket survives the sweep")
+        #expect(table.take("a", now: 5 * Self.second), "a forgotten caller starts with a full bucket, as it would have")
     }
 }
