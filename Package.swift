@@ -56,7 +56,7 @@ let package = Package(
             name: "CorkboardHub",
             dependencies: [
                 "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "Sockets",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         // The Corkboard server: configuration, routes (/ws, /api, static), startup and shutdown.
         .target(
@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "CorkboardHub", "CorkboardStore", "CorkboardModel", "CorkboardWire",
                 "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // Benchmarks behind `corkboard bench`.
         .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),

@@ -41,6 +41,7 @@ extension BoardRoom {
 
     private func admit(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
         guard members[key] == nil else { return }
+        hub.metrics.members.increment()
         let client = hub.nextClientID()
         let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
@@ -63,19 +64,25 @@ extension BoardRoom {
 
     /// Sends the next piece of a resume replay; the piece after it waits until the socket
     /// has written this one, so a long replay never overflows the member's output bound.
-    /// When the replay reaches the durable seq, the member turns live.
+    /// A piece ends after `replayChunk` events or half the output bound in bytes, whichever
+    /// comes first (events carry up to 16 KiB labels and data). When the replay reaches the
+    /// durable seq, the member turns live.
     func replay(_ key: MemberKey) {
         guard var member = members[key], let cursor = member.replayedThrough else { return }
-        let last = min(cursor + hub.configuration.replayChunk, pipeline.durableSeq)
-        guard let events = engine.events(after: cursor, through: last) else {
+        guard let events = engine.events(after: cursor, through: min(cursor + hub.configuration.replayChunk, pipeline.durableSeq)) else {
             // The history window slid past the replay (a very slow reader on a very busy
             // board): it has to start again from a snapshot.
-            members[key] = nil
-            sendToOthers(of: key, .peerLeft(client: member.client))
+            remove(key)
             Self.refuse(member.socket, .invalid, "the resume fell behind the kept history; reconnect", close: .tryAgainLater)
             return
         }
-        for event in events { member.socket.send(.committed(event)) }
+        let byteBudget = member.socket.connection.limits.maxPendingOutput / 2
+        var (last, bytes) = (cursor, 0)
+        for event in events where bytes < byteBudget {
+            let text = WireText.encode(.committed(event))
+            member.socket.send(.text(text))
+            (last, bytes) = (event.seq, bytes + text.utf8.count)
+        }
         if last == pipeline.durableSeq {
             member.replayedThrough = nil
             for text in member.held { member.socket.send(.text(text)) }
@@ -88,13 +95,16 @@ extension BoardRoom {
     }
 
     func leave(_ key: MemberKey) {
-        perform {
-            guard self.members[key] != nil else { return }
-            self.clearDrag(of: key, .left)
-            guard let member = self.members.removeValue(forKey: key) else { return }
-            self.sendToOthers(of: key, .peerLeft(client: member.client))
-            self.hub.logger.debug("board \(self.id): \(member.client) left")
-        }
+        perform { self.remove(key) }
+    }
+
+    /// Takes a member out of the room: its drag cleared first, then `peer.left` to the others.
+    private func remove(_ key: MemberKey) {
+        clearDrag(of: key, .left)
+        guard let member = members.removeValue(forKey: key) else { return }
+        hub.metrics.members.decrement()
+        sendToOthers(of: key, .peerLeft(client: member.client))
+        hub.logger.debug("board \(id): \(member.client) left")
     }
 
     /// An answer to one member's own operation: now, or after its replay.

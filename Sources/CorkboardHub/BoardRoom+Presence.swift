@@ -21,6 +21,7 @@ extension BoardRoom {
             }
             self.dragCounter += 1
             self.members[key]?.drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            self.hub.metrics.drags.increment()
             self.broadcastDrag(of: key)
             self.scheduleDragTimeout(of: key)
         }
@@ -76,6 +77,7 @@ extension BoardRoom {
     func clearDrag(of key: MemberKey, _ reason: DragClearReason) {
         guard let member = members[key], member.drag != nil else { return }
         members[key]?.drag = nil
+        hub.metrics.drags.decrement()
         leases.releaseAll(heldBy: member.client)
         sendToOthers(of: key, .dragCleared(client: member.client, reason: reason))
     }

@@ -73,6 +73,7 @@ final class BoardRoom: @unchecked Sendable {
                 epoch = stored.epoch
                 pipeline = CommitPipeline(durableSeq: engine.seq)
                 phase = .loaded(.ready)
+                hub.metrics.boards.increment()
             } catch {
                 hub.logger.error("board \(id) cannot be rebuilt from the store: \(error)")
                 phase = .loaded(.failed("the stored board does not load"))
@@ -188,15 +189,20 @@ final class BoardRoom: @unchecked Sendable {
     private func deliver(_ deliveries: [Delivery]) {
         for delivery in deliveries {
             switch delivery {
-            case .broadcast(let event, let target):
+            case .broadcast(let event, let target, let committedAt):
+                // Counted before it is sent, so whoever has seen it also finds it in /metrics.
+                hub.metrics.committed.increment()
+                hub.metrics.recordCommitToBroadcast(since: committedAt)
                 let broadcast = WebSocketBroadcast(text: WireText.encode(.committed(event)))
                 WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
                 if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
                 clearDrags(after: event, from: target)
             case .reply(let outcome, .member(let key)):
+                hub.metrics.count(outcome)
                 reply(WireText.encode(ServerMessage(outcome)), to: key)
                 clearDrag(after: outcome, to: key)
             case .reply(let outcome, .http(let reply)):
+                hub.metrics.count(outcome)
                 reply(outcome)
             }
         }

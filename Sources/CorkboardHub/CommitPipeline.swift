@@ -1,5 +1,6 @@
 import CorkboardModel
 import CorkboardStore
+import Dispatch
 
 /// Who hears the outcome of an operation: a WebSocket member of the room, or an HTTP request.
 enum ReplyTarget: Sendable {
@@ -10,8 +11,9 @@ enum ReplyTarget: Sendable {
 
 /// What the room sends once a batch is settled, in the order the operations arrived.
 enum Delivery {
-    /// A durable event: to every live member (and to its HTTP caller, if any).
-    case broadcast(CommittedEvent, ReplyTarget)
+    /// A durable event: to every live member (and to its HTTP caller, if any), with the
+    /// uptime in nanoseconds at which the sequencer committed it.
+    case broadcast(CommittedEvent, ReplyTarget, committedAt: UInt64)
     /// An answer to the sender alone.
     case reply(Outcome, ReplyTarget)
 }
@@ -24,7 +26,7 @@ enum Delivery {
 /// the deliveries it returns.
 struct CommitPipeline {
     private enum Entry {
-        case event(CommittedEvent, ReplyTarget)
+        case event(CommittedEvent, ReplyTarget, committedAt: UInt64)
         case reply(Outcome, ReplyTarget)
     }
 
@@ -49,10 +51,10 @@ struct CommitPipeline {
     var hasUndurableEvents: Bool { committedSeq > durableSeq }
 
     /// A new event from the engine, to be written and then broadcast.
-    mutating func add(_ event: CommittedEvent, from target: ReplyTarget) {
+    mutating func add(_ event: CommittedEvent, from target: ReplyTarget, at committedAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         precondition(event.seq == committedSeq + 1, "events enter the pipeline in seq order")
         committedSeq = event.seq
-        outbox.append(.event(event, target))
+        outbox.append(.event(event, target, committedAt: committedAt))
     }
 
     /// An answer to the sender alone. Returns it when it can be sent at once (nothing is
@@ -73,7 +75,7 @@ struct CommitPipeline {
         guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty else { return nil }
         var events: [CommittedEvent] = []
         for entry in outbox {
-            if case .event(let event, _) = entry, event.seq > handedSeq { events.append(event) }
+            if case .event(let event, _, _) = entry, event.seq > handedSeq { events.append(event) }
         }
         let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections)
         rejections = []
@@ -90,9 +92,9 @@ struct CommitPipeline {
         var released = 0
         scan: for entry in outbox {
             switch entry {
-            case .event(let event, let target):
+            case .event(let event, let target, let committedAt):
                 if event.seq > durableSeq { break scan }
-                deliveries.append(.broadcast(event, target))
+                deliveries.append(.broadcast(event, target, committedAt: committedAt))
             case .reply(let outcome, let target):
                 deliveries.append(.reply(outcome, target))
             }
@@ -112,7 +114,7 @@ struct CommitPipeline {
         rejections = []
         let deliveries = outbox.map { entry -> Delivery in
             switch entry {
-            case .event(let event, let target):
+            case .event(let event, let target, _):
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)
             case .reply(.repeated(.committed(let event)), let target) where event.seq > durableSeq:
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)

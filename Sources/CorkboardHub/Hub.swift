@@ -1,3 +1,4 @@
+import CoreMetrics
 import CorkboardModel
 import CorkboardStore
 import CorkboardWire
@@ -20,7 +21,7 @@ public struct HubConfiguration: Sendable {
     public var replayChunk = 512
     /// Operations one WebSocket (or one HTTP client address) may send; beyond it they are
     /// `rejected` with `rate-limited`, which the client may retry with the same opId. nil: no limit.
-    public var operationRate: RateLimit? = RateLimit(perSecond: 1000)
+    public var operationRate: RateLimit? = RateLimit(perSecond: 2000)
     /// `drag.over` messages of one WebSocket handed to its room; those beyond it are
     /// coalesced (the latest waits for the next token and replaces older ones), never rejected.
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
@@ -42,13 +43,20 @@ public final class Hub: Sendable {
     let store: BoardStore
     let access: AccessPolicy
     let logger: Logger
+    let metrics: HubMetrics
     private let rooms = Mutex<[String: BoardRoom]>([:])
     private let clientCounter = Atomic<Int>(0)
     /// HTTP callers' operation budgets, by address.
     private let httpOperationRates: RateTable?
 
-    public init(store: BoardStore, access: AccessPolicy = OpenAccess(), configuration: HubConfiguration = HubConfiguration(), logger: Logger) {
+    /// `metrics` receives the hub's counters and gauges (the server's Prometheus registry);
+    /// by default nothing is recorded.
+    public init(
+        store: BoardStore, access: AccessPolicy = OpenAccess(), configuration: HubConfiguration = HubConfiguration(),
+        logger: Logger, metrics: MetricsFactory = NOOPMetricsHandler.instance
+    ) {
         self.store = store
+        self.metrics = HubMetrics(factory: metrics)
         self.access = access
         self.configuration = configuration
         self.logger = logger
@@ -121,6 +129,7 @@ public final class Hub: Sendable {
     ) {
         guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
         if let rates = httpOperationRates, !rates.take(caller) {
+            metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
         }
         room(for: board).submit(request, role: role, completion)

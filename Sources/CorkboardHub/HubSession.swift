@@ -62,6 +62,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             switch decoded {
             case .message(.operation(let request)):
                 if operationBudget?.take() == false {
+                    hub.metrics.rejected(.rateLimited)
                     return socket.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
                 }
                 room.submit(request, from: key)

@@ -26,15 +26,17 @@ public final class CorkboardServer: Sendable {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
         try Self.prepareDataDirectory(configuration.dataDirectory)
+        let metrics = ServerMetrics()
+        let traffic = TrafficCounters()
         hub = Hub(
             store: store ?? Self.makeStore(configuration), access: configuration.access,
-            configuration: configuration.hub, logger: logger)
-        let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub)
+            configuration: configuration.hub, logger: logger, metrics: metrics.factory)
+        let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
         http = HTTPServer(
             router: router, configuration: configuration.http,
             loops: IOLoopGroup(count: configuration.loopCount),
             connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
-            logger: logger)
+            counters: traffic, logger: logger)
     }
 
     /// Binds and starts serving; returns the bound address (the real port when the port is 0).

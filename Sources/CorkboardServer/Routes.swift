@@ -1,10 +1,13 @@
 import CorkboardHub
 import HTTP
+import Sockets
 import WebSocket
 
 /// The server's HTTP surface: the board WebSocket, the JSON API, health, static files.
 enum Routes {
-    static func make(configuration: ServerConfiguration, staticFiles: StaticFiles, hub: Hub) -> Router {
+    static func make(
+        configuration: ServerConfiguration, staticFiles: StaticFiles, hub: Hub, metrics: ServerMetrics, traffic: TrafficCounters
+    ) -> Router {
         var router = Router(fallback: staticFiles.handle)
         var boardSocket = configuration.webSocket
         // Spec §2: every application message is JSON text; binary closes with 1003.
@@ -13,6 +16,11 @@ enum Routes {
         BoardAPI.add(to: &router, hub: hub, access: configuration.access)
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
+        }
+        router.add(.GET, "/metrics") { _, responder in
+            var response = HTTPResponse(status: .ok, body: metrics.render(traffic: traffic))
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            responder.respond(response)
         }
         if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }
         return router

@@ -11,12 +11,12 @@ public final class HTTPServer: Sendable {
 
     public init(
         router: Router, configuration: HTTPServerConfiguration = .init(), loops: IOLoopGroup,
-        connectionLimits: Connection.Limits = .init(), logger: Logger
+        connectionLimits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(), logger: Logger
     ) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        tcp = TCPServer(loops: loops, limits: connectionLimits, logger: logger)
+        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, logger: logger)
     }
 
     /// Binds and starts serving. Returns the bound address (the real port when `port` is 0).

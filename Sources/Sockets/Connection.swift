@@ -59,6 +59,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     public let loop: IOLoop
     public let remoteAddress: SocketAddress?
     public let limits: Limits
+    /// The server's counters this connection adds to, if any.
+    private let counters: TrafficCounters?
 
     private var handler: ConnectionHandler?
     private var state = State.open
@@ -72,11 +74,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var closeReason = CloseReason.local
     private var onClose: [@Sendable (CloseReason) -> Void] = []
 
-    public init(socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits()) {
+    public init(socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits(), counters: TrafficCounters? = nil) {
         self.socket = socket
         self.loop = loop
         self.remoteAddress = remoteAddress
         self.limits = limits
+        self.counters = counters
+        counters?.connectionOpened()
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
@@ -120,6 +124,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             guard state == .open, !readSuspended else { return }
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
+                counters?.received(count)
                 handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 if count < loop.readBuffer.count { return }
             case .wouldBlock:
@@ -193,6 +198,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func flush() {
         guard state != .closed else { return }
         let wasPending = !output.isEmpty
+        let queued = output.byteCount
+        defer { counters?.sent(queued - output.byteCount) }
         switch output.flush(to: socket) {
         case .transferred:
             if !writeSuspended {
@@ -262,6 +269,7 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func finishClose() {
         socket.close()
+        counters?.connectionClosed(closeReason)
         let handler = self.handler
         self.handler = nil
         output = OutputQueue()

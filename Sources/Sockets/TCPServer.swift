@@ -7,14 +7,17 @@ import Synchronization
 public final class TCPServer: Sendable {
     public let loops: IOLoopGroup
     public let limits: Connection.Limits
+    /// Connections, bytes and slow consumers of everything this server accepted.
+    public let counters: TrafficCounters
     private let logger: Logger
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
-    public init(loops: IOLoopGroup, limits: Connection.Limits = .init(), logger: Logger) {
+    public init(loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(), logger: Logger) {
         self.loops = loops
         self.limits = limits
+        self.counters = counters
         self.logger = logger
     }
 
@@ -24,9 +27,9 @@ public final class TCPServer: Sendable {
         host: String, port: UInt16,
         makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler
     ) throws -> SocketAddress {
-        let limits = self.limits
+        let (limits, counters) = (self.limits, self.counters)
         let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
-            let connection = Connection(socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits)
+            let connection = Connection(socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters)
             guard let self else { connection.abort(); return }
             self.live.withLock { _ = $0.insert(connection) }
             connection.whenClosed { [weak self] _ in self?.forget(connection) }

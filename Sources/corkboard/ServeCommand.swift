@@ -50,6 +50,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS).")
     var tokens: String?
 
+    @Option(help: "Operations per second one connection (or one HTTP client address) may send; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_RATE; default 2000).")
+    var opRate: Int?
+
+    @Option(help: "drag.over messages per second of one connection handed to its board; more are coalesced, never refused. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
+    var presenceRate: Int?
+
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
     var noDemo = false
 
@@ -89,6 +95,9 @@ struct ServeCommand: ParsableCommand {
                     throw ValidationError("token file: \(error)")
                 }
             }
+            settings.hub.operationRate = try rate(opRate ?? environment.integer("CORKBOARD_OP_RATE"), "--op-rate", default: settings.hub.operationRate)
+            settings.hub.presenceRate = try rate(
+                presenceRate ?? environment.integer("CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
             settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
             settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
@@ -134,6 +143,13 @@ struct ServeCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data("corkboard listening on http://\(address)\n".utf8))
         withExtendedLifetime(signals) { dispatchMain() }
     }
+}
+
+/// A per-second rate option: nil keeps the default, 0 turns the limit off.
+private func rate(_ value: Int?, _ option: String, default defaultRate: RateLimit?) throws -> RateLimit? {
+    guard let value else { return defaultRate }
+    guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a number of messages per second") }
+    return value == 0 ? nil : RateLimit(perSecond: Double(value))
 }
 
 /// One line on standard error, exit status 1: what a person or a script can act on.

@@ -15,7 +15,7 @@ import Testing
     static func describe(_ deliveries: [Delivery]) -> [String] {
         deliveries.map { delivery in
             switch delivery {
-            case .broadcast(let event, _): "broadcast \(event.seq)"
+            case .broadcast(let event, _, _): "broadcast \(event.seq)"
             case .reply(.rejected(let rejection), _): "rejected \(rejection.opId) \(rejection.code.rawValue)"
             case .reply(.noop(let noop), _): "noop \(noop.opId)"
             case .reply(.repeated(.committed(let event)), _): "repeat \(event.seq)"

@@ -1,0 +1,56 @@
+import CoreMetrics
+import Prometheus
+import Sockets
+import Synchronization
+
+/// The server's Prometheus registry (`GET /metrics`): the hub records into it through
+/// swift-metrics, and the socket layer's traffic counters are copied in at each scrape.
+/// One registry per server, not the process-wide default, so servers in one process
+/// (the tests run many) never mix their figures.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    /// What the hub is given to make its counters, gauges and latency histogram with.
+    let factory: PrometheusMetricsFactory
+
+    private let connections: Prometheus.Gauge
+    private let accepted: Prometheus.Counter
+    private let bytesIn: Prometheus.Counter
+    private let bytesOut: Prometheus.Counter
+    private let slowConsumersDropped: Prometheus.Counter
+    /// The traffic reading last copied in: counters only ever grow by the difference.
+    private let copied = Mutex(TrafficCounters.Reading.zero)
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Commit-to-broadcast is a few milliseconds on a healthy disk: buckets from 0.5 ms.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .milliseconds(2500),
+        ]
+        self.factory = factory
+        func describe(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "corkboard", metricName: name, unitName: unit, helpText: help)
+        }
+        connections = registry.makeGauge(descriptor: describe("connections", "", "Open TCP connections (HTTP and WebSocket)."))
+        accepted = registry.makeCounter(descriptor: describe("connections_accepted", "total", "TCP connections accepted."))
+        bytesIn = registry.makeCounter(descriptor: describe("bytes_received", "total", "Bytes read from clients."))
+        bytesOut = registry.makeCounter(descriptor: describe("bytes_sent", "total", "Bytes written to clients."))
+        slowConsumersDropped = registry.makeCounter(descriptor: describe(
+            "slow_consumers_dropped", "total", "Clients disconnected because their unread output reached its bound."))
+    }
+
+    /// The Prometheus text exposition, with the traffic figures brought up to date.
+    func render(traffic: TrafficCounters) -> [UInt8] {
+        copied.withLock { copied in
+            let now = traffic.reading
+            connections.set(Int64(now.open))
+            accepted.increment(by: Int64(now.accepted - copied.accepted))
+            bytesIn.increment(by: Int64(now.bytesIn - copied.bytesIn))
+            bytesOut.increment(by: Int64(now.bytesOut - copied.bytesOut))
+            slowConsumersDropped.increment(by: Int64(now.slowConsumersDropped - copied.slowConsumersDropped))
+            copied = now
+        }
+        return registry.emitToBuffer()
+    }
+}

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// What a server's connections have done, as plain atomic counters that the socket layer
+/// bumps and a metrics endpoint reads (this layer knows nothing of metrics libraries).
+/// Relaxed ordering: each counter is exact on its own; a reading of several is not one
+/// instant, which monitoring does not need.
+public final class TrafficCounters: Sendable {
+    public struct Reading: Sendable, Hashable {
+        public var accepted: Int
+        public var closed: Int
+        public var bytesIn: Int
+        public var bytesOut: Int
+        /// Peers disconnected because they stopped reading and their output bound was reached.
+        public var slowConsumersDropped: Int
+
+        public static let zero = Reading(accepted: 0, closed: 0, bytesIn: 0, bytesOut: 0, slowConsumersDropped: 0)
+
+        public var open: Int { accepted - closed }
+    }
+
+    private let accepted = Atomic<Int>(0)
+    private let closed = Atomic<Int>(0)
+    private let bytesIn = Atomic<Int>(0)
+    private let bytesOut = Atomic<Int>(0)
+    private let slowConsumersDropped = Atomic<Int>(0)
+
+    public init() {}
+
+    public var reading: Reading {
+        Reading(
+            accepted: accepted.load(ordering: .relaxed), closed: closed.load(ordering: .relaxed),
+            bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
+            slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed))
+    }
+
+    func connectionOpened() { accepted.add(1, ordering: .relaxed) }
+    func connectionClosed(_ reason: Connection.CloseReason) {
+        closed.add(1, ordering: .relaxed)
+        if case .outputOverflow = reason { slowConsumersDropped.add(1, ordering: .relaxed) }
+    }
+    func received(_ count: Int) { bytesIn.add(count, ordering: .relaxed) }
+    func sent(_ count: Int) { if count > 0 { bytesOut.add(count, ordering: .relaxed) } }
+}
