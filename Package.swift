@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "CorkboardServer",
             dependencies: [
-                "CorkboardHub", "CorkboardStore", "CorkboardModel", "CorkboardWire",
+                "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardModel", "CorkboardWire",
                 "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardHub", "CorkboardBench", "WebSocketDeflate",
+                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardStore", "CorkboardBench", "WebSocketDeflate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,4 +1,5 @@
 import CorkboardHub
+import CorkboardSQLite
 import CorkboardStore
 import Dispatch
 import Glibc
@@ -13,6 +14,7 @@ public final class CorkboardServer: Sendable {
     private let http: HTTPServer
     private let logger: Logger
     public let hub: Hub
+    private let store: BoardStore
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
     /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
@@ -26,10 +28,12 @@ public final class CorkboardServer: Sendable {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
         try Self.prepareDataDirectory(configuration.dataDirectory)
+        let store = try store ?? Self.makeStore(configuration)
+        self.store = store
         let metrics = ServerMetrics()
         let traffic = TrafficCounters()
         hub = Hub(
-            store: store ?? Self.makeStore(configuration), access: configuration.access,
+            store: store, access: configuration.access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
         let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
         http = HTTPServer(
@@ -61,12 +65,26 @@ public final class CorkboardServer: Sendable {
     /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
-        http.shutdown(grace: configuration.shutdownGrace, completion: completion)
+        http.shutdown(grace: configuration.shutdownGrace) { [store] in
+            // Every connection is closed: no new operation can reach the store. Batches
+            // already handed to it are written before it lets go of its files.
+            store.close()
+            completion()
+        }
     }
 
-    private static func makeStore(_ configuration: ServerConfiguration) -> BoardStore {
+    private static func makeStore(_ configuration: ServerConfiguration) throws(StartupError) -> BoardStore {
         switch configuration.store {
-        case .memory: MemoryStore(retainedEvents: configuration.hub.historyCapacity)
+        case .memory:
+            return MemoryStore(retainedEvents: configuration.hub.historyCapacity)
+        case .sqlite:
+            do {
+                return try SQLiteStore(
+                    directory: configuration.dataDirectory, syncMode: configuration.sync,
+                    retainedEvents: configuration.hub.historyCapacity)
+            } catch {
+                throw .storeUnusable(error.description)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import CorkboardHub
 import CorkboardModel
+import CorkboardSQLite
 import Dispatch
 import HTTP
 import Sockets
@@ -34,8 +35,10 @@ public struct ServerConfiguration: Sendable {
     /// Serves `GET /ws/echo` (echoes every message, for Autobahn|Testsuite) and
     /// `GET /ws/broadcast` (fans every message out to all, for benchmarks); never for production.
     public var echoEndpoint = false
-    /// Where boards and their logs are kept.
-    public var store: StoreKind = .memory
+    /// Where boards and their logs are kept: SQLite in `dataDirectory` unless told otherwise.
+    public var store: StoreKind = .sqlite
+    /// How hard the SQLite store pushes each commit to the disk (`--sync`; see docs/storage.md).
+    public var sync: SyncMode = .full
     /// Who may do what: open mode (everyone is owner) unless a token file is given.
     public var access: AccessPolicy = OpenAccess()
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
@@ -52,6 +55,8 @@ public struct ServerConfiguration: Sendable {
 
 /// The kinds of store `corkboard serve --store` offers.
 public enum StoreKind: String, Sendable, CaseIterable {
+    /// SQLite in the data directory (`corkboard.sqlite`): durable, one server per directory.
+    case sqlite
     /// Boards live in this process only and are gone when it stops: for tests and demos.
     case memory
 }

@@ -33,6 +33,10 @@ public protocol BoardStore: AnyObject, Sendable {
     func events(
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void)
+
+    /// Finishes the writes already handed over and releases what the store holds (files,
+    /// locks, connections); blocks until done. Calls after it answer `.unavailable`.
+    func close()
 }
 
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after

@@ -92,6 +92,9 @@ public final class MemoryStore: BoardStore {
         completion(result)
     }
 
+    /// Nothing to finish: every call completes before it returns.
+    public func close() {}
+
     public func events(
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void

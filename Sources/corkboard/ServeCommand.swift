@@ -1,6 +1,7 @@
 import ArgumentParser
 import CorkboardHub
 import CorkboardServer
+import CorkboardSQLite
 import Dispatch
 import Foundation
 import Logging
@@ -44,8 +45,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Smallest message in bytes worth compressing (env: CORKBOARD_DEFLATE_THRESHOLD; default 128).")
     var deflateThreshold: Int?
 
-    @Option(help: "Where boards are kept: memory (gone when the server stops) (env: CORKBOARD_STORE; default memory).")
+    @Option(help: "Where boards are kept: sqlite (corkboard.sqlite in the data folder) or memory (gone when the server stops) (env: CORKBOARD_STORE; default sqlite).")
     var store: String?
+
+    @Option(help: "SQLite durability: full (fsync at every commit: survives power loss) or normal (survives a crash of the server, not of the machine) (env: CORKBOARD_SYNC; default full).")
+    var sync: String?
 
     @Option(help: "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS).")
     var tokens: String?
@@ -88,6 +92,11 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("store '\(storeName)' is not one of \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             settings.store = storeKind
+            let syncName = sync ?? environment.string("CORKBOARD_SYNC") ?? settings.sync.rawValue
+            guard let syncMode = SyncMode(rawValue: syncName) else {
+                throw ValidationError("sync '\(syncName)' is not one of full, normal")
+            }
+            settings.sync = syncMode
             if let path = tokens ?? environment.string("CORKBOARD_TOKENS") {
                 do {
                     settings.access = try TokenFile(contentsOf: path)

@@ -59,12 +59,30 @@ import TestSupport
     @Test func busyPortIsAOneLineError() throws {
         let first = try serve(["--port", "0"])
         let port = try #require(first.waitForListeningPort())
-        let second = try serve(["--port", String(port)])
+        let otherData = try TemporaryDirectory("corkboard-data")
+        let second = try ServerProcess(["serve", "--web-root", webRoot.path, "--data", otherData.path, "--port", String(port)])
         #expect(second.waitForExit() == 1)
         let message = second.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(message == "corkboard: error: port \(port) on 127.0.0.1 is already in use (is another server running? choose one with --port)")
         first.signal(SIGTERM)
         #expect(first.waitForExit() == 0)
+    }
+
+    @Test func aDataFolderInUseIsAOneLineError() throws {
+        let first = try serve(["--port", "0"])
+        #expect(first.waitForListeningPort() != nil)
+        let second = try serve(["--port", "0"])
+        #expect(second.waitForExit() == 1)
+        let message = second.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(message.hasPrefix("corkboard: error: the store cannot be used: the data directory \(data.path) is in use by another corkboard process (pid "))
+        #expect(!message.contains("\n"))
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        // Once the first has stopped, the folder is free again.
+        let third = try serve(["--port", "0"])
+        #expect(third.waitForListeningPort() != nil)
+        third.signal(SIGTERM)
+        #expect(third.waitForExit() == 0)
     }
 
     @Test func missingWebRootIsAOneLineError() throws {

@@ -23,6 +23,8 @@ final class FlakyStore: BoardStore {
         inner.loadBoard(id, historyLimit: historyLimit, completion)
     }
 
+    func close() { inner.close() }
+
     func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         if failing.load(ordering: .relaxed) { return completion(.failure(.unavailable("disk full"))) }
         inner.append(batch, completion)
