@@ -162,7 +162,7 @@ private func rate(_ value: Int?, _ option: String, default defaultRate: RateLimi
 }
 
 /// One line on standard error, exit status 1: what a person or a script can act on.
-private func fail(_ error: StartupError) -> Never {
+func fail(_ error: some Error & CustomStringConvertible) -> Never {
     FileHandle.standardError.write(Data("corkboard: error: \(error)\n".utf8))
     Foundation.exit(1)
 }
