@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardWire", "CorkboardModel",
                 "HTTP", "Sockets", "WebSocket", "TestSupport", .product(name: "Yams", package: "Yams"),
-            ]),
+            ],
+            exclude: ["browser"]),
     ]
 )
