@@ -1,0 +1,205 @@
+// The board page (`/b/{id}`): wires the session (the server), the view (the DOM), pointer
+// and keyboard moves, editing, presence, the connection badge and the read-only banner.
+
+import { BoardSession } from "./session.js";
+import { BoardView } from "./view.js";
+import { PointerDrag } from "./pointer-drag.js";
+import { KeyboardMove } from "./keyboard-move.js";
+import { Editing } from "./editing.js";
+import { Announcer, Notices } from "./feedback.js";
+import { accessToken, colorFor, displayName } from "./people.js";
+import { findItem } from "./replica.js";
+
+const params = new URLSearchParams(location.search);
+const boardId = decodeURIComponent(location.pathname.replace(/^\/b\//, "").replace(/\/$/, ""));
+const name = displayName(params);
+
+const session = new BoardSession({ boardId, name, token: accessToken(params) });
+const view = new BoardView(document.getElementById("board"));
+const notices = new Notices(document.getElementById("notice"));
+const announcer = new Announcer(document.getElementById("announcer"));
+
+/** "Write a bot" or "3 cards": how announcements name what is moving. */
+function describe(items) {
+  if (items.length !== 1) return `${items.length} cards`;
+  const found = session.board && findItem(session.board, items[0]);
+  return found ? found.item.label : "the card";
+}
+
+const tools = { session, view, announcer, notices, describe };
+const pointer = new PointerDrag(tools);
+const keyboard = new KeyboardMove(tools);
+const editing = new Editing(tools);
+
+view.afterRender = () => {
+  pointer.restore();
+  keyboard.restore();
+  view.showPresence([...session.peers.values()], session.board);
+};
+
+// MARK: Server → page
+
+session.addEventListener("board", (event) => {
+  const { cause, event: committed, own } = event.detail;
+  const board = session.board;
+  document.getElementById("board-title").textContent = board.title;
+  document.title = `${board.title} · Corkboard`;
+  view.root.dataset.seq = String(session.seq);
+  view.render(board, { editable: session.canEdit });
+  showAccess();
+  showConnection();
+  if (cause === "welcome") document.body.dataset.ready = "true";
+  if (cause === "committed" && committed && !own) announceRemoteChange(committed);
+});
+
+session.addEventListener("presence", () => {
+  view.showPresence([...session.peers.values()], session.board);
+  showPeople();
+});
+
+session.addEventListener("state", showConnection);
+
+session.addEventListener("rejected", (event) => {
+  const rejected = event.detail;
+  if (rejected.ref === "drag.start") {
+    const holder = session.peers.get(rejected.holder)?.name;
+    pointer.refused(holder);
+    keyboard.refused(holder);
+    if (rejected.code !== "busy") notices.showRejection(rejected);
+    return;
+  }
+  notices.showRejection(rejected);
+  announcer.say(`Not done: ${rejected.message ?? rejected.code}.`);
+});
+
+session.addEventListener("fatal", (event) => {
+  view.root.replaceChildren();
+  const message = document.createElement("p");
+  message.className = "loading";
+  message.append(`${event.detail.message} `);
+  const home = document.createElement("a");
+  home.href = "/";
+  home.textContent = "See all boards";
+  message.append(home);
+  view.root.append(message);
+  document.body.dataset.ready = "true";
+});
+
+/** Tells a screen reader when someone else moves the card it is on. */
+function announceRemoteChange(event) {
+  const focused = document.activeElement?.closest?.("li.card")?.dataset.itemId;
+  if (!focused) return;
+  const who = [...session.peers.values()].find((p) => p.client === event.client)?.name ?? "Someone";
+  if (event.op.type === "move" && event.op.sources.includes(focused)) {
+    const column = session.board.collections.find((c) => c.id === event.op.destination.collection);
+    const index = column ? column.items.findIndex((i) => i.id === focused) : -1;
+    announcer.say(`${who} moved ${describe([focused])} to ${column?.title ?? "another column"}, position ${index + 1}.`);
+  } else if (event.op.type === "update" && event.op.item === focused) {
+    announcer.say(`${who} edited this card: ${describe([focused])}.`);
+  }
+}
+
+// MARK: Badges
+
+const CONNECTION_TEXT = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
+
+function showConnection() {
+  const badge = document.getElementById("connection");
+  badge.dataset.state = session.state;
+  const waiting = session.pending.length;
+  badge.textContent = CONNECTION_TEXT[session.state] + (session.state !== "connected" && waiting ? ` · ${waiting} waiting` : "");
+  badge.title = session.state === "connected" ? "Changes are shared live" : "Changes are kept and sent when the connection is back";
+}
+
+function showPeople() {
+  const list = document.getElementById("presence");
+  const people = [{ client: session.clientId ?? "me", name, self: true }, ...session.peers.values()];
+  list.replaceChildren(
+    ...people.map((person) => {
+      const item = document.createElement("li");
+      item.dataset.client = person.client;
+      item.style.setProperty("--person-color", colorFor(person.name));
+      item.textContent = person.name;
+      item.title = person.self ? `${person.name} (you)` : person.name;
+      if (person.self) item.classList.add("self");
+      return item;
+    }),
+  );
+}
+
+function showAccess() {
+  const banner = document.getElementById("readonly");
+  const locked = session.confirmed?.locked;
+  const viewer = session.role === "viewer";
+  banner.hidden = !locked && !viewer;
+  banner.textContent = viewer ? "View only: your access lets you watch this board" : "Locked: an owner has to unlock it";
+  document.body.classList.toggle("read-only", locked || viewer);
+  const toggle = document.getElementById("lock-toggle");
+  toggle.hidden = session.role !== "owner";
+  toggle.textContent = locked ? "Unlock" : "Lock";
+  toggle.setAttribute("aria-pressed", locked ? "true" : "false");
+}
+
+document.getElementById("lock-toggle").addEventListener("click", () => {
+  session.submit({ type: "lock", locked: !session.confirmed.locked });
+});
+
+// MARK: Keys and selection on cards
+
+view.root.addEventListener("keydown", (event) => {
+  const card = event.target.closest?.("li.card");
+  if (card && !event.target.isContentEditable) {
+    if (keyboard.handle(event, card)) return event.preventDefault();
+    if (pointer.active) return undefined;
+    if (event.key === "Enter") editing.editCard(card);
+    else if (event.key === "Delete" || event.key === "Backspace") editing.deleteCard(card);
+    else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey) || event.key === "m") {
+      editing.openMenu(card, card.querySelector(".card-menu"));
+    } else if (event.key.startsWith("Arrow")) focusNeighbour(card, event.key);
+    else return undefined;
+    return event.preventDefault();
+  }
+  const title = event.target.closest?.(".column-title");
+  if (title && !title.isContentEditable && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    editing.renameColumn(title.closest("section.column"));
+  }
+  return undefined;
+});
+
+view.root.addEventListener("click", (event) => {
+  const title = event.target.closest(".column-title");
+  if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(title.closest("section.column"));
+  const card = event.target.closest("li.card");
+  if (!card || event.target.closest("button") || card.querySelector(".editing")) return undefined;
+  const id = card.dataset.itemId;
+  if (event.shiftKey || event.ctrlKey || event.metaKey) {
+    if (view.selected.has(id)) view.selected.delete(id);
+    else view.selected.add(id);
+    announcer.say(`${view.selected.size} card${view.selected.size === 1 ? "" : "s"} selected.`);
+  } else {
+    view.selected.clear();
+  }
+  for (const [cardId, element] of view.cards) {
+    element.classList.toggle("selected", view.selected.has(cardId));
+    element.setAttribute("aria-selected", view.selected.has(cardId) ? "true" : "false");
+  }
+  return undefined;
+});
+
+/** Arrow keys without a card in hand walk the board. */
+function focusNeighbour(card, key) {
+  const column = card.closest("section.column");
+  const cards = [...column.querySelectorAll("li.card")];
+  const at = cards.indexOf(card);
+  if (key === "ArrowUp") return cards[at - 1]?.focus();
+  if (key === "ArrowDown") return cards[at + 1]?.focus();
+  const columns = [...view.root.querySelectorAll("section.column")];
+  const next = columns[columns.indexOf(column) + (key === "ArrowLeft" ? -1 : 1)];
+  const targets = next ? [...next.querySelectorAll("li.card")] : [];
+  return targets[Math.min(at, targets.length - 1)]?.focus();
+}
+
+showConnection();
+showPeople();
+session.connect();

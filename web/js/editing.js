@@ -1,0 +1,230 @@
+// Changing the board's content: adding, editing and deleting cards, adding, renaming and
+// removing (empty) columns, and the "Move to…" menu, all as spec §5 operations through the
+// session (so they show at once and roll back with a notice when refused).
+
+const MAX_TEXT = 16384;
+
+export class Editing {
+  constructor({ session, view, announcer, notices }) {
+    this.session = session;
+    this.view = view;
+    this.announcer = announcer;
+    this.notices = notices;
+    this.menu = null;
+    view.root.addEventListener("click", (event) => this.clicked(event));
+    view.root.addEventListener("dblclick", (event) => {
+      const card = event.target.closest("li.card");
+      if (card && !event.target.closest("button")) this.editCard(card);
+    });
+    document.addEventListener("pointerdown", (event) => {
+      if (this.menu && !this.menu.contains(event.target)) this.closeMenu();
+    });
+  }
+
+  editable() {
+    if (this.session.canEdit) return true;
+    this.notices.show(this.session.role === "viewer" ? "You can view this board but not change it." : "The board is locked.");
+    return false;
+  }
+
+  clicked(event) {
+    const button = event.target.closest("button");
+    if (!button) return;
+    const column = button.closest("section.column");
+    if (button.classList.contains("add-card")) this.addCard(column);
+    else if (button.classList.contains("column-remove")) this.removeColumn(column);
+    else if (button.classList.contains("card-menu")) this.openMenu(button.closest("li.card"), button);
+    else if (button.classList.contains("add-column")) this.addColumn(button);
+  }
+
+  // MARK: Cards
+
+  /** An inline editor in place of the card's label: Enter saves, Escape leaves it as it was. */
+  editCard(card) {
+    if (!this.editable()) return;
+    const label = card.querySelector(".card-label");
+    const original = label.textContent;
+    this.inlineEditor(label, original, (text) => {
+      if (text && text !== original) this.session.submit({ type: "update", item: card.dataset.itemId, label: text });
+      card.focus();
+    });
+  }
+
+  addCard(column) {
+    if (!this.editable()) return;
+    const form = document.createElement("li");
+    form.className = "card card-draft";
+    const label = document.createElement("span");
+    label.className = "card-label";
+    form.append(label);
+    column.querySelector("ol.cards").append(form);
+    this.inlineEditor(label, "", (text, how) => {
+      form.remove();
+      if (!text) return column.querySelector(".add-card").focus();
+      const id = `card-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+      this.session.submit({
+        type: "insert",
+        items: [{ id, label: text }],
+        destination: { collection: column.dataset.collectionId, before: null },
+      });
+      this.announcer.say(`Added ${text}.`);
+      // After Enter, ready for the next one, as in every good board.
+      if (how === "enter") requestAnimationFrame(() => this.addCard(column));
+    }, "Card text…");
+  }
+
+  deleteCard(card) {
+    if (!this.editable()) return;
+    const text = card.querySelector(".card-label").textContent;
+    const next = card.nextElementSibling?.closest("li.card") ?? card.previousElementSibling?.closest("li.card");
+    this.session.submit({ type: "delete", items: [card.dataset.itemId] });
+    next?.focus();
+    this.announcer.say(`Deleted ${text}.`);
+    this.notices.show(`Deleted “${text}”.`);
+  }
+
+  moveTo(card, collectionId) {
+    if (!this.editable()) return;
+    const holder = this.session.holderOf(card.dataset.itemId);
+    if (holder) return this.notices.show(`${holder.name} is holding this card.`);
+    this.session.move([card.dataset.itemId], { collection: collectionId, before: null });
+    const title = this.session.board.collections.find((c) => c.id === collectionId)?.title ?? collectionId;
+    this.announcer.say(`Moved ${card.querySelector(".card-label").textContent} to the end of ${title}.`);
+    card.focus();
+    return undefined;
+  }
+
+  // MARK: Columns
+
+  renameColumn(column) {
+    if (!this.editable()) return;
+    const title = column.querySelector(".column-title");
+    const original = title.textContent;
+    this.inlineEditor(title, original, (text) => {
+      if (text && text !== original) this.session.submit({ type: "update", collection: column.dataset.collectionId, title: text });
+      title.focus();
+    });
+  }
+
+  removeColumn(column) {
+    if (!this.editable()) return;
+    const title = column.querySelector(".column-title").textContent;
+    this.session.submit({ type: "collection.remove", collection: column.dataset.collectionId });
+    this.announcer.say(`Removed the column ${title}.`);
+  }
+
+  addColumn(button) {
+    if (!this.editable()) return;
+    const draft = document.createElement("section");
+    draft.className = "column column-draft";
+    const title = document.createElement("h2");
+    title.className = "column-title";
+    draft.append(title);
+    button.before(draft);
+    this.inlineEditor(title, "", (text) => {
+      draft.remove();
+      if (!text) return button.focus();
+      const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
+      const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
+      this.session.submit({ type: "collection.add", collection: { id, title: text }, before: null });
+      this.announcer.say(`Added the column ${text}.`);
+      return undefined;
+    }, "Column title…");
+  }
+
+  // MARK: The card menu
+
+  openMenu(card, anchor) {
+    this.closeMenu();
+    const menu = document.createElement("div");
+    menu.className = "menu";
+    menu.setAttribute("role", "menu");
+    const here = card.closest("section.column").dataset.collectionId;
+    const entries = [
+      ...this.session.board.collections
+        .filter((c) => c.id !== here)
+        .map((c) => [`Move to ${c.title}`, () => this.moveTo(card, c.id)]),
+      ["Edit", () => this.editCard(card)],
+      ["Delete", () => this.deleteCard(card)],
+    ];
+    for (const [text, action] of entries) {
+      const item = document.createElement("button");
+      item.type = "button";
+      item.setAttribute("role", "menuitem");
+      item.textContent = text;
+      item.addEventListener("click", () => {
+        this.closeMenu();
+        action();
+      });
+      menu.append(item);
+    }
+    menu.addEventListener("keydown", (event) => {
+      const items = [...menu.querySelectorAll("button")];
+      const at = items.indexOf(document.activeElement);
+      if (event.key === "ArrowDown") items[(at + 1) % items.length].focus();
+      else if (event.key === "ArrowUp") items[(at - 1 + items.length) % items.length].focus();
+      else if (event.key === "Escape") {
+        this.closeMenu();
+        card.focus();
+      } else return;
+      event.preventDefault();
+      event.stopPropagation();
+    });
+    document.body.append(menu);
+    const rect = anchor.getBoundingClientRect();
+    menu.style.left = `${Math.min(rect.left, innerWidth - menu.offsetWidth - 8)}px`;
+    menu.style.top = `${Math.min(rect.bottom + 4, innerHeight - menu.offsetHeight - 8)}px`;
+    this.menu = menu;
+    menu.querySelector("button").focus();
+  }
+
+  closeMenu() {
+    this.menu?.remove();
+    this.menu = null;
+  }
+
+  // MARK: Inline editing
+
+  /**
+   * Turns `element` into a plain-text editor. Enter (without Shift) or leaving the field
+   * saves; Escape cancels (saves nothing). `done` gets the trimmed text ("" for cancel) and
+   * how it ended: "enter", "blur" or "escape".
+   */
+  inlineEditor(element, text, done, placeholder = "") {
+    element.contentEditable = "plaintext-only";
+    element.textContent = text;
+    element.dataset.placeholder = placeholder;
+    element.classList.add("editing");
+    element.focus();
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    let finished = false;
+    const finish = (save, how) => {
+      if (finished) return;
+      finished = true;
+      element.removeEventListener("keydown", onKey);
+      element.removeEventListener("blur", onBlur);
+      const value = save ? element.textContent.trim().slice(0, MAX_TEXT) : "";
+      element.contentEditable = "false";
+      element.removeAttribute("contenteditable");
+      element.classList.remove("editing");
+      if (!save || !value) element.textContent = text;
+      done(value, how);
+    };
+    const onKey = (event) => {
+      event.stopPropagation();
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        finish(true, "enter");
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        finish(false, "escape");
+      }
+    };
+    const onBlur = () => finish(true, "blur");
+    element.addEventListener("keydown", onKey);
+    element.addEventListener("blur", onBlur);
+  }
+}

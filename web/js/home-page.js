@@ -1,0 +1,82 @@
+// The board list (`/`): every board with its title, and a form that creates one with the
+// usual three columns and opens it.
+
+const list = document.getElementById("board-list");
+const form = document.getElementById("new-board-form");
+const error = document.getElementById("form-error");
+const titleField = form.elements.namedItem("title");
+const idField = form.elements.namedItem("id");
+
+async function showBoards() {
+  try {
+    const response = await fetch("/api/boards", { headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    const { boards } = await response.json();
+    list.replaceChildren(
+      ...boards.map((board) => {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = `/b/${encodeURIComponent(board.id)}`;
+        link.textContent = board.title;
+        const id = document.createElement("span");
+        id.className = "board-id";
+        id.textContent = `${board.id} · ${board.seq} change${board.seq === 1 ? "" : "s"}`;
+        link.append(id);
+        item.append(link);
+        return item;
+      }),
+    );
+    if (boards.length === 0) {
+      const empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = "No boards yet: create the first one below.";
+      list.append(empty);
+    }
+  } catch (failure) {
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty", textContent: `Boards cannot be listed: ${failure.message}.` }));
+  } finally {
+    list.setAttribute("aria-busy", "false");
+    document.body.dataset.ready = "true";
+  }
+}
+
+/** The id follows the title until someone types an id of their own. */
+let idEdited = false;
+idField.addEventListener("input", () => { idEdited = idField.value !== ""; });
+titleField.addEventListener("input", () => {
+  if (idEdited) return;
+  idField.value = titleField.value.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 64);
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  error.textContent = "";
+  const id = idField.value.trim();
+  const title = titleField.value.trim();
+  const body = {
+    id,
+    title,
+    collections: [
+      { id: "todo", title: "To do", items: [] },
+      { id: "doing", title: "Doing", items: [] },
+      { id: "done", title: "Done", items: [] },
+    ],
+  };
+  try {
+    const response = await fetch("/api/boards", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (response.status === 201) {
+      location.assign(`/b/${encodeURIComponent(id)}`);
+      return;
+    }
+    const answer = await response.json().catch(() => ({}));
+    error.textContent = response.status === 409 ? `There is already a board “${id}”.` : answer.message ?? `The server answered ${response.status}.`;
+  } catch (failure) {
+    error.textContent = `The board could not be created: ${failure.message}.`;
+  }
+});
+
+showBoards();

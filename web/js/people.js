@@ -1,0 +1,36 @@
+// Who you are on a board (a display name, a token) and the colour everyone sees for a person.
+
+const NAME_KEY = "corkboard.name";
+const TOKEN_KEY = "corkboard.token";
+
+/** `?name=` wins (and is not stored); then the stored name; then a new guest name, stored. */
+export function displayName(params) {
+  const asked = params.get("name")?.trim();
+  if (asked) return asked.slice(0, 64);
+  const stored = localStorage.getItem(NAME_KEY);
+  if (stored) return stored;
+  const guest = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem(NAME_KEY, guest);
+  return guest;
+}
+
+export function rememberName(name) {
+  localStorage.setItem(NAME_KEY, name);
+}
+
+/** `?token=` (stored for next time) or the stored token; null in open mode. */
+export function accessToken(params) {
+  const asked = params.get("token");
+  if (asked) {
+    localStorage.setItem(TOKEN_KEY, asked);
+    return asked;
+  }
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+/** A stable, readable colour per name: everyone sees the same person in the same colour. */
+export function colorFor(name) {
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
+  return `hsl(${hash % 360} 70% 42%)`;
+}

@@ -1,0 +1,134 @@
+// The board as data, and the operations of the protocol applied to it (spec §5), exactly
+// as the server applies a resolved `op`. Pure functions on plain objects: no DOM, no I/O.
+
+/** A deep copy of a board (boards are small; copying keeps every version immutable). */
+export function cloneBoard(board) {
+  return {
+    id: board.id,
+    title: board.title,
+    locked: board.locked,
+    collections: board.collections.map((c) => ({ id: c.id, title: c.title, items: c.items.map((i) => ({ ...i })) })),
+  };
+}
+
+export function findItem(board, itemId) {
+  for (const collection of board.collections) {
+    const index = collection.items.findIndex((i) => i.id === itemId);
+    if (index >= 0) return { collection, index, item: collection.items[index] };
+  }
+  return null;
+}
+
+export function findCollection(board, collectionId) {
+  return board.collections.find((c) => c.id === collectionId) ?? null;
+}
+
+/** The item ids of a board in reading order: column by column, top to bottom. */
+export function orderedItemIds(board) {
+  return board.collections.flatMap((c) => c.items.map((i) => i.id));
+}
+
+/**
+ * Applies a resolved operation (as a `committed` event carries it) to a copy of `board`.
+ * Throws when it does not apply (the caller's replica is out of step).
+ */
+export function applyOperation(board, op) {
+  const next = cloneBoard(board);
+  switch (op.type) {
+    case "move": {
+      const moved = takeItems(next, op.sources);
+      if (moved.length !== op.sources.length) throw new Error(`move: a source is not on the board`);
+      insertItems(next, moved, op.destination);
+      break;
+    }
+    case "insert":
+      for (const item of op.items) if (findItem(next, item.id)) throw new Error(`insert: ${item.id} exists`);
+      insertItems(next, op.items.map((i) => ({ ...i })), op.destination);
+      break;
+    case "delete":
+      takeItems(next, op.items);
+      break;
+    case "update":
+      if (op.item !== undefined) {
+        const found = findItem(next, op.item);
+        if (!found) throw new Error(`update: no item ${op.item}`);
+        if (op.label !== undefined) found.item.label = op.label;
+        if (op.data === null) delete found.item.data;
+        else if (op.data !== undefined) found.item.data = op.data;
+      } else {
+        const collection = findCollection(next, op.collection);
+        if (!collection) throw new Error(`update: no collection ${op.collection}`);
+        collection.title = op.title;
+      }
+      break;
+    case "collection.add": {
+      if (findCollection(next, op.collection.id)) throw new Error(`collection.add: ${op.collection.id} exists`);
+      const at = op.before == null ? -1 : next.collections.findIndex((c) => c.id === op.before);
+      const collection = { id: op.collection.id, title: op.collection.title, items: [] };
+      if (at < 0) next.collections.push(collection);
+      else next.collections.splice(at, 0, collection);
+      break;
+    }
+    case "collection.remove": {
+      const at = next.collections.findIndex((c) => c.id === op.collection);
+      if (at < 0 || next.collections[at].items.length > 0) throw new Error(`collection.remove: ${op.collection}`);
+      next.collections.splice(at, 1);
+      break;
+    }
+    case "lock":
+      next.locked = op.locked;
+      break;
+    default:
+      throw new Error(`unknown operation ${op.type}`);
+  }
+  return next;
+}
+
+/** Removes the items (those present) from wherever they are; returns them in the order asked. */
+function takeItems(board, ids) {
+  const taken = [];
+  for (const id of ids) {
+    const found = findItem(board, id);
+    if (!found) continue;
+    found.collection.items.splice(found.index, 1);
+    taken.push(found.item);
+  }
+  return taken;
+}
+
+function insertItems(board, items, destination) {
+  const collection = findCollection(board, destination.collection);
+  if (!collection) throw new Error(`no collection ${destination.collection}`);
+  const at = destination.before == null ? -1 : collection.items.findIndex((i) => i.id === destination.before);
+  if (destination.before != null && at < 0) throw new Error(`anchor ${destination.before} is not in ${destination.collection}`);
+  if (at < 0) collection.items.push(...items);
+  else collection.items.splice(at, 0, ...items);
+}
+
+/**
+ * What the server will most likely make of a move we ask for (spec §6 rules 3–5 on the
+ * state we have), so a drop shows at once. The server's `committed` op replaces it.
+ * Returns the resolved op, or null when nothing would move.
+ */
+export function resolveMoveLocally(board, sources, destination) {
+  const present = [...new Set(sources)].filter((id) => findItem(board, id));
+  const target = findCollection(board, destination.collection);
+  if (present.length === 0 || !target) return null;
+  let before = destination.before ?? null;
+  if (before !== null) {
+    const index = target.items.findIndex((i) => i.id === before);
+    if (index < 0) before = null;
+    else if (present.includes(before)) {
+      before = target.items.slice(index + 1).find((i) => !present.includes(i.id))?.id ?? null;
+    }
+  }
+  return { type: "move", sources: present, destination: { collection: destination.collection, before } };
+}
+
+/** The id at `index` of a collection's list with `excluded` items left out (null: the end). */
+export function anchorAt(board, collectionId, index, excluded) {
+  const collection = findCollection(board, collectionId);
+  if (!collection) return null;
+  const rest = collection.items.filter((i) => !excluded.has(i.id));
+  return rest[index]?.id ?? null;
+}

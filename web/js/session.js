@@ -1,0 +1,320 @@
+// One browser tab's membership of one board: the WebSocket (with reconnect and resume),
+// the replica the server confirmed, our operations still waiting for their answer, and
+// the others' presence. No DOM here: the page listens to the events it dispatches.
+//
+// Events: "state" (connection state changed), "board" (what to show changed: detail.cause
+// is "welcome", "committed", "local" or "rollback"), "presence", "rejected" (one of our
+// operations or drags was refused; detail is the message), "fatal" (the server refused us
+// for good, detail.message).
+
+import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
+
+const NEEDS_BASE_SEQ = new Set(["move", "insert", "delete"]);
+const RETRIED_CODES = new Set(["rate-limited", "unavailable"]);
+const DRAG_OVER_INTERVAL_MS = 50;
+
+export class BoardSession extends EventTarget {
+  constructor({ boardId, name, token = null }) {
+    super();
+    this.boardId = boardId;
+    this.name = name;
+    this.token = token;
+    this.state = "connecting";
+    this.clientId = null;
+    this.role = null;
+    this.epoch = null;
+    this.seq = 0;
+    /** The board at `seq`, as the server confirmed it. */
+    this.confirmed = null;
+    /** What we show: `confirmed` with our pending operations applied on top. */
+    this.board = null;
+    /** Our operations in the order we made them, until the server answers each. */
+    this.pending = [];
+    /** Everyone else on the board: client id → {client, name, drag: {items, over} | null}. */
+    this.peers = new Map();
+    this.opPrefix = Math.random().toString(36).slice(2, 8);
+    this.opCounter = 0;
+    this.socket = null;
+    this.attempts = 0;
+    this.retryTimer = null;
+    this.closedForGood = false;
+    this.dragOverTimer = null;
+    this.lastDragOverAt = 0;
+    this.nextDragOver = null;
+    window.addEventListener("online", () => this.reconnectNow());
+    window.addEventListener("offline", () => this.setState("offline"));
+  }
+
+  get canEdit() {
+    return this.role !== "viewer" && this.confirmed !== null && !this.confirmed.locked;
+  }
+
+  // MARK: Connection
+
+  connect() {
+    if (this.closedForGood) return;
+    clearTimeout(this.retryTimer);
+    if (!navigator.onLine) return this.setState("offline");
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws`, ["corkboard.v1"]);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      const hello = { type: "hello", board: this.boardId, name: this.name };
+      if (this.token) hello.token = this.token;
+      if (this.confirmed) hello.resume = { epoch: this.epoch, seq: this.seq };
+      socket.send(JSON.stringify(hello));
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.peers.clear();
+      this.dispatch("presence");
+      if (this.closedForGood) return;
+      // 1008 is a refusal of hello (unknown board, bad token): retrying cannot help.
+      if (event.code === 1008) return this.fail(this.refusal ?? "The server refused to open this board.");
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    if (!navigator.onLine) return this.setState("offline");
+    this.setState("reconnecting");
+    const delay = Math.min(5000, 250 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    this.attempts += 1;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.socket || this.closedForGood) return;
+    this.attempts = 0;
+    this.connect();
+  }
+
+  fail(message) {
+    this.closedForGood = true;
+    this.setState("offline");
+    this.dispatch("fatal", { message });
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.dispatch("state");
+  }
+
+  dispatch(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  sendRaw(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN && this.state === "connected") {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  // MARK: Messages from the server
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        return this.welcome(message);
+      case "committed":
+        return message.noop ? this.settle(message.opId) : this.committed(message);
+      case "rejected":
+        return this.rejected(message);
+      case "peer.joined":
+        this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
+        return this.dispatch("presence");
+      case "peer.left":
+        this.peers.delete(message.client);
+        return this.dispatch("presence");
+      case "drag": {
+        const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null };
+        peer.drag = { items: message.items, over: message.over ?? null };
+        this.peers.set(message.client, peer);
+        return this.dispatch("presence");
+      }
+      case "drag.cleared": {
+        const peer = this.peers.get(message.client);
+        if (peer) peer.drag = null;
+        return this.dispatch("presence");
+      }
+      case "error":
+        if (this.state !== "connected") this.refusal = message.message;
+        else console.info(`corkboard: ${message.message}`);
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  welcome(message) {
+    this.clientId = message.client;
+    this.role = message.role;
+    this.attempts = 0;
+    if (!message.resumed) {
+      this.confirmed = message.board;
+      this.epoch = message.epoch;
+      this.seq = message.seq;
+    }
+    this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ?? null }]));
+    this.setState("connected");
+    // Everything we did that has no answer yet goes again, with the same opIds: the server
+    // answers a repeat with its first outcome, so nothing is applied twice. After a fresh
+    // snapshot our old base seqs belong to another history: base them on the new one.
+    for (const entry of this.pending) {
+      if (!message.resumed && NEEDS_BASE_SEQ.has(entry.request.type)) entry.request.baseSeq = this.seq;
+      this.sendRaw(entry.request);
+    }
+    this.refresh("welcome");
+    this.dispatch("presence");
+  }
+
+  committed(event) {
+    if (event.seq <= this.seq) {
+      // A repeat of an event we have (the answer to a resent opId): only settle it.
+      return this.settle(event.opId);
+    }
+    if (event.seq !== this.seq + 1) return this.resync(`missed events before ${event.seq}`);
+    try {
+      this.confirmed = applyOperation(this.confirmed, event.op);
+    } catch (error) {
+      return this.resync(error.message);
+    }
+    this.seq = event.seq;
+    this.pending = this.pending.filter((entry) => entry.request.opId !== event.opId);
+    this.refresh("committed", { event, own: this.isOwn(event.opId) });
+  }
+
+  /** Our replica disagrees with the server: start over from a fresh snapshot. */
+  resync(reason) {
+    console.info(`corkboard: reloading the board (${reason})`);
+    this.confirmed = null;
+    this.socket?.close(4000, "resync");
+  }
+
+  isOwn(opId) {
+    return typeof opId === "string" && opId.startsWith(`${this.opPrefix}-`);
+  }
+
+  settle(opId) {
+    const before = this.pending.length;
+    this.pending = this.pending.filter((entry) => entry.request.opId !== opId);
+    if (this.pending.length !== before) this.refresh("committed");
+  }
+
+  rejected(message) {
+    if (message.ref === "drag.start") return this.dispatch("rejected", message);
+    const entry = this.pending.find((e) => e.request.opId === message.opId);
+    if (!entry) return undefined;
+    // Transient refusals of the server's own making are retried with the same opId.
+    if (RETRIED_CODES.has(message.code) && entry.retries < 4) {
+      entry.retries += 1;
+      setTimeout(() => this.sendRaw(entry.request), 500 * entry.retries);
+      return undefined;
+    }
+    this.pending = this.pending.filter((e) => e !== entry);
+    this.refresh("rollback");
+    this.dispatch("rejected", message);
+    return undefined;
+  }
+
+  // MARK: What we show
+
+  /** Recomputes the shown board: the confirmed one with our pending operations on top. */
+  refresh(cause, extra = {}) {
+    if (!this.confirmed) return;
+    let board = cloneBoard(this.confirmed);
+    for (const entry of this.pending) board = applyLocally(board, entry.request) ?? board;
+    this.board = board;
+    this.dispatch("board", { cause, ...extra });
+  }
+
+  // MARK: Our operations
+
+  /** Sends an operation (fields without opId and baseSeq) and shows it at once. */
+  submit(operation) {
+    this.opCounter += 1;
+    const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
+    if (NEEDS_BASE_SEQ.has(request.type)) request.baseSeq = this.seq;
+    this.pending.push({ request, retries: 0 });
+    this.sendRaw(request);
+    this.refresh("local");
+    return request.opId;
+  }
+
+  /** A move; when it drops our drag, a placeholder update still waiting is moot. */
+  move(sources, destination) {
+    this.cancelDragOver();
+    return this.submit({ type: "move", sources, destination });
+  }
+
+  dragStart(items) {
+    this.cancelDragOver();
+    this.sendRaw({ type: "drag.start", items });
+  }
+
+  /** Placeholder updates, at most one per 50 ms; the latest is always sent. */
+  dragOver(collection, index) {
+    this.nextDragOver = { type: "drag.over", collection, index };
+    const wait = this.lastDragOverAt + DRAG_OVER_INTERVAL_MS - performance.now();
+    if (wait <= 0) return this.flushDragOver();
+    if (!this.dragOverTimer) this.dragOverTimer = setTimeout(() => this.flushDragOver(), wait);
+    return undefined;
+  }
+
+  flushDragOver() {
+    clearTimeout(this.dragOverTimer);
+    this.dragOverTimer = null;
+    if (!this.nextDragOver) return;
+    this.sendRaw(this.nextDragOver);
+    this.nextDragOver = null;
+    this.lastDragOverAt = performance.now();
+  }
+
+  cancelDragOver() {
+    clearTimeout(this.dragOverTimer);
+    this.dragOverTimer = null;
+    this.nextDragOver = null;
+  }
+
+  /** A drag that ends without a drop. (A drop is a move, which ends the drag by itself.) */
+  dragEnd() {
+    this.cancelDragOver();
+    this.sendRaw({ type: "drag.end" });
+  }
+
+  /** The client holding an item in a live drag, if it is someone else. */
+  holderOf(itemId) {
+    for (const peer of this.peers.values()) if (peer.drag?.items.includes(itemId)) return peer;
+    return null;
+  }
+}
+
+/** Our own not-yet-answered operation, applied the way the server most likely will. */
+function applyLocally(board, request) {
+  try {
+    if (request.type === "move") {
+      const op = resolveMoveLocally(board, request.sources, request.destination);
+      return op ? applyOperation(board, op) : board;
+    }
+    if (request.type === "insert" && request.items.some((i) => findItem(board, i.id))) return board;
+    if (request.type === "delete") return applyOperation(board, { type: "delete", items: request.items.filter((id) => findItem(board, id)) });
+    const { opId: _opId, baseSeq: _baseSeq, ...op } = request;
+    return applyOperation(board, op);
+  } catch {
+    return board;
+  }
+}
