@@ -14,6 +14,12 @@ enum Routes {
         boardSocket.acceptsBinary = false
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
         BoardAPI.add(to: &router, hub: hub, access: configuration.access)
+        // A board's page is one page for every board; its script reads the id from the path.
+        router.add(.GET, "/b/{id}") { request, responder in
+            var page = request
+            page.target = "/board.html"
+            staticFiles.handle(page, responder)
+        }
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
         }
