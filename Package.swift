@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "CorkboardServerTests",
             dependencies: [
-                "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardWire", "CorkboardModel",
+                "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
                 "HTTP", "Sockets", "WebSocket", "TestSupport", .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["browser"]),

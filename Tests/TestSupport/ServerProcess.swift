@@ -35,8 +35,14 @@ public final class ServerProcess {
         process.standardOutput = output
         process.standardError = errors
         let collected = self.collected
-        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: false) }
-        errors.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: true) }
+        for (pipe, isError) in [(output, false), (errors, true)] {
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                // An empty read is the end of the pipe; without this the handler would keep firing.
+                if data.isEmpty { handle.readabilityHandler = nil }
+                collected.append(data, error: isError)
+            }
+        }
         try process.run()
     }
 
@@ -63,10 +69,12 @@ public final class ServerProcess {
 
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits for the process to exit; nil if it is still running after `timeout`.
+    /// Waits for the process to exit, and for what it wrote to be read to the end (so
+    /// `standardError` holds its last line); nil if it is still running after `timeout`.
     public func waitForExit(timeout: Double = 20) -> Int32? {
         guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
         process.waitUntilExit()
+        _ = eventually(timeout: 5) { collected.isFinished }
         return process.terminationStatus
     }
 }
@@ -77,10 +85,27 @@ final class CollectedOutput: @unchecked Sendable {
     private var out = Data()
     private var err = Data()
 
+    private var outEnded = false
+    private var errEnded = false
+
+    /// An empty read is the end of that pipe.
     func append(_ data: Data, error: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        if error { err.append(data) } else { out.append(data) }
+        if error {
+            err.append(data)
+            errEnded = errEnded || data.isEmpty
+        } else {
+            out.append(data)
+            outEnded = outEnded || data.isEmpty
+        }
+    }
+
+    /// Both pipes have reached their end.
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return outEnded && errEnded
     }
 
     func text(error: Bool) -> String {

@@ -9,7 +9,10 @@
 
 import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
 
-const NEEDS_BASE_SEQ = new Set(["move", "insert", "delete"]);
+/** Spec §4: move, insert, delete and an item's update carry the seq they were made at. */
+function needsBaseSeq(request) {
+  return ["move", "insert", "delete"].includes(request.type) || (request.type === "update" && request.item !== undefined);
+}
 const RETRIED_CODES = new Set(["rate-limited", "unavailable"]);
 const DRAG_OVER_INTERVAL_MS = 50;
 
@@ -82,14 +85,18 @@ export class BoardSession extends EventTarget {
       if (this.closedForGood) return;
       // 1008 is a refusal of hello (unknown board, bad token): retrying cannot help.
       if (event.code === 1008) return this.fail(this.refusal ?? "The server refused to open this board.");
-      this.scheduleReconnect();
+      // 1001: the server is going away (a restart, a deploy). Give it a moment to come back
+      // rather than knocking on a closed port (every refused attempt is an error in the
+      // browser's console); 1013: the board could not be loaded, try again later.
+      this.scheduleReconnect(event.code === 1001 || event.code === 1013 ? 2000 : 0);
     });
   }
 
-  scheduleReconnect() {
+  scheduleReconnect(atLeast = 0) {
     if (!navigator.onLine) return this.setState("offline");
     this.setState("reconnecting");
-    const delay = Math.min(5000, 250 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    const backoff = Math.min(8000, 500 * 2 ** this.attempts);
+    const delay = Math.max(atLeast, backoff) * (0.8 + Math.random() * 0.4);
     this.attempts += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
@@ -175,7 +182,7 @@ export class BoardSession extends EventTarget {
     // answers a repeat with its first outcome, so nothing is applied twice. After a fresh
     // snapshot our old base seqs belong to another history: base them on the new one.
     for (const entry of this.pending) {
-      if (!message.resumed && NEEDS_BASE_SEQ.has(entry.request.type)) entry.request.baseSeq = this.seq;
+      if (!message.resumed && needsBaseSeq(entry.request)) entry.request.baseSeq = this.seq;
       this.sendRaw(entry.request);
     }
     this.refresh("welcome");
@@ -248,7 +255,7 @@ export class BoardSession extends EventTarget {
   submit(operation) {
     this.opCounter += 1;
     const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
-    if (NEEDS_BASE_SEQ.has(request.type)) request.baseSeq = this.seq;
+    if (needsBaseSeq(request)) request.baseSeq = this.seq;
     this.pending.push({ request, retries: 0 });
     this.sendRaw(request);
     this.refresh("local");
