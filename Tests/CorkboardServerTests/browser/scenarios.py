@@ -416,14 +416,32 @@ def held_while_dragging(run):
         raise ScenarioFailure("page A lost its hold when B tried to grab the card")
     if count(b, 'li.card.held[data-item-id="t1"]') != 1:
         raise ScenarioFailure("page B no longer shows t1 held after its failed grab")
+
+    # And with the keyboard: Space on the held card lifts nothing and tells B why.
+    b.evaluate(RECORD_LIFTS_JS)
+    b.evaluate(RECORD_ANNOUNCEMENTS_JS)
+    card(b, "t1").focus()
+    b.keyboard.press("Space")
+    wait_until("page B tells why Space on a held card did nothing (a #notice or an #announcer announcement)",
+               lambda: announcements(b) or (b.locator("#notice").is_visible() and b.locator("#notice").inner_text().strip()),
+               timeout=5)
+    time.sleep(0.3)
+    lifts = b.evaluate("() => window.__lifts")
+    if lifts:
+        raise ScenarioFailure(f"page B lifted something after Space on a held card: {lifts}")
+    b.keyboard.press("Escape")
+
     seq, shown = run.server.board(board_id)
     if seq != 0:
         raise ScenarioFailure(f"the board changed (seq {seq}) though nothing was dropped: {shown}")
+    if count(a, 'li.card.lifted[data-item-id="t1"]') != 1:
+        raise ScenarioFailure("page A lost its hold when B pressed Space on the card")
 
     run.save_screenshot(b, "held-B")
     a.keyboard.press("Escape")
     a.mouse.up()
-    return f"B saw Ada's badge and ghost (client {holder}); B's grab showed the notice {notice!r} and lifted nothing"
+    return (f"B saw Ada's badge and ghost (client {holder}); B's pointer grab showed the notice {notice!r} and lifted "
+            f"nothing; Space lifted nothing (announced {announcements(b)})")
 
 
 @scenario("escape-cancels")
@@ -538,8 +556,13 @@ def remote_move_announced(run):
                                   "destination": {"collection": "done", "before": None}})
     expected = moved(start, "t3", "done", None)
     wait_board(b, "B", expected, 1)
-    wait_until("#announcer announces the move of the focused card t3",
-               lambda: len(announcements(b)) > heard, timeout=5)
+    try:
+        wait_until("#announcer announces the move of the focused card t3 (moved by someone else to done)",
+                   lambda: len(announcements(b)) > heard, timeout=5)
+    except ScenarioFailure as failure:
+        active = b.evaluate("() => { const el = document.activeElement; return el ? el.outerHTML.slice(0, 100) : null; }")
+        raise ScenarioFailure(f"{failure}\n  focus after the remote move (document.activeElement): {active}\n"
+                              f"  announcements: {announcements(b)}")
     return f"announced: {announcements(b)[heard:]}"
 
 
