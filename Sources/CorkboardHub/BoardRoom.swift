@@ -69,6 +69,7 @@ final class BoardRoom: @unchecked Sendable {
                     snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
                     historyCapacity: hub.configuration.historyCapacity)
                 for rejection in stored.rejections { engine.remember(rejection) }
+                for noop in stored.noops { engine.remember(noop) }
                 self.engine = engine
                 epoch = stored.epoch
                 pipeline = CommitPipeline(durableSeq: engine.seq)
@@ -180,7 +181,9 @@ final class BoardRoom: @unchecked Sendable {
                 // The room never lets more events wait than the history keeps.
                 preconditionFailure("board \(id) cannot revert to its durable seq: \(error)")
             }
-            deliver(pipeline.batchFailed(reason: "\(error)"))
+            let failed = pipeline.batchFailed(reason: "\(error)")
+            for opId in failed.forgotten { engine.forgetAnswer(to: opId) }
+            deliver(failed.deliveries)
         }
         while !held.isEmpty && !isBackedUp { held.removeFirst()() }
         writeNextBatch()

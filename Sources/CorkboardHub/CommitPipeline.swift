@@ -22,12 +22,17 @@ enum Delivery {
 /// durable, and answers that arrived after them wait behind them, so nobody hears of
 /// anything (a noop, a repeated opId) that is based on a state which might yet be undone.
 ///
+/// Answers that an opId replay must repeat after a restart (a noop, a permanent rejection)
+/// are written too, and are told only once their batch is durable: a client that heard
+/// "noop" can resend that opId across a crash and hear "noop" again.
+///
 /// A value with no I/O: the room feeds it outcomes and store results, and carries out
 /// the deliveries it returns.
 struct CommitPipeline {
     private enum Entry {
         case event(CommittedEvent, ReplyTarget, committedAt: UInt64)
-        case reply(Outcome, ReplyTarget)
+        /// `batch`: the number of the batch that writes this answer, if it is written.
+        case reply(Outcome, ReplyTarget, batch: Int?)
     }
 
     private var outbox: [Entry] = []
@@ -37,8 +42,12 @@ struct CommitPipeline {
     private var handedSeq: Int
     /// The last seq committed in the engine.
     private var committedSeq: Int
-    /// Permanent rejections decided since the last batch, for opId replays after a restart.
+    /// Permanent rejections and noops decided since the last batch was handed over.
     private var rejections: [Rejection] = []
+    private var noops: [Noop] = []
+    /// Batches are numbered from 1: the next to be handed over, and the last made durable.
+    private var nextBatchNumber = 1
+    private var durableBatchNumber = 0
     private(set) var isWriting = false
 
     init(durableSeq: Int) {
@@ -57,14 +66,22 @@ struct CommitPipeline {
         outbox.append(.event(event, target, committedAt: committedAt))
     }
 
-    /// An answer to the sender alone. Returns it when it can be sent at once (nothing is
-    /// waiting to become durable), otherwise queues it behind the waiting events.
+    /// An answer to the sender alone. Returns it when it can be sent at once (it is not
+    /// written and nothing is waiting to become durable), otherwise queues it.
     mutating func answer(_ outcome: Outcome, to target: ReplyTarget) -> Delivery? {
-        if case .rejected(let rejection) = outcome, rejection.code.isPermanent, Limits.isValidID(rejection.opId) {
+        var batch: Int?
+        switch outcome {
+        case .rejected(let rejection) where rejection.code.isPermanent && Limits.isValidID(rejection.opId):
             rejections.append(rejection)
+            batch = nextBatchNumber
+        case .noop(let noop):
+            noops.append(noop)
+            batch = nextBatchNumber
+        default:
+            break
         }
-        guard outbox.isEmpty else {
-            outbox.append(.reply(outcome, target))
+        guard outbox.isEmpty && batch == nil else {
+            outbox.append(.reply(outcome, target, batch: batch))
             return nil
         }
         return .reply(outcome, target)
@@ -72,14 +89,16 @@ struct CommitPipeline {
 
     /// The next batch for the store, when none is being written and there is something to write.
     mutating func nextBatch(board: String) -> CommitBatch? {
-        guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty else { return nil }
+        guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty || !noops.isEmpty else { return nil }
         var events: [CommittedEvent] = []
         for entry in outbox {
             if case .event(let event, _, _) = entry, event.seq > handedSeq { events.append(event) }
         }
-        let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections)
+        let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections, noops: noops)
         rejections = []
+        noops = []
         handedSeq = committedSeq
+        nextBatchNumber += 1
         isWriting = true
         return batch
     }
@@ -88,6 +107,7 @@ struct CommitPipeline {
     mutating func batchSucceeded() -> [Delivery] {
         isWriting = false
         durableSeq = handedSeq
+        durableBatchNumber = nextBatchNumber - 1
         var deliveries: [Delivery] = []
         var released = 0
         scan: for entry in outbox {
@@ -95,7 +115,8 @@ struct CommitPipeline {
             case .event(let event, let target, let committedAt):
                 if event.seq > durableSeq { break scan }
                 deliveries.append(.broadcast(event, target, committedAt: committedAt))
-            case .reply(let outcome, let target):
+            case .reply(let outcome, let target, let batch):
+                if let batch, batch > durableBatchNumber { break scan }
                 deliveries.append(.reply(outcome, target))
             }
             released += 1
@@ -104,29 +125,47 @@ struct CommitPipeline {
         return deliveries
     }
 
-    /// The batch could not be made durable. The room reverts the engine to `durableSeq`;
-    /// every event not yet durable is answered `unavailable` (nothing changed), and the
-    /// answers queued behind them go out, a repeat of an undone event turned `unavailable` too.
-    mutating func batchFailed(reason: String) -> [Delivery] {
+    /// The batch could not be made durable. The room reverts the engine to `durableSeq` and
+    /// makes it forget the answers in `forgotten`; every event not yet durable, every answer
+    /// not yet written and every repeat of an undone event is answered `unavailable`
+    /// (nothing changed, the opId may be sent again); other answers go out as they were.
+    mutating func batchFailed(reason: String) -> (deliveries: [Delivery], forgotten: [OperationID]) {
         isWriting = false
         handedSeq = durableSeq
         committedSeq = durableSeq
         rejections = []
+        noops = []
+        var forgotten: [OperationID] = []
         let deliveries = outbox.map { entry -> Delivery in
             switch entry {
             case .event(let event, let target, _):
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)
-            case .reply(.repeated(.committed(let event)), let target) where event.seq > durableSeq:
+            case .reply(.repeated(.committed(let event)), let target, _) where event.seq > durableSeq:
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)
-            case .reply(let outcome, let target):
+            case .reply(let outcome, let target, let batch?) where batch > durableBatchNumber:
+                guard let opId = outcome.writtenAnswerOpId else { return .reply(outcome, target) }
+                forgotten.append(opId)
+                return .reply(.rejected(Self.unavailable(opId, reason)), target)
+            case .reply(let outcome, let target, _):
                 return .reply(outcome, target)
             }
         }
         outbox = []
-        return deliveries
+        return (deliveries, forgotten)
     }
 
     static func unavailable(_ opId: OperationID, _ reason: String) -> Rejection {
         Rejection(opId: opId, code: .unavailable, message: "not saved, nothing changed: \(reason)")
+    }
+}
+
+private extension Outcome {
+    /// The opId of an answer the pipeline writes (a noop or a rejection).
+    var writtenAnswerOpId: OperationID? {
+        switch self {
+        case .noop(let noop): noop.opId
+        case .rejected(let rejection): rejection.opId
+        default: nil
+        }
     }
 }

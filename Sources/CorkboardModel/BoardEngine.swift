@@ -138,6 +138,20 @@ public struct BoardEngine: Sendable {
         outcomes.remember(.rejected(rejection), for: rejection.opId)
     }
 
+    /// Forgets the answer to an opId (a noop or a rejection) that could not be made
+    /// durable and was told `unavailable` instead: the opId is resolved anew when resent.
+    public mutating func forgetAnswer(to opId: OperationID) {
+        if case .committed = outcomes[opId] { return }
+        outcomes.forget(opId)
+    }
+
+    /// Remembers a noop answered before (restored from the store after a restart), so a
+    /// repeat of its opId is that noop again, not resolved anew against a changed board.
+    public mutating func remember(_ noop: Noop) {
+        guard outcomes[noop.opId] == nil else { return }
+        outcomes.remember(.noop(noop), for: noop.opId)
+    }
+
     /// Undoes every event after `seq`, newest first, and forgets their opIds so they
     /// can be sent again: what the hub does when a batch could not be made durable
     /// (`unavailable`: nothing changed). Returns the undone events, oldest first.

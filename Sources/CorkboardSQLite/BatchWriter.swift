@@ -34,7 +34,7 @@ struct BatchWriter {
         }
         try BoardTables.insertEvents(db, board: batch.board, batch.events)
         head.seq = batch.expectedSeq + batch.events.count
-        head.rejectionCount += try BoardTables.remember(db, board: batch.board, batch.rejections, decidedSeq: head.seq)
+        head.rejectionCount += try BoardTables.remember(db, board: batch.board, batch.rejections, batch.noops, decidedSeq: head.seq)
         // Keep the listing's `locked` current without decoding the snapshot: the last lock
         // operation of the batch decides.
         for event in batch.events {

@@ -130,31 +130,45 @@ enum BoardTables {
 
     // MARK: Rejections
 
-    /// Remembers rejections decided at `decidedSeq`; a rejection of an opId already
-    /// remembered replaces the old one. Returns how many rows the board gained.
-    static func remember(_ db: Database, board: String, _ rejections: [Rejection], decidedSeq: Int) throws -> Int {
+    /// The code a remembered noop is stored under, beside the rejection codes.
+    private static let noopCode = "noop"
+
+    /// Remembers rejections and noops decided at `decidedSeq`; an answer for an opId
+    /// already remembered replaces the old one. Returns how many rows the board gained.
+    static func remember(_ db: Database, board: String, _ rejections: [Rejection], _ noops: [Noop], decidedSeq: Int) throws -> Int {
         let forget = try db.cachedStatement(sql: "DELETE FROM rejection WHERE board = ? AND opId = ?")
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO rejection (board, opId, code, message, decidedSeq) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO rejection (board, opId, code, message, decidedSeq, noopSeq) VALUES (?, ?, ?, ?, ?, ?)
             """)
         var gained = 0
-        for rejection in rejections {
-            try forget.execute(arguments: [board, rejection.opId])
+        let rows = rejections.map { ($0.opId, $0.code.rawValue, $0.message, nil as Int?) }
+            + noops.map { ($0.opId, noopCode, "", $0.seq as Int?) }
+        for (opId, code, message, noopSeq) in rows {
+            try forget.execute(arguments: [board, opId])
             gained -= db.changesCount
-            try insert.execute(arguments: [board, rejection.opId, rejection.code.rawValue, rejection.message, decidedSeq])
+            try insert.execute(arguments: [board, opId, code, message, decidedSeq, noopSeq])
             gained += 1
         }
         return gained
     }
 
-    static func rejections(_ db: Database, board: String) throws -> [Rejection] {
-        try Row.fetchAll(db, sql: "SELECT opId, code, message FROM rejection WHERE board = ? ORDER BY id", arguments: [board]).map { row in
+    /// The remembered answers of a board, in the order decided.
+    static func answers(_ db: Database, board: String) throws -> (rejections: [Rejection], noops: [Noop]) {
+        var rejections: [Rejection] = []
+        var noops: [Noop] = []
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT opId, code, message, noopSeq FROM rejection WHERE board = ? ORDER BY id", arguments: [board])
+        for row in rows {
             let code: String = row["code"]
-            guard let known = RejectionCode(rawValue: code) else {
-                throw StoredDataError(description: "a rejection of board \(board) has the unknown code \(code)")
+            if code == noopCode, let seq: Int = row["noopSeq"] {
+                noops.append(Noop(opId: row["opId"], seq: seq))
+            } else if let known = RejectionCode(rawValue: code) {
+                rejections.append(Rejection(opId: row["opId"], code: known, message: row["message"]))
+            } else {
+                throw StoredDataError(description: "a remembered answer of board \(board) has the unknown code \(code)")
             }
-            return Rejection(opId: row["opId"], code: known, message: row["message"])
         }
+        return (rejections, noops)
     }
 
     /// Forgets rejections decided at or before `seq`. Returns how many were removed.

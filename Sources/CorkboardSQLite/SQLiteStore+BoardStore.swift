@@ -34,10 +34,11 @@ extension SQLiteStore {
                     return .failure(.unavailable("stored log of \(id) does not apply at \(event.seq): \(error)"))
                 }
             }
+            let answers = try BoardTables.answers(db, board: id)
             return .success(StoredBoard(
                 snapshot: snapshot, snapshotSeq: start, epoch: head.epoch,
                 events: try BoardTables.events(db, board: id, after: start),
-                rejections: try BoardTables.rejections(db, board: id)))
+                rejections: answers.rejections, noops: answers.noops))
         }
     }
 

@@ -63,6 +63,12 @@ enum Schema {
                 )
                 """)
         }
+        migrator.registerMigration("v2: remembered noops") { db in
+            // The `rejection` table holds every answer an opId replay must repeat after a
+            // restart: permanent rejections, and noops (code `noop`, with the seq the noop
+            // answered in `noopSeq`).
+            try db.execute(sql: "ALTER TABLE rejection ADD COLUMN noopSeq INTEGER")
+        }
         return migrator
     }
 }

@@ -49,13 +49,19 @@ public struct StoredBoard: Sendable, Hashable {
     public var events: [CommittedEvent]
     /// Permanent rejections still remembered for opId replays (spec §5).
     public var rejections: [Rejection]
+    /// Noops still remembered for opId replays: a repeat gets the noop again (spec §5).
+    public var noops: [Noop]
 
-    public init(snapshot: Board, snapshotSeq: Int, epoch: String, events: [CommittedEvent], rejections: [Rejection] = []) {
+    public init(
+        snapshot: Board, snapshotSeq: Int, epoch: String, events: [CommittedEvent],
+        rejections: [Rejection] = [], noops: [Noop] = []
+    ) {
         self.snapshot = snapshot
         self.snapshotSeq = snapshotSeq
         self.epoch = epoch
         self.events = events
         self.rejections = rejections
+        self.noops = noops
     }
 
     /// The seq after the last event.
@@ -63,19 +69,22 @@ public struct StoredBoard: Sendable, Hashable {
 }
 
 /// What one sequencer hands the store in one go (group commit): the events committed
-/// since the last batch, and the permanent rejections decided meanwhile.
+/// since the last batch, and the answers decided meanwhile that an opId replay must repeat
+/// after a restart (permanent rejections and noops).
 public struct CommitBatch: Sendable, Hashable {
     public var board: String
     /// The board's durable seq this batch extends; its first event has `expectedSeq + 1`.
     public var expectedSeq: Int
     public var events: [CommittedEvent]
     public var rejections: [Rejection]
+    public var noops: [Noop]
 
-    public init(board: String, expectedSeq: Int, events: [CommittedEvent], rejections: [Rejection] = []) {
+    public init(board: String, expectedSeq: Int, events: [CommittedEvent], rejections: [Rejection] = [], noops: [Noop] = []) {
         self.board = board
         self.expectedSeq = expectedSeq
         self.events = events
         self.rejections = rejections
+        self.noops = noops
     }
 }
 

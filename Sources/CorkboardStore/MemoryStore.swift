@@ -12,6 +12,7 @@ public final class MemoryStore: BoardStore {
         var baseSeq: Int
         var events: [CommittedEvent]
         var rejections: [Rejection]
+        var noops: [Noop] = []
         var seq: Int { events.last?.seq ?? baseSeq }
     }
 
@@ -56,7 +57,7 @@ public final class MemoryStore: BoardStore {
         }
         completion(.success(StoredBoard(
             snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
-            events: Array(entry.events.dropFirst(skipped)), rejections: entry.rejections)))
+            events: Array(entry.events.dropFirst(skipped)), rejections: entry.rejections, noops: entry.noops)))
     }
 
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
@@ -73,6 +74,8 @@ public final class MemoryStore: BoardStore {
             entry.events += batch.events
             entry.rejections += batch.rejections
             if entry.rejections.count > 2 * retained { entry.rejections.removeFirst(entry.rejections.count - retained) }
+            entry.noops += batch.noops
+            if entry.noops.count > 2 * retained { entry.noops.removeFirst(entry.noops.count - retained) }
             if entry.events.count > 2 * retained {
                 let folded = entry.events.count - retained
                 var base = entry.base
@@ -81,6 +84,7 @@ public final class MemoryStore: BoardStore {
                 } catch {
                     entry.events.removeLast(batch.events.count)
                     entry.rejections.removeLast(min(batch.rejections.count, entry.rejections.count))
+                    entry.noops.removeLast(min(batch.noops.count, entry.noops.count))
                     return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
                 }
                 entry.base = base

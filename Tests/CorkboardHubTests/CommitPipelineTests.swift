@@ -24,11 +24,25 @@ import Testing
         }
     }
 
-    @Test func answersGoOutAtOnceWhenNothingIsPending() {
+    @Test func transientAnswersGoOutAtOnceWhenNothingIsPending() {
         var pipeline = CommitPipeline(durableSeq: 4)
-        let delivery = pipeline.answer(.noop(Noop(opId: "n", seq: 4)), to: Self.member)
-        #expect(Self.describe(delivery.map { [$0] } ?? []) == ["noop n"])
-        #expect(pipeline.nextBatch(board: "b") == nil)
+        let delivery = pipeline.answer(.rejected(Rejection(opId: "b", code: .busy, message: "")), to: Self.member)
+        #expect(Self.describe(delivery.map { [$0] } ?? []) == ["rejected b busy"])
+        #expect(pipeline.nextBatch(board: "b") == nil, "a transient rejection is not written")
+    }
+
+    /// A noop (or a permanent rejection) is written, and told once it is durable: its
+    /// opId's answer must survive a restart.
+    @Test func writtenAnswersWaitForTheirBatch() {
+        var pipeline = CommitPipeline(durableSeq: 4)
+        #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 4)), to: Self.member) == nil)
+        let batch = pipeline.nextBatch(board: "b")
+        #expect(batch == CommitBatch(board: "b", expectedSeq: 4, events: [], noops: [Noop(opId: "n", seq: 4)]))
+        // Decided while that batch is written: it goes with the next one.
+        #expect(pipeline.answer(.rejected(Rejection(opId: "g", code: .gone, message: "")), to: Self.member) == nil)
+        #expect(Self.describe(pipeline.batchSucceeded()) == ["noop n"])
+        #expect(pipeline.nextBatch(board: "b")?.rejections.map(\.opId) == ["g"])
+        #expect(Self.describe(pipeline.batchSucceeded()) == ["rejected g gone"])
     }
 
     /// Events written together; an answer that arrived behind them waits for them.
@@ -45,23 +59,27 @@ import Testing
         #expect(Self.describe(pipeline.batchSucceeded()) == ["broadcast 1"])
         #expect(pipeline.durableSeq == 1)
         let second = pipeline.nextBatch(board: "b")
-        #expect(second == CommitBatch(board: "b", expectedSeq: 1, events: [Self.event(2), Self.event(3)]))
+        #expect(second == CommitBatch(
+            board: "b", expectedSeq: 1, events: [Self.event(2), Self.event(3)], noops: [Noop(opId: "n", seq: 2)]))
         #expect(Self.describe(pipeline.batchSucceeded()) == ["broadcast 2", "noop n", "broadcast 3"])
         #expect(!pipeline.hasUndurableEvents)
     }
 
-    @Test func permanentRejectionsAreWrittenTransientOnesAreNot() {
+    @Test func permanentRejectionsAndNoopsAreWrittenTransientRejectionsAreNot() {
         var pipeline = CommitPipeline(durableSeq: 7)
         _ = pipeline.answer(.rejected(Rejection(opId: "g", code: .gone, message: "")), to: Self.member)
         _ = pipeline.answer(.rejected(Rejection(opId: "l", code: .locked, message: "")), to: Self.member)
+        _ = pipeline.answer(.noop(Noop(opId: "n", seq: 7)), to: Self.member)
         let batch = pipeline.nextBatch(board: "b")
         #expect(batch?.expectedSeq == 7)
         #expect(batch?.events == [])
         #expect(batch?.rejections.map(\.opId) == ["g"])
+        #expect(batch?.noops == [Noop(opId: "n", seq: 7)])
     }
 
     /// A failed batch: every event not yet durable is answered `unavailable`, and so is a
-    /// repeat of one of them; other answers go out as they were.
+    /// repeat of one of them and an answer not yet written (which the engine must then
+    /// forget); other answers go out as they were.
     @Test func failedBatchAnswersUnavailable() {
         var pipeline = CommitPipeline(durableSeq: 0)
         pipeline.add(Self.event(1), from: Self.member)
@@ -72,9 +90,13 @@ import Testing
         #expect(pipeline.answer(.repeated(.committed(Self.event(2))), to: Self.member) == nil)
         #expect(pipeline.answer(.repeated(.committed(Self.event(1))), to: Self.member) == nil)
         pipeline.add(Self.event(3), from: Self.member)
-        #expect(Self.describe(pipeline.batchFailed(reason: "disk full")) == [
+        #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 3)), to: Self.member) == nil)
+        let failed = pipeline.batchFailed(reason: "disk full")
+        #expect(Self.describe(failed.deliveries) == [
             "rejected op-2 unavailable", "rejected op-2 unavailable", "repeat 1", "rejected op-3 unavailable",
+            "rejected n unavailable",
         ])
+        #expect(failed.forgotten == ["n"])
         #expect(pipeline.durableSeq == 1)
         #expect(!pipeline.hasUndurableEvents)
         // The next event continues from the durable seq.

@@ -82,23 +82,26 @@ import Testing
         #expect(try store.load("b")?.epoch == "epoch-b")
     }
 
-    @Test func rejectionsAreRememberedAcrossReopen() throws {
+    @Test func rejectionsAndNoopsAreRememberedAcrossReopen() throws {
         let directory = try TemporaryDirectory()
         let rejections = [
             Rejection(opId: "r1", code: .invalid, message: "bad move"),
             Rejection(opId: "r2", code: .gone, message: "item gone"),
         ]
+        let noops = [Noop(opId: "n1", seq: 0), Noop(opId: "n2", seq: 1)]
         do {
             let store = try Fixtures.open(directory)
             try store.create(Fixtures.board())
-            try store.appendEvents("b", after: 0, count: 1, rejections: [rejections[0]])
-            // A batch of rejections alone: the seq does not move.
-            try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [rejections[1]])).get()
+            try store.appendResult(CommitBatch(
+                board: "b", expectedSeq: 0, events: Fixtures.events(1...1), rejections: [rejections[0]], noops: [noops[0]])).get()
+            // A batch of answers alone: the seq does not move.
+            try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [rejections[1]], noops: [noops[1]])).get()
             store.close()
         }
         let store = try Fixtures.open(directory)
         let loaded = try #require(try store.load("b"))
         #expect(loaded.rejections == rejections)
+        #expect(loaded.noops == noops)
         #expect(loaded.seq == 1)
     }
 

@@ -6,8 +6,9 @@ import TestSupport
 
 /// Spec §5: an opId sent again gets its first outcome "when that outcome was committed, a
 /// noop, or a permanent rejection". A noop is not sequenced, so it is not in the log: does its
-/// outcome survive a restart? If it does not, the resend is resolved anew on a board that may
-/// have changed since, and a move the client was told changed nothing is applied after all.
+/// outcome survive a restart? It must: otherwise the resend is resolved anew on a board that
+/// may have changed since, and a move the client was told changed nothing is applied after all.
+/// (Noops travel to the store with the batch, like permanent rejections.)
 @Suite struct DurabilityNoopReplayTests {
     @Test func aNoopIsStillTheAnswerToItsOpIdAfterARestart() throws {
         let host = try RestartableServer()
@@ -27,9 +28,7 @@ import TestSupport
         let ada2 = try BoardTestClient(port: host.port, board: "board", name: "Ada")
         let answer = try ada2.perform(inPlace)
         let seq = try host.api.document("board").seq
-        withKnownIssue("noop outcomes are kept in memory only (OutcomeMemory), not in the store: after a restart the opId is resolved anew") {
-            #expect(answer == first, "the first outcome, not a new resolution")
-            #expect(seq == 1, "nothing applied: \(answer)")
-        }
+        #expect(answer == first, "the first outcome, not a new resolution")
+        #expect(seq == 1, "nothing applied: \(answer)")
     }
 }
