@@ -13,7 +13,8 @@ import TestSupport
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
-        "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "console-clean",
+        "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "move-while-server-down",
+        "holder-leaves", "unknown-board", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

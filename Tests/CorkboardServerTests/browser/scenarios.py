@@ -638,6 +638,68 @@ def reconnect_after_restart(run):
     return f"B went {' -> '.join(states)}, A went {' -> '.join(a.evaluate('() => window.__states'))}; both at seq {seq}"
 
 
+@scenario("move-while-server-down")
+def move_while_server_down(run):
+    """A keyboard move made while the server is down shows as waiting, and is committed exactly
+    once after the server is back; B sees it."""
+    board_id = run.new_board("pending")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    port = run.server.port
+    run.recorder.begin_outage(run.server.origin)
+    try:
+        run.server.stop()
+        wait_until("page A shows reconnecting", lambda: connection_state(a) == "reconnecting", timeout=10)
+        a.evaluate(RECORD_ANNOUNCEMENTS_JS)
+        card(a, "t1").focus()
+        heard = press_and_hear(a, "Space", 0, "Space (pick up) while the server is down")
+        heard = press_and_hear(a, "ArrowDown", heard, "ArrowDown")
+        press_and_hear(a, "Space", heard, "Space (drop)")
+        expected = moved(start, "t1", "todo", "t3")
+        wait_board(a, "A", expected)  # shown at once, though not committed yet
+        run.server.start(port=port)
+        for label, page in (("A", a), ("B", b)):
+            wait_until(f"page {label} reconnects", lambda page=page: connection_state(page) == "connected", timeout=30)
+        seq = wait_server_board(run, board_id, expected)
+        wait_board(a, "A", expected, seq)
+        wait_board(b, "B", expected, seq)
+    finally:
+        run.recorder.end_outage()
+    time.sleep(0.3)
+    seq_now, _ = run.server.board(board_id)
+    if seq_now != 1:
+        raise ScenarioFailure(f"the move made while the server was down was committed {seq_now} times")
+    return f"committed once (seq {seq}) after the restart; both pages show it"
+
+
+@scenario("holder-leaves")
+def holder_leaves(run):
+    """A closes its page while holding a card: B's held badge and ghost clear, nothing moves."""
+    board_id = run.new_board("leaves")
+    start = as_state(standard_columns())
+    a, b, holder = hold_in_a(run, board_id)
+    wait_until("page B shows A's ghost", lambda: count(b, "li.ghost-slot") == 1, timeout=5)
+    a.context.close()
+    wait_until("page B has no held card and no ghost once A left",
+               lambda: count(b, "li.card.held") == 0 and count(b, "li.ghost-slot") == 0, timeout=10)
+    wait_board(b, "B", start, 0)
+    return "B's marks cleared when A's page closed"
+
+
+@scenario("unknown-board")
+def unknown_board(run):
+    """/b/{an id that does not exist} says so (and links home) rather than spinning."""
+    page = run.new_page("A")
+    page.goto(run.server.origin + "/b/no-such-board")
+    wait_until('the page is settled (body[data-ready="true"])',
+               lambda: page.get_attribute("body", "data-ready", timeout=2000) == "true")
+    text = page.locator("body").inner_text()
+    if "no-such-board" not in text or page.locator('a[href="/"]').count() == 0:
+        raise ScenarioFailure(f"the page neither names the missing board nor links to /: {text[:300]!r}")
+    return f"says {page.locator('#board').inner_text().strip()!r}"
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
