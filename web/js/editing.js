@@ -23,7 +23,7 @@ export class Editing {
 
   editable() {
     if (this.session.canEdit) return true;
-    this.notices.show(this.session.role === "viewer" ? "You can view this board but not change it." : "The board is locked.");
+    this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
     return false;
   }
 

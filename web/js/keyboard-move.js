@@ -55,7 +55,7 @@ export class KeyboardMove {
 
   pickUp(id) {
     if (!this.session.canEdit) {
-      this.notices.show(this.session.role === "viewer" ? "You can view this board but not change it." : "The board is locked.");
+      this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
       return;
     }
     const holder = this.session.holderOf(id);

@@ -80,7 +80,7 @@ export class PointerDrag {
     const { card } = this.press;
     const id = card.dataset.itemId;
     if (!this.session.canEdit) {
-      this.notices.show(this.session.role === "viewer" ? "You can view this board but not change it." : "The board is locked.");
+      this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
       return false;
     }
     const items = this.view.selected.has(id) ? this.selectionInBoardOrder() : [id];

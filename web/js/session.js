@@ -49,7 +49,14 @@ export class BoardSession extends EventTarget {
   }
 
   get canEdit() {
-    return this.role !== "viewer" && this.confirmed !== null && !this.confirmed.locked;
+    return this.confirmed !== null && this.readOnlyReason === null;
+  }
+
+  /** Why this client may not change the board now, in words; null when it may. */
+  get readOnlyReason() {
+    if (this.role === "viewer") return "You can view this board but not change it.";
+    if (this.confirmed?.locked) return "The board is locked.";
+    return null;
   }
 
   // MARK: Connection
