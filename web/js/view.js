@@ -20,6 +20,10 @@ export class BoardView {
   /** The shown state of `board`, animating cards that moved. */
   render(board, { editable }) {
     const before = this.cardRects();
+    // Moving a node to another list takes the focus away from it: give it back, so a
+    // keyboard user whose card someone else moved keeps their place (and hears of it).
+    const focused = document.activeElement;
+    const hadFocus = focused !== null && this.root.contains(focused);
     if (this.root.querySelector(".loading")) this.root.replaceChildren();
     this.root.dataset.boardId = board.id;
 
@@ -61,6 +65,7 @@ export class BoardView {
     }
     this.placeAddColumnButton(editable);
     this.afterRender();
+    if (hadFocus && focused.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
     this.animateFrom(before);
   }
 
