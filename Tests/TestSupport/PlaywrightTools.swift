@@ -25,7 +25,7 @@ public enum PlaywrightTools {
         guard FileManager.default.isExecutableFile(atPath: chromium) else {
             throw PythonTools.Failure("no \(chromium): the browser tests need Debian's Chromium (apt-get install -y chromium)")
         }
-        guard let python3 = executableOnPath("python3") else {
+        guard let python3 = PythonTools.executableOnPath("python3") else {
             throw PythonTools.Failure("no python3 on PATH: the browser tests drive Chromium with Playwright for Python")
         }
         let (real, version) = try interpreter(python3)
@@ -34,31 +34,30 @@ public enum PlaywrightTools {
             throw PythonTools.Failure("\(real) is Python \(version); Playwright needs Python 3.\(minimumPythonMinor) or newer")
         }
         let packages = folder + "/site-packages"
-        try withLock(named: "playwright") {
+        try PythonTools.withLock(named: "playwright") {
             // Keyed on the version: greenlet is a C extension built for one minor version.
             let recipe = (["python \(version)"] + requirements).joined(separator: "\n")
-            if (try? String(contentsOfFile: folder + "/READY", encoding: .utf8)) == recipe { return }
-            if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if PythonTools.isReady(folder, recipe: recipe) { return }
+            try PythonTools.prepareEmpty(folder)
             let started = Date()
             PythonTools.log("installing \(requirements.joined(separator: " ")) for \(real) (Python \(version)) into \(packages) (once; later runs reuse it)")
             // --target keeps the interpreter's own site-packages untouched (and is allowed on
             // Debian's externally managed Python, unlike a plain install).
-            try step("playwright", real,
-                     ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
-                     environment: installEnvironment(), timeout: 600)
+            try PythonTools.step("playwright", in: folder, real,
+                                 ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
+                                 environment: PythonTools.installEnvironment(), timeout: 600)
             var checkEnvironment = runEnvironment(packages)
             checkEnvironment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-            let installed = try step("check", real,
-                                     ["-c", "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))"],
-                                     environment: checkEnvironment, timeout: 60)
+            let installed = try PythonTools.step("check", in: folder, real,
+                                                 ["-c", "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))"],
+                                                 environment: checkEnvironment, timeout: 60)
             PythonTools.log("Playwright \(installed.trimmingCharacters(in: .whitespacesAndNewlines)) ready in \(PythonTools.seconds(since: started))")
-            try recipe.write(toFile: folder + "/READY", atomically: true, encoding: .utf8)
+            try PythonTools.markReady(folder, recipe: recipe)
         }
         return PythonInterpreter(executable: real, environment: runEnvironment(packages))
     }
 
-    // MARK: - Internals (PythonTools keeps its own private; these are the same rules)
+    // MARK: - Internals
 
     private static func runEnvironment(_ packages: String) -> [String: String] {
         var environment = PythonTools.cleanEnvironment()
@@ -67,47 +66,6 @@ public enum PlaywrightTools {
         environment["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] = "1"
         environment["PLAYWRIGHT_BROWSERS_PATH"] = folder + "/browsers-unused"
         return environment
-    }
-
-    private static func installEnvironment() -> [String: String] {
-        var environment = PythonTools.cleanEnvironment()
-        environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-        environment["PIP_NO_INPUT"] = "1"
-        return environment
-    }
-
-    /// One install step: bounded, timed, logged; its output is kept in `folder/<name>.log`.
-    @discardableResult
-    private static func step(_ name: String, _ executable: String, _ arguments: [String],
-                             environment: [String: String], timeout: Double) throws -> String {
-        let started = Date()
-        let outcome = try PythonTools.run(executable, arguments, environment: environment, timeout: timeout,
-                                          outputFile: folder + "/\(name).log")
-        guard outcome.succeeded else {
-            throw PythonTools.Failure("""
-                installing Playwright failed at step '\(name)' (exit \(outcome.status)): \
-                \(executable) \(arguments.joined(separator: " "))
-                \(PythonTools.tail(outcome.standardOutput))
-                \(PythonTools.tail(outcome.standardError))
-                """)
-        }
-        PythonTools.log("  \(name): done in \(PythonTools.seconds(since: started))")
-        return outcome.standardOutput
-    }
-
-    /// flock on a file of its own, one open description per call (so two threads of one process
-    /// exclude each other too), bounded.
-    private static func withLock(named name: String, timeout: Double = 1200, _ body: () throws -> Void) throws {
-        try FileManager.default.createDirectory(atPath: PythonTools.cacheRoot, withIntermediateDirectories: true)
-        let path = PythonTools.cacheRoot + "/\(name).lock"
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw PythonTools.Failure("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        guard eventually(timeout: timeout, { flock(descriptor, LOCK_EX | LOCK_NB) == 0 }) else {
-            throw PythonTools.Failure("waited \(Int(timeout)) s for \(path): another install is stuck")
-        }
-        defer { flock(descriptor, LOCK_UN) }
-        try body()
     }
 
     /// The interpreter's real path (resolving pyenv shims) and its `major.minor` version.
@@ -119,10 +77,5 @@ public enum PlaywrightTools {
             throw PythonTools.Failure("\(candidate) is not a working Python: \(outcome.standardOutput) \(outcome.standardError)")
         }
         return (String(words[1]), String(words[0]))
-    }
-
-    private static func executableOnPath(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

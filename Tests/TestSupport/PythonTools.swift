@@ -221,9 +221,9 @@ public enum PythonTools {
         String(format: "%.1f s", Date().timeIntervalSince(start))
     }
 
-    // MARK: - Internals
+    // MARK: - Internals (shared with PlaywrightTools)
 
-    private static func installEnvironment() -> [String: String] {
+    static func installEnvironment() -> [String: String] {
         var environment = cleanEnvironment()
         environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
         environment["PIP_NO_INPUT"] = "1"
@@ -232,7 +232,7 @@ public enum PythonTools {
 
     /// One install step: bounded, timed, logged; its output is kept in `folder/<name>.log`.
     @discardableResult
-    private static func step(_ name: String, in folder: String, _ executable: String, _ arguments: [String],
+    static func step(_ name: String, in folder: String, _ executable: String, _ arguments: [String],
                              environment: [String: String], timeout: Double = 600) throws -> String {
         let started = Date()
         let outcome = try run(executable, arguments, environment: environment, timeout: timeout,
@@ -251,7 +251,7 @@ public enum PythonTools {
 
     /// Serialises installs across threads and processes: flock on a file of its own, one open
     /// description per call (so two threads of one process exclude each other too), bounded.
-    private static func withLock(named name: String, timeout: Double = 1200, _ body: () throws -> Void) throws {
+    static func withLock(named name: String, timeout: Double = 1200, _ body: () throws -> Void) throws {
         try FileManager.default.createDirectory(atPath: cacheRoot, withIntermediateDirectories: true)
         let path = cacheRoot + "/\(name).lock"
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
@@ -264,15 +264,15 @@ public enum PythonTools {
         try body()
     }
 
-    private static func isReady(_ folder: String, recipe: String) -> Bool {
+    static func isReady(_ folder: String, recipe: String) -> Bool {
         (try? String(contentsOfFile: folder + "/READY", encoding: .utf8)) == recipe
     }
 
-    private static func markReady(_ folder: String, recipe: String) throws {
+    static func markReady(_ folder: String, recipe: String) throws {
         try recipe.write(toFile: folder + "/READY", atomically: true, encoding: .utf8)
     }
 
-    private static func prepareEmpty(_ folder: String) throws {
+    static func prepareEmpty(_ folder: String) throws {
         if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
@@ -299,7 +299,7 @@ public enum PythonTools {
         return roots.reduce(into: []) { unique, root in if !unique.contains(root) { unique.append(root) } }
     }
 
-    private static func executableOnPath(_ name: String) -> String? {
+    static func executableOnPath(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
