@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "corkboard", targets: ["corkboard"]),
         .library(name: "CorkboardModel", targets: ["CorkboardModel"]),
         .library(name: "CorkboardWire", targets: ["CorkboardWire"]),
+        .library(name: "CorkboardClient", targets: ["CorkboardClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -66,6 +67,11 @@ let package = Package(
                 "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
+        // The bot client library: a board replica over our own WebSocket client, typed
+        // operations with async results, reconnect and resume.
+        .target(
+            name: "CorkboardClient",
+            dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),
         // Benchmarks behind `corkboard bench`.
         .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),
 
@@ -73,7 +79,8 @@ let package = Package(
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardStore", "CorkboardBench", "WebSocketDeflate",
+                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardStore", "CorkboardBench", "CorkboardClient",
+                "WebSocketDeflate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -93,6 +100,9 @@ let package = Package(
         .testTarget(
             name: "CorkboardSQLiteTests",
             dependencies: ["CorkboardSQLite", "CorkboardStore", "CorkboardModel", "TestSupport"]),
+        .testTarget(
+            name: "CorkboardClientTests",
+            dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "TestSupport"]),
         .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",
