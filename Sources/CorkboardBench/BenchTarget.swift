@@ -73,6 +73,12 @@ public final class BenchTarget {
         return kilobytes * 1024
     }
 
+    /// Our own server child's data folder (`--data`; nil for an external server).
+    public var dataDirectory: URL? { folder?.appendingPathComponent("data") }
+
+    /// Our own server child's process id (nil for an external server).
+    public var serverProcessID: Int32? { child?.processIdentifier }
+
     /// Ten thousand connections need more descriptors than the usual soft limit of 1,024;
     /// the child server inherits the raised limit.
     static func raiseDescriptorLimit() {

@@ -171,7 +171,7 @@ public struct HubBenchmark {
 
     /// `POST /api/boards` on a connection of its own with `Connection: close`, so the response
     /// is everything read before the server closes.
-    private static func create(_ board: Board, target: BenchTarget, loop: IOLoop) throws {
+    static func create(_ board: Board, target: BenchTarget, loop: IOLoop) throws {
         let body = try WireFormat.encode(board)
         let head = "POST /api/boards HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
@@ -200,7 +200,7 @@ private func seconds(since start: DispatchTime) -> Double {
 }
 
 /// Collects one HTTP response until the connection closes.
-private final class ResponseReader: ConnectionHandler, Sendable {
+final class ResponseReader: ConnectionHandler, Sendable {
     private let received = Mutex<[UInt8]>([])
     let done = DispatchSemaphore(value: 0)
 

@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
         subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-                      HubBenchCommand.self])
+                      HubBenchCommand.self, DurableBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -126,5 +126,46 @@ struct HubBenchCommand: ParsableCommand {
         configuration.operations = ops
         configuration.deflate = deflate
         print(try HubBenchmark(configuration: configuration).run { print($0) })
+    }
+}
+
+/// `corkboard bench durable`: durable committed ops/s and commit latency with the SQLite store (issue #8).
+struct DurableBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "durable",
+        abstract: "Moves on 1 and on 100 boards by 50 clients, against a fresh SQLite server per --sync mode: durable ops/s, latency to committed.")
+
+    @Option(help: "Moves per scenario, shared by all connections.") var ops = 20_000
+    @Option(help: "Concurrent clients.") var clients = 50
+    @Option(help: "Board counts, comma-separated; each client opens ceil(boards / clients) connections, spread over the boards.")
+    var boards = "1,100"
+    @Option(help: "Moves outstanding per connection.") var inFlight = 1
+    @Option(help: "The server's --sync modes, comma-separated (full, normal; memory: the in-memory store, for comparison).")
+    var sync = "full,normal"
+    @Option(help: "Fresh servers per sync mode, each running every board count.") var runs = 1
+    @Option(help: "Longest wait in seconds for joining, and for a scenario's moves.") var timeout = 300.0
+    @Flag(help: "Writers decode every event and apply it to a replica, as the browser does (costs this process per event × connections).")
+    var replicas = false
+
+    func run() throws {
+        var configuration = DurableBenchmark.Configuration()
+        configuration.boardCounts = boards.split(separator: ",").compactMap { Int($0) }
+        guard !configuration.boardCounts.isEmpty, configuration.boardCounts.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--boards must be comma-separated counts, e.g. 1,100")
+        }
+        configuration.syncModes = sync.split(separator: ",").map(String.init)
+        guard !configuration.syncModes.isEmpty, configuration.syncModes.allSatisfy({ ["full", "normal", "memory"].contains($0) }) else {
+            throw ValidationError("--sync must be full, normal or memory, comma-separated")
+        }
+        guard ops > 0, clients > 0, inFlight > 0, runs > 0, timeout > 0 else {
+            throw ValidationError("--ops, --clients, --in-flight, --runs and --timeout must be positive")
+        }
+        configuration.operations = ops
+        configuration.clients = clients
+        configuration.inFlight = inFlight
+        configuration.runs = runs
+        configuration.timeout = timeout
+        configuration.replicas = replicas
+        print(try DurableBenchmark(configuration: configuration).run { print($0) })
     }
 }
