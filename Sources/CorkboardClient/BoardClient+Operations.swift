@@ -1,0 +1,92 @@
+import CorkboardModel
+import CorkboardWire
+
+/// The operations of spec §5 and the drag presence of §4, typed.
+///
+/// Each operation gets an opId (`<prefix>-<n>`, or the caller's own `opId`, which makes a
+/// retry across processes safe), and `baseSeq` = the replica's seq when it is first sent.
+/// It waits until the server answers it — across reconnects, resent with the same opId —
+/// and returns that answer.
+extension BoardClient {
+    /// Any operation, as `RequestedOperation` describes it.
+    public func perform(_ operation: RequestedOperation, opId: OperationID? = nil) async -> OperationResult {
+        await withCheckedContinuation { continuation in
+            core.loop.execute { self.core.submit(operation, opId: opId, continuation) }
+        }
+    }
+
+    /// Moves `items` (in this order, contiguously) before `before` in `collection`, or to its end.
+    public func move(_ items: [ItemID], to collection: CollectionID, before: ItemID? = nil,
+                     opId: OperationID? = nil) async -> OperationResult {
+        await perform(.move(sources: items, destination: Destination(collection: collection, before: before)), opId: opId)
+    }
+
+    /// A move as `Array.move(fromOffsets:toOffset:)` reads it, against the board at the
+    /// replica's seq when sent: the items at `fromOffsets` of `collection` go to `toOffset`
+    /// of `toCollection` (default: the same collection).
+    public func move(in collection: CollectionID, fromOffsets: [Int], toOffset: Int, toCollection: CollectionID? = nil,
+                     opId: OperationID? = nil) async -> OperationResult {
+        await perform(.moveByOffsets(collection: collection, fromOffsets: fromOffsets, toOffset: toOffset, toCollection: toCollection), opId: opId)
+    }
+
+    /// Inserts new items before `before` in `collection`, or at its end.
+    public func insert(_ items: [Item], into collection: CollectionID, before: ItemID? = nil,
+                       opId: OperationID? = nil) async -> OperationResult {
+        await perform(.insert(items: items, destination: Destination(collection: collection, before: before)), opId: opId)
+    }
+
+    public func delete(_ items: [ItemID], opId: OperationID? = nil) async -> OperationResult {
+        await perform(.delete(items: items), opId: opId)
+    }
+
+    /// Changes an item's label and/or data (`.unchanged`, `.replace(object)`, `.remove`).
+    public func updateItem(_ item: ItemID, label: String? = nil, data: DataChange = .unchanged,
+                           opId: OperationID? = nil) async -> OperationResult {
+        await perform(.updateItem(item: item, label: label, data: data), opId: opId)
+    }
+
+    public func renameCollection(_ collection: CollectionID, to title: String, opId: OperationID? = nil) async -> OperationResult {
+        await perform(.renameCollection(collection: collection, title: title), opId: opId)
+    }
+
+    /// Adds an empty collection before `before`, or last.
+    public func addCollection(_ collection: CollectionID, title: String, before: CollectionID? = nil,
+                              opId: OperationID? = nil) async -> OperationResult {
+        await perform(.addCollection(collection: collection, title: title, before: before), opId: opId)
+    }
+
+    /// Removes an empty collection (one with items is rejected `invalid`).
+    public func removeCollection(_ collection: CollectionID, opId: OperationID? = nil) async -> OperationResult {
+        await perform(.removeCollection(collection: collection), opId: opId)
+    }
+
+    /// Locks or unlocks the board (owner only).
+    public func setLocked(_ locked: Bool, opId: OperationID? = nil) async -> OperationResult {
+        await perform(.lock(locked: locked), opId: opId)
+    }
+
+    public func lock(opId: OperationID? = nil) async -> OperationResult { await setLocked(true, opId: opId) }
+    public func unlock(opId: OperationID? = nil) async -> OperationResult { await setLocked(false, opId: opId) }
+
+    // MARK: Presence (spec §4)
+
+    /// Picks `items` up. Success has no answer; a refusal comes as `BoardEvent.dragRejected`.
+    /// Presence is never queued: returns false (nothing sent) when not joined. A drag does
+    /// not survive a reconnect: the server clears it when the connection ends.
+    @discardableResult
+    public func dragStart(_ items: [ItemID]) async -> Bool {
+        await core.onLoop { $0.sendPresence(.dragStart(items: items)) }
+    }
+
+    /// The placeholder: `index` in `collection` with the dragged items left out (0…count).
+    @discardableResult
+    public func dragOver(collection: CollectionID, index: Int) async -> Bool {
+        await core.onLoop { $0.sendPresence(.dragOver(collection: collection, index: index)) }
+    }
+
+    /// Cancels the drag. Not needed after a drop committed with `move`: that ends it.
+    @discardableResult
+    public func dragEnd() async -> Bool {
+        await core.onLoop { $0.sendPresence(.dragEnd) }
+    }
+}

@@ -1,0 +1,62 @@
+import CorkboardModel
+import Dispatch
+
+/// Everything a `BoardClient` needs to know before it connects.
+public struct BoardClientConfiguration: Sendable {
+    /// Server host name or address (`127.0.0.1`, `::1`, `corkboard.local`).
+    public var host: String
+    public var port: UInt16
+    /// The WebSocket path on the server.
+    public var path: String
+    /// The board to join, and the name others see in `peer.joined` and `drag`.
+    public var board: String
+    public var name: String
+    /// The token of the server's token file; nil in open mode.
+    public var token: String?
+
+    /// Offer permessage-deflate (the server accepts it unless started with `--deflate off`).
+    public var offersDeflate = true
+    /// Delays between reconnect attempts after the connection drops.
+    public var reconnectBackoff = Backoff(initial: 0.1, maximum: 5)
+    /// Failed reconnect attempts in a row before the client gives up and closes (nil: never).
+    /// The first join is a single attempt: `connect()` reports its failure at once.
+    public var maximumReconnectAttempts: Int?
+    /// How long one attempt may take from TCP connect to `welcome`, in seconds.
+    public var joinTimeout: Double = 10
+
+    /// Rejection codes answered by resending the same opId after a pause. `busy` and
+    /// `locked` are not here by default: they last as long as someone's drag or lock, so
+    /// the caller should decide (plan again, or wait for the unlock).
+    public var retriedRejections: Set<RejectionCode> = [.rateLimited, .unavailable]
+    /// Resends of one operation after such rejections before its rejection is returned.
+    public var maximumRetries = 5
+    public var retryBackoff = Backoff(initial: 0.2, maximum: 2)
+    /// How long an operation may wait for its answer (nil: until the client closes). On
+    /// timeout it returns `.unanswered(.timedOut)` and is no longer resent.
+    public var operationTimeout: Double?
+
+    /// Our opIds are `<prefix>-<n>`; the prefix is random so opIds never collide with other
+    /// clients' (the spec asks opIds to be unique on the board for all time).
+    public var opIdPrefix: String
+    /// How long a silent connection waits before pinging the server, and for the answer:
+    /// how a half-open TCP connection (a vanished server) is noticed.
+    public var pingInterval: DispatchTimeInterval = .seconds(15)
+    public var pongTimeout: DispatchTimeInterval = .seconds(10)
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080, path: String = "/ws", board: String, name: String,
+                token: String? = nil) {
+        self.host = host
+        self.port = port
+        self.path = path
+        self.board = board
+        self.name = name
+        self.token = token
+        opIdPrefix = Self.randomPrefix()
+    }
+
+    /// Six lower-case letters and digits: 2 billion prefixes, plenty for the bots of one board.
+    public static func randomPrefix() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<6).map { _ in alphabet.randomElement()! })
+    }
+}

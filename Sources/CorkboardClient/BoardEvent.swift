@@ -1,0 +1,53 @@
+import CorkboardModel
+import CorkboardWire
+
+/// Where a client's connection stands. Every change is also a `BoardEvent.connection`.
+public enum ConnectionState: Sendable, Hashable {
+    /// Created, `connect()` not called yet.
+    case idle
+    /// Opening a WebSocket and saying `hello`; `attempt` counts failed attempts before this one.
+    case connecting(attempt: Int)
+    /// Welcomed on the board: the replica is live.
+    case joined(client: ClientID, role: Role, resumed: Bool)
+    /// The connection dropped (`code` 1006 without a close frame); a reconnect follows.
+    case disconnected(code: UInt16, reason: String)
+    /// Waiting `delay` seconds before the next attempt.
+    case waiting(delay: Double)
+    /// Finished for good: nil after `close()`, otherwise why.
+    case closed(BoardClientError?)
+}
+
+/// What a watcher sees: the connection's states and the board's traffic, in the order the
+/// client handled it. Answers to this client's own operations come back as their
+/// `OperationResult`, not here (a `committed` does come here: it changed the replica).
+public enum BoardEvent: Sendable, Hashable {
+    case connection(ConnectionState)
+    /// A `welcome`: a new snapshot (`resumed` false: the replica was replaced) or a resume.
+    case welcome(Welcome)
+    /// An event applied to the replica. Each seq comes once, in order, across reconnects.
+    case committed(CommittedEvent)
+    case peerJoined(client: ClientID, name: String)
+    case peerLeft(client: ClientID)
+    case drag(DragUpdate)
+    case dragCleared(client: ClientID, reason: DragClearReason)
+    /// Our `drag.start` was refused (`busy` with its `holder`, `locked`, `gone`, …).
+    case dragRejected(Rejected)
+    /// An `error` from the server after joining (e.g. a `drag.over` without a drag).
+    case serverError(ErrorMessage)
+
+    /// The server message behind this event (nil for connection states): what
+    /// `corkboard bot watch --json` prints.
+    public var serverMessage: ServerMessage? {
+        switch self {
+        case .connection: nil
+        case .welcome(let welcome): .welcome(welcome)
+        case .committed(let event): .committed(event)
+        case .peerJoined(let client, let name): .peerJoined(client: client, name: name)
+        case .peerLeft(let client): .peerLeft(client: client)
+        case .drag(let update): .drag(update)
+        case .dragCleared(let client, let reason): .dragCleared(client: client, reason: reason)
+        case .dragRejected(let rejected): .rejected(rejected)
+        case .serverError(let error): .error(error)
+        }
+    }
+}

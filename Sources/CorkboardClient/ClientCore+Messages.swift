@@ -1,0 +1,60 @@
+import CorkboardModel
+import CorkboardWire
+
+/// What the client does with each server message (on the loop).
+extension ClientCore {
+    func handle(_ message: ServerMessage) {
+        switch message {
+        case .welcome(let welcome):
+            joined(welcome)
+        case .committed(let event):
+            committed(event)
+        case .noop(let noop):
+            settle(noop.opId, with: .noop(noop))
+        case .rejected(let rejected):
+            if let opId = rejected.opId {
+                operationRejected(opId, code: rejected.code, message: rejected.message ?? rejected.code.rawValue)
+            } else {
+                // Only `drag.start` is rejected without an opId (with `ref`).
+                events.emit(.dragRejected(rejected))
+            }
+        case .error(let error):
+            // Before the welcome an error is the refusal of our hello; the close follows.
+            if phase == .joined { events.emit(.serverError(error)) } else { refusal = error }
+        case .peerJoined(let client, let name):
+            peers.append(Peer(client: client, name: name))
+            events.emit(.peerJoined(client: client, name: name))
+        case .peerLeft(let client):
+            peers.removeAll { $0.client == client }
+            events.emit(.peerLeft(client: client))
+        case .drag(let update):
+            if let index = peers.firstIndex(where: { $0.client == update.client }) {
+                peers[index].drag = DragState(items: update.items, over: update.over)
+            }
+            events.emit(.drag(update))
+        case .dragCleared(let client, let reason):
+            if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
+            events.emit(.dragCleared(client: client, reason: reason))
+        }
+    }
+
+    /// Applies the next event in seq order. An event at or below our seq repeats one we
+    /// have (the answer to a resent opId); one beyond the next means we missed some, and
+    /// one that does not fit means we are out of step: both start over from a snapshot.
+    private func committed(_ event: CommittedEvent) {
+        guard var replica, phase == .joined else { return }
+        if event.seq == replica.seq + 1 {
+            do {
+                try replica.apply(event)
+                setReplica(replica)
+                events.emit(.committed(event))
+            } catch {
+                resynchronize()
+            }
+        } else if event.seq > replica.seq + 1 {
+            resynchronize()
+        }
+        // The outcome is final whatever happened to the replica.
+        settle(event.opId, with: .committed(event))
+    }
+}
