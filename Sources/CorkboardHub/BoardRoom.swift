@@ -172,7 +172,11 @@ final class BoardRoom: @unchecked Sendable {
     private func batchFinished(_ result: Result<Void, StoreError>) {
         switch result {
         case .success:
-            deliver(pipeline.batchSucceeded())
+            let deliveries = pipeline.batchSucceeded()
+            // The next batch goes to the store before this one is sent to every member, so
+            // the disk works while the sockets do.
+            writeNextBatch()
+            deliver(deliveries)
         case .failure(let error):
             hub.logger.error("board \(id): a batch could not be made durable: \(error)")
             do {
