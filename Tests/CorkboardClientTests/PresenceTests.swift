@@ -1,0 +1,79 @@
+import CorkboardClient
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// Two clients on one board see each other's changes and drags (spec §4).
+@Suite struct PresenceTests {
+    @Test func twoClientsSeeEachOthersChangesAndDrags() async throws {
+        let server = try CorkboardTestServer()
+        let ada = server.client(board: "demo", name: "Ada")
+        let bob = server.client(board: "demo", name: "Bob")
+        let seenByBob = EventRecorder(bob)
+        let adaWelcome = try await ada.connect()
+        let bobWelcome = try await bob.connect()
+        #expect(bob.peers.map(\.client) == [adaWelcome.client])
+        #expect(await eventuallyAsync { ada.peers.map(\.name) == ["Bob"] })
+
+        // A change by one is in the other's replica.
+        let move = await ada.move(["card-bot"], to: "done")
+        let event = try #require(move.event)
+        #expect(await seenByBob.first { if case .committed(let seen) = $0, seen == event { true } else { nil } } == true)
+        #expect(await bob.waitForReplica { $0.seq == event.seq }?.board == ada.board)
+
+        // Ada picks a card up: Bob sees the drag, then where it hovers.
+        #expect(await ada.dragStart(["card-spec"]))
+        let started = await seenByBob.first { if case .drag(let update) = $0, update.client == adaWelcome.client { update } else { nil } }
+        #expect(started?.items == ["card-spec"])
+        await ada.dragOver(collection: "done", index: 0)
+        let over = await seenByBob.first { if case .drag(let update) = $0, update.over != nil { update.over } else { nil } }
+        #expect(over == DragTarget(collection: "done", index: 0, before: "card-start"))
+        #expect(await eventuallyAsync { bob.peers.first?.drag?.items == ["card-spec"] })
+
+        // The card is leased to Ada: Bob can neither move it nor pick it up.
+        #expect(await bob.move(["card-spec"], to: "doing").rejection == .busy)
+        let bobLooks = EventRecorder(bob)
+        #expect(await bob.dragStart(["card-spec"]))
+        let refused = await bobLooks.first { if case .dragRejected(let rejected) = $0 { rejected } else { nil } }
+        #expect(refused?.code == .busy)
+        #expect(refused?.holder == adaWelcome.client)
+
+        // Ada drops it: the move commits, then the drag clears with "drop".
+        let drop = await ada.move(["card-spec"], to: "done", before: "card-start")
+        #expect(drop.isCommitted)
+        let cleared = await seenByBob.first { if case .dragCleared(let client, let reason) = $0, client == adaWelcome.client { reason } else { nil } }
+        #expect(cleared == .drop)
+        let order = seenByBob.events.compactMap { event -> String? in
+            switch event {
+            case .committed(let committed) where committed.opId == drop.event?.opId: "committed"
+            case .dragCleared(let client, _) where client == adaWelcome.client: "cleared"
+            default: nil
+            }
+        }
+        #expect(order == ["committed", "cleared"])
+
+        // Ada leaves: Bob hears it.
+        await ada.close()
+        #expect(await seenByBob.first { if case .peerLeft(let client) = $0, client == adaWelcome.client { true } else { nil } } == true)
+        #expect(bob.peers.isEmpty)
+        #expect(bobWelcome.peers.count == 1)
+        await bob.close()
+    }
+
+    @Test func presenceIsNotSentWhileDisconnected() async throws {
+        let server = try CorkboardTestServer()
+        let client = server.client(board: "demo", name: "idle")
+        #expect(await client.dragStart(["card-bot"]) == false)
+        try await client.connect()
+        #expect(await client.dragStart(["card-bot"]))
+        let seen = EventRecorder(client)
+        // A drag.over outside the list is an `error`, which a watcher sees.
+        #expect(await client.dragOver(collection: "todo", index: 99))
+        let error = await seen.first { if case .serverError(let error) = $0 { error } else { nil } }
+        #expect(error?.code == .invalid)
+        await client.close()
+        #expect(await client.dragEnd() == false)
+    }
+}
