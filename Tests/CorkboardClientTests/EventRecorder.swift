@@ -54,3 +54,9 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
         DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
+
+/// Hands a value that is not Sendable (a `ServerProcess`) to `offPool` when only one side
+/// uses it at a time.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+}

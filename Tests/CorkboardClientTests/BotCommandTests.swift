@@ -1,0 +1,148 @@
+import CorkboardClient
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// `corkboard bot …` as a script runs it: the real binary, its output and its exit status.
+@Suite struct BotCommandTests {
+    struct Run {
+        let status: Int32?
+        let output: String
+        let errors: String
+        var lines: [String] { output.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `corkboard bot ARGS` to its end (off the task pool: it blocks while it waits).
+    static func bot(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await offPool {
+            let process = try ServerProcess(["bot"] + arguments, environment: environment)
+            let status = process.waitForExit(timeout: 30)
+            return Run(status: status, output: process.standardOutput, errors: process.standardError)
+        }
+    }
+
+    static func on(_ server: CorkboardTestServer, board: String = "demo") -> [String] {
+        ["--url", server.url, "--board", board]
+    }
+
+    @Test func snapshotPrintsTheBoardAsTheAPIDoes() async throws {
+        let server = try CorkboardTestServer()
+        let run = try await Self.bot(["snapshot"] + Self.on(server))
+        #expect(run.status == 0)
+        #expect(run.lines.count == 1)
+        let printed = try JSONDecoder().decode(BoardDocument.self, from: Data(run.output.utf8))
+        #expect(printed == (try server.document("demo")))
+    }
+
+    @Test func operationsPrintTheirOutcomeAndExitZero() async throws {
+        let server = try CorkboardTestServer()
+        let on = Self.on(server)
+        let move = try await Self.bot(["move", "card-bot", "--to", "done", "--before", "card-start"] + on)
+        #expect(move.status == 0)
+        #expect(move.output == "committed seq 1\n")
+        #expect(try server.document("demo").board.collections[2].items.map(\.id) == ["card-bot", "card-start"])
+
+        let again = try await Self.bot(["move", "card-bot", "--to", "done", "--before", "card-start"] + on)
+        #expect(again.status == 0)
+        #expect(again.output.hasPrefix("noop"))
+
+        let insert = try await Self.bot(["insert", "card-new", "A new card", "--to", "todo", "--before", "card-spec", "--data", #"{"points":3}"#, "--json"] + on)
+        #expect(insert.status == 0)
+        guard case .committed(let event) = try WireFormat.decodeServerMessage(Data(insert.output.utf8)) else {
+            Issue.record("expected a committed line, got \(insert.output)")
+            return
+        }
+        #expect(event.op == .insert(items: [Item(id: "card-new", label: "A new card", data: ["points": .number(3)])],
+                                    destination: Destination(collection: "todo", before: "card-spec")))
+
+        #expect(try await Self.bot(["delete", "card-new", "card-order"] + on).status == 0)
+        #expect(try await Self.bot(["lock"] + on).status == 0)
+        #expect(try server.document("demo").board.locked)
+        #expect(try await Self.bot(["unlock"] + on).status == 0)
+        #expect(try server.document("demo").seq == 5)
+    }
+
+    @Test func theSameOpIdIsAppliedOnce() async throws {
+        let server = try CorkboardTestServer()
+        let arguments = ["move", "card-spec", "--to", "doing", "--op-id", "deploy-42"] + Self.on(server)
+        let first = try await Self.bot(arguments)
+        let second = try await Self.bot(arguments)
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.output == "committed seq 1\n")
+        #expect(second.output == "committed seq 1\n")
+        #expect(try server.document("demo").seq == 1)
+    }
+
+    @Test func failuresHaveOneLineAndTheirExitStatus() async throws {
+        let server = try CorkboardTestServer()
+        let on = Self.on(server)
+
+        // Rejected: 1.
+        let gone = try await Self.bot(["move", "card-bot", "--to", "nowhere"] + on)
+        #expect(gone.status == 1)
+        #expect(gone.errors == "corkboard: error: rejected (gone): collection nowhere no longer exists\n")
+        #expect(try await Self.bot(["lock"] + on).status == 0)
+        let locked = try await Self.bot(["delete", "card-bot"] + on)
+        #expect(locked.status == 1)
+        #expect(locked.errors.hasPrefix("corkboard: error: rejected (locked)"))
+
+        // Refused or unreachable: 2.
+        let unknown = try await Self.bot(["snapshot"] + Self.on(server, board: "nope"))
+        #expect(unknown.status == 2)
+        #expect(unknown.errors == "corkboard: error: the server refused to join (not-found): there is no board \"nope\"\n")
+        let stopped = try CorkboardTestServer()
+        let closedURL = stopped.url
+        stopped.stop()
+        let unreachable = try await Self.bot(["snapshot", "--url", closedURL, "--board", "demo"])
+        #expect(unreachable.status == 2)
+        #expect(unreachable.errors.hasPrefix("corkboard: error: cannot connect"))
+        #expect(unreachable.errors.split(separator: "\n").count == 1)
+
+        // Usage: 64.
+        #expect(try await Self.bot(["snapshot", "--url", "http://127.0.0.1:1", "--board", "demo"]).status == 64)
+        #expect(try await Self.bot(["snapshot"]).status == 64)
+        #expect(try await Self.bot(["move", "card-bot"] + on).status == 64)
+        #expect(try await Self.bot(["insert", "x", "X", "--to", "todo", "--data", "[1]"] + on).status == 64)
+        #expect(try await Self.bot(["random", "--rate", "0"] + on).status == 64)
+    }
+
+    @Test func theURLComesFromTheEnvironment() async throws {
+        let server = try CorkboardTestServer()
+        let run = try await Self.bot(["snapshot", "--board", "demo"], environment: ["CORKBOARD_URL": server.url + "/ws"])
+        #expect(run.status == 0)
+        #expect(run.output.contains(#""id":"demo""#))
+    }
+
+    @Test func watchPrintsOneServerMessagePerLine() async throws {
+        let server = try CorkboardTestServer()
+        let watcher = try ServerProcess(["bot", "watch", "--json", "--count", "6", "--name", "watcher"] + Self.on(server))
+        let mover = server.client(board: "demo", name: "mover")
+        // The watcher's welcome shows nobody else yet: wait for it to be on the board.
+        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"welcome""#) })
+        try await mover.connect()
+        #expect(await mover.move(["card-bot"], to: "done").isCommitted)
+        await mover.dragStart(["card-spec"])
+        // A drag dropped within the server's coalescing window may never be shown: wait for it.
+        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"drag""#) })
+        #expect(await mover.move(["card-spec"], to: "done").isCommitted)
+        let waiting = UncheckedSendable(value: watcher)
+        let status = try await offPool { waiting.value.waitForExit(timeout: 10) }
+        #expect(status == 0)
+        let messages = try watcher.standardOutput.split(separator: "\n").map { try WireFormat.decodeServerMessage(Data($0.utf8)) }
+        #expect(messages.map(\.typeName) == ["welcome", "peer.joined", "committed", "drag", "committed", "drag.cleared"])
+        await mover.close()
+    }
+
+    @Test func randomDragsAndMovesThenSummarises() async throws {
+        let server = try CorkboardTestServer()
+        let run = try await Self.bot(["random", "--rate", "20", "--duration", "1", "--seed", "7"] + Self.on(server))
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("random: "))
+        #expect(run.output.contains("drags"))
+        let document = try server.document("demo")
+        #expect(document.seq > 5)
+        #expect(Set(document.board.allItemIDs).count == 7)
+    }
+}
