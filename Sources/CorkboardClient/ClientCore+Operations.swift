@@ -9,11 +9,11 @@ extension ClientCore {
     /// caller chose that is already waiting shares that operation's answer.
     func submit(_ operation: RequestedOperation, opId chosen: OperationID?,
                 _ waiter: CheckedContinuation<OperationResult, Never>) {
-        guard phase != .closed, phase != .closing else {
-            return waiter.resume(returning: .unanswered(opId: chosen ?? "", .closed))
-        }
         submitted += 1
         let opId = chosen ?? "\(configuration.opIdPrefix)-\(submitted)"
+        guard phase != .closed, phase != .closing else {
+            return waiter.resume(returning: .unanswered(opId: opId, closedReason ?? .closed))
+        }
         if pending[opId] != nil {
             pending[opId]?.waiters.append(waiter)
             return

@@ -48,6 +48,8 @@ final class ClientCore: @unchecked Sendable {
     var refusal: ErrorMessage?
     /// Why the last attempt failed, for `gaveUp`.
     private var lastProblem = ""
+    /// Why the client finished (nil: `close()`), for operations submitted after that.
+    private(set) var closedReason: BoardClientError?
     /// Bumped to cancel a scheduled reconnect or join timeout.
     private var timerGeneration = 0
 
@@ -102,6 +104,7 @@ final class ClientCore: @unchecked Sendable {
     func finish(_ error: BoardClientError?) {
         guard phase != .closed else { return }
         phase = .closed
+        closedReason = error
         timerGeneration += 1
         link = nil
         socket = nil
