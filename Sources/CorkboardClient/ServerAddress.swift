@@ -9,6 +9,12 @@ public struct ServerAddress: Sendable, Hashable {
         public let description: String
     }
 
+    public init(host: String, port: UInt16, path: String = "/ws") {
+        self.host = host
+        self.port = port
+        self.path = path
+    }
+
     /// `ws://127.0.0.1:8080`, `ws://[::1]:8080/ws`, `ws://example.org` (port 80). A URL
     /// without a path (or with `/`) means `/ws`, where the server speaks the protocol.
     public init(url: String) throws(Invalid) {

@@ -9,9 +9,10 @@ import Synchronization
 
 /// What every bot subcommand's help says about its exit status, so scripts can rely on it.
 private let exitCodes = """
-    Exit status: 0 done (a noop move counts as done); 1 the server rejected the operation, or \
-    no answer came in time (one line on standard error: `corkboard: error: …`); 2 cannot \
-    connect, or the server refused to join (unknown board, bad token); 64 bad usage.
+    Exit status: 0 done (a noop move counts as done); 1 the server rejected the operation, no \
+    answer came in time, or the connection was lost for good (one line on standard error: \
+    `corkboard: error: …`); 2 cannot connect, or the server refused to join (unknown board, \
+    bad token); 64 bad usage.
     """
 
 /// `corkboard bot …`: a headless client of the Corkboard protocol for scripts, demos and soak tests.
