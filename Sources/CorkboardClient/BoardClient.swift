@@ -31,6 +31,13 @@ public final class BoardClient: Sendable {
         core = ClientCore(configuration: configuration, loop: loop ?? Self.sharedLoops.next())
     }
 
+    /// A client let go without `close()` leaves the board rather than keeping a socket open
+    /// that nobody reads. (Pending operations hold the client, so none are waiting here.)
+    deinit {
+        let core = self.core
+        core.loop.execute { core.abandon() }
+    }
+
     // MARK: Lifecycle
 
     /// Connects and joins; returns the first `welcome`. One attempt: it throws

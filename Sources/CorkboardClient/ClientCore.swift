@@ -93,6 +93,12 @@ final class ClientCore: @unchecked Sendable {
         }
     }
 
+    /// The `BoardClient` is gone: say goodbye if joined, and stop.
+    func abandon() {
+        if phase == .joined { socket?.close(.goingAway, reason: "client released") } else { socket?.connection.abort() }
+        finish(nil)
+    }
+
     /// Drops the TCP connection without a close frame, as a network failure would: the
     /// client reconnects and resumes as it would after a real one.
     func dropConnection() {

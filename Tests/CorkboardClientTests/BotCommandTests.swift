@@ -78,34 +78,36 @@ import TestSupport
     @Test func failuresHaveOneLineAndTheirExitStatus() async throws {
         let server = try CorkboardTestServer()
         let on = Self.on(server)
+        let stopped = try CorkboardTestServer()
+        let closedURL = stopped.url
+        stopped.stop()
+
+        // Independent runs go side by side: each is a process that connects and waits.
+        async let gone = Self.bot(["move", "card-bot", "--to", "nowhere"] + on)
+        async let unknown = Self.bot(["snapshot"] + Self.on(server, board: "nope"))
+        async let unreachable = Self.bot(["snapshot", "--url", closedURL, "--board", "demo"])
+        async let usage = [
+            ["snapshot", "--url", "http://127.0.0.1:1", "--board", "demo"], ["snapshot"], ["move", "card-bot"] + on,
+            ["insert", "x", "X", "--to", "todo", "--data", "[1]"] + on, ["random", "--rate", "0"] + on,
+        ].asyncMap { try await Self.bot($0).status }
 
         // Rejected: 1.
-        let gone = try await Self.bot(["move", "card-bot", "--to", "nowhere"] + on)
-        #expect(gone.status == 1)
-        #expect(gone.errors == "corkboard: error: rejected (gone): collection nowhere no longer exists\n")
+        #expect(try await gone.status == 1)
+        #expect(try await gone.errors == "corkboard: error: rejected (gone): collection nowhere no longer exists\n")
+        // Refused or unreachable: 2.
+        #expect(try await unknown.status == 2)
+        #expect(try await unknown.errors == "corkboard: error: the server refused to join (not-found): there is no board \"nope\"\n")
+        #expect(try await unreachable.status == 2)
+        #expect(try await unreachable.errors.hasPrefix("corkboard: error: cannot connect"))
+        #expect(try await unreachable.errors.split(separator: "\n").count == 1)
+        // Usage: 64.
+        #expect(try await usage == [64, 64, 64, 64, 64])
+
+        // Locked (after the lock, so in turn): 1.
         #expect(try await Self.bot(["lock"] + on).status == 0)
         let locked = try await Self.bot(["delete", "card-bot"] + on)
         #expect(locked.status == 1)
         #expect(locked.errors.hasPrefix("corkboard: error: rejected (locked)"))
-
-        // Refused or unreachable: 2.
-        let unknown = try await Self.bot(["snapshot"] + Self.on(server, board: "nope"))
-        #expect(unknown.status == 2)
-        #expect(unknown.errors == "corkboard: error: the server refused to join (not-found): there is no board \"nope\"\n")
-        let stopped = try CorkboardTestServer()
-        let closedURL = stopped.url
-        stopped.stop()
-        let unreachable = try await Self.bot(["snapshot", "--url", closedURL, "--board", "demo"])
-        #expect(unreachable.status == 2)
-        #expect(unreachable.errors.hasPrefix("corkboard: error: cannot connect"))
-        #expect(unreachable.errors.split(separator: "\n").count == 1)
-
-        // Usage: 64.
-        #expect(try await Self.bot(["snapshot", "--url", "http://127.0.0.1:1", "--board", "demo"]).status == 64)
-        #expect(try await Self.bot(["snapshot"]).status == 64)
-        #expect(try await Self.bot(["move", "card-bot"] + on).status == 64)
-        #expect(try await Self.bot(["insert", "x", "X", "--to", "todo", "--data", "[1]"] + on).status == 64)
-        #expect(try await Self.bot(["random", "--rate", "0"] + on).status == 64)
     }
 
     @Test func theURLComesFromTheEnvironment() async throws {
@@ -144,5 +146,17 @@ import TestSupport
         let document = try server.document("demo")
         #expect(document.seq > 5)
         #expect(Set(document.board.allItemIDs).count == 7)
+    }
+}
+
+extension Array where Element: Sendable {
+    /// Maps concurrently, keeping the order.
+    func asyncMap<T: Sendable>(_ transform: @escaping @Sendable (Element) async throws -> T) async throws -> [T] {
+        try await withThrowingTaskGroup(of: (Int, T).self) { group in
+            for (index, element) in enumerated() { group.addTask { (index, try await transform(element)) } }
+            var results = [T?](repeating: nil, count: count)
+            for try await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
     }
 }
