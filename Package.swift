@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["CorkboardSQLite", "CorkboardStore", "CorkboardModel", "TestSupport"]),
         .testTarget(
             name: "CorkboardClientTests",
-            dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "TestSupport"]),
+            dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "TestSupport"]),
         .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",

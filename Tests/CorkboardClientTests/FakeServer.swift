@@ -1,5 +1,6 @@
 import CorkboardModel
 import Foundation
+import WebSocket
 import Glibc
 
 /// A scripted stand-in for the server, over plain blocking sockets: it accepts one WebSocket at
@@ -71,7 +72,7 @@ final class FakeConnection: @unchecked Sendable {
             throw ClientTestFailure("no key in \(request)")
         }
         let key = keyLine.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
-        let accept = Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
+        let accept = WebSocketHandshake.acceptValue(for: key)
         try write(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n".utf8))
     }
 
@@ -126,38 +127,5 @@ final class FakeConnection: @unchecked Sendable {
     private func write(_ bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw ClientTestFailure("send: \(errno)") }
-    }
-}
-
-/// SHA-1 (FIPS 180-4), for the handshake's Sec-WebSocket-Accept only.
-enum SHA1 {
-    static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var data = message + [0x80]
-        while data.count % 64 != 56 { data.append(0) }
-        let bits = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        for block in stride(from: 0, to: data.count, by: 64) {
-            var w = (0..<16).map { i in
-                (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(data[block + i * 4 + $1]) }
-            }
-            for i in 16..<80 {
-                let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
-                w.append(x << 1 | x >> 31)
-            }
-            var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
-            for i in 0..<80 {
-                let (f, k): (UInt32, UInt32) = switch i {
-                case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                default: (b ^ c ^ d, 0xCA62_C1D6)
-                }
-                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
-                (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, temp)
-            }
-            h = [h[0] &+ a, h[1] &+ b, h[2] &+ c, h[3] &+ d, h[4] &+ e]
-        }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }
 }
