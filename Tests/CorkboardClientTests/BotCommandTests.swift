@@ -129,7 +129,7 @@ import TestSupport
         // A drag dropped within the server's coalescing window may never be shown: wait for it.
         #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"drag""#) })
         #expect(await mover.move(["card-spec"], to: "done").isCommitted)
-        let waiting = UncheckedSendable(value: watcher)
+        let waiting = UncheckedSendable(watcher)
         let status = try await offPool { waiting.value.waitForExit(timeout: 10) }
         #expect(status == 0)
         let messages = try watcher.standardOutput.split(separator: "\n").map { try WireFormat.decodeServerMessage(Data($0.utf8)) }

@@ -1,5 +1,6 @@
 import CorkboardClient
 import Foundation
+import TestSupport
 import Synchronization
 
 /// Collects a client's events as they come, for a test to wait on and look at.
@@ -47,16 +48,8 @@ func eventuallyAsync(timeout: Double = 5, _ condition: () async throws -> Bool) 
     return try await condition()
 }
 
-/// Runs blocking work (a fake server's script, a child process) on a Dispatch thread, so it
+/// Runs blocking work (a fake server's script, a child process) on a thread of its own, so it
 /// never holds one of the few threads the tasks it waits for need.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-/// Hands a value that is not Sendable (a `ServerProcess`) to `offPool` when only one side
-/// uses it at a time.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+    try await BlockingWork(work).value
 }

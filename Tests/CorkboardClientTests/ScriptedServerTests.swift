@@ -40,21 +40,19 @@ import TestSupport
     @Test func aGapInSeqsRejoinsForAFreshSnapshot() async throws {
         let fake = try FakeServer()
         let client = client(fake)
-        let script = Task {
-            try await offPool { () -> (JSONObject, JSONObject) in
-                let first = try fake.accept()
-                let hello = try first.receiveObject()
-                try first.send(Self.welcome(seq: 0))
-                try first.send(Self.move(seq: 1, "x", to: "done"))
-                try first.send(Self.move(seq: 3, "y", to: "done"))  // 2 is missing
-                let second = try fake.accept()
-                let again = try second.receiveObject()
-                var moved = Self.board
-                try moved.apply(.move(sources: ["x", "y"], destination: Destination(collection: "done")))
-                try second.send(Self.welcome(seq: 3, board: moved))
-                _ = try? second.receive()  // hold the connection until the client leaves
-                return (hello, again)
-            }
+        let script = BlockingWork { () -> (JSONObject, JSONObject) in
+            let first = try fake.accept()
+            let hello = try first.receiveObject()
+            try first.send(Self.welcome(seq: 0))
+            try first.send(Self.move(seq: 1, "x", to: "done"))
+            try first.send(Self.move(seq: 3, "y", to: "done"))  // 2 is missing
+            let second = try fake.accept()
+            let again = try second.receiveObject()
+            var moved = Self.board
+            try moved.apply(.move(sources: ["x", "y"], destination: Destination(collection: "done")))
+            try second.send(Self.welcome(seq: 3, board: moved))
+            _ = try? second.receive()  // hold the connection until the client leaves
+            return (hello, again)
         }
         try await client.connect()
         let replica = await client.waitForReplica { $0.seq == 3 }
@@ -70,18 +68,16 @@ import TestSupport
     @Test func anEventThatDoesNotFitRejoinsForAFreshSnapshot() async throws {
         let fake = try FakeServer()
         let client = client(fake)
-        let script = Task {
-            try await offPool { () -> JSONObject in
-                let first = try fake.accept()
-                _ = try first.receiveObject()
-                try first.send(Self.welcome(seq: 4))
-                try first.send(Self.move(seq: 5, "ghost", to: "done"))
-                let second = try fake.accept()
-                let again = try second.receiveObject()
-                try second.send(Self.welcome(seq: 5))
-                _ = try? second.receive()
-                return again
-            }
+        let script = BlockingWork { () -> JSONObject in
+            let first = try fake.accept()
+            _ = try first.receiveObject()
+            try first.send(Self.welcome(seq: 4))
+            try first.send(Self.move(seq: 5, "ghost", to: "done"))
+            let second = try fake.accept()
+            let again = try second.receiveObject()
+            try second.send(Self.welcome(seq: 5))
+            _ = try? second.receive()
+            return again
         }
         try await client.connect()
         #expect(await client.waitForReplica { $0.seq == 5 } != nil)
@@ -92,23 +88,21 @@ import TestSupport
     @Test func aLostAnswerIsAskedForAgainWithTheSameOpIdAndBase() async throws {
         let fake = try FakeServer()
         let client = client(fake)
-        let script = Task {
-            try await offPool { () -> (JSONObject, JSONObject, JSONObject) in
-                let first = try fake.accept()
-                _ = try first.receiveObject()
-                try first.send(Self.welcome(seq: 2))
-                let sent = try first.receiveObject()
-                first.close()  // the answer is lost with the connection
-                let second = try fake.accept()
-                let hello = try second.receiveObject()
-                try second.send(Self.welcome(seq: 2, resumed: true))
-                let resent = try second.receiveObject()
-                // The server had committed it before the drop: a repeat of that event.
-                guard case .string(let opId)? = resent["opId"] else { throw ClientTestFailure("no opId in the resend") }
-                try second.send(Self.move(seq: 3, opId: opId, "x", to: "done"))
-                _ = try? second.receive()
-                return (sent, hello, resent)
-            }
+        let script = BlockingWork { () -> (JSONObject, JSONObject, JSONObject) in
+            let first = try fake.accept()
+            _ = try first.receiveObject()
+            try first.send(Self.welcome(seq: 2))
+            let sent = try first.receiveObject()
+            first.close()  // the answer is lost with the connection
+            let second = try fake.accept()
+            let hello = try second.receiveObject()
+            try second.send(Self.welcome(seq: 2, resumed: true))
+            let resent = try second.receiveObject()
+            // The server had committed it before the drop: a repeat of that event.
+            guard case .string(let opId)? = resent["opId"] else { throw ClientTestFailure("no opId in the resend") }
+            try second.send(Self.move(seq: 3, opId: opId, "x", to: "done"))
+            _ = try? second.receive()
+            return (sent, hello, resent)
         }
         try await client.connect()
         let result = await client.move(["x"], to: "done")
@@ -130,24 +124,22 @@ import TestSupport
         configuration.maximumRetries = 2
         configuration.retryBackoff = Backoff(initial: 0.01, maximum: 0.02)
         let client = BoardClient(configuration)
-        let script = Task {
-            try await offPool { () -> [String] in
-                let connection = try fake.accept()
-                _ = try connection.receiveObject()
-                try connection.send(Self.welcome(seq: 0))
-                var opIds: [String] = []
-                for code in ["unavailable", "rate-limited", "rate-limited"] {
-                    let opId = try Self.opId(connection.receiveObject())
-                    opIds.append(opId)
-                    try connection.send(Self.text(.rejected(Rejected(opId: opId, code: RejectionCode(rawValue: code)!, message: "try later"))))
-                }
-                // A busy move is not retried: the caller decides.
-                let busy = try Self.opId(connection.receiveObject())
-                opIds.append(busy)
-                try connection.send(Self.text(.rejected(Rejected(opId: busy, code: .busy, message: "held"))))
-                _ = try? connection.receive()
-                return opIds
+        let script = BlockingWork { () -> [String] in
+            let connection = try fake.accept()
+            _ = try connection.receiveObject()
+            try connection.send(Self.welcome(seq: 0))
+            var opIds: [String] = []
+            for code in ["unavailable", "rate-limited", "rate-limited"] {
+                let opId = try Self.opId(connection.receiveObject())
+                opIds.append(opId)
+                try connection.send(Self.text(.rejected(Rejected(opId: opId, code: RejectionCode(rawValue: code)!, message: "try later"))))
             }
+            // A busy move is not retried: the caller decides.
+            let busy = try Self.opId(connection.receiveObject())
+            opIds.append(busy)
+            try connection.send(Self.text(.rejected(Rejected(opId: busy, code: .busy, message: "held"))))
+            _ = try? connection.receive()
+            return opIds
         }
         try await client.connect()
         #expect(await client.move(["x"], to: "done") == .rejected(.rateLimited, message: "try later"))

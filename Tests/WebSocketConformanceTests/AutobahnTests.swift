@@ -28,16 +28,19 @@ import TestSupport
         return value.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
     }
 
+    /// Async, with the long blocking parts (installing, building the release server, the
+    /// wstest shards) on threads of their own: a test that blocked one of the few cooperative
+    /// threads for minutes would starve the suites that run beside it.
     @Test(.timeLimit(.minutes(20)))
-    func fuzzingClientCasesAllPass() throws {
-        let suite = try PythonTools.autobahnTestsuite()
+    func fuzzingClientCasesAllPass() async throws {
+        let suite = try await BlockingWork { try PythonTools.autobahnTestsuite() }.value
         let patterns = Self.selectedPatterns
         // wstest given no valid case never finishes, so bad patterns fail here, at once.
         let selection = try AutobahnCaseSelection.resolve(patterns, with: suite)
         try #require(selection.unmatched.isEmpty && !selection.cases.isEmpty,
                      "Autobahn case patterns that match no case: \(selection.unmatched) (of \(patterns))")
 
-        let server = try EchoServerProcess()
+        let server = try await BlockingWork { UncheckedSendable(try EchoServerProcess()) }.value.value
         try? FileManager.default.removeItem(atPath: Self.workFolder)  // no stale report can pass for this run's
         // wstest is single-threaded Python and the bottleneck (the server needs a fraction of a
         // core): shards of the case list run side by side against the same server.
@@ -49,15 +52,15 @@ import TestSupport
             + "in \(shards.count) shards against \(server.echoURL)")
         let started = Date()
         let (wstest, url) = (suite.wstest, server.echoURL)
-        let outcomes = Mutex<[Int: Result<PythonTools.CommandOutcome, Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: shards.count) { shard in
-            let result = Result { try runShard(shard, cases: shards[shard], wstest: wstest, url: url, started: started) }
-            outcomes.withLock { $0[shard] = result }
+        let runs = shards.indices.map { shard in
+            BlockingWork { try Self.runShard(shard, cases: shards[shard], wstest: wstest, url: url, started: started) }
         }
+        var outcomes: [PythonTools.CommandOutcome] = []
+        for run in runs { outcomes.append(try await run.value) }
         let duration = PythonTools.seconds(since: started)
         var indexes: [Data] = []
         for shard in shards.indices {
-            let outcome = try #require(try outcomes.withLock { $0[shard] }?.get())
+            let outcome = outcomes[shard]
             try #require(outcome.succeeded, """
                 wstest shard \(shard) exited \(outcome.status) (log: \(Self.shardFolder(shard))/wstest.log):
                 \(PythonTools.tail(outcome.standardOutput))
@@ -86,10 +89,10 @@ import TestSupport
     static func shardFolder(_ shard: Int) -> String { workFolder + "/shard-\(shard)" }
 
     /// Runs wstest on one shard's cases (exact case ids are valid patterns) with its own report folder.
-    private func runShard(_ shard: Int, cases: [String], wstest: String, url: String, started: Date) throws -> PythonTools.CommandOutcome {
+    private static func runShard(_ shard: Int, cases: [String], wstest: String, url: String, started: Date) throws -> PythonTools.CommandOutcome {
         let folder = Self.shardFolder(shard)
         try FileManager.default.createDirectory(atPath: folder + "/reports", withIntermediateDirectories: true)
-        let specPath = try writeSpec(cases: cases, url: url, reports: folder + "/reports", in: folder)
+        let specPath = try Self.writeSpec(cases: cases, url: url, reports: folder + "/reports", in: folder)
         return try PythonTools.run(
             wstest, ["-m", "fuzzingclient", "-s", specPath], workingDirectory: folder,
             timeout: Self.wstestTimeLimit, outputFile: folder + "/wstest.log"
@@ -100,7 +103,7 @@ import TestSupport
     }
 
     /// The fuzzingclient spec: this server, these cases, nothing excluded.
-    private func writeSpec(cases: [String], url: String, reports: String, in folder: String) throws -> String {
+    private static func writeSpec(cases: [String], url: String, reports: String, in folder: String) throws -> String {
         let spec: [String: Any] = [
             "outdir": reports,
             "servers": [["agent": Self.agent, "url": url]],
