@@ -68,7 +68,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var flushScheduled = false
     private let readSource: DispatchSourceRead
     private let writeSource: DispatchSourceWrite
-    private var readSuspended = false
+    /// Both sources are created suspended; reading starts in `start`, writing when output waits.
+    private var readSuspended = true
     private var writeSuspended = true
     private var pendingCancels = 2
     private var closeReason = CloseReason.local
@@ -84,6 +85,16 @@ public final class Connection: @unchecked Sendable, Hashable {
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
+        // The descriptor is closed only once both sources are cancelled: a closed fd
+        // number may be reused at once, and a live source on it would watch a stranger.
+        // Installed here, not in `start`, so a connection aborted before it started still
+        // closes its descriptor. (The strong capture is released with the cancelled source.)
+        let cancelled: @Sendable () -> Void = { [self] in
+            pendingCancels -= 1
+            if pendingCancels == 0 { finishClose() }
+        }
+        readSource.setCancelHandler(handler: cancelled)
+        writeSource.setCancelHandler(handler: cancelled)
     }
 
     /// Installs the handler and starts reading. Call once, from anywhere.
@@ -93,19 +104,14 @@ public final class Connection: @unchecked Sendable, Hashable {
     }
 
     private func startOnLoop(_ handler: ConnectionHandler) {
+        // Aborted before it started (its sources are cancelled already): nothing to start.
+        guard state == .open else { return }
         self.handler = handler
         // Strong captures: libdispatch releases a source's handlers once it is cancelled,
         // which breaks the cycle, and a live source must keep its connection alive.
         readSource.setEventHandler { self.readAvailable() }
         writeSource.setEventHandler { self.flush() }
-        // The descriptor is closed only once both sources are cancelled: a closed fd
-        // number may be reused at once, and a live source on it would watch a stranger.
-        let cancelled: @Sendable () -> Void = { [self] in
-            pendingCancels -= 1
-            if pendingCancels == 0 { finishClose() }
-        }
-        readSource.setCancelHandler(handler: cancelled)
-        writeSource.setCancelHandler(handler: cancelled)
+        readSuspended = false
         readSource.resume()
     }
 

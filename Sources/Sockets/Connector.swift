@@ -47,8 +47,7 @@ private final class ConnectAttempt: @unchecked Sendable {
     let completion: @Sendable (Result<Connection, Error>) -> Void
     let source: DispatchSourceWrite
     var done = false
-    /// A failed attempt closes its descriptor, but only once the source is gone (cancel handler).
-    var closeWhenCancelled = false
+    var connected = false
 
     init(socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits,
          completion: @escaping @Sendable (Result<Connection, Error>) -> Void) {
@@ -62,7 +61,17 @@ private final class ConnectAttempt: @unchecked Sendable {
 
     func start(timeout: DispatchTimeInterval) {
         source.setEventHandler { self.finish() }
-        source.setCancelHandler { if self.closeWhenCancelled { self.socket.close() } }
+        // Only once the watch source is gone (its cancel handler) may the descriptor get new
+        // sources or be closed: a connection closed at once would otherwise close a
+        // descriptor this source is still registered on, and a reused fd number would
+        // deliver its events to a freed source.
+        source.setCancelHandler {
+            if self.connected {
+                self.completion(.success(Connection(socket: self.socket, loop: self.loop, remoteAddress: self.address, limits: self.limits)))
+            } else {
+                self.socket.close()
+            }
+        }
         source.resume()
         loop.queue.asyncAfter(deadline: .now() + timeout) { self.fail(Connector.Timeout()) }
     }
@@ -77,15 +86,13 @@ private final class ConnectAttempt: @unchecked Sendable {
             return
         }
         done = true
-        // The watch source goes; the connection brings its own sources for the same descriptor.
+        connected = true
         source.cancel()
-        completion(.success(Connection(socket: socket, loop: loop, remoteAddress: address, limits: limits)))
     }
 
     private func fail(_ error: Error) {
         guard !done else { return }
         done = true
-        closeWhenCancelled = true
         source.cancel()
         completion(.failure(error))
     }

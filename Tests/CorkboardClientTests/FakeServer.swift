@@ -31,8 +31,9 @@ final class FakeServer: @unchecked Sendable {
 
     deinit { Glibc.close(listener) }
 
-    /// The next client connection, after its handshake (within `timeout` seconds).
-    func accept(timeout: Double = 5) throws -> FakeConnection {
+    /// The next client connection, after its handshake (within `timeout` seconds: generous,
+    /// because in a full parallel run the client's test may wait long for a thread).
+    func accept(timeout: Double = 60) throws -> FakeConnection {
         var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { throw ClientTestFailure("no connection within \(timeout) s") }
         let fd = Glibc.accept(listener, nil, nil)
@@ -51,7 +52,7 @@ final class FakeConnection: @unchecked Sendable {
 
     init(fd: Int32) {
         self.fd = fd
-        var time = timeval(tv_sec: 5, tv_usec: 0)
+        var time = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 

@@ -34,6 +34,8 @@ import TestSupport
         var configuration = BoardClientConfiguration(port: fake.port, board: "b", name: "scripted")
         configuration.reconnectBackoff = Backoff(initial: 0.01, maximum: 0.05)
         configuration.offersDeflate = false
+        // Every await ends: a script that gave up must fail the test, not hang the run.
+        configuration.operationTimeout = 90
         return BoardClient(configuration)
     }
 
@@ -123,6 +125,7 @@ import TestSupport
         configuration.offersDeflate = false
         configuration.maximumRetries = 2
         configuration.retryBackoff = Backoff(initial: 0.01, maximum: 0.02)
+        configuration.operationTimeout = 90
         let client = BoardClient(configuration)
         let script = BlockingWork { () -> [String] in
             let connection = try fake.accept()
