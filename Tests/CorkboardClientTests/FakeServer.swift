@@ -77,7 +77,9 @@ final class FakeConnection: @unchecked Sendable {
         try write(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n".utf8))
     }
 
-    /// The next text message from the client (pings and pongs are skipped).
+    /// The next text message from the client. Pings are answered (the client drops a server
+    /// that stays silent past its pong timeout, which a test starved of threads can reach);
+    /// pongs are skipped.
     func receive() throws -> String {
         while true {
             while buffer.count < 2 { try fill() }
@@ -94,6 +96,7 @@ final class FakeConnection: @unchecked Sendable {
             let payload = (0..<length).map { buffer[offset + 4 + $0] ^ mask[$0 % 4] }
             buffer.removeFirst(offset + 4 + length)
             if opcode == 1 { return String(decoding: payload, as: UTF8.self) }
+            if opcode == 9 { try write([0x8A, UInt8(payload.count)] + payload) }
             if opcode == 8 { throw ClientTestFailure("the client closed") }
         }
     }
