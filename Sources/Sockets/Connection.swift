@@ -111,8 +111,11 @@ public final class Connection: @unchecked Sendable, Hashable {
         // which breaks the cycle, and a live source must keep its connection alive.
         readSource.setEventHandler { self.readAvailable() }
         writeSource.setEventHandler { self.flush() }
-        readSuspended = false
-        readSource.resume()
+        // Resumed exactly once: an over-resumed source is a crash in libdispatch.
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()
+        }
     }
 
     /// Replaces the protocol handler (an HTTP connection upgrading to WebSocket). On the loop only.
