@@ -24,16 +24,20 @@ public final class BlockingClient: @unchecked Sendable {
         defer { freeaddrinfo(first) }
         // Close-on-exec: a server process started by a parallel test must not inherit this
         // socket, or closing it here would not end the connection.
-        fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        // A local until connected: were `self.fd` set before a throw, deinit would close the
+        // descriptor a second time, by then perhaps another test's socket (a server's
+        // connection closed under it, with no response).
+        let descriptor = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        guard connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let code = errno
-            Glibc.close(fd)
+            Glibc.close(descriptor)
             throw Failure(description: "connect to \(host):\(port): \(String(cString: strerror(code)))")
         }
+        fd = descriptor
     }
 
     deinit { Glibc.close(fd) }
