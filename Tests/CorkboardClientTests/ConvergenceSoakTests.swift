@@ -111,13 +111,13 @@ import TestSupport
 struct SoakPlayer {
     let bot: BoardClient
     let number: Int
-    var random: SoakRandom
+    var random: SplitMix64
     var inserted = 0
 
     init(bot: BoardClient, number: Int, seed: UInt64) {
         self.bot = bot
         self.number = number
-        random = SoakRandom(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// One action; nil when there was nothing to do (not joined yet, empty board).
@@ -188,18 +188,5 @@ struct SoakPlayer {
             destination = Destination(collection: collection.id, before: index < others.count ? others[index] : nil)
         }
         return await bot.perform(.move(sources: [item], destination: destination))
-    }
-}
-
-/// SplitMix64: small, fast, and seedable, so a failing run's seed can be tried again.
-struct SoakRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

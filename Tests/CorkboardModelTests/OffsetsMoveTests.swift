@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func randomOffsetsMovesAcrossCollectionsAgreeWithTheReference() throws {
-        var random = SeededGenerator(seed: 42)
+        var random = SplitMix64(seed: 42)
         for round in 0..<300 {
             let lengths = (0..<3).map { _ in Int.random(in: 0...6, using: &random) }
             var columns: [[String]] = lengths.enumerated().map { column, length in (0..<length).map { "c\(column)i\($0)" } }

@@ -10,7 +10,7 @@ struct Simulation {
         var nextOp = 0
     }
 
-    var random: SeededGenerator
+    var random: SplitMix64
     var server: BoardEngine
     let initialBoard: Board
     var clients: [Client]
@@ -22,7 +22,7 @@ struct Simulation {
     private var nextNewCollection = 0
 
     init(seed: UInt64, historyCapacity: Int) throws {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
         let board = Self.randomBoard(using: &random)
         initialBoard = board
         server = try BoardEngine(board: board, historyCapacity: historyCapacity)
@@ -30,7 +30,7 @@ struct Simulation {
         boardsBySeq = [board]
     }
 
-    static func randomBoard(using random: inout SeededGenerator) -> Board {
+    static func randomBoard(using random: inout SplitMix64) -> Board {
         var itemNumber = 0
         let collections = (0..<Int.random(in: 1...4, using: &random)).map { column in
             BoardCollection(id: "col\(column)", title: "Column \(column)", items: (0..<Int.random(in: 0...8, using: &random)).map { _ in

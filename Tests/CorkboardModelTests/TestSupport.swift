@@ -71,21 +71,6 @@ extension Outcome {
     }
 }
 
-/// SplitMix64: a tiny seeded generator so every property test run is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
-
 /// The documented semantics of `MutableCollection.move(fromOffsets:toOffset:)`, which
 /// Swift ships only in SwiftUI (not on Linux): remove the elements at the offsets,
 /// keeping their order, then insert them at `toOffset` minus the number of removed

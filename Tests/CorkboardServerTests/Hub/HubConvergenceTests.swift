@@ -7,18 +7,6 @@ import TestSupport
 /// Spec §6, last line: every client that applies the committed events in seq order to its
 /// snapshot holds exactly the server's board, here with 8 clients (and an HTTP caller) moving at once.
 @Suite struct HubConvergenceTests {
-    /// Reproducible randomness per client.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Workload: String, Sendable, CaseIterable, CustomStringConvertible {
         /// Moves anywhere on a 4 × 8 board.
         case spread
@@ -33,7 +21,7 @@ import TestSupport
 
     /// A random move built from what this client's replica shows at its seq (the base it sends):
     /// half by anchor, half by offsets.
-    static func randomMove(_ board: Board, workload: Workload, _ random: inout SplitMix) -> RequestedOperation {
+    static func randomMove(_ board: Board, workload: Workload, _ random: inout SplitMix64) -> RequestedOperation {
         let hot: Set<ItemID> = ["c0-i0", "c0-i1", "c1-i0", "c1-i1", "c2-i0"]
         let collections = board.collections
         if Bool.random(using: &random) {
@@ -71,7 +59,7 @@ import TestSupport
             done.enter()
             let thread = Thread {
                 defer { done.leave() }
-                var random = SplitMix(state: UInt64(index + 1) * 7919 + (workload == .spread ? 0 : 1_000_003))
+                var random = SplitMix64(seed: UInt64(index + 1) * 7919 + (workload == .spread ? 0 : 1_000_003))
                 do {
                     for _ in 0..<Self.opsPerClient {
                         // Built on whatever this replica has applied so far: often behind the server.
@@ -94,7 +82,7 @@ import TestSupport
         let api = fixture.api
         Thread {
             defer { done.leave() }
-            var random = SplitMix(state: 424_242)
+            var random = SplitMix64(seed: 424_242)
             do {
                 for round in 0..<Self.httpOps {
                     let document = try api.document(board.id)

@@ -1,4 +1,5 @@
-/// A small seeded generator (SplitMix64) so a benchmark run is reproducible from its seed.
+/// A small seeded generator (SplitMix64): the same seed gives the same sequence, so a
+/// benchmark, a soak or a property test that fails can be run again exactly. Not for secrets.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
