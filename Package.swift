@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -73,7 +74,12 @@ let package = Package(
             name: "CorkboardClient",
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),
         // Benchmarks behind `corkboard bench`.
-        .target(name: "CorkboardBench", dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets"]),
+        .target(
+            name: "CorkboardBench",
+            dependencies: [
+                "CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
 
         // Thin executable: parses options, wires modules, runs.
         .executableTarget(

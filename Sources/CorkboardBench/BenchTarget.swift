@@ -8,15 +8,19 @@ public final class BenchTarget {
     public let port: UInt16
     private let child: Process?
     private let folder: URL?
+    /// The process id of an external server, given so that its memory can be read.
+    private let externalPID: Int32?
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
     /// `url` like `ws://127.0.0.1:8080`; nil starts our own server on a free loopback port,
-    /// with `serverArguments` added to its command line.
-    public init(url: String?, serverArguments: [String] = []) throws {
+    /// with `serverArguments` added to its command line. `serverPID`: the process id of the
+    /// server at `url`, for its memory.
+    public init(url: String?, serverArguments: [String] = [], serverPID: Int32? = nil) throws {
         Self.raiseDescriptorLimit()
+        externalPID = url == nil ? nil : serverPID
         if let url {
             guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
                 throw Failure(description: "cannot read host and port from '\(url)'")
@@ -64,10 +68,11 @@ public final class BenchTarget {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Resident memory of our own server child, in bytes (nil for an external server).
+    /// Resident memory of the server, in bytes: our own child, or an external server whose
+    /// process id was given (nil otherwise).
     public var serverResidentBytes: Int? {
-        guard let child,
-              let status = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8),
+        guard let pid = child?.processIdentifier ?? externalPID,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kilobytes * 1024

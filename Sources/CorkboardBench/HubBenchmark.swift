@@ -68,7 +68,7 @@ public struct HubBenchmark {
         let gate = JoinGate(window: 100)
         let joinStarted = DispatchTime.now()
         let watchers = (0..<members).map { HubMember(loop: loops.next(), hello: helloText(board: board.id, name: "m\($0)"), gate: gate) }
-        var sockets = try join(watchers.map { ($0, $0.loop) }, target: target, options: options, gate: gate)
+        var sockets = try joinAll(watchers.map { ($0, $0.loop) }, target: target, options: options, gate: gate, timeout: configuration.timeout)
         defer { for socket in sockets { socket.close() } }
         progress(String(format: "%d members joined %@ in %.2f s", members, board.id, seconds(since: joinStarted)))
 
@@ -78,7 +78,7 @@ public struct HubBenchmark {
             HubWriter(number: $0, loop: loops.next(), hello: helloText(board: board.id, name: "w\($0)"), gate: gate,
                       budget: budget, inFlight: configuration.inFlight, seed: configuration.seed &+ UInt64($0), done: done)
         }
-        sockets += try join(writers.map { ($0, $0.loop) }, target: target, options: options, gate: gate)
+        sockets += try joinAll(writers.map { ($0, $0.loop) }, target: target, options: options, gate: gate, timeout: configuration.timeout)
 
         let started = DispatchTime.now().uptimeNanoseconds
         for writer in writers { writer.start() }
@@ -141,32 +141,6 @@ public struct HubBenchmark {
             BoardCollection(id: "c\(column)", title: "Collection \(column)",
                             items: (0..<configuration.itemsPerCollection).map { Item(id: "c\(column)-i\($0)", label: "Item \($0)") })
         })
-    }
-
-    /// Opens a WebSocket to `/ws` for each client on the client's own loop, at most the gate's
-    /// window joining at a time; returns once every client has its welcome. (The clients say
-    /// hello themselves. A socket's completion runs before its hello is sent, so by then
-    /// every socket is in the list.)
-    private func join(_ clients: [(WebSocketHandler & Sendable, IOLoop)], target: BenchTarget, options: WebSocketOptions,
-                      gate: JoinGate) throws -> [WebSocketConnection] {
-        let sockets = Mutex<[WebSocketConnection]>([])
-        for (handler, loop) in clients {
-            gate.enter()
-            WebSocketClient.connect(host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
-                                    options: options, loop: loop, handler: handler) { result in
-                switch result {
-                case .success(let socket): sockets.withLock { $0.append(socket) }
-                case .failure(let error): gate.finish("cannot connect: \(error)")
-                }
-            }
-        }
-        do {
-            try gate.waitForAll(clients.count, timeout: configuration.timeout)
-        } catch {
-            for socket in sockets.withLock({ $0 }) { socket.close() }
-            throw error
-        }
-        return sockets.withLock { $0 }
     }
 
     /// `POST /api/boards` on a connection of its own with `Connection: close`, so the response

@@ -260,3 +260,29 @@ final class HubWriter: WebSocketHandler, @unchecked Sendable {
         done.leave()
     }
 }
+
+/// Opens a WebSocket to `/ws` for each client on the client's own loop, at most the gate's
+/// window joining at a time; returns once every client has its welcome. (The clients say
+/// hello themselves. A socket's completion runs before its hello is sent, so by then
+/// every socket is in the list.)
+func joinAll(_ clients: [(WebSocketHandler & Sendable, IOLoop)], target: BenchTarget, options: WebSocketOptions,
+             gate: JoinGate, timeout: Double) throws -> [WebSocketConnection] {
+    let sockets = Mutex<[WebSocketConnection]>([])
+    for (handler, loop) in clients {
+        gate.enter()
+        WebSocketClient.connect(host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
+                                options: options, loop: loop, handler: handler) { result in
+            switch result {
+            case .success(let socket): sockets.withLock { $0.append(socket) }
+            case .failure(let error): gate.finish("cannot connect: \(error)")
+            }
+        }
+    }
+    do {
+        try gate.waitForAll(clients.count, timeout: timeout)
+    } catch {
+        for socket in sockets.withLock({ $0 }) { socket.close() }
+        throw error
+    }
+    return sockets.withLock { $0 }
+}

@@ -8,7 +8,8 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
         subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-                      HubBenchCommand.self, DurableBenchCommand.self])
+                      HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self,
+                      PresenceBenchCommand.self, MemoryBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import Sockets
+import WebSocket
+
+/// Committed operations per second (issue #11): `clients` clients each keep one move in flight,
+/// all on one board, or spread over 100 boards (one connection per board, so with 50 clients
+/// each client holds two). Latency is from sending a move to the sender's own `committed`.
+/// Against Corkboard the store is whatever the server was started with; against a peer it is
+/// the peer's relay, which persists nothing.
+public struct OpsScenario {
+    public struct Configuration: Sendable {
+        public var url: String?
+        /// `--store` of a server the scenario starts itself (ignored with `url`).
+        public var store = "memory"
+        public var clients = 50
+        public var boardCounts = [1, 100]
+        /// Moves per variant, shared by every connection.
+        public var moves = 20_000
+        public var clientLoops = 2
+        public var seed: UInt64 = 1
+        public var timeout = 300.0
+        public init() {}
+    }
+
+    public struct Variant: Sendable {
+        public var boards: Int
+        public var connections: Int
+        public var opsPerSecond: Double
+        public var latency: LatencySummary
+        public var noops: Int
+        public var rejections: [String: Int]
+    }
+
+    public let configuration: Configuration
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    public func run(progress: (String) -> Void) throws -> [Variant] {
+        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", configuration.store])
+        let loops = IOLoopGroup(count: configuration.clientLoops)
+        var options = WebSocketOptions()
+        options.closeTimeout = .seconds(30)
+        return try configuration.boardCounts.map { boards in
+            let connections = max(configuration.clients, boards)
+            let boardIDs = (0..<boards).map { _ in SuiteBoard.freshID("ops") }
+            let moversPerBoard = (connections + boards - 1) / boards
+            for board in boardIDs { try SuiteBoard.create(id: board, movers: moversPerBoard, target: target, loop: loops.next()) }
+            let gate = JoinGate(window: 100)
+            let driver = MoveDriver(seed: configuration.seed)
+            let members = (0..<connections).map {
+                BoardMember(number: $0, loop: loops.next(), board: boardIDs[$0 % boards], gate: gate, listener: driver)
+            }
+            let sockets = try joinAll(members.map { ($0, $0.loop) }, target: target, options: options, gate: gate,
+                                      timeout: configuration.timeout)
+            defer { for socket in sockets { socket.close() } }
+            driver.assign(members.enumerated().map { index, member in
+                MoveDriver.Slot(item: "x\(index / boards)", board: boardIDs[index % boards], sender: member)
+            })
+            let outcome = try driver.run(moves: configuration.moves, senders: [], timeout: configuration.timeout)
+            let variant = Variant(
+                boards: boards, connections: connections,
+                opsPerSecond: Double(outcome.samples.count) / (Double(outcome.lastAnswered - outcome.firstSent) / 1e9),
+                latency: LatencySummary(nanoseconds: outcome.samples.map { $0.answeredAt - $0.sentAt }),
+                noops: outcome.noops, rejections: outcome.rejections)
+            progress(String(format: "%3d board%@, %3d connections: %8.0f committed/s  %@%@", boards, boards == 1 ? " " : "s",
+                            connections, variant.opsPerSecond, variant.latency.text,
+                            outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))
+            Thread.sleep(forTimeInterval: 0.5)
+            return variant
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Sockets
+import WebSocket
+
+/// Live drag state at scale (issue #11): `draggers` members each hold one card of the board and
+/// move its placeholder `rate` times a second while `watchers` members only watch. Measured are
+/// the `drag` updates every watcher receives per second (the server coalesces each dragger to
+/// at most 20 a second, spec §4) and the delay from a `drag.over` to a watcher's `drag`, on a
+/// sample of watchers. Corkboard only: the peers implement no presence.
+public struct PresenceScenario {
+    public struct Configuration: Sendable {
+        public var url: String?
+        public var draggers = 100
+        public var watchers = 1_000
+        /// `drag.over` per dragger per second.
+        public var rate = 20.0
+        public var seconds = 5.0
+        /// Watchers that time each `drag` (the others only count them).
+        public var probes = 50
+        public var clientLoops = 2
+        public var timeout = 120.0
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        public var sentPerSecond: Double
+        /// `drag` messages received per second by all watchers together, and by each.
+        public var deliveredPerSecond: Double
+        public var perWatcherPerSecond: Double
+        public var latency: LatencySummary
+        public var disconnected: Int
+    }
+
+    public let configuration: Configuration
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    public func run(progress: (String) -> Void) throws -> Result {
+        precondition(configuration.draggers <= 100, "the bench board has 100 cards to drag")
+        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"])
+        let loops = IOLoopGroup(count: configuration.clientLoops)
+        let board = SuiteBoard.freshID("presence")
+        try SuiteBoard.create(id: board, movers: 1, target: target, loop: loops.next())
+        var options = WebSocketOptions()
+        options.maxMessageSize = 64 << 20
+        options.closeTimeout = .seconds(30)
+        let probe = DragProbe()
+        let gate = JoinGate(window: 100)
+        let watchers = (0..<configuration.watchers).map {
+            BoardMember(number: $0, loop: loops.next(), board: board, gate: gate, listener: nil,
+                        dragProbe: $0 < configuration.probes ? probe : nil)
+        }
+        let draggers = (0..<configuration.draggers).map {
+            BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate, listener: nil)
+        }
+        let sockets = try joinAll((watchers + draggers).map { ($0, $0.loop) }, target: target, options: options, gate: gate,
+                                  timeout: configuration.timeout)
+        defer { for socket in sockets { socket.close() } }
+        progress("\(watchers.count) watchers and \(draggers.count) draggers joined \(board)")
+        for (index, dragger) in draggers.enumerated() { dragger.send(#"{"type":"drag.start","items":["y\#(index)"]}"#) }
+        Thread.sleep(forTimeInterval: 1)
+        let countBefore = watchers.reduce(0) { $0 + $1.log.withLock { $0.drags } }
+        probe.start()
+
+        // One thread paces every dragger: tick k sends each of them a placeholder at index k mod 99.
+        let started = DispatchTime.now().uptimeNanoseconds
+        let interval = 1 / configuration.rate
+        let ticks = Int(configuration.seconds * configuration.rate)
+        for tick in 0..<ticks {
+            let due = started + UInt64(Double(tick) * interval * 1e9)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
+            let index = tick % 99
+            for dragger in draggers {
+                probe.sent(name: "bench-\(dragger.number)", index: index)
+                dragger.send(#"{"type":"drag.over","collection":"b","index":\#(index)}"#)
+            }
+        }
+        let elapsed = secondsSince(started)
+        Thread.sleep(forTimeInterval: 0.5)
+        let countAfter = watchers.reduce(0) { $0 + $1.log.withLock { $0.drags } }
+        for dragger in draggers { dragger.send(#"{"type":"drag.end"}"#) }
+        let delivered = Double(countAfter - countBefore) / elapsed
+        let result = Result(
+            sentPerSecond: Double(ticks * draggers.count) / elapsed, deliveredPerSecond: delivered,
+            perWatcherPerSecond: delivered / Double(watchers.count), latency: probe.summary(),
+            disconnected: (watchers + draggers).filter { $0.log.withLock { $0.closed != nil } }.count)
+        progress(String(format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher; delay %@",
+                        result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.latency.text))
+        return result
+    }
+}
+
+/// Times `drag` updates: when each dragger last sent each placeholder index, and how long after
+/// that a probing watcher received it.
+final class DragProbe: Sendable {
+    private struct State {
+        var started = false
+        var sent: [String: UInt64] = [:]
+        var delays: [UInt64] = []
+    }
+
+    private let state = Mutex(State())
+
+    func start() { state.withLock { $0.started = true } }
+
+    func sent(name: String, index: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.sent["\(name)/\(index)"] = now }
+    }
+
+    func received(_ text: String, at time: UInt64) {
+        guard let name = WireScan.string("name", in: text), let over = WireScan.object("over", in: text),
+              let index = WireScan.integer("index", in: over) else { return }
+        let key = "\(name)/\(index)"
+        state.withLock { state in
+            guard state.started, let sentAt = state.sent[key], time > sentAt else { return }
+            state.delays.append(time - sentAt)
+        }
+    }
+
+    func summary() -> LatencySummary { state.withLock { LatencySummary(nanoseconds: $0.delays) } }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import CorkboardBench
+import Foundation
+
+/// Prints a line at once, also when standard output is a pipe (a script following a long run).
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+/// Options every scenario of the comparison shares: which server, under which name, where the figures go.
+struct SuiteTargetOptions: ParsableArguments {
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the protocol's hello/move subset). Default: start a corkboard server.")
+    var url: String?
+    @Option(help: "The server's name in the results.") var server = "corkboard"
+    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
+
+    func write(_ records: [BenchRecord]) throws {
+        guard let json else { return }
+        try BenchRecord.write(records, to: json)
+    }
+}
+
+/// `corkboard bench fanout`: clients that one board can serve under a broadcast latency limit.
+struct FanoutBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fanout",
+        abstract: "Fan-out capacity: clients join one board in steps; a few moves in flight; time until the last member has each committed.")
+
+    @OptionGroup var target: SuiteTargetOptions
+    @Option(help: "Clients added per step.") var step = 500
+    @Option(help: "Most clients to try.") var maxClients = 10_000
+    @Option(help: "Moves per step.") var moves = 100
+    @Option(help: "Moves outstanding, each from a random client.") var inFlight = 4
+    @Option(help: "p95 limit in milliseconds: the first step above it ends the run.") var limit = 250.0
+
+    func run() throws {
+        var configuration = FanoutScenario.Configuration()
+        configuration.url = target.url
+        guard step > 0, maxClients >= step, moves > 0, inFlight > 0, limit > 0 else {
+            throw ValidationError("--step, --moves, --in-flight and --limit must be positive, --max-clients at least --step")
+        }
+        configuration.step = step
+        configuration.maxClients = maxClients
+        configuration.movesPerStep = moves
+        configuration.inFlight = inFlight
+        configuration.limit = limit
+        say("fanout against \(target.server): steps of \(step) clients, \(moves) moves per step, \(inFlight) in flight, p95 limit \(Int(limit)) ms")
+        let result = try FanoutScenario(configuration: configuration).run { say($0) }
+        say("\(target.server): capacity \(result.capacity) clients (\(result.stop))")
+        try target.write([BenchRecord(
+            server: target.server, scenario: "fanout", figures: ["capacity": Double(result.capacity), "limit_ms": limit],
+            latency: result.steps.last(where: { $0.clients == result.capacity })?.latency, steps: result.steps,
+            notes: [result.stop])])
+    }
+}
+
+/// `corkboard bench ops`: committed moves per second on one board and on many.
+struct OpsBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ops",
+        abstract: "Committed moves/s and latency to the sender's committed: clients with one move in flight each, on 1 board and on 100.")
+
+    @OptionGroup var target: SuiteTargetOptions
+    @Option(help: "Clients, each keeping one move outstanding per connection.") var clients = 50
+    @Option(help: "Board counts, comma-separated (with more boards than clients, one connection per board).") var boards = "1,100"
+    @Option(help: "Moves per board count.") var moves = 20_000
+    @Option(help: "--store of the server started when no --url is given: memory or sqlite.") var store = "memory"
+
+    func run() throws {
+        var configuration = OpsScenario.Configuration()
+        configuration.url = target.url
+        configuration.boardCounts = boards.split(separator: ",").compactMap { Int($0) }
+        guard !configuration.boardCounts.isEmpty, configuration.boardCounts.allSatisfy({ $0 > 0 }), clients > 0, moves > 0 else {
+            throw ValidationError("--boards must be comma-separated counts; --clients and --moves positive")
+        }
+        guard ["memory", "sqlite"].contains(store) else { throw ValidationError("--store must be memory or sqlite") }
+        configuration.clients = clients
+        configuration.moves = moves
+        configuration.store = store
+        say("ops against \(target.server)\(target.url == nil ? " (--store \(store))" : ""): \(clients) clients, \(moves) moves per board count")
+        let variants = try OpsScenario(configuration: configuration).run { say($0) }
+        try target.write(variants.map { variant in
+            BenchRecord(
+                server: target.server, scenario: "ops", variant: "\(variant.boards) board\(variant.boards == 1 ? "" : "s")",
+                figures: ["ops_per_second": variant.opsPerSecond, "connections": Double(variant.connections),
+                          "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +))],
+                latency: variant.latency,
+                notes: variant.rejections.isEmpty ? [] : ["rejected: \(variant.rejections)"])
+        })
+    }
+}
+
+/// `corkboard bench presence`: drag updates sustained with many draggers and watchers.
+struct PresenceBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presence",
+        abstract: "Drag updates/s with 100 dragging clients and 1,000 watchers, and the delay from drag.over to the watchers' drag.")
+
+    @OptionGroup var target: SuiteTargetOptions
+    @Option(help: "Dragging clients (at most 100).") var draggers = 100
+    @Option(help: "Watching clients.") var watchers = 1_000
+    @Option(help: "drag.over per dragger per second.") var rate = 20.0
+    @Option(help: "Measured seconds.") var seconds = 5.0
+
+    func run() throws {
+        guard (1...100).contains(draggers), watchers > 0, rate > 0, seconds > 0 else {
+            throw ValidationError("--draggers must be 1…100; --watchers, --rate and --seconds positive")
+        }
+        var configuration = PresenceScenario.Configuration()
+        configuration.url = target.url
+        configuration.draggers = draggers
+        configuration.watchers = watchers
+        configuration.rate = rate
+        configuration.seconds = seconds
+        say("presence against \(target.server): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
+        let result = try PresenceScenario(configuration: configuration).run { say($0) }
+        try target.write([BenchRecord(
+            server: target.server, scenario: "presence",
+            figures: ["sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
+                      "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
+                      "draggers": Double(draggers), "watchers": Double(watchers)],
+            latency: result.latency)])
+    }
+}
+
+/// `corkboard bench memory`: server memory per idle connection.
+struct MemoryBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory",
+        abstract: "Server RSS per idle connection: clients join boards and go quiet; with --deflate they offer permessage-deflate.")
+
+    @OptionGroup var target: SuiteTargetOptions
+    @Option(help: "The process id of the server at --url, to read its memory.") var pid: Int32?
+    @Option(help: "Connections.") var connections = 10_000
+    @Option(help: "Boards the connections are spread over.") var boards = 100
+    @Flag(help: "Clients offer permessage-deflate.") var deflate = false
+
+    func run() throws {
+        guard connections > 0, boards > 0 else { throw ValidationError("--connections and --boards must be positive") }
+        var configuration = MemoryScenario.Configuration()
+        configuration.url = target.url
+        configuration.pid = pid
+        configuration.connections = connections
+        configuration.boards = boards
+        configuration.deflate = deflate
+        say("memory against \(target.server): \(connections) connections over \(boards) boards, permessage-deflate \(deflate ? "offered" : "off")")
+        let result = try MemoryScenario(configuration: configuration).run { say($0) }
+        try target.write([BenchRecord(
+            server: target.server, scenario: "memory", variant: deflate ? "deflate offered" : "no deflate",
+            figures: ["kib_per_connection": result.bytesPerConnection / 1024, "connections": Double(result.connections),
+                      "rss_before_mb": Double(result.residentBefore) / 1e6, "rss_idle_mb": Double(result.residentIdle) / 1e6,
+                      "deflate_negotiated": result.deflateNegotiated ? 1 : 0])])
+    }
+}
