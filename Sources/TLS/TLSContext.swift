@@ -22,11 +22,16 @@ public final class TLSContext: @unchecked Sendable {
         guard SSL_CTX_use_certificate_chain_file(context.pointer, certificateFile) == 1 else {
             throw .fromQueue("certificate \(certificateFile) cannot be used")
         }
+        let mismatch = TLSError("private key \(keyFile) does not belong to certificate \(certificateFile)")
         guard SSL_CTX_use_PrivateKey_file(context.pointer, keyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw .fromQueue("private key \(keyFile) cannot be used (it must be PEM, not encrypted)")
+            // OpenSSL compares the key with the certificate already here.
+            let reason = OpenSSLErrors.take() ?? "unknown error"
+            if reason == "key values mismatch" { throw mismatch }
+            throw TLSError("private key \(keyFile) cannot be used (it must be PEM, not encrypted): \(reason)")
         }
         guard SSL_CTX_check_private_key(context.pointer) == 1 else {
-            throw .fromQueue("private key \(keyFile) does not belong to certificate \(certificateFile)")
+            ERR_clear_error()
+            throw mismatch
         }
         return context
     }

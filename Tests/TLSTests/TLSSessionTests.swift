@@ -42,8 +42,10 @@ import Testing
         #expect(SessionPair.write(up, through: pair.client, pieces: [1, 1000, 16_385, 70_000, 3]) == nil)
         #expect(SessionPair.write(down, through: pair.server, pieces: [65_536, 17, 2]) == nil)
         pair.exchange()
-        #expect(pair.serverReceived == up)
-        #expect(pair.clientReceived == down)
+        #expect(pair.serverReceived.count == up.count)
+        #expect(pair.serverReceived == up ? true : false, "the bytes differ")
+        #expect(pair.clientReceived.count == down.count)
+        #expect(pair.clientReceived == down ? true : false, "the bytes differ")
         #expect(pair.clientEnd == nil && pair.serverEnd == nil)
     }
 
