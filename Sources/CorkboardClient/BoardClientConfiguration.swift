@@ -13,6 +13,12 @@ public struct BoardClientConfiguration: Sendable {
     public var name: String
     /// The token of the server's token file; nil in open mode.
     public var token: String?
+    /// Speak `wss://`: TLS, with the server's certificate checked against the system's CA
+    /// store (and `trustedCAFile`) and against `host`. There is no way to turn the check off.
+    public var usesTLS = false
+    /// A PEM file of CA certificates to trust besides the system's: a private CA, or a
+    /// self-signed server's own certificate.
+    public var trustedCAFile: String?
 
     /// Offer permessage-deflate (the server accepts it unless started with `--deflate off`).
     public var offersDeflate = true
@@ -52,6 +58,12 @@ public struct BoardClientConfiguration: Sendable {
         self.name = name
         self.token = token
         opIdPrefix = Self.randomPrefix()
+    }
+
+    /// The client of the server at `address` (`ws://` or `wss://`).
+    public init(address: ServerAddress, board: String, name: String, token: String? = nil) {
+        self.init(host: address.host, port: address.port, path: address.path, board: board, name: name, token: token)
+        usesTLS = address.usesTLS
     }
 
     /// Six lower-case letters and digits: 2 billion prefixes, plenty for the bots of one board.

@@ -3,6 +3,7 @@ import CorkboardWire
 import Dispatch
 import Foundation
 import Sockets
+import TLS
 import WebSocket
 import WebSocketDeflate
 
@@ -52,6 +53,8 @@ final class ClientCore: @unchecked Sendable {
     private(set) var closedReason: BoardClientError?
     /// Bumped to cancel a scheduled reconnect or join timeout.
     private var timerGeneration = 0
+    /// The TLS settings of `wss://`, made at the first attempt (it reads the CA file).
+    private var tlsContext: TLSContext?
 
     private var connectWaiter: CheckedContinuation<Welcome, any Error>?
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -145,13 +148,33 @@ final class ClientCore: @unchecked Sendable {
             guard let self, self.timerGeneration == generation, self.link === link, self.phase == .connecting else { return }
             self.attemptFailed(link, problem: "no welcome within \(self.configuration.joinTimeout) s")
         }
+        let transport: TransportFilterFactory?
+        do {
+            transport = try makeTransport()
+        } catch {
+            return attemptFailed(link, problem: error.description)
+        }
         WebSocketClient.connect(
             host: configuration.host, port: configuration.port, path: configuration.path, subprotocols: ["corkboard.v1"],
-            options: options, loop: loop, handler: link
+            options: options, loop: loop, transport: transport, handler: link
         ) { [weak self] result in
             // On the loop. Success was already reported through webSocketDidOpen.
             if case .failure(let error) = result { self?.attemptFailed(link, problem: "\(error)") }
         }
+    }
+
+    /// A TLS session per attempt for `wss://`, checking the certificate against `host`; nil for `ws://`.
+    private func makeTransport() throws(TLSError) -> TransportFilterFactory? {
+        guard configuration.usesTLS else { return nil }
+        let context: TLSContext
+        if let made = tlsContext {
+            context = made
+        } else {
+            context = try TLSContext.client(trustedCAFile: configuration.trustedCAFile)
+            tlsContext = context
+        }
+        let host = configuration.host
+        return { try context.makeClientSession(serverName: host) }
     }
 
     func linkOpened(_ link: SocketLink, socket: WebSocketConnection) {

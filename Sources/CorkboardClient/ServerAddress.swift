@@ -1,28 +1,36 @@
-/// A `ws://host:port/path` URL taken apart. Only `ws://`: the client has no TLS (put a
-/// TLS-terminating proxy in front, or run the bot where the server is).
+/// A `ws://host:port/path` or `wss://host:port/path` URL taken apart.
 public struct ServerAddress: Sendable, Hashable {
     public var host: String
     public var port: UInt16
     public var path: String
+    /// `wss://`: TLS, with the server's certificate verified.
+    public var usesTLS: Bool
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
     }
 
-    public init(host: String, port: UInt16, path: String = "/ws") {
+    public init(host: String, port: UInt16, path: String = "/ws", usesTLS: Bool = false) {
         self.host = host
         self.port = port
         self.path = path
+        self.usesTLS = usesTLS
     }
 
-    /// `ws://127.0.0.1:8080`, `ws://[::1]:8080/ws`, `ws://example.org` (port 80). A URL
-    /// without a path (or with `/`) means `/ws`, where the server speaks the protocol.
+    /// `ws://127.0.0.1:8080`, `ws://[::1]:8080/ws`, `ws://example.org` (port 80),
+    /// `wss://example.org` (port 443). A URL without a path (or with `/`) means `/ws`, where
+    /// the server speaks the protocol.
     public init(url: String) throws(Invalid) {
-        guard url.hasPrefix("ws://") else {
-            if url.hasPrefix("wss://") { throw Invalid(description: "wss:// is not supported (no TLS in the bot client): use ws://") }
-            throw Invalid(description: "the URL must start with ws://, not \(url.debugDescription)")
+        let scheme: String
+        if url.hasPrefix("ws://") {
+            scheme = "ws://"
+        } else if url.hasPrefix("wss://") {
+            scheme = "wss://"
+        } else {
+            throw Invalid(description: "the URL must start with ws:// or wss://, not \(url.debugDescription)")
         }
-        var rest = Substring(url.dropFirst("ws://".count))
+        usesTLS = scheme == "wss://"
+        var rest = Substring(url.dropFirst(scheme.count))
         var path = "/ws"
         if let slash = rest.firstIndex(of: "/") {
             let given = String(rest[slash...])
@@ -47,7 +55,7 @@ public struct ServerAddress: Sendable, Hashable {
             host = rest
         }
         guard !host.isEmpty else { throw Invalid(description: "no host in \(url)") }
-        var port: UInt16 = 80
+        var port: UInt16 = usesTLS ? 443 : 80
         if let portText {
             guard let number = UInt16(portText), number > 0 else { throw Invalid(description: "bad port \(String(portText).debugDescription) in \(url)") }
             port = number

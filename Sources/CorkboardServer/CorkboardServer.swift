@@ -7,12 +7,15 @@ import HTTP
 import Logging
 import Sockets
 import Synchronization
+import TLS
 
 /// The Corkboard server: its routes on an HTTP server, its start and its graceful stop.
 public final class CorkboardServer: Sendable {
     public let configuration: ServerConfiguration
     private let http: HTTPServer
-    private let logger: Logger
+    let logger: Logger
+    /// The TLS certificate in use, reloaded by `reload()`; nil when serving plain HTTP.
+    let certificate: ServerCertificate?
     public let hub: Hub
     private let store: BoardStore
 
@@ -27,6 +30,12 @@ public final class CorkboardServer: Sendable {
         } catch {
             throw StartupError.webRootMissing(configuration.webRoot)
         }
+        // Before the store is opened: a wrong certificate path should not lock the data folder.
+        do {
+            certificate = try configuration.tls.map { files throws(TLSError) in try ServerCertificate(files: files) }
+        } catch {
+            throw StartupError.tlsUnusable(error.description)
+        }
         try Self.prepareDataDirectory(configuration.dataDirectory)
         let store = try store ?? Self.makeStore(configuration)
         self.store = store
@@ -40,7 +49,7 @@ public final class CorkboardServer: Sendable {
             router: router, configuration: configuration.http,
             loops: IOLoopGroup(count: configuration.loopCount),
             connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
-            counters: traffic, logger: logger)
+            counters: traffic, transport: certificate?.sessions, logger: logger)
     }
 
     /// Binds and starts serving; returns the bound address (the real port when the port is 0).
@@ -50,7 +59,7 @@ public final class CorkboardServer: Sendable {
         let createdDemo = configuration.createsDemoBoard ? try createDemoBoard() : false
         do {
             let address = try http.start(host: host, port: port)
-            logger.info("serving \(configuration.webRoot) on http://\(address)")
+            logger.info("serving \(configuration.webRoot) on \(scheme)://\(address)")
             if createdDemo { logger.info("created the demo board \"\(DemoBoard.board.id)\"") }
             return address
         } catch let error as SocketError where error.isAddressInUse {
@@ -61,6 +70,9 @@ public final class CorkboardServer: Sendable {
     }
 
     public var connectionCount: Int { http.connectionCount }
+
+    /// `https` with TLS, else `http`: how the address is written for people and scripts.
+    public var scheme: String { certificate == nil ? "http" : "https" }
 
     /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
     public func shutdown(completion: @escaping @Sendable () -> Void) {

@@ -4,6 +4,7 @@ import CorkboardSQLite
 import Dispatch
 import HTTP
 import Sockets
+import TLS
 import WebSocket
 import WebSocketDeflate
 
@@ -11,6 +12,9 @@ import WebSocketDeflate
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port: UInt16 = 8080
+    /// Serve HTTPS and wss:// with this certificate and key (PEM; `--tls-cert`, `--tls-key`),
+    /// reloaded on SIGHUP. Nil: plain HTTP.
+    public var tls: TLSCertificateFiles?
     /// The folder the browser client is served from.
     public var webRoot = "web"
     /// Where the embedded store keeps its files.

@@ -5,6 +5,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case addressInUse(host: String, port: UInt16)
     case cannotListen(host: String, port: UInt16, reason: String)
     case storeUnusable(String)
+    case tlsUnusable(String)
 
     public var description: String {
         switch self {
@@ -18,6 +19,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "cannot listen on \(host):\(port): \(reason)"
         case .storeUnusable(let reason):
             return "the store cannot be used: \(reason)"
+        case .tlsUnusable(let reason):
+            return "TLS cannot be set up: \(reason) (check --tls-cert and --tls-key)"
         }
     }
 }

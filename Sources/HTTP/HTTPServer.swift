@@ -2,7 +2,8 @@ import Dispatch
 import Logging
 import Sockets
 
-/// An HTTP/1.1 server: a TCP server whose connections speak HTTP to a router.
+/// An HTTP/1.1 server: a TCP server whose connections speak HTTP to a router. With a
+/// `transport` (TLS sessions) it is an HTTPS server; nothing above the socket layer changes.
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     private let tcp: TCPServer
@@ -11,12 +12,13 @@ public final class HTTPServer: Sendable {
 
     public init(
         router: Router, configuration: HTTPServerConfiguration = .init(), loops: IOLoopGroup,
-        connectionLimits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(), logger: Logger
+        connectionLimits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(),
+        transport: TransportFilterFactory? = nil, logger: Logger
     ) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, logger: logger)
+        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, transport: transport, logger: logger)
     }
 
     /// Binds and starts serving. Returns the bound address (the real port when `port` is 0).

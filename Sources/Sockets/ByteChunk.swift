@@ -14,6 +14,15 @@ public final class ByteChunk: @unchecked Sendable {
         count = bytes.count
     }
 
+    /// `count` bytes written in place by `fill` (which must initialize all of them): no
+    /// intermediate array for bytes that come from a C library.
+    public init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, count), alignment: 1)
+        fill(UnsafeMutableRawBufferPointer(rebasing: memory[0..<count]))
+        base = UnsafeRawPointer(memory.baseAddress!)
+        self.count = count
+    }
+
     public convenience init(_ string: String) {
         self.init(Array(string.utf8))
     }

@@ -24,6 +24,9 @@ extension ConnectionHandler {
 
 /// One accepted (or connected) TCP socket, driven by a read and a write DispatchSource on its loop.
 ///
+/// With a transport filter (TLS), bytes read pass through the filter before the handler sees
+/// them, and bytes sent wait as plaintext until a flush encodes them into the output queue.
+///
 /// Confinement: every mutable property is touched only on `loop.queue`. Public methods may be
 /// called from any thread and hop to the loop, which is why the class is `@unchecked Sendable`.
 public final class Connection: @unchecked Sendable, Hashable {
@@ -39,6 +42,9 @@ public final class Connection: @unchecked Sendable, Hashable {
         /// We aborted it without flushing (shutdown deadline, protocol violation).
         case aborted
         case failed(Int32)
+        /// The transport filter gave up: a failed TLS handshake (an untrusted certificate, a
+        /// protocol version we refuse, a client that speaks plain HTTP) or a corrupt record.
+        case transportFailed(TransportFailure)
     }
 
     public struct Limits: Sendable {
@@ -61,6 +67,15 @@ public final class Connection: @unchecked Sendable, Hashable {
     public let limits: Limits
     /// The server's counters this connection adds to, if any.
     private let counters: TrafficCounters?
+    /// TLS, when the connection has it.
+    private let filter: TransportFilter?
+    /// What was sent and not yet encoded by the filter (unused without one).
+    private var plaintext = PlaintextQueue()
+    /// The filter failed: nothing more is decoded or encoded, only its alert is flushed.
+    private var filterFailed = false
+    private var closeNotified = false
+    /// Ciphertext encoded ahead of the socket: a large send is encoded as the socket drains.
+    static let encodeAhead = 256 * 1024
 
     private var handler: ConnectionHandler?
     private var state = State.open
@@ -75,8 +90,12 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var closeReason = CloseReason.local
     private var onClose: [@Sendable (CloseReason) -> Void] = []
 
-    public init(socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits(), counters: TrafficCounters? = nil) {
+    public init(
+        socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits(),
+        counters: TrafficCounters? = nil, filter: TransportFilter? = nil
+    ) {
         self.socket = socket
+        self.filter = filter
         self.loop = loop
         self.remoteAddress = remoteAddress
         self.limits = limits
@@ -116,6 +135,11 @@ public final class Connection: @unchecked Sendable, Hashable {
             readSuspended = false
             readSource.resume()
         }
+        if let filter {
+            filter.start()
+            pumpFilterOutput()
+            loop.flushPending()
+        }
     }
 
     /// Replaces the protocol handler (an HTTP connection upgrading to WebSocket). On the loop only.
@@ -129,12 +153,19 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func readAvailable() {
         // Replies produced while handling these bytes go out together right after.
         defer { loop.flushPending() }
+        // Decoded bytes left over from before a pause come before anything newer.
+        if filter?.hasBufferedInput == true, !deliverDecoded() { return }
         for _ in 0..<limits.readsPerEvent {
             guard state == .open, !readSuspended else { return }
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
                 counters?.received(count)
-                handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                if let filter {
+                    filter.receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                    guard deliverDecoded() else { return }
+                } else {
+                    handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                }
                 if count < loop.readBuffer.count { return }
             case .wouldBlock:
                 return
@@ -150,6 +181,55 @@ public final class Connection: @unchecked Sendable, Hashable {
         }
     }
 
+    /// Hands the handler what the filter decodes, into the read buffer (its ciphertext was
+    /// copied into the filter already), until the filter needs more or reading stops. Returns
+    /// false when the connection stopped reading (closed, paused, the peer's close_notify).
+    private func deliverDecoded() -> Bool {
+        guard let filter else { return true }
+        defer { pumpFilterOutput() }
+        while state == .open && !readSuspended {
+            switch filter.read(into: loop.readBuffer) {
+            case .bytes(let count):
+                handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+            case .needMore:
+                return true
+            case .closed:
+                pauseReading()
+                closeReason = .peerClosed
+                handler?.connectionDidReadEOF(self)
+                return false
+            case .failed(let failure):
+                failTransport(failure)
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Moves what the filter has to send (handshake messages, alerts) to the output queue, and
+    /// flushes what waited for the handshake once it is done.
+    private func pumpFilterOutput() {
+        guard let filter, state != .closed else { return }
+        while let encoded = filter.takeOutput() { output.append(encoded) }
+        if !output.isEmpty || (filter.isEstablished && !plaintext.isEmpty && !filterFailed) { scheduleFlush() }
+    }
+
+    /// The filter gave up: its alert (if any) is still sent, then the connection closes.
+    private func failTransport(_ failure: TransportFailure) {
+        guard state != .closed else { return }
+        filterFailed = true
+        plaintext.removeAll()
+        closeReason = .transportFailed(failure)
+        while let alert = filter?.takeOutput() { output.append(alert) }
+        if output.isEmpty { return terminate(closeReason) }
+        state = .closingAfterFlush
+        if !readSuspended {
+            readSuspended = true
+            readSource.suspend()
+        }
+        scheduleFlush()
+    }
+
     /// Stops reading until `resumeReading`: backpressure for a peer that sends faster than we answer.
     public func pauseReading() {
         precondition(loop.isCurrent)
@@ -163,6 +243,14 @@ public final class Connection: @unchecked Sendable, Hashable {
         guard readSuspended, state == .open else { return }
         readSuspended = false
         readSource.resume()
+        // The filter may hold decoded bytes the socket will not announce again.
+        if filter?.hasBufferedInput == true {
+            loop.queue.async {
+                guard self.state == .open, !self.readSuspended else { return }
+                defer { self.loop.flushPending() }
+                _ = self.deliverDecoded()
+            }
+        }
     }
 
     // MARK: Writing
@@ -170,7 +258,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Bytes queued and not yet written.
     public var pendingOutputBytes: Int {
         precondition(loop.isCurrent)
-        return output.byteCount
+        return output.byteCount + plaintext.byteCount
     }
 
     /// Queues bytes for the peer. From any thread; writes happen on the loop, coalesced with
@@ -183,12 +271,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
 
     private func enqueue(_ chunk: ByteChunk) {
-        guard state == .open || state == .closingAfterFlush else { return }
-        if output.byteCount > 0 && output.byteCount + chunk.count > limits.maxPendingOutput {
+        guard state == .open || state == .closingAfterFlush, !filterFailed else { return }
+        let pending = output.byteCount + plaintext.byteCount
+        if pending > 0 && pending + chunk.count > limits.maxPendingOutput {
             terminate(.outputOverflow)
             return
         }
-        output.append(chunk)
+        if filter != nil { plaintext.append(chunk) } else { output.append(chunk) }
         scheduleFlush()
     }
 
@@ -206,28 +295,55 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func flush() {
         guard state != .closed else { return }
-        let wasPending = !output.isEmpty
-        let queued = output.byteCount
-        defer { counters?.sent(queued - output.byteCount) }
-        switch output.flush(to: socket) {
-        case .transferred:
-            if !writeSuspended {
-                writeSuspended = true
-                writeSource.suspend()
+        let wasPending = !output.isEmpty || !plaintext.isEmpty
+        while true {
+            guard encodeForFilter() else { return }
+            let queued = output.byteCount
+            let result = output.flush(to: socket)
+            counters?.sent(queued - output.byteCount)
+            switch result {
+            case .transferred:
+                // Everything encoded went out: encode the next slice of a large send.
+                if canEncode && !plaintext.isEmpty { continue }
+                if !writeSuspended {
+                    writeSuspended = true
+                    writeSource.suspend()
+                }
+                if state == .closingAfterFlush {
+                    terminate(closeReason)
+                } else if wasPending && plaintext.isEmpty {
+                    handler?.connectionDidDrain(self)
+                }
+            case .wouldBlock, .endOfFile:
+                if writeSuspended {
+                    writeSuspended = false
+                    writeSource.resume()
+                }
+            case .failed(let code):
+                terminate(code == EPIPE || code == ECONNRESET ? .reset : .failed(code))
             }
-            if state == .closingAfterFlush {
-                terminate(closeReason)
-            } else if wasPending {
-                handler?.connectionDidDrain(self)
-            }
-        case .wouldBlock, .endOfFile:
-            if writeSuspended {
-                writeSuspended = false
-                writeSource.resume()
-            }
-        case .failed(let code):
-            terminate(code == EPIPE || code == ECONNRESET ? .reset : .failed(code))
+            return
         }
+    }
+
+    /// The filter takes plaintext: its handshake is done and it has not failed.
+    private var canEncode: Bool { filter?.isEstablished == true && !filterFailed }
+
+    /// Encodes waiting plaintext into the output queue (up to `encodeAhead`), then the
+    /// close_notify of a closing connection. False when the filter failed (and the
+    /// connection is closing because of it).
+    private func encodeForFilter() -> Bool {
+        guard let filter, canEncode else { return true }
+        if let failure = plaintext.encode(through: filter, staging: loop.stagingBuffer, into: &output, limit: Self.encodeAhead) {
+            failTransport(failure)
+            return false
+        }
+        if state == .closingAfterFlush && plaintext.isEmpty && !closeNotified {
+            closeNotified = true
+            filter.close()
+            while let encoded = filter.takeOutput() { output.append(encoded) }
+        }
+        return true
     }
 
     // MARK: Closing
@@ -243,12 +359,15 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func close() {
         loop.execute {
             guard self.state == .open else { return }
+            // Before its handshake is done a filtered connection has nothing it could send.
+            if let filter = self.filter, !filter.isEstablished { return self.terminate(self.closeReason) }
             self.state = .closingAfterFlush
             if !self.readSuspended {
                 self.readSuspended = true
                 self.readSource.suspend()
             }
-            if self.output.isEmpty { self.terminate(self.closeReason) } else { self.scheduleFlush() }
+            // A filtered connection flushes in any case: its close_notify is still to be sent.
+            if self.output.isEmpty && self.filter == nil { self.terminate(self.closeReason) } else { self.scheduleFlush() }
         }
     }
 
@@ -282,6 +401,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         let handler = self.handler
         self.handler = nil
         output = OutputQueue()
+        plaintext.removeAll()
         handler?.connectionDidClose(self, reason: closeReason)
         let callbacks = onClose
         onClose = []

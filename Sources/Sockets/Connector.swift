@@ -10,9 +10,11 @@ public enum Connector {
     }
 
     /// `completion` runs once, on `loop`, with a connection that is not started yet.
+    /// `transport` makes the connection's filter (a TLS client session); its handshake begins
+    /// when the connection is started.
     public static func connect(
         host: String, port: UInt16, loop: IOLoop, limits: Connection.Limits = .init(),
-        timeout: DispatchTimeInterval = .seconds(10),
+        timeout: DispatchTimeInterval = .seconds(10), transport: TransportFilterFactory? = nil,
         completion: @escaping @Sendable (Result<Connection, Error>) -> Void
     ) {
         let socket: Socket
@@ -33,7 +35,8 @@ public enum Connector {
             loop.execute { completion(.failure(error)) }
             return
         }
-        let attempt = ConnectAttempt(socket: socket, address: address, loop: loop, limits: limits, completion: completion)
+        let attempt = ConnectAttempt(
+            socket: socket, address: address, loop: loop, limits: limits, transport: transport, completion: completion)
         attempt.start(timeout: timeout)
     }
 }
@@ -44,13 +47,15 @@ private final class ConnectAttempt: @unchecked Sendable {
     let address: SocketAddress
     let loop: IOLoop
     let limits: Connection.Limits
+    let transport: TransportFilterFactory?
     let completion: @Sendable (Result<Connection, Error>) -> Void
     let source: DispatchSourceWrite
     var done = false
     var connected = false
 
-    init(socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits,
+    init(socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits, transport: TransportFilterFactory?,
          completion: @escaping @Sendable (Result<Connection, Error>) -> Void) {
+        self.transport = transport
         self.socket = socket
         self.address = address
         self.loop = loop
@@ -67,7 +72,15 @@ private final class ConnectAttempt: @unchecked Sendable {
         // deliver its events to a freed source.
         source.setCancelHandler {
             if self.connected {
-                self.completion(.success(Connection(socket: self.socket, loop: self.loop, remoteAddress: self.address, limits: self.limits)))
+                let filter: TransportFilter?
+                do {
+                    filter = try self.transport?()
+                } catch {
+                    self.socket.close()
+                    return self.completion(.failure(error))
+                }
+                self.completion(.success(Connection(
+                    socket: self.socket, loop: self.loop, remoteAddress: self.address, limits: self.limits, filter: filter)))
             } else {
                 self.socket.close()
             }

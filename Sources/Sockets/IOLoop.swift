@@ -11,6 +11,9 @@ public final class IOLoop: Sendable {
 
     /// One read buffer per loop, reused by every read on it. Only touched on `queue`.
     nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where a TLS connection gathers small sends into one record (16 KiB, the largest
+    /// record's plaintext) while it flushes. Only touched on `queue`, never during a read.
+    nonisolated(unsafe) let stagingBuffer: UnsafeMutableRawBufferPointer
     /// Connections with output queued in this turn of the loop. Flushed together: at the end
     /// of the read handler that produced the output, or in one queued block for output from
     /// elsewhere (a broadcast), so many sends cost one dispatch, not one each. Only touched on `queue`.
@@ -22,9 +25,13 @@ public final class IOLoop: Sendable {
         queue = DispatchQueue(label: "corkboard.io.\(index)", qos: .userInitiated)
         queue.setSpecific(key: Self.identity, value: index)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
+        stagingBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        readBuffer.deallocate()
+        stagingBuffer.deallocate()
+    }
 
     /// True when the caller runs on this loop's queue.
     public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.identity) == index }

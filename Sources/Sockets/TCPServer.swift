@@ -10,12 +10,18 @@ public final class TCPServer: Sendable {
     /// Connections, bytes and slow consumers of everything this server accepted.
     public let counters: TrafficCounters
     private let logger: Logger
+    /// The filter (TLS session) of each accepted connection; nil serves plain TCP.
+    private let transport: TransportFilterFactory?
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
-    public init(loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(), logger: Logger) {
+    public init(
+        loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(),
+        transport: TransportFilterFactory? = nil, logger: Logger
+    ) {
         self.loops = loops
+        self.transport = transport
         self.limits = limits
         self.counters = counters
         self.logger = logger
@@ -27,12 +33,30 @@ public final class TCPServer: Sendable {
         host: String, port: UInt16,
         makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler
     ) throws -> SocketAddress {
-        let (limits, counters) = (self.limits, self.counters)
+        let (limits, counters, transport, logger) = (self.limits, self.counters, self.transport, self.logger)
         let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
-            let connection = Connection(socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters)
+            var filter: TransportFilter?
+            if let transport {
+                do {
+                    filter = try transport()
+                } catch {
+                    // Never serve in the clear a connection that was meant to be encrypted.
+                    logger.error("dropped a connection from \(remote): no TLS session: \(error)")
+                    socket.close()
+                    return
+                }
+            }
+            let connection = Connection(
+                socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters, filter: filter)
             guard let self else { connection.abort(); return }
             self.live.withLock { _ = $0.insert(connection) }
-            connection.whenClosed { [weak self] _ in self?.forget(connection) }
+            connection.whenClosed { [weak self] reason in
+                if case .transportFailed(let failure) = reason {
+                    // A client that does not trust us, speaks plain HTTP, or offers only old versions.
+                    self?.logger.info("connection from \(remote) closed: \(failure)")
+                }
+                self?.forget(connection)
+            }
             connection.start(handler: makeHandler(connection))
         }
         self.listener.withLock { $0 = listener }

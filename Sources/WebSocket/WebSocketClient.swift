@@ -11,6 +11,8 @@ public enum WebSocketClient {
         case badAccept
         case closedDuringHandshake
         case badExtension(String)
+        /// TLS failed: the server's certificate is not trusted, or no version or protocol in common.
+        case transport(String)
 
         public var description: String {
             switch self {
@@ -18,20 +20,22 @@ public enum WebSocketClient {
             case .badAccept: return "the server's Sec-WebSocket-Accept does not match our key"
             case .closedDuringHandshake: return "the server closed the connection during the handshake"
             case .badExtension(let detail): return "the server's extension response is unusable: \(detail)"
+            case .transport(let detail): return detail
             }
         }
     }
 
-    /// Connects to `ws://host:port/path`. `completion` runs once on the connection's loop; on
-    /// success the handler has already been told `webSocketDidOpen`.
+    /// Connects to `ws://host:port/path`, or `wss://` when `transport` makes TLS sessions (the
+    /// handshake request waits in the connection until TLS is established). `completion` runs
+    /// once on the connection's loop; on success the handler has already been told `webSocketDidOpen`.
     public static func connect(
         host: String, port: UInt16, path: String = "/", subprotocols: [String] = [],
         headers extraHeaders: HTTPHeaders = [:], options: WebSocketOptions = .init(), loop: IOLoop,
-        handler: WebSocketHandler,
+        transport: TransportFilterFactory? = nil, handler: WebSocketHandler,
         completion: @escaping @Sendable (Result<WebSocketConnection, Error>) -> Void
     ) {
         let box = HandlerBox(handler)
-        Connector.connect(host: host, port: port, loop: loop, timeout: options.closeTimeout) { result in
+        Connector.connect(host: host, port: port, loop: loop, timeout: options.closeTimeout, transport: transport) { result in
             switch result {
             case .failure(let error):
                 completion(.failure(error))
@@ -94,7 +98,11 @@ private final class ClientHandshake: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
-        finish(.failure(WebSocketClient.Failure.closedDuringHandshake))
+        if case .transportFailed(let failure) = reason {
+            finish(.failure(WebSocketClient.Failure.transport(failure.description)))
+        } else {
+            finish(.failure(WebSocketClient.Failure.closedDuringHandshake))
+        }
     }
 
     /// The compression the server accepted; an extension we did not offer fails the handshake.

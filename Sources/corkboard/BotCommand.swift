@@ -11,8 +11,8 @@ import Synchronization
 private let exitCodes = """
     Exit status: 0 done (a noop move counts as done); 1 the server rejected the operation, no \
     answer came in time, or the connection was lost for good (one line on standard error: \
-    `corkboard: error: …`); 2 cannot connect, or the server refused to join (unknown board, \
-    bad token); 64 bad usage.
+    `corkboard: error: …`); 2 cannot connect (including a wss:// server whose certificate is \
+    not trusted), or the server refused to join (unknown board, bad token); 64 bad usage.
     """
 
 /// `corkboard bot …`: a headless client of the Corkboard protocol for scripts, demos and soak tests.
@@ -21,7 +21,8 @@ struct BotCommand: ParsableCommand {
         commandName: "bot",
         abstract: "Join a board as a bot: watch it, change it, or drag cards at random.",
         discussion: """
-            Every subcommand connects to --url (env: CORKBOARD_URL; default ws://127.0.0.1:8080), \
+            Every subcommand connects to --url (env: CORKBOARD_URL; default ws://127.0.0.1:8080; \
+            wss:// verifies the server's certificate, see --ca-file), \
             joins --board with --name and --token (env: CORKBOARD_TOKEN), and leaves when done. \
             A dropped connection is resumed; an operation is resent with its opId, never applied twice. \
             See docs/bots.md.
@@ -38,8 +39,11 @@ struct BotCommand: ParsableCommand {
 
 /// The options every bot subcommand takes.
 struct BotOptions: ParsableArguments {
-    @Option(help: "The server: ws://HOST:PORT[/PATH] (env: CORKBOARD_URL; default ws://127.0.0.1:8080; the path defaults to /ws).")
+    @Option(help: "The server: ws://HOST:PORT[/PATH] or wss://HOST[:PORT][/PATH] (env: CORKBOARD_URL; default ws://127.0.0.1:8080; the path defaults to /ws).")
     var url: String?
+
+    @Option(help: "With wss://: also trust the CA certificates of this PEM file (a private CA, or a self-signed server's own certificate); the system's CAs are always trusted (env: CORKBOARD_CA_FILE).")
+    var caFile: String?
 
     @Option(help: "Id of the board to join.")
     var board: String
@@ -54,6 +58,7 @@ struct BotOptions: ParsableArguments {
     var timeout = 10.0
 
     func validate() throws {
+        if caFile != nil, try !address().usesTLS { throw ValidationError("--ca-file is for wss:// URLs") }
         _ = try address()
         guard timeout > 0 else { throw ValidationError("--timeout must be a number of seconds above 0") }
     }
@@ -71,8 +76,8 @@ struct BotOptions: ParsableArguments {
     func clientConfiguration(keepTrying: Bool = false) throws -> BoardClientConfiguration {
         let address = try address()
         var configuration = BoardClientConfiguration(
-            host: address.host, port: address.port, path: address.path, board: board, name: name,
-            token: token ?? ProcessInfo.processInfo.environment["CORKBOARD_TOKEN"])
+            address: address, board: board, name: name, token: token ?? ProcessInfo.processInfo.environment["CORKBOARD_TOKEN"])
+        configuration.trustedCAFile = caFile ?? ProcessInfo.processInfo.environment["CORKBOARD_CA_FILE"]
         configuration.joinTimeout = timeout
         configuration.operationTimeout = keepTrying ? nil : timeout
         configuration.maximumReconnectAttempts = keepTrying ? nil : 8
@@ -120,7 +125,8 @@ private func join(_ client: BoardClient) async throws(BotExit) -> Welcome {
     do {
         return try await client.connect()
     } catch {
-        throw .cannotConnect("\(error)")
+        let untrusted = "\(error)".contains("certificate verification failed") && client.configuration.trustedCAFile == nil
+        throw .cannotConnect("\(error)" + (untrusted ? " (to trust a private CA or a self-signed server, pass its certificate with --ca-file)" : ""))
     }
 }
 

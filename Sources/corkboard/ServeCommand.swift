@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Logging
 import Sockets
+import TLS
 import WebSocketDeflate
 
 /// `corkboard serve`: parses options (each also readable from a CORKBOARD_ variable), starts, waits for a signal.
@@ -20,6 +21,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "TCP port; 0 picks a free one (env: CORKBOARD_PORT; default 8080).")
     var port: UInt16?
+
+    @Option(help: "Serve HTTPS and wss:// with this certificate chain (PEM, the server's certificate first); needs --tls-key. Reloaded on SIGHUP (env: CORKBOARD_TLS_CERT).")
+    var tlsCert: String?
+
+    @Option(help: "The private key of --tls-cert (PEM, not encrypted). Reloaded on SIGHUP (env: CORKBOARD_TLS_KEY).")
+    var tlsKey: String?
 
     @Option(help: "Folder of the browser client (env: CORKBOARD_WEB_ROOT; default web).")
     var webRoot: String?
@@ -73,6 +80,12 @@ struct ServeCommand: ParsableCommand {
         do {
             settings.host = host ?? environment.string("CORKBOARD_HOST") ?? settings.host
             settings.port = try port ?? environment.integer("CORKBOARD_PORT") ?? settings.port
+            switch (tlsCert ?? environment.string("CORKBOARD_TLS_CERT"), tlsKey ?? environment.string("CORKBOARD_TLS_KEY")) {
+            case (let certificate?, let key?): settings.tls = TLSCertificateFiles(certificate: certificate, privateKey: key)
+            case (nil, nil): settings.tls = nil
+            case (_?, nil): throw ValidationError("--tls-cert needs --tls-key (the certificate's private key)")
+            case (nil, _?): throw ValidationError("--tls-key needs --tls-cert (the certificate it belongs to)")
+            }
             settings.webRoot = webRoot ?? environment.string("CORKBOARD_WEB_ROOT") ?? settings.webRoot
             settings.dataDirectory = data ?? environment.string("CORKBOARD_DATA") ?? settings.dataDirectory
             settings.loopCount = try loops ?? environment.integer("CORKBOARD_LOOPS") ?? settings.loopCount
@@ -142,6 +155,8 @@ struct ServeCommand: ParsableCommand {
             guard stopping.begin() else { Foundation.exit(1) }
             server.shutdown { Foundation.exit(0) }
         }
+        // SIGHUP: re-read what can change without a restart (the TLS certificate), in one place.
+        let reloads = ProcessSignals.observe([SIGHUP], on: .main) { _ in server.reload() }
         let address: SocketAddress
         do {
             address = try server.start()
@@ -149,8 +164,8 @@ struct ServeCommand: ParsableCommand {
             fail(error)
         }
         // A stable line on standard output for scripts and tests that started us with port 0.
-        FileHandle.standardOutput.write(Data("corkboard listening on http://\(address)\n".utf8))
-        withExtendedLifetime(signals) { dispatchMain() }
+        FileHandle.standardOutput.write(Data("corkboard listening on \(server.scheme)://\(address)\n".utf8))
+        withExtendedLifetime((signals, reloads)) { dispatchMain() }
     }
 }
 

@@ -13,9 +13,22 @@ import Testing
     func urlsAreTakenApart(url: String, host: String, port: Int, path: String) throws {
         let address = try ServerAddress(url: url)
         #expect(address == ServerAddress(host: host, port: UInt16(port), path: path))
+        #expect(!address.usesTLS)
     }
 
-    @Test(arguments: ["http://127.0.0.1:8080", "wss://example.org", "ws://", "ws://host:0", "ws://host:99999", "ws://[::1"])
+    @Test(arguments: [
+        ("wss://example.org", "example.org", 443, "/ws"),
+        ("wss://127.0.0.1:8443/", "127.0.0.1", 8443, "/ws"),
+        ("wss://[::1]:9443/other", "::1", 9443, "/other"),
+    ])
+    func secureURLsAreTakenApart(url: String, host: String, port: Int, path: String) throws {
+        let address = try ServerAddress(url: url)
+        #expect(address == ServerAddress(host: host, port: UInt16(port), path: path, usesTLS: true))
+        let configuration = BoardClientConfiguration(address: address, board: "b", name: "n")
+        #expect(configuration.usesTLS && configuration.port == UInt16(port) && configuration.trustedCAFile == nil)
+    }
+
+    @Test(arguments: ["http://127.0.0.1:8080", "https://example.org", "wss:/example.org", "ws://", "wss://", "ws://host:0", "ws://host:99999", "ws://[::1"])
     func badURLsAreRefused(url: String) {
         #expect(throws: ServerAddress.Invalid.self) { try ServerAddress(url: url) }
     }

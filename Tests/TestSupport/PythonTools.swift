@@ -299,7 +299,7 @@ public enum PythonTools {
         return roots.reduce(into: []) { unique, root in if !unique.contains(root) { unique.append(root) } }
     }
 
-    static func executableOnPath(_ name: String) -> String? {
+    public static func executableOnPath(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
