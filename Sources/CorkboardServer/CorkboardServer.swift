@@ -32,8 +32,16 @@ public final class CorkboardServer: Sendable {
         self.store = store
         let metrics = ServerMetrics()
         let traffic = TrafficCounters()
+        var access = configuration.access
+        if let path = configuration.tokenFile {
+            do {
+                access = try TokenFile(contentsOf: path)
+            } catch {
+                throw StartupError.tokenFileUnusable(error.description)
+            }
+        }
         hub = Hub(
-            store: store, access: configuration.access,
+            store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
         let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
         http = HTTPServer(
@@ -61,6 +69,26 @@ public final class CorkboardServer: Sendable {
     }
 
     public var connectionCount: Int { http.connectionCount }
+
+    /// Takes up what may change without a restart (`corkboard serve` calls it on SIGHUP):
+    /// the token file. Whatever cannot be read keeps what is in force, with an error logged.
+    public func reload() {
+        reloadTokens()
+    }
+
+    /// Reads the token file again and puts it in force: members whose token was revoked are
+    /// disconnected (`error` `forbidden`, close 1008), those whose role changed are closed
+    /// with 1012 to join again. A file that cannot be read or parsed changes nothing.
+    private func reloadTokens() {
+        guard let path = configuration.tokenFile else { return }
+        do {
+            let tokens = try TokenFile(contentsOf: path)
+            hub.replaceAccess(with: tokens)
+            logger.info("reloaded the token file \(path)")
+        } catch {
+            logger.error("token file not reloaded, the previous one stays in force: \(error)")
+        }
+    }
 
     /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
     public func shutdown(completion: @escaping @Sendable () -> Void) {

@@ -17,6 +17,7 @@ final class ServerMetrics: Sendable {
     private let bytesIn: Prometheus.Counter
     private let bytesOut: Prometheus.Counter
     private let slowConsumersDropped: Prometheus.Counter
+    private let refused: Prometheus.Counter
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
 
@@ -38,6 +39,8 @@ final class ServerMetrics: Sendable {
         bytesOut = registry.makeCounter(descriptor: describe("bytes_sent", "total", "Bytes written to clients."))
         slowConsumersDropped = registry.makeCounter(descriptor: describe(
             "slow_consumers_dropped", "total", "Clients disconnected because their unread output reached its bound."))
+        refused = registry.makeCounter(descriptor: describe(
+            "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
     }
 
     /// The Prometheus text exposition, with the traffic figures brought up to date.
@@ -49,6 +52,7 @@ final class ServerMetrics: Sendable {
             bytesIn.increment(by: Int64(now.bytesIn - copied.bytesIn))
             bytesOut.increment(by: Int64(now.bytesOut - copied.bytesOut))
             slowConsumersDropped.increment(by: Int64(now.slowConsumersDropped - copied.slowConsumersDropped))
+            refused.increment(by: Int64(now.refused - copied.refused))
             copied = now
         }
         return registry.emitToBuffer()

@@ -5,6 +5,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case addressInUse(host: String, port: UInt16)
     case cannotListen(host: String, port: UInt16, reason: String)
     case storeUnusable(String)
+    case tokenFileUnusable(String)
 
     public var description: String {
         switch self {
@@ -18,6 +19,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "cannot listen on \(host):\(port): \(reason)"
         case .storeUnusable(let reason):
             return "the store cannot be used: \(reason)"
+        case .tokenFileUnusable(let reason):
+            return "token file: \(reason) (set --tokens or CORKBOARD_TOKENS)"
         }
     }
 }

@@ -9,30 +9,61 @@ public final class TCPServer: Sendable {
     public let limits: Connection.Limits
     /// Connections, bytes and slow consumers of everything this server accepted.
     public let counters: TrafficCounters
+    /// Open connections counted against the limits in total and per client address.
+    public let admission: ConnectionAdmission
     private let logger: Logger
+    /// Turned-away connections still being answered; past `maxRefusalsInFlight` a flood is
+    /// closed at once instead, so refusing costs a bounded number of descriptors.
+    private let refusalsInFlight = Atomic<Int>(0)
+    static let maxRefusalsInFlight = 256
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
-    public init(loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(), logger: Logger) {
+    public init(
+        loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(),
+        admission: AdmissionLimits = AdmissionLimits(), logger: Logger
+    ) {
         self.loops = loops
         self.limits = limits
         self.counters = counters
+        self.admission = ConnectionAdmission(admission)
         self.logger = logger
     }
 
     /// Binds and starts accepting. Returns the bound address (with the real port when `port` was 0).
+    /// A connection over the admission limits gets the handler `refuse` makes (which answers
+    /// and closes it), or is closed at once without one.
     @discardableResult
     public func start(
         host: String, port: UInt16,
-        makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler
+        makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler,
+        refuse: (@Sendable (Connection, AdmissionRefusal) -> ConnectionHandler)? = nil
     ) throws -> SocketAddress {
-        let (limits, counters) = (self.limits, self.counters)
+        let (limits, counters, admission) = (self.limits, self.counters, self.admission)
         let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
             let connection = Connection(socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters)
             guard let self else { connection.abort(); return }
+            if let refusal = admission.admit(remote) {
+                counters.connectionRefused()
+                guard let refuse, self.refusalsInFlight.add(1, ordering: .relaxed).newValue <= Self.maxRefusalsInFlight else {
+                    if refuse != nil { self.refusalsInFlight.subtract(1, ordering: .relaxed) }
+                    connection.abort()
+                    return
+                }
+                self.live.withLock { _ = $0.insert(connection) }
+                connection.whenClosed { [weak self] _ in
+                    self?.refusalsInFlight.subtract(1, ordering: .relaxed)
+                    self?.forget(connection)
+                }
+                connection.start(handler: refuse(connection, refusal))
+                return
+            }
             self.live.withLock { _ = $0.insert(connection) }
-            connection.whenClosed { [weak self] _ in self?.forget(connection) }
+            connection.whenClosed { [weak self] _ in
+                admission.release(remote)
+                self?.forget(connection)
+            }
             connection.start(handler: makeHandler(connection))
         }
         self.listener.withLock { $0 = listener }

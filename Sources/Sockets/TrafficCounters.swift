@@ -12,6 +12,8 @@ public final class TrafficCounters: Sendable {
         public var bytesOut: Int
         /// Peers disconnected because they stopped reading and their output bound was reached.
         public var slowConsumersDropped: Int
+        /// Connections turned away at accept because a connection limit was reached (also in `accepted`).
+        public var refused: Int = 0
 
         public static let zero = Reading(accepted: 0, closed: 0, bytesIn: 0, bytesOut: 0, slowConsumersDropped: 0)
 
@@ -23,6 +25,7 @@ public final class TrafficCounters: Sendable {
     private let bytesIn = Atomic<Int>(0)
     private let bytesOut = Atomic<Int>(0)
     private let slowConsumersDropped = Atomic<Int>(0)
+    private let refused = Atomic<Int>(0)
 
     public init() {}
 
@@ -30,7 +33,7 @@ public final class TrafficCounters: Sendable {
         Reading(
             accepted: accepted.load(ordering: .relaxed), closed: closed.load(ordering: .relaxed),
             bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
-            slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed))
+            slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed), refused: refused.load(ordering: .relaxed))
     }
 
     func connectionOpened() { accepted.add(1, ordering: .relaxed) }
@@ -38,6 +41,7 @@ public final class TrafficCounters: Sendable {
         closed.add(1, ordering: .relaxed)
         if case .outputOverflow = reason { slowConsumersDropped.add(1, ordering: .relaxed) }
     }
+    func connectionRefused() { refused.add(1, ordering: .relaxed) }
     func received(_ count: Int) { bytesIn.add(count, ordering: .relaxed) }
     func sent(_ count: Int) { if count > 0 { bytesOut.add(count, ordering: .relaxed) } }
 }
