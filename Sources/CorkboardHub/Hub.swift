@@ -157,13 +157,13 @@ public final class Hub: Sendable {
 
     /// The board as of its durable seq.
     public func document(board: String, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         room(for: board).document(completion)
     }
 
     /// The durable committed events after `since`.
     public func events(board: String, since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         room(for: board).events(since: since, completion)
     }
 
@@ -174,7 +174,7 @@ public final class Hub: Sendable {
         _ request: OperationRequest, board: String, role: Role, caller: String,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         if let rates = httpOperationRates, !rates.take(caller) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))

@@ -131,7 +131,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             phase = .closed
             return BoardRoom.refuse(socket, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
         }
-        guard Limits.isValidID(hello.board) else {
+        guard Limits.isValidBoardID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(socket, .notFound, "there is no board with that id", close: .policyViolation)
         }
