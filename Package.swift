@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "CorkboardHub",
             dependencies: [
-                "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "Sockets",
+                "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "Sockets", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         // The Corkboard server: configuration, routes (/ws, /api, static), startup and shutdown.
@@ -118,7 +118,7 @@ let package = Package(
             name: "CorkboardServerTests",
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
-                "HTTP", "Sockets", "WebSocket", "TestSupport", "CorkboardClient", .product(name: "Yams", package: "Yams"),
+                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "CorkboardClient", .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["browser", "python"]),
     ]

@@ -7,6 +7,8 @@ struct Member {
     let client: ClientID
     let name: String
     let role: Role
+    /// The token it joined with: checked again when the token file is reloaded.
+    let token: String?
     let socket: WebSocketConnection
     /// Join order, for `welcome.peers`.
     let order: Int
@@ -41,12 +43,17 @@ extension BoardRoom {
 
     private func admit(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
         guard members[key] == nil else { return }
+        // Judged again here, on the room's queue: a token revoked while this join was on its
+        // way is refused, as `recheckAccess` would have disconnected it.
+        guard hub.role(token: hello.token, board: id) == role else {
+            return Self.refuse(socket, .forbidden, "the token is not valid for board \"\(id)\" (any more)", close: .policyViolation)
+        }
         hub.metrics.members.increment()
         let client = hub.nextClientID()
         let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
-        var member = Member(client: client, name: hello.name, role: role, socket: socket, order: joinCounter)
+        var member = Member(client: client, name: hello.name, role: role, token: hello.token, socket: socket, order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             socket.send(.welcome(Welcome(
                 client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
@@ -92,6 +99,25 @@ extension BoardRoom {
             member.socket.whenDrained { self.queue.async { self.replay(key) } }
         }
         members[key] = member
+    }
+
+    /// After the access policy changed: a member whose token no longer grants anything here
+    /// is refused as at `hello` (`error` `forbidden`, close 1008); one whose role changed is
+    /// closed with 1012 and joins again with its new role. Either leaves the room at once, so
+    /// nothing it sends from now on is taken.
+    func recheckAccess() {
+        perform {
+            for (key, member) in self.members {
+                let role = self.hub.role(token: member.token, board: self.id)
+                guard role != member.role else { continue }
+                self.remove(key)
+                if let role {
+                    member.socket.close(.serviceRestart, reason: "your role changed to \(role.rawValue); join again")
+                } else {
+                    Self.refuse(member.socket, .forbidden, "the token was revoked", close: .policyViolation)
+                }
+            }
+        }
     }
 
     func leave(_ key: MemberKey) {

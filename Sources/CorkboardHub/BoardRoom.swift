@@ -70,6 +70,7 @@ final class BoardRoom: @unchecked Sendable {
                     historyCapacity: hub.configuration.historyCapacity)
                 for rejection in stored.rejections { engine.remember(rejection) }
                 for noop in stored.noops { engine.remember(noop) }
+                engine.maximumItems = hub.configuration.maxItemsPerBoard
                 self.engine = engine
                 epoch = stored.epoch
                 pipeline = CommitPipeline(durableSeq: engine.seq)

@@ -25,6 +25,11 @@ public struct HubConfiguration: Sendable {
     /// `drag.over` messages of one WebSocket handed to its room; those beyond it are
     /// coalesced (the latest waits for the next token and replaces older ones), never rejected.
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
+    /// Boards the store may hold; creating one more is refused (HTTP 507). nil: no limit.
+    public var maxBoards: Int? = 10_000
+    /// Items one board may hold; an insert past it is `rejected` `invalid`, and a new board
+    /// with more is refused (HTTP 400). nil: no limit.
+    public var maxItemsPerBoard: Int? = 10_000
 
     public init() {}
 
@@ -41,7 +46,10 @@ public struct HubConfiguration: Sendable {
 public final class Hub: Sendable {
     public let configuration: HubConfiguration
     let store: BoardStore
-    let access: AccessPolicy
+    /// Who may do what; replaced as a whole when the token file is reloaded.
+    private let accessPolicy: Mutex<any AccessPolicy>
+    /// Boards being created now, counted against `maxBoards` until the store answers.
+    private let creating = Mutex(0)
     let logger: Logger
     let metrics: HubMetrics
     private let rooms = Mutex<[String: BoardRoom]>([:])
@@ -57,7 +65,7 @@ public final class Hub: Sendable {
     ) {
         self.store = store
         self.metrics = HubMetrics(factory: metrics)
-        self.access = access
+        accessPolicy = Mutex(access)
         self.configuration = configuration
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
@@ -66,6 +74,21 @@ public final class Hub: Sendable {
     /// The handler for one new WebSocket on `/ws`.
     public func makeSession() -> WebSocketHandler {
         HubSession(hub: self)
+    }
+
+    /// The access policy in force now.
+    public var access: AccessPolicy { accessPolicy.withLock { $0 } }
+
+    /// The role `token` grants on `board` under the policy in force now.
+    public func role(token: String?, board: String) -> Role? { access.role(token: token, board: board) }
+
+    /// Puts a new access policy in force (a reloaded token file): from now on every `hello`
+    /// and HTTP request is judged by it, and every member whose token no longer grants the
+    /// role it joined with is disconnected: a revoked token with `error` `forbidden` and close
+    /// 1008, a changed role with close 1012 so that the client joins again with its new role.
+    public func replaceAccess(with policy: AccessPolicy) {
+        accessPolicy.withLock { $0 = policy }
+        for room in rooms.withLock({ Array($0.values) }) { room.recheckAccess() }
     }
 
     /// A fresh client id (`c1`, `c2`, …), unique within this process.
@@ -98,10 +121,34 @@ public final class Hub: Sendable {
         store.listBoards { result in completion(result.mapError(HubError.init)) }
     }
 
-    /// Creates a board at seq 0 with a new epoch.
+    /// Creates a board at seq 0 with a new epoch, within `maxBoards` and `maxItemsPerBoard`.
     public func createBoard(_ board: Board, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         let problems = board.validationProblems()
         guard problems.isEmpty else { return completion(.failure(.invalid(problems.joined(separator: "; ")))) }
+        if let limit = configuration.maxItemsPerBoard, board.allItemIDs.count > limit {
+            return completion(.failure(.invalid("a board holds at most \(limit) items; this one has \(board.allItemIDs.count)")))
+        }
+        guard let limit = configuration.maxBoards else { return insertBoard(board, completion) }
+        // Counted before the store is asked, so that boards created side by side cannot
+        // overshoot the limit together.
+        creating.withLock { $0 += 1 }
+        store.listBoards { listed in
+            let finish: @Sendable (Result<BoardDocument, HubError>) -> Void = { result in
+                self.creating.withLock { $0 -= 1 }
+                completion(result)
+            }
+            switch listed {
+            case .failure(let error):
+                finish(.failure(HubError(error)))
+            case .success(let boards) where boards.count + self.creating.withLock({ $0 }) > limit:
+                finish(.failure(.limitReached("the server holds its maximum of \(limit) boards")))
+            case .success:
+                self.insertBoard(board, finish)
+            }
+        }
+    }
+
+    private func insertBoard(_ board: Board, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         let epoch = Epoch.make()
         store.createBoard(board, epoch: epoch) { result in
             completion(result.map { BoardDocument(board: board, seq: 0, epoch: epoch) }.mapError(HubError.init))
@@ -110,13 +157,13 @@ public final class Hub: Sendable {
 
     /// The board as of its durable seq.
     public func document(board: String, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         room(for: board).document(completion)
     }
 
     /// The durable committed events after `since`.
     public func events(board: String, since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         room(for: board).events(since: since, completion)
     }
 
@@ -127,7 +174,7 @@ public final class Hub: Sendable {
         _ request: OperationRequest, board: String, role: Role, caller: String,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
-        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         if let rates = httpOperationRates, !rates.take(caller) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))

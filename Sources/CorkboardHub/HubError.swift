@@ -9,12 +9,14 @@ public enum HubError: Error, Sendable, Hashable, CustomStringConvertible {
     case gone(String)
     /// The store could not be read or written.
     case unavailable(String)
+    /// A configured limit (the number of boards) would be passed.
+    case limitReached(String)
 
     public var description: String {
         switch self {
         case .notFound: "no such board"
         case .alreadyExists: "a board with this id already exists"
-        case .invalid(let message), .gone(let message): message
+        case .invalid(let message), .gone(let message), .limitReached(let message): message
         case .unavailable(let reason): "storage unavailable: \(reason)"
         }
     }

@@ -123,7 +123,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
     }
 
     private func join(_ hello: Hello, socket: WebSocketConnection) {
-        guard let role = hub.access.role(token: hello.token, board: hello.board) else {
+        guard let role = hub.role(token: hello.token, board: hello.board) else {
             phase = .closed
             return BoardRoom.refuse(socket, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
         }
@@ -131,7 +131,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
             phase = .closed
             return BoardRoom.refuse(socket, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
         }
-        guard Limits.isValidID(hello.board) else {
+        guard Limits.isValidBoardID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(socket, .notFound, "there is no board with that id", close: .policyViolation)
         }

@@ -88,7 +88,7 @@ extension Board {
     /// texts, a collection id used twice, an item id in more than one place (spec §1).
     public func validationProblems() -> [String] {
         var problems: [String] = []
-        if !Limits.isValidID(id) { problems.append("board id must be 1…128 bytes") }
+        if !Limits.isValidBoardID(id) { problems.append("board id must be 1…128 bytes, without NUL") }
         if !Limits.isValidText(title) { problems.append("board title is too long") }
         var collectionIDs = Set<CollectionID>()
         var itemIDs = Set<ItemID>()

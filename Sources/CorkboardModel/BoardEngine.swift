@@ -11,6 +11,9 @@ public struct BoardEngine: Sendable {
     var current: IndexedBoard
     var history: History
     var outcomes: OutcomeMemory
+    /// Items the board may hold; an insert past it is rejected `invalid` (a server limit,
+    /// not part of the model's rules). Nil: no limit.
+    public var maximumItems: Int?
 
     /// A board at `seq` with no history before it (a new board has seq 0).
     ///

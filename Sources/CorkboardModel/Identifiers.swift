@@ -18,6 +18,12 @@ public enum Limits {
         !id.isEmpty && id.utf8.count <= maximumIDBytes
     }
 
+    /// A board id is a valid id without NUL: stores key boards by id in C strings and SQL,
+    /// where `"demo\0x"` would be cut to `"demo"`, giving one board a second sequencer.
+    public static func isValidBoardID(_ id: String) -> Bool {
+        isValidID(id) && !id.utf8.contains(0)
+    }
+
     /// Labels and titles may be empty (a blank card is legitimate) but not unbounded.
     public static func isValidText(_ text: String) -> Bool {
         text.utf8.count <= maximumTextBytes

@@ -56,6 +56,10 @@ extension BoardEngine {
             if current.locked { throw Refusal(code: .locked, message: "the board is locked") }
             guard role.canEdit else { throw Refusal(code: .forbidden, message: "a \(role.rawValue) may not change the board") }
         }
+        // The server's limit on the board's size, once the caller may insert at all.
+        if case .insert(let items, _) = operation, let limit = maximumItems, current.itemCount + items.count > limit {
+            throw .invalid("the board holds at most \(limit) items (it has \(current.itemCount))")
+        }
         // Rules 3–6, per operation.
         switch operation {
         case .move(let sources, let destination):

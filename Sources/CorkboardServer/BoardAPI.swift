@@ -7,39 +7,54 @@ import HTTP
 /// The JSON API of spec §7 on top of the hub: the same resolver and the same broadcast
 /// as the WebSocket, with the statuses the spec gives each outcome.
 enum BoardAPI {
-    static func add(to router: inout Router, hub: Hub, access: AccessPolicy) {
-        router.add(.GET, "/api/boards") { request, responder in
+    /// Tokens are judged by the hub's access policy in force at each request (it changes
+    /// when the token file is reloaded).
+    /// With `allowedOrigins`, a request from a browser page of another origin is refused (403)
+    /// before anything else, as at the WebSocket handshake: no other site's page can change a
+    /// board through its visitors' browsers (in open mode, or with a token the page obtained).
+    static func add(to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil) {
+        func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+            router.add(method, pattern) { request, responder in
+                if let allowedOrigins, let origin = request.headers["Origin"], !allowedOrigins.contains(origin) {
+                    return responder.respond(.error(.forbidden, "origin \(origin) is not allowed"))
+                }
+                handler(request, responder)
+            }
+        }
+
+        route(.GET, "/api/boards") { request, responder in
             guard let token = bearerToken(request, responder) else { return }
             hub.listBoards { result in
                 responder.respond(result.map { summaries in
                     // Only the boards this token may see.
+                    let access = hub.access
                     let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
                     return json(.ok, BoardList(boards: visible))
                 })
             }
         }
 
-        router.add(.POST, "/api/boards") { request, responder in
+        route(.POST, "/api/boards") { request, responder in
             switch WireFormat.decodeNewBoard(Data(request.body)) {
             case .failure(let error):
                 responder.respond(.error(.badRequest, error.message))
             case .success(let board):
                 // Creating a board is an owner's act, like locking one.
-                guard let role = authorize(request, board: board.id, access: access, responder) else { return }
+                guard let role = authorize(request, board: board.id, hub: hub, responder) else { return }
                 guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may create boards")) }
                 hub.createBoard(board) { result in responder.respond(result.map { json(.created, $0) }) }
             }
         }
 
-        router.add(.GET, "/api/boards/{id}") { request, responder in
+        route(.GET, "/api/boards/{id}") { request, responder in
             let board = request.pathParameters["id"] ?? ""
-            guard authorize(request, board: board, access: access, responder) != nil else { return }
+            guard authorize(request, board: board, hub: hub, responder) != nil else { return }
             hub.document(board: board) { result in responder.respond(result.map { json(.ok, $0) }) }
         }
 
-        router.add(.GET, "/api/boards/{id}/ops") { request, responder in
+        route(.GET, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
-            guard authorize(request, board: board, access: access, responder) != nil else { return }
+            guard authorize(request, board: board, hub: hub, responder) != nil else { return }
             let sinceText = request.queryItems["since"] ?? "0"
             guard let since = Int(sinceText), since >= 0 else {
                 return responder.respond(.error(.badRequest, "since must be a seq (a whole number ≥ 0), not \"\(sinceText)\""))
@@ -49,9 +64,9 @@ enum BoardAPI {
             }
         }
 
-        router.add(.POST, "/api/boards/{id}/ops") { request, responder in
+        route(.POST, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
-            guard let role = authorize(request, board: board, access: access, responder) else { return }
+            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
                 hub.submit(operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local") { result in
@@ -75,9 +90,9 @@ enum BoardAPI {
     }
 
     /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after answering 403.
-    private static func authorize(_ request: HTTPRequest, board: String, access: AccessPolicy, _ responder: HTTPResponder) -> Role? {
+    private static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
         guard let token = bearerToken(request, responder) else { return nil }
-        guard let role = access.role(token: token, board: board) else {
+        guard let role = hub.role(token: token, board: board) else {
             responder.respond(.error(.forbidden, "the token is not valid for board \"\(board)\""))
             return nil
         }
@@ -86,7 +101,7 @@ enum BoardAPI {
 
     /// The token of `Authorization: Bearer <token>` (`.some(nil)` without the header), or nil
     /// after answering 400 for a header of another form.
-    private static func bearerToken(_ request: HTTPRequest, _ responder: HTTPResponder) -> String?? {
+    static func bearerToken(_ request: HTTPRequest, _ responder: HTTPResponder) -> String?? {
         guard let header = request.headers["Authorization"] else { return .some(nil) }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -140,6 +155,7 @@ extension HubError {
         case .invalid: .badRequest
         case .gone: .gone
         case .unavailable: .serviceUnavailable
+        case .limitReached: .insufficientStorage
         }
     }
 }

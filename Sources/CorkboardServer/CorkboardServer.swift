@@ -41,8 +41,16 @@ public final class CorkboardServer: Sendable {
         self.store = store
         let metrics = ServerMetrics()
         let traffic = TrafficCounters()
+        var access = configuration.access
+        if let path = configuration.tokenFile {
+            do {
+                access = try TokenFile(contentsOf: path)
+            } catch {
+                throw StartupError.tokenFileUnusable(error.description)
+            }
+        }
         hub = Hub(
-            store: store, access: configuration.access,
+            store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
         let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
         http = HTTPServer(

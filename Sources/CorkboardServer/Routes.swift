@@ -13,7 +13,7 @@ enum Routes {
         // Spec §2: every application message is JSON text; binary closes with 1003.
         boardSocket.acceptsBinary = false
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
-        BoardAPI.add(to: &router, hub: hub, access: configuration.access)
+        BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins)
         // A board's page is one page for every board; its script reads the id from the path.
         router.add(.GET, "/b/{id}") { request, responder in
             var page = request
@@ -23,7 +23,12 @@ enum Routes {
         router.add(.GET, "/healthz") { _, responder in
             responder.respond(.json(.ok, Array(#"{"status":"ok"}"#.utf8)))
         }
-        router.add(.GET, "/metrics") { _, responder in
+        router.add(.GET, "/metrics") { request, responder in
+            // Figures of every board: open in open mode, otherwise for a token allowed to read them.
+            guard let token = BoardAPI.bearerToken(request, responder) else { return }
+            guard hub.access.mayReadMetrics(token: token) else {
+                return responder.respond(.error(.forbidden, "/metrics needs a token of an owner of every board, or one with \"metrics\": true"))
+            }
             var response = HTTPResponse(status: .ok, body: metrics.render(traffic: traffic))
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             responder.respond(response)

@@ -45,11 +45,15 @@ public struct ServerConfiguration: Sendable {
     public var sync: SyncMode = .full
     /// Who may do what: open mode (everyone is owner) unless a token file is given.
     public var access: AccessPolicy = OpenAccess()
+    /// A token file (`--tokens`): when set, `access` is read from it at start, and again by
+    /// `CorkboardServer.reload()` (SIGHUP), which disconnects the members it no longer admits.
+    public var tokenFile: String?
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
     public var createsDemoBoard = true
     /// The collaboration hub's settings: hello and drag timeouts, kept history, rate limits.
     public var hub = HubConfiguration()
-    /// Unwritten bytes a slow reader may hold before it is disconnected.
+    /// Unwritten bytes a slow reader may hold before it is disconnected (WebSocket: the TCP
+    /// connection is dropped, the client sees 1006).
     public var maxPendingOutput = 4 * 1024 * 1024
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)

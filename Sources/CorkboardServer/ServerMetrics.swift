@@ -18,6 +18,7 @@ final class ServerMetrics: Sendable {
     private let bytesOut: Prometheus.Counter
     private let slowConsumersDropped: Prometheus.Counter
     private let transportFailures: Prometheus.Counter
+    private let refused: Prometheus.Counter
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
 
@@ -41,6 +42,8 @@ final class ServerMetrics: Sendable {
             "slow_consumers_dropped", "total", "Clients disconnected because their unread output reached its bound."))
         transportFailures = registry.makeCounter(descriptor: describe(
             "tls_failures", "total", "Connections closed because TLS failed (mostly handshakes: plain HTTP, old versions, untrusted certificate)."))
+        refused = registry.makeCounter(descriptor: describe(
+            "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
     }
 
     /// The Prometheus text exposition, with the traffic figures brought up to date.
@@ -53,6 +56,7 @@ final class ServerMetrics: Sendable {
             bytesOut.increment(by: Int64(now.bytesOut - copied.bytesOut))
             slowConsumersDropped.increment(by: Int64(now.slowConsumersDropped - copied.slowConsumersDropped))
             transportFailures.increment(by: Int64(now.transportFailures - copied.transportFailures))
+            refused.increment(by: Int64(now.refused - copied.refused))
             copied = now
         }
         return registry.emitToBuffer()

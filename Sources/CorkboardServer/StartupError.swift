@@ -6,6 +6,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case cannotListen(host: String, port: UInt16, reason: String)
     case storeUnusable(String)
     case tlsUnusable(String)
+    case tokenFileUnusable(String)
 
     public var description: String {
         switch self {
@@ -21,6 +22,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "the store cannot be used: \(reason)"
         case .tlsUnusable(let reason):
             return "TLS cannot be set up: \(reason) (check --tls-cert and --tls-key)"
+        case .tokenFileUnusable(let reason):
+            return "token file: \(reason) (set --tokens or CORKBOARD_TOKENS)"
         }
     }
 }

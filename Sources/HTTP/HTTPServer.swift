@@ -18,7 +18,8 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, transport: transport, logger: logger)
+        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, transport: transport,
+                        admission: configuration.admission, logger: logger)
     }
 
     /// Binds and starts serving. Returns the bound address (the real port when `port` is 0).
@@ -27,6 +28,8 @@ public final class HTTPServer: Sendable {
         let (router, configuration, logger) = (self.router, self.configuration, self.logger)
         return try tcp.start(host: host, port: port) { connection in
             HTTPServerConnection(connection: connection, router: router, configuration: configuration, logger: logger)
+        } refuse: { connection, refusal in
+            HTTPRefusalConnection(connection: connection, refusal: refusal)
         }
     }
 

@@ -15,6 +15,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// While this many response bytes are unwritten, no further pipelined request is read:
     /// a client that sends and never reads holds at most this much of our memory.
     public var pipelineOutputLimit = 256 * 1024
+    /// Connections held open at once, in total (default 20,000) and per client address (off;
+    /// never applied to loopback). A connection over a limit is answered 503 and closed.
+    public var admission = AdmissionLimits(maxConnections: 20_000)
 
     public init() {}
 }

@@ -32,6 +32,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notImplemented = HTTPStatus(501, "Not Implemented")
     public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
     public static let versionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+    public static let insufficientStorage = HTTPStatus(507, "Insufficient Storage")
 
     /// Statuses that never carry a body.
     var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }

@@ -12,28 +12,38 @@ public final class TCPServer: Sendable {
     private let logger: Logger
     /// The filter (TLS session) of each accepted connection; nil serves plain TCP.
     private let transport: TransportFilterFactory?
+    /// Open connections counted against the limits in total and per client address.
+    public let admission: ConnectionAdmission
+    /// Turned-away connections still being answered; past `maxRefusalsInFlight` a flood is
+    /// closed at once instead, so refusing costs a bounded number of descriptors.
+    private let refusalsInFlight = Atomic<Int>(0)
+    static let maxRefusalsInFlight = 256
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
     public init(
         loops: IOLoopGroup, limits: Connection.Limits = .init(), counters: TrafficCounters = TrafficCounters(),
-        transport: TransportFilterFactory? = nil, logger: Logger
+        transport: TransportFilterFactory? = nil, admission: AdmissionLimits = AdmissionLimits(), logger: Logger
     ) {
         self.loops = loops
         self.transport = transport
+        self.admission = ConnectionAdmission(admission)
         self.limits = limits
         self.counters = counters
         self.logger = logger
     }
 
     /// Binds and starts accepting. Returns the bound address (with the real port when `port` was 0).
+    /// A connection over the admission limits gets the handler `refuse` makes (which answers
+    /// and closes it), or is closed at once without one.
     @discardableResult
     public func start(
         host: String, port: UInt16,
-        makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler
+        makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler,
+        refuse: (@Sendable (Connection, AdmissionRefusal) -> ConnectionHandler)? = nil
     ) throws -> SocketAddress {
-        let (limits, counters, transport, logger) = (self.limits, self.counters, self.transport, self.logger)
+        let (limits, counters, transport, admission, logger) = (self.limits, self.counters, self.transport, self.admission, self.logger)
         let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
             var filter: TransportFilter?
             if let transport {
@@ -49,12 +59,28 @@ public final class TCPServer: Sendable {
             let connection = Connection(
                 socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters, filter: filter)
             guard let self else { connection.abort(); return }
+            if let refusal = admission.admit(remote) {
+                counters.connectionRefused()
+                guard let refuse, self.refusalsInFlight.add(1, ordering: .relaxed).newValue <= Self.maxRefusalsInFlight else {
+                    if refuse != nil { self.refusalsInFlight.subtract(1, ordering: .relaxed) }
+                    connection.abort()
+                    return
+                }
+                self.live.withLock { _ = $0.insert(connection) }
+                connection.whenClosed { [weak self] _ in
+                    self?.refusalsInFlight.subtract(1, ordering: .relaxed)
+                    self?.forget(connection)
+                }
+                connection.start(handler: refuse(connection, refusal))
+                return
+            }
             self.live.withLock { _ = $0.insert(connection) }
             connection.whenClosed { [weak self] reason in
                 if case .transportFailed(let failure) = reason {
                     // A client that does not trust us, speaks plain HTTP, or offers only old versions.
                     self?.logger.info("connection from \(remote) closed: \(failure)")
                 }
+                admission.release(remote)
                 self?.forget(connection)
             }
             connection.start(handler: makeHandler(connection))

@@ -14,6 +14,8 @@ public final class TrafficCounters: Sendable {
         public var slowConsumersDropped: Int
         /// Connections closed because their transport filter failed (mostly TLS handshakes).
         public var transportFailures: Int = 0
+        /// Connections turned away at accept because a connection limit was reached (also in `accepted`).
+        public var refused: Int = 0
 
         public static let zero = Reading(accepted: 0, closed: 0, bytesIn: 0, bytesOut: 0, slowConsumersDropped: 0)
 
@@ -26,6 +28,7 @@ public final class TrafficCounters: Sendable {
     private let bytesOut = Atomic<Int>(0)
     private let slowConsumersDropped = Atomic<Int>(0)
     private let transportFailures = Atomic<Int>(0)
+    private let refused = Atomic<Int>(0)
 
     public init() {}
 
@@ -34,7 +37,7 @@ public final class TrafficCounters: Sendable {
             accepted: accepted.load(ordering: .relaxed), closed: closed.load(ordering: .relaxed),
             bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
             slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed),
-            transportFailures: transportFailures.load(ordering: .relaxed))
+            transportFailures: transportFailures.load(ordering: .relaxed), refused: refused.load(ordering: .relaxed))
     }
 
     func connectionOpened() { accepted.add(1, ordering: .relaxed) }
@@ -46,6 +49,7 @@ public final class TrafficCounters: Sendable {
         default: break
         }
     }
+    func connectionRefused() { refused.add(1, ordering: .relaxed) }
     func received(_ count: Int) { bytesIn.add(count, ordering: .relaxed) }
     func sent(_ count: Int) { if count > 0 { bytesOut.add(count, ordering: .relaxed) } }
 }

@@ -16,6 +16,8 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
     public static let mandatoryExtension = WebSocketCloseCode(rawValue: 1010)
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
+    /// The server restarts the session: reconnect (Corkboard: a member whose role changed).
+    public static let serviceRestart = WebSocketCloseCode(rawValue: 1012)
     public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
 
     /// Whether a peer may send this code in a close frame: the codes RFC 6455 and the IANA

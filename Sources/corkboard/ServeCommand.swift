@@ -67,6 +67,30 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "drag.over messages per second of one connection handed to its board; more are coalesced, never refused. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
     var presenceRate: Int?
 
+    @Option(help: "Connections held open at once; more are answered 503 and closed. 0: no limit (env: CORKBOARD_MAX_CONNECTIONS; default 20000).")
+    var maxConnections: Int?
+
+    @Option(help: "Connections from one client address; more are answered 503. Never applied to loopback clients. 0: off (env: CORKBOARD_MAX_CONNECTIONS_PER_IP; default off).")
+    var maxConnectionsPerIp: Int?
+
+    @Option(help: "Boards the server holds; creating more is refused with 507. 0: no limit (env: CORKBOARD_MAX_BOARDS; default 10000).")
+    var maxBoards: Int?
+
+    @Option(help: "Items one board holds; an insert past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_ITEMS_PER_BOARD; default 10000).")
+    var maxItemsPerBoard: Int?
+
+    @Option(help: "Unwritten bytes a client that does not read may hold before it is disconnected (env: CORKBOARD_MAX_OUTPUT_BYTES; default 4194304).")
+    var maxOutputBytes: Int?
+
+    @Option(help: "Seconds a connection has to send a complete request head, the WebSocket handshake included; then 408 (env: CORKBOARD_HANDSHAKE_TIMEOUT; default 10).")
+    var handshakeTimeout: Int?
+
+    @Option(help: "Seconds a new WebSocket has to send hello; then error and close 1008 (env: CORKBOARD_HELLO_TIMEOUT; default 10).")
+    var helloTimeout: Int?
+
+    @Option(help: "Seconds an idle keep-alive HTTP connection stays open (env: CORKBOARD_IDLE_TIMEOUT; default 60).")
+    var idleTimeout: Int?
+
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
     var noDemo = false
 
@@ -116,6 +140,29 @@ struct ServeCommand: ParsableCommand {
                 } catch {
                     throw ValidationError("token file: \(error)")
                 }
+                // Read again on SIGHUP.
+                settings.tokenFile = path
+            }
+            settings.http.admission.maxConnections = try limit(
+                maxConnections ?? environment.integer("CORKBOARD_MAX_CONNECTIONS"), "--max-connections",
+                default: settings.http.admission.maxConnections)
+            settings.http.admission.maxConnectionsPerAddress = try limit(
+                maxConnectionsPerIp ?? environment.integer("CORKBOARD_MAX_CONNECTIONS_PER_IP"), "--max-connections-per-ip",
+                default: settings.http.admission.maxConnectionsPerAddress)
+            settings.hub.maxBoards = try limit(
+                maxBoards ?? environment.integer("CORKBOARD_MAX_BOARDS"), "--max-boards", default: settings.hub.maxBoards)
+            settings.hub.maxItemsPerBoard = try limit(
+                maxItemsPerBoard ?? environment.integer("CORKBOARD_MAX_ITEMS_PER_BOARD"), "--max-items-per-board",
+                default: settings.hub.maxItemsPerBoard)
+            settings.maxPendingOutput = try maxOutputBytes ?? environment.integer("CORKBOARD_MAX_OUTPUT_BYTES") ?? settings.maxPendingOutput
+            if let seconds = try seconds(handshakeTimeout ?? environment.integer("CORKBOARD_HANDSHAKE_TIMEOUT"), "--handshake-timeout") {
+                settings.http.headerTimeout = seconds
+            }
+            if let seconds = try seconds(helloTimeout ?? environment.integer("CORKBOARD_HELLO_TIMEOUT"), "--hello-timeout") {
+                settings.hub.helloTimeout = seconds
+            }
+            if let seconds = try seconds(idleTimeout ?? environment.integer("CORKBOARD_IDLE_TIMEOUT"), "--idle-timeout") {
+                settings.http.idleTimeout = seconds
             }
             settings.hub.operationRate = try rate(opRate ?? environment.integer("CORKBOARD_OP_RATE"), "--op-rate", default: settings.hub.operationRate)
             settings.hub.presenceRate = try rate(
@@ -132,6 +179,7 @@ struct ServeCommand: ParsableCommand {
         }
         guard settings.loopCount > 0 else { throw ValidationError("--loops must be at least 1") }
         guard settings.webSocket.maxMessageSize >= 125 else { throw ValidationError("--max-message-bytes must be at least 125") }
+        guard settings.maxPendingOutput >= 64 * 1024 else { throw ValidationError("--max-output-bytes must be at least 65536") }
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -155,7 +203,7 @@ struct ServeCommand: ParsableCommand {
             guard stopping.begin() else { Foundation.exit(1) }
             server.shutdown { Foundation.exit(0) }
         }
-        // SIGHUP: re-read what can change without a restart (the TLS certificate), in one place.
+        // SIGHUP: re-read what can change without a restart (the token file, the TLS certificate), in one place.
         let reloads = ProcessSignals.observe([SIGHUP], on: .main) { _ in server.reload() }
         let address: SocketAddress
         do {
@@ -174,6 +222,20 @@ private func rate(_ value: Int?, _ option: String, default defaultRate: RateLimi
     guard let value else { return defaultRate }
     guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a number of messages per second") }
     return value == 0 ? nil : RateLimit(perSecond: Double(value))
+}
+
+/// A count limit option: nil keeps the default, 0 turns the limit off.
+private func limit(_ value: Int?, _ option: String, default defaultLimit: Int?) throws -> Int? {
+    guard let value else { return defaultLimit }
+    guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a positive number") }
+    return value == 0 ? nil : value
+}
+
+/// A timeout option in whole seconds (at least 1); nil keeps the default.
+private func seconds(_ value: Int?, _ option: String) throws -> DispatchTimeInterval? {
+    guard let value else { return nil }
+    guard value >= 1 else { throw ValidationError("\(option) must be at least 1 second") }
+    return .seconds(value)
 }
 
 /// One line on standard error, exit status 1: what a person or a script can act on.

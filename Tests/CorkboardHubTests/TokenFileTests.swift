@@ -35,3 +35,29 @@ import Testing
         #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: path + ".missing") }
     }
 }
+
+@Suite struct TokenFileMatchingTests {
+    static let file = try! TokenFile(grants: [
+        TokenFile.Grant(token: "s3cret-owner", role: .owner),
+        TokenFile.Grant(token: "s3cret-owner-2", role: .viewer, boards: ["a"]),
+        TokenFile.Grant(token: "prom", role: .viewer, boards: [], metrics: true),
+    ])
+
+    @Test func onlyTheWholeTokenMatches() {
+        #expect(Self.file.role(token: "s3cret-owner", board: "x") == .owner)
+        #expect(Self.file.role(token: "s3cret-owner-2", board: "a") == .viewer)
+        for guess in ["s3cret-owne", "s3cret-owner ", "S3CRET-OWNER", "s3cret-owner-", "", "s3cret-owner\u{0}"] {
+            #expect(Self.file.role(token: guess, board: "x") == nil, "\(guess.debugDescription)")
+        }
+    }
+
+    @Test func metricsNeedAnOwnerOfEveryBoardOrAMetricsToken() {
+        #expect(Self.file.mayReadMetrics(token: "s3cret-owner"))
+        #expect(Self.file.mayReadMetrics(token: "prom"))
+        #expect(!Self.file.mayReadMetrics(token: "s3cret-owner-2"))
+        #expect(!Self.file.mayReadMetrics(token: nil))
+        // The metrics token opens no board.
+        #expect(Self.file.role(token: "prom", board: "a") == nil)
+        #expect(OpenAccess().mayReadMetrics(token: nil))
+    }
+}

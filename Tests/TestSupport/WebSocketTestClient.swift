@@ -12,6 +12,8 @@ public final class WebSocketTestClient: @unchecked Sendable {
 
     public init(port: UInt16, path: String = "/ws", extraHeaders: String = "", firstFrames: [UInt8] = [], timeout: Double = 5) throws {
         socket = try BlockingClient(port: port, timeout: timeout)
+        // A test that offers permessage-deflate reads compressed frames (and inflates them itself).
+        parser.allowsRSV1 = extraHeaders.contains("permessage-deflate")
         let request = "GET \(path) HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n"
         // Frames sent in the same write as the handshake test the hand-over of buffered bytes.

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--allowed-origins`: a page of another origin may neither open a WebSocket nor call the API
+/// through its visitor's browser; the allowed origin and clients without `Origin` (bots) may.
+@Suite struct OriginTests {
+    @Test func otherOriginsAreRefusedOnTheWebSocketAndTheAPI() async throws {
+        try await offPool {
+            let fixture = try HubFixture { $0.webSocket.allowedOrigins = ["https://corkboard.example"] }
+            let port = fixture.port
+            let evil = try WebSocketTestClient(port: port, extraHeaders: "Origin: https://evil.example\r\n")
+            #expect(evil.handshakeResponse.status == 403)
+            let good = try WebSocketTestClient(port: port, extraHeaders: "Origin: https://corkboard.example\r\n")
+            #expect(good.handshakeResponse.status == 101)
+            let op = #"{"type":"delete","opId":"evil-1","baseSeq":0,"items":["i1"]}"#
+            for (origin, status) in [("Origin: https://evil.example\r\n", 403), ("Origin: null\r\n", 403), ("", 200)] {
+                let response = try BlockingClient.request(port: port, "POST /api/boards/board/ops HTTP/1.1\r\nHost: t\r\n\(origin)"
+                    + "Content-Type: text/plain\r\nContent-Length: \(op.utf8.count)\r\n\r\n\(op)")
+                #expect(response.status == status, "\(origin): \(response.text)")
+            }
+            #expect(try BlockingClient.request(port: port, "GET /api/boards HTTP/1.1\r\nHost: t\r\nOrigin: https://evil.example\r\n\r\n").status == 403)
+            #expect(try fixture.document().seq == 1)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// The limits on what clients may make the server hold: boards (507 past the limit), items per
+/// board (`rejected` `invalid`), and the size of one message (close 1009). Whoever hits one gets
+/// its documented answer; everyone else carries on.
+@Suite struct BoardLimitTests {
+    @Test func pastTheBoardLimitCreatingIsRefusedWith507() async throws {
+        try await offPool {
+            let fixture = try HubFixture { $0.hub.maxBoards = 3 }
+            let port = fixture.port
+            let before = try Unharmed.seed(port: port)
+            try Unharmed.createBoard(port: port, id: "second")
+            try Unharmed.createBoard(port: port, id: "third")
+            var board = HubFixture.standardBoard
+            board.id = "fourth"
+            let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
+            let refused = try Unharmed.post(port, "/api/boards", body: body, token: nil)
+            #expect(refused.status == 507)
+            #expect(refused.text.contains("maximum of 3 boards"))
+            #expect(try Unharmed.get(port, "/api/boards/fourth", token: nil).status == 404)
+            try Unharmed.expect(port: port, eventsBefore: before)
+        }
+    }
+
+    @Test func pastTheItemLimitInsertsAreRejectedInvalid() async throws {
+        // The standard board holds 8 items.
+        try await offPool {
+            let fixture = try HubFixture { $0.hub.maxItemsPerBoard = 10 }
+            let port = fixture.port
+            let before = try Unharmed.seed(port: port)
+            let filler = try fixture.join("Filler")
+            let other = try fixture.join("Other")
+            let two = [Item(id: "n1", label: "1"), Item(id: "n2", label: "2")]
+            try filler.commit(.insert(items: two, destination: Destination(collection: "todo")))
+            let rejected = try filler.reject(.insert(items: [Item(id: "n3", label: "3")], destination: Destination(collection: "todo")))
+            #expect(rejected.code == .invalid)
+            #expect(rejected.message?.contains("at most 10 items") == true)
+            // Over HTTP too.
+            let request = OperationRequest(opId: "http-n4", baseSeq: 0, .insert(items: [Item(id: "n4", label: "4")], destination: Destination(collection: "todo")))
+            let body = String(decoding: try WireFormat.encode(ClientMessage.operation(request)), as: UTF8.self)
+            #expect(try Unharmed.post(port, "/api/boards/board/ops", body: body, token: nil).status == 400)
+            // A board created already over the limit is refused.
+            let big = HubFixture.grid(id: "big", collections: 2, itemsEach: 6)
+            let bigBody = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(big)), as: UTF8.self)
+            let createdBig = try Unharmed.post(port, "/api/boards", body: bigBody, token: nil)
+            #expect(createdBig.status == 400 && createdBig.text.contains("at most 10 items"))
+            // Moves and deletes go on; after a delete there is room again.
+            try Unharmed.commitAMove(other)
+            try other.commit(.delete(items: ["n1"]))
+            try filler.commit(.insert(items: [Item(id: "n5", label: "5")], destination: Destination(collection: "todo")))
+            try fixture.expectAgreement([filler, other])
+            try Unharmed.expect(port: port, eventsBefore: try Unharmed.events(port: port, board: "board", token: nil))
+            #expect(try Unharmed.events(port: port, board: "board", token: nil).starts(with: before))
+        }
+    }
+
+    @Test func aMessageOverTheSizeLimitClosesOnlyItsSenderWith1009() async throws {
+        try await offPool {
+            let fixture = try HubFixture { $0.webSocket.maxMessageSize = 4096 }
+            let port = fixture.port
+            let before = try Unharmed.seed(port: port)
+            let big = try fixture.join("Big")
+            let other = try fixture.join("Other")
+            let label = String(repeating: "x", count: 5000)
+            try big.send(json: #"{"type":"insert","opId":"big-1","baseSeq":0,"items":[{"id":"big","label":"\#(label)"}],"destination":{"collection":"todo"}}"#)
+            #expect(try big.expectClose() == .messageTooBig)
+            _ = try other.waitFor(type: "peer.left")
+            try Unharmed.commitAMove(other)
+            try Unharmed.expect(port: port, eventsBefore: before + [other.events.last!])
+        }
+    }
+
+    @Test func serveTakesEveryLimitFromItsFlags() async throws {
+        try await offPool {
+            let server = try ChildServer(["--max-boards", "1", "--max-items-per-board", "9", "--max-connections", "100",
+                                          "--max-connections-per-ip", "5", "--max-output-bytes", "100000",
+                                          "--handshake-timeout", "1", "--hello-timeout", "1", "--idle-timeout", "1"])
+            let port = server.port
+            var board = HubFixture.standardBoard
+            board.id = "second"
+            let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
+            #expect(try Unharmed.post(port, "/api/boards", body: body, token: nil).status == 507)
+            let client = try BoardTestClient(port: port, board: "board", name: "C")
+            try client.commit(.insert(items: [Item(id: "n1", label: "1")], destination: Destination(collection: "todo")))
+            #expect(try client.reject(.insert(items: [Item(id: "n2", label: "2")], destination: Destination(collection: "todo"))).code == .invalid)
+            // The hello and handshake deadlines are one second.
+            let silent = try WebSocketTestClient(port: port)
+            let started = Date()
+            #expect(try decodeServerText(try silent.receiveText()).errorMessage?.message == "no hello within 1 s")
+            #expect(Date().timeIntervalSince(started) < 2.5)
+            let idle = try BlockingClient(port: port)
+            #expect(idle.isClosedByPeer())
+        }
+        for bad in [["--max-output-bytes", "10"], ["--max-boards", "-1"], ["--hello-timeout", "0"], ["--max-connections", "x"]] {
+            let process = try ServerProcess(["serve", "--port", "0"] + bad)
+            #expect(process.waitForExit() == 64, "\(bad)")
+        }
+    }
+}
