@@ -89,6 +89,7 @@ class RawClient:
         expect(headers.get("sec-websocket-accept") == accept, f"{path}: wrong Sec-WebSocket-Accept")
         expect("sec-websocket-extensions" not in headers, f"{path}: an extension was negotiated unasked")
         self.subprotocol = headers.get("sec-websocket-protocol")
+        expect(subprotocol or self.subprotocol is None, f"{path}: a subprotocol was selected though none was offered")
         self.closed = None
         return self
 
