@@ -113,6 +113,7 @@ let package = Package(
         .testTarget(
             name: "CorkboardClientTests",
             dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "TestSupport"]),
+        .testTarget(name: "CorkboardBenchTests", dependencies: ["CorkboardBench", "TestSupport"]),
         .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
             name: "CorkboardServerTests",

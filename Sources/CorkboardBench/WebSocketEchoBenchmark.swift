@@ -18,10 +18,17 @@ public struct WebSocketEchoBenchmark {
         public init() {}
     }
 
+    public struct Result: Sendable {
+        public var echoed: Int
+        public var seconds: Double
+        public var messagesPerSecond: Double { Double(echoed) / seconds }
+        public var text: String
+    }
+
     public let configuration: Configuration
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    public func run(progress: (String) -> Void) throws -> String {
+    public func run(progress: (String) -> Void) throws -> Result {
         let target = try BenchTarget(url: configuration.url)
         let loops = IOLoopGroup(count: configuration.clientLoops)
         let counter = EchoCounter(payload: String(repeating: "x", count: configuration.size), inFlight: configuration.inFlight)
@@ -37,7 +44,7 @@ public struct WebSocketEchoBenchmark {
         counter.stop()
         for socket in sockets { socket.close() }
         let rate = Double(after - before) / elapsed
-        return String(format: """
+        let text = String(format: """
             ws-echo: %d connections, %d-byte messages, %d in flight each
               echoed:        %d messages in %.2f s
               throughput:    %.0f msg/s (%.1f MB/s each way)
@@ -45,6 +52,7 @@ public struct WebSocketEchoBenchmark {
             """, configuration.connections, configuration.size, configuration.inFlight, after - before, elapsed,
             rate, rate * Double(configuration.size) / 1e6,
             Double(configuration.connections * configuration.inFlight) / rate * 1000)
+        return Result(echoed: after - before, seconds: elapsed, text: text)
     }
 }
 

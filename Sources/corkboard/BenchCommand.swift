@@ -9,7 +9,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Run a benchmark and print its figures.",
         subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
                       HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self,
-                      PresenceBenchCommand.self, MemoryBenchCommand.self])
+                      PresenceBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -40,8 +40,10 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
         commandName: "ws-echo",
         abstract: "Echo throughput: many clients, small messages, several in flight each.")
 
-    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (served with --echo-endpoint). Default: start one.")
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (corkboard served with --echo-endpoint, or a peer). Default: start one.")
     var url: String?
+    @Option(help: "The server's name in the results.") var server = "corkboard"
+    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
     @Option(help: "Client connections.") var connections = 100
     @Option(help: "Message size in bytes.") var size = 512
     @Option(help: "Messages outstanding per connection.") var inFlight = 8
@@ -54,7 +56,13 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
         configuration.size = size
         configuration.inFlight = inFlight
         configuration.seconds = seconds
-        print(try WebSocketEchoBenchmark(configuration: configuration).run { print($0) })
+        let result = try WebSocketEchoBenchmark(configuration: configuration).run { say($0) }
+        say(result.text)
+        if let json {
+            try BenchRecord.write([BenchRecord(
+                server: server, scenario: "echo", variant: "\(connections) connections, \(size) B",
+                figures: ["messages_per_second": result.messagesPerSecond])], to: json)
+        }
     }
 }
 

@@ -153,3 +153,27 @@ struct MemoryBenchCommand: ParsableCommand {
                       "deflate_negotiated": result.deflateNegotiated ? 1 : 0])])
     }
 }
+
+/// `corkboard bench report`: the tables, goals and plot of one comparison run.
+struct ReportBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Merge the JSON records of a comparison run into results.json, README.md (tables, ratios, goals) and fanout.svg.")
+
+    @Option(help: "Folder of the run's JSON record files.") var raw = "bench/results/raw"
+    @Option(help: "Folder to write results.json, README.md and fanout.svg to.") var out = "bench/results"
+    @Option(help: "A line describing the machine and the run, for the report's head.") var machine = ""
+
+    func run() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: raw).filter { $0.hasSuffix(".json") }.sorted()
+        guard !files.isEmpty else { throw ValidationError("no .json records in \(raw)") }
+        let records = try files.flatMap { try BenchRecord.read(from: "\(raw)/\($0)") }
+        let report = ComparisonReport(records: records)
+        try BenchRecord.write(records, to: "\(out)/results.json")
+        try report.markdown(title: "Corkboard beside the servers users would pick instead", machine: machine)
+            .write(toFile: "\(out)/README.md", atomically: true, encoding: .utf8)
+        try report.fanoutSVG().write(toFile: "\(out)/fanout.svg", atomically: true, encoding: .utf8)
+        for line in report.goals() { say(line) }
+        say("wrote \(out)/results.json, \(out)/README.md and \(out)/fanout.svg from \(records.count) records")
+    }
+}

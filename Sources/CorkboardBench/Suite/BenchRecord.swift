@@ -55,4 +55,15 @@ public struct FanoutStep: Codable, Sendable {
     public var duplicates: Int
     public var missing: Int
     public var joinSeconds: Double
+
+    public init(clients: Int, moves: Int, latency: LatencySummary, expectedDeliveries: Int, duplicates: Int, missing: Int,
+                joinSeconds: Double) {
+        self.clients = clients
+        self.moves = moves
+        self.latency = latency
+        self.expectedDeliveries = expectedDeliveries
+        self.duplicates = duplicates
+        self.missing = missing
+        self.joinSeconds = joinSeconds
+    }
 }

@@ -1,0 +1,100 @@
+import CorkboardBench
+import Foundation
+import Testing
+import TestSupport
+
+/// Each scenario, small, against a real `corkboard serve`: the figures exist and every member
+/// received every event exactly once.
+@Suite(.serialized) struct ScenarioTests {
+    private func withServer<T: Sendable>(_ body: @escaping @Sendable (String, Int32) throws -> T) async throws -> T {
+        let server = try ServerProcess(["serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
+                                        "--web-root", FileManager.default.temporaryDirectory.path])
+        defer { server.signal(SIGTERM); _ = server.waitForExit() }
+        let port = try #require(server.waitForListeningPort(), "\(server.standardError)")
+        let pid = server.process.processIdentifier
+        return try await BlockingWork { try body("ws://127.0.0.1:\(port)", pid) }.value
+    }
+
+    @Test(.timeLimit(.minutes(2))) func fanoutStepsUntilTheLimitAndChecksEveryDelivery() async throws {
+        let result = try await withServer { url, _ in
+            var configuration = FanoutScenario.Configuration()
+            configuration.url = url
+            configuration.step = 20
+            configuration.maxClients = 60
+            configuration.movesPerStep = 30
+            configuration.timeout = 60
+            return try FanoutScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.steps.map(\.clients) == [20, 40, 60])
+        #expect(result.capacity == 60)
+        for step in result.steps {
+            #expect(step.moves == 30)
+            #expect(step.duplicates == 0 && step.missing == 0)
+            #expect(step.latency.count == 30 && step.latency.p50 > 0)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func fanoutStopsAtTheFirstStepOverTheLimit() async throws {
+        let result = try await withServer { url, _ in
+            var configuration = FanoutScenario.Configuration()
+            configuration.url = url
+            configuration.step = 10
+            configuration.maxClients = 30
+            configuration.limit = 0.001  // no step can stay under a microsecond
+            return try FanoutScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.steps.count == 1)
+        #expect(result.capacity == 0)
+        #expect(result.stop.contains("passed the"))
+    }
+
+    @Test(.timeLimit(.minutes(2))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
+        let variants = try await withServer { url, _ in
+            var configuration = OpsScenario.Configuration()
+            configuration.url = url
+            configuration.clients = 6
+            configuration.boardCounts = [1, 8]
+            configuration.moves = 300
+            return try OpsScenario(configuration: configuration).run { _ in }
+        }
+        #expect(variants.map(\.boards) == [1, 8])
+        #expect(variants.map(\.connections) == [6, 8])
+        for variant in variants {
+            #expect(variant.latency.count == 300)
+            #expect(variant.noops == 0 && variant.rejections.isEmpty)
+            #expect(variant.opsPerSecond > 0)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func memoryReadsTheServersResidentSizeByProcessID() async throws {
+        let result = try await withServer { url, pid in
+            var configuration = MemoryScenario.Configuration()
+            configuration.url = url
+            configuration.pid = pid
+            configuration.connections = 200
+            configuration.boards = 4
+            configuration.deflate = true
+            return try MemoryScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.connections == 200)
+        #expect(result.deflateNegotiated)
+        #expect(result.residentBefore > 0 && result.residentIdle > result.residentBefore)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func presenceDeliversDragsToWatchersAndTimesThem() async throws {
+        let result = try await withServer { url, _ in
+            var configuration = PresenceScenario.Configuration()
+            configuration.url = url
+            configuration.draggers = 4
+            configuration.watchers = 20
+            configuration.probes = 5
+            configuration.rate = 10
+            configuration.seconds = 1.5
+            return try PresenceScenario(configuration: configuration).run { _ in }
+        }
+        // 4 draggers × 10/s reach each of 20 watchers (and each dragger sees the 3 others).
+        #expect(result.perWatcherPerSecond > 20)
+        #expect(result.latency.count > 20)
+        #expect(result.disconnected == 0)
+    }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Issue #11: every scenario against Corkboard and against the peer servers (bench/peers/),
+# one server at a time, on this machine, in one run. Writes bench/results/raw/*.json, then
+# bench/results/{results.json,README.md,fanout.svg} and prints the goals with their ratios.
+#
+#   bench/compare.sh                     everything (about 15-25 minutes on 2 cores)
+#   SERVERS="corkboard node-ws" bench/compare.sh
+#   SCENARIOS="fanout ops" bench/compare.sh
+#   MAX_CLIENTS=10000 OPS_MOVES=20000 MEMORY_CONNECTIONS=10000 bench/compare.sh
+#
+# Only loopback; each server is started fresh for each scenario (memory figures need a
+# server that has not served anything yet) and stopped after it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+SERVERS=${SERVERS:-"corkboard hummingbird flyingfox node-ws"}
+SCENARIOS=${SCENARIOS:-"memory memory-deflate fanout ops echo presence"}
+MAX_CLIENTS=${MAX_CLIENTS:-10000}
+STEP=${STEP:-500}
+LIMIT_MS=${LIMIT_MS:-250}
+OPS_MOVES=${OPS_MOVES:-20000}
+MEMORY_CONNECTIONS=${MEMORY_CONNECTIONS:-10000}
+RAW=${RAW:-bench/results/raw}
+
+# 10,000 connections on each side need more descriptors than the usual 1,024.
+ulimit -n "$(ulimit -Hn)"
+
+echo "== building Corkboard (release)"
+swift build -c release --product corkboard >/dev/null
+corkboard="$(swift build -c release --show-bin-path)/corkboard"
+case " $SERVERS " in
+*" hummingbird "*|*" flyingfox "*|*" node-ws "*)
+    echo "== building the peers (release)"
+    bench/peers/build.sh >/dev/null
+    peers="$(swift build -c release --package-path bench/peers --show-bin-path)" ;;
+esac
+
+server_command() {
+    case "$1" in
+    corkboard)   echo "$corkboard serve --port 0 --no-demo --store memory --echo-endpoint --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
+    hummingbird) echo "$peers/hummingbird-peer --port 0" ;;
+    flyingfox)   echo "$peers/flyingfox-peer --port 0" ;;
+    node-ws)     echo "node $root/bench/peers/node/server.js --port 0" ;;
+    *) echo "unknown server $1" >&2; exit 64 ;;
+    esac
+}
+
+server_pid=""
+stop_server() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
+}
+scratch=$(mktemp -d)
+trap 'stop_server; rm -rf "$scratch"' EXIT
+
+# Starts server $1, sets server_pid and port (read from its "listening on …:PORT" line).
+start_server() {
+    rm -rf "$scratch/data"
+    local log="$scratch/server.log"
+    # shellcheck disable=SC2046
+    $(server_command "$1") >"$log" 2>&1 &
+    server_pid=$!
+    port=""
+    for _ in $(seq 200); do
+        port=$(grep -m1 -o 'listening on [a-z]*://[^ ]*' "$log" 2>/dev/null | sed 's/.*://' || true)
+        [ -n "$port" ] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "$1 exited before listening" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "$1 did not listen within 20 s" >&2; exit 1; }
+}
+
+mkdir -p "$RAW"
+for server in $SERVERS; do
+    for scenario in $SCENARIOS; do
+        [ "$scenario" = presence ] && [ "$server" != corkboard ] && continue   # the peers have no presence
+        start_server "$server"
+        url="ws://127.0.0.1:$port"
+        out="$RAW/$server-$scenario.json"
+        echo "== $server: $scenario (pid $server_pid, port $port)"
+        common=(--url "$url" --server "$server" --json "$out")
+        case "$scenario" in
+        memory)         "$corkboard" bench memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" ;;
+        memory-deflate) "$corkboard" bench memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" --deflate ;;
+        fanout)         "$corkboard" bench fanout "${common[@]}" --step "$STEP" --max-clients "$MAX_CLIENTS" --limit "$LIMIT_MS" ;;
+        ops)            "$corkboard" bench ops "${common[@]}" --moves "$OPS_MOVES" ;;
+        echo)           "$corkboard" bench ws-echo --url "$url" --server "$server" --json "$out" ;;
+        presence)       "$corkboard" bench presence "${common[@]}" ;;
+        *) echo "unknown scenario $scenario" >&2; exit 64 ;;
+        esac || echo "!! $server $scenario failed (exit $?); the report leaves it out"
+        stop_server
+    done
+done
+
+machine="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(swift --version 2>/dev/null | head -1); node $(node --version 2>/dev/null || echo none); run $(date -u +%Y-%m-%dT%H:%MZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== report"
+"$corkboard" bench report --raw "$RAW" --out bench/results --machine "$machine"
