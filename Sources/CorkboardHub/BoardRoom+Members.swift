@@ -3,7 +3,9 @@ import CorkboardWire
 import WebSocket
 
 /// A client joined to a room.
-struct Member {
+/// A reference, not a value: the room's member table then holds 8 bytes an entry, and a
+/// broadcast walking it copies nothing. Confined to the room's queue like the table.
+final class Member {
     let client: ClientID
     let name: String
     let role: Role
@@ -22,6 +24,15 @@ struct Member {
     var drag: LiveDrag?
 
     var isLive: Bool { replayedThrough == nil }
+
+    init(client: ClientID, name: String, role: Role, token: String?, socket: WebSocketConnection, order: Int) {
+        self.client = client
+        self.name = name
+        self.role = role
+        self.token = token
+        self.socket = socket
+        self.order = order
+    }
 }
 
 /// Joining, resuming and leaving (spec §3). All on the room's queue, so a member is
@@ -53,7 +64,7 @@ extension BoardRoom {
         let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
-        var member = Member(client: client, name: hello.name, role: role, token: hello.token, socket: socket, order: joinCounter)
+        let member = Member(client: client, name: hello.name, role: role, token: hello.token, socket: socket, order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             socket.send(.welcome(Welcome(
                 client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
@@ -75,7 +86,7 @@ extension BoardRoom {
     /// comes first (events carry up to 16 KiB labels and data). When the replay reaches the
     /// durable seq, the member turns live.
     func replay(_ key: MemberKey) {
-        guard var member = members[key], let cursor = member.replayedThrough else { return }
+        guard let member = members[key], let cursor = member.replayedThrough else { return }
         guard let events = engine.events(after: cursor, through: min(cursor + hub.configuration.replayChunk, pipeline.durableSeq)) else {
             // The history window slid past the replay (a very slow reader on a very busy
             // board): it has to start again from a snapshot.
@@ -98,7 +109,6 @@ extension BoardRoom {
             member.replayedThrough = last
             member.socket.whenDrained { self.queue.async { self.replay(key) } }
         }
-        members[key] = member
     }
 
     /// After the access policy changed: a member whose token no longer grants anything here
@@ -135,12 +145,11 @@ extension BoardRoom {
 
     /// An answer to one member's own operation: now, or after its replay.
     func reply(_ text: String, to key: MemberKey) {
-        guard var member = members[key] else { return }
+        guard let member = members[key] else { return }
         if member.isLive {
             member.socket.send(.text(text))
         } else {
             member.held.append(text)
-            members[key] = member
         }
     }
 
@@ -149,7 +158,7 @@ extension BoardRoom {
         let text = WireText.encode(message)
         var live: [WebSocketConnection] = []
         for (other, member) in members where other != key {
-            if member.isLive { live.append(member.socket) } else { members[other]?.held.append(text) }
+            if member.isLive { live.append(member.socket) } else { member.held.append(text) }
         }
         if !live.isEmpty { WebSocketConnection.send(WebSocketBroadcast(text: text), to: live) }
     }

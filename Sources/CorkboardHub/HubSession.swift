@@ -1,6 +1,8 @@
 import CorkboardModel
 import CorkboardWire
+import Dispatch
 import Foundation
+import Sockets
 import WebSocket
 
 /// One WebSocket on `/ws`: waits for `hello` (spec §3), then hands the client's operations
@@ -14,7 +16,7 @@ import WebSocket
 /// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
 /// socket's loop (every handler call arrives there, and the hello deadline and the coalescing
 /// flush are scheduled there), hence `@unchecked Sendable`.
-final class HubSession: WebSocketHandler, @unchecked Sendable {
+final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     private enum Phase {
         case awaitingHello
         case joined(BoardRoom)
@@ -28,6 +30,10 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
     private var waitingDragOver: (collection: String, index: Int)?
     private var dragOverFlushScheduled = false
+    /// Until `hello` arrives: the socket and when it is refused for not saying it. Checked by
+    /// its loop's ticker: a timer block holding the session weakly would give the session and
+    /// the socket side tables, making every retain of them on the broadcast path slower.
+    private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime)?
 
     init(hub: Hub) {
         self.hub = hub
@@ -39,11 +45,23 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
 
     func webSocketDidOpen(_ socket: WebSocketConnection) {
         let timeout = hub.configuration.helloTimeout
-        socket.connection.loop.queue.asyncAfter(deadline: .now() + timeout) { [weak self, weak socket] in
-            guard let self, let socket, case .awaitingHello = self.phase else { return }
-            self.phase = .closed
-            BoardRoom.refuse(socket, .invalid, "no hello within \(timeout.secondsDescription)", close: .policyViolation)
-        }
+        helloWait = (socket, .now() + timeout)
+        // Checked four times per timeout: refused between 1 and 1.25 timeouts after opening.
+        socket.connection.loop.startTicking(self, every: .nanoseconds(Int(timeout.nanoseconds / 4)))
+    }
+
+    func loopDidTick(now: DispatchTime) {
+        guard let (socket, deadline) = helloWait, case .awaitingHello = phase else { return stopWaitingForHello() }
+        guard now >= deadline else { return }
+        stopWaitingForHello()
+        phase = .closed
+        BoardRoom.refuse(socket, .invalid, "no hello within \(hub.configuration.helloTimeout.secondsDescription)", close: .policyViolation)
+    }
+
+    private func stopWaitingForHello() {
+        guard let (socket, _) = helloWait else { return }
+        helloWait = nil
+        socket.connection.loop.stopTicking(self)
     }
 
     func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
@@ -89,6 +107,7 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
         if case .joined(let room) = phase { room.leave(key) }
         phase = .closed
+        stopWaitingForHello()
     }
 
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
@@ -105,8 +124,8 @@ final class HubSession: WebSocketHandler, @unchecked Sendable {
         guard !dragOverFlushScheduled else { return }
         dragOverFlushScheduled = true
         let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait()))
-        socket.connection.loop.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self else { return }
+        // A strong capture, for at most one token's wait (a weak one costs a side table).
+        socket.connection.loop.queue.asyncAfter(deadline: .now() + delay) { [self] in
             self.dragOverFlushScheduled = false
             guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
             _ = self.presenceBudget?.take()

@@ -82,11 +82,15 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var output = OutputQueue()
     private var flushScheduled = false
     private let readSource: DispatchSourceRead
-    private let writeSource: DispatchSourceWrite
-    /// Both sources are created suspended; reading starts in `start`, writing when output waits.
+    /// Made the first time a write would block: most connections never fill their socket
+    /// buffer, and a source (with its handlers) is a good part of an idle connection's memory.
+    private var writeSource: DispatchSourceWrite?
+    /// Reading starts in `start`; writing waits for the socket only while output is blocked
+    /// (true also while there is no write source).
     private var readSuspended = true
     private var writeSuspended = true
-    private var pendingCancels = 2
+    /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
+    private var pendingCancels = 1
     private var closeReason = CloseReason.local
     private var onClose: [@Sendable (CloseReason) -> Void] = []
 
@@ -102,18 +106,34 @@ public final class Connection: @unchecked Sendable, Hashable {
         self.counters = counters
         counters?.connectionOpened()
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
-        // The descriptor is closed only once both sources are cancelled: a closed fd
-        // number may be reused at once, and a live source on it would watch a stranger.
         // Installed here, not in `start`, so a connection aborted before it started still
         // closes its descriptor. (The strong capture is released with the cancelled source.)
-        let cancelled: @Sendable () -> Void = { [self] in
-            pendingCancels -= 1
-            if pendingCancels == 0 { finishClose() }
+        readSource.setCancelHandler { [self] in sourceCancelled() }
+    }
+
+    /// The descriptor is closed only once every source is cancelled: a closed fd number may
+    /// be reused at once, and a live source on it would watch a stranger.
+    private func sourceCancelled() {
+        pendingCancels -= 1
+        if pendingCancels == 0 { finishClose() }
+    }
+
+    /// Waits for the socket to take more output, making the write source the first time.
+    private func awaitWritable() {
+        guard writeSuspended else { return }
+        writeSuspended = false
+        if let writeSource {
+            writeSource.resume()
+            return
         }
-        readSource.setCancelHandler(handler: cancelled)
-        writeSource.setCancelHandler(handler: cancelled)
+        let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+        pendingCancels += 1
+        source.setCancelHandler { [self] in sourceCancelled() }
+        // A strong capture, as for reading: released when the source is cancelled.
+        source.setEventHandler { self.flush() }
+        writeSource = source
+        source.resume()
     }
 
     /// Installs the handler and starts reading. Call once, from anywhere.
@@ -129,7 +149,6 @@ public final class Connection: @unchecked Sendable, Hashable {
         // Strong captures: libdispatch releases a source's handlers once it is cancelled,
         // which breaks the cycle, and a live source must keep its connection alive.
         readSource.setEventHandler { self.readAvailable() }
-        writeSource.setEventHandler { self.flush() }
         // Resumed exactly once: an over-resumed source is a crash in libdispatch.
         if readSuspended {
             readSuspended = false
@@ -305,7 +324,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             case .transferred:
                 // Everything encoded went out: encode the next slice of a large send.
                 if canEncode && !plaintext.isEmpty { continue }
-                if !writeSuspended {
+                if !writeSuspended, let writeSource {
                     writeSuspended = true
                     writeSource.suspend()
                 }
@@ -315,10 +334,7 @@ public final class Connection: @unchecked Sendable, Hashable {
                     handler?.connectionDidDrain(self)
                 }
             case .wouldBlock, .endOfFile:
-                if writeSuspended {
-                    writeSuspended = false
-                    writeSource.resume()
-                }
+                awaitWritable()
             case .failed(let code):
                 terminate(code == EPIPE || code == ECONNRESET ? .reset : .failed(code))
             }
@@ -390,9 +406,11 @@ public final class Connection: @unchecked Sendable, Hashable {
         closeReason = reason
         // A suspended source must be resumed before it is cancelled, or it is never released.
         if readSuspended { readSuspended = false; readSource.resume() }
-        if writeSuspended { writeSuspended = false; writeSource.resume() }
+        if let writeSource {
+            if writeSuspended { writeSuspended = false; writeSource.resume() }
+            writeSource.cancel()
+        }
         readSource.cancel()
-        writeSource.cancel()
     }
 
     private func finishClose() {

@@ -19,11 +19,14 @@ public final class IOLoop: Sendable {
     /// elsewhere (a broadcast), so many sends cost one dispatch, not one each. Only touched on `queue`.
     nonisolated(unsafe) private var pendingFlush: [Connection] = []
     nonisolated(unsafe) private var flushScheduled = false
+    /// Periodic checks of the objects on this loop (`startTicking`).
+    let ticker: LoopTicker
 
     init(index: Int, readBufferSize: Int) {
         self.index = index
         queue = DispatchQueue(label: "corkboard.io.\(index)", qos: .userInitiated)
         queue.setSpecific(key: Self.identity, value: index)
+        ticker = LoopTicker(queue: queue)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         stagingBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     }

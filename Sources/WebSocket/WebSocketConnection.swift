@@ -19,7 +19,7 @@ extension WebSocketHandler {
 ///
 /// Confinement: mutable state is touched only on `connection.loop`; public methods hop there,
 /// which is what makes `@unchecked Sendable` true.
-public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
+public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchecked Sendable {
     public let connection: Connection
     public let subprotocol: String?
     public let options: WebSocketOptions
@@ -27,12 +27,13 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private let compression: WebSocketMessageCompression?
     private var session: WebSocketSession
     private var handler: WebSocketHandler?
-    private let keepalive: DispatchSourceTimer
     private var lastHeard = DispatchTime.now()
     private var pingSentAt: DispatchTime?
     private var closeDeadline: DispatchTime?
     private var finished: (WebSocketCloseCode, String)?
     private var drainWaiters: [@Sendable () -> Void] = []
+    /// The connection has closed: no more ticks.
+    private var closed = false
 
     /// Takes over `connection` (on its loop) after the 101 response was queued.
     public init(connection: Connection, role: WebSocketFrameParser.Role = .server, subprotocol: String?,
@@ -44,11 +45,11 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         self.compression = compression
         session = WebSocketSession(role: role, maxMessageSize: options.maxMessageSize,
                                    acceptsBinary: options.acceptsBinary, compression: compression)
-        keepalive = DispatchSource.makeTimerSource(queue: connection.loop.queue)
+        // Liveness is checked by the loop's ticker, not a timer of our own (see `LoopTicker`).
         let interval = options.pingInterval.halved
-        keepalive.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        keepalive.setEventHandler { [weak self] in self?.checkLiveness() }
-        keepalive.resume()
+        connection.loop.execute { [self] in
+            if !closed { connection.loop.startTicking(self, every: interval) }
+        }
     }
 
     /// Tells the application the WebSocket is open. Call once, on the loop, right after the 101.
@@ -143,7 +144,8 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     public func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
-        keepalive.cancel()
+        closed = true
+        connection.loop.stopTicking(self)
         drainWaiters = []
         let (code, text) = finished ?? (.abnormal, "")
         let handler = self.handler
@@ -158,9 +160,8 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
                 connection.send(bytes)
                 if session.state == .closing && closeDeadline == nil {
                     // From now on only the closing handshake's deadline matters.
-                    let deadline = DispatchTime.now() + options.closeTimeout
-                    closeDeadline = deadline
-                    keepalive.schedule(deadline: deadline, repeating: .milliseconds(100), leeway: .milliseconds(10))
+                    closeDeadline = DispatchTime.now() + options.closeTimeout
+                    connection.loop.startTicking(self, every: .milliseconds(100))
                 }
             case .deliver(let message):
                 handler?.webSocket(self, didReceive: message)
@@ -174,10 +175,10 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    /// Runs twice per ping interval: pings a silent peer, drops one that ignored the ping,
-    /// and ends a closing handshake the peer never answered.
-    private func checkLiveness() {
-        let now = DispatchTime.now()
+    /// Runs at least twice per ping interval: pings a silent peer, drops one that ignored the
+    /// ping, and ends a closing handshake the peer never answered.
+    public func loopDidTick(now: DispatchTime) {
+        guard !closed else { return }
         if let closeDeadline, now >= closeDeadline {
             perform(session.transportEnded())
             connection.abort()
@@ -199,14 +200,6 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
 extension DispatchTimeInterval {
     /// Half the interval (at least 10 ms): how often liveness is checked.
     var halved: DispatchTimeInterval {
-        let nanoseconds: Int
-        switch self {
-        case .seconds(let value): nanoseconds = value * 1_000_000_000
-        case .milliseconds(let value): nanoseconds = value * 1_000_000
-        case .microseconds(let value): nanoseconds = value * 1_000
-        case .nanoseconds(let value): nanoseconds = value
-        default: nanoseconds = 30_000_000_000
-        }
-        return .nanoseconds(max(10_000_000, nanoseconds / 2))
+        .nanoseconds(max(10_000_000, Int(nanoseconds / 2)))
     }
 }
