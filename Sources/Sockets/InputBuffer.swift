@@ -39,6 +39,13 @@ public struct InputBuffer: Sendable {
         return Array(bytes[start...])
     }
 
+    /// Frees the storage when every byte has been consumed (an idle connection's buffer).
+    public mutating func release() {
+        guard start == bytes.count, bytes.capacity > 0 else { return }
+        bytes = []
+        start = 0
+    }
+
     private mutating func compact() -> Int {
         let shift = start
         if start == bytes.count {

@@ -2,15 +2,22 @@ import Glibc
 
 /// An IPv4 or IPv6 address with a port, stored as the `sockaddr` the kernel takes.
 public struct SocketAddress: Sendable, CustomStringConvertible {
-    var storage: sockaddr_storage
+    /// Room for either family: a `sockaddr_in` fits in a `sockaddr_in6`. Not a 128-byte
+    /// `sockaddr_storage`: every connection keeps its peer's address for its lifetime.
+    var storage: sockaddr_in6
     var length: socklen_t
 
-    init(storage: sockaddr_storage, length: socklen_t) {
+    init(storage full: sockaddr_storage, length: socklen_t) {
+        var storage = sockaddr_in6()
+        let kept = min(Int(length), MemoryLayout<sockaddr_in6>.size)
+        withUnsafeBytes(of: full) { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<kept])) }
+        }
         self.storage = storage
-        self.length = length
+        self.length = socklen_t(kept)
     }
 
-    public var family: Int32 { Int32(storage.ss_family) }
+    public var family: Int32 { Int32(storage.sin6_family) }
 
     /// Resolves a host name or numeric address for a listener or a client.
     /// `localhost` may yield both `::1` and `127.0.0.1`; callers take the first that works.

@@ -75,12 +75,14 @@ public final class TCPServer: Sendable {
                 return
             }
             self.live.withLock { _ = $0.insert(connection) }
+            // Kept for the connection's lifetime, so it captures no more than it needs (the
+            // address is the connection's own).
             connection.whenClosed { [weak self] reason in
                 if case .transportFailed(let failure) = reason {
                     // A client that does not trust us, speaks plain HTTP, or offers only old versions.
-                    self?.logger.info("connection from \(remote) closed: \(failure)")
+                    self?.logger.info("connection from \(connection.remoteAddress?.description ?? "?") closed: \(failure)")
                 }
-                admission.release(remote)
+                admission.release(connection.remoteAddress)
                 self?.forget(connection)
             }
             connection.start(handler: makeHandler(connection))

@@ -22,7 +22,11 @@ extension WebSocketHandler {
 public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchecked Sendable {
     public let connection: Connection
     public let subprotocol: String?
-    public let options: WebSocketOptions
+    /// The timing of `WebSocketOptions`, all that a connection keeps of them: the options
+    /// hold collections and an extension negotiator, well over a hundred bytes per idle socket.
+    private let pingInterval: DispatchTimeInterval
+    private let pongTimeout: DispatchTimeInterval
+    private let closeTimeout: DispatchTimeInterval
     /// The negotiated compression (permessage-deflate), if any. Used on the loop only.
     private let compression: WebSocketMessageCompression?
     private var session: WebSocketSession
@@ -40,13 +44,15 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
                 options: WebSocketOptions, compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler) {
         self.connection = connection
         self.subprotocol = subprotocol
-        self.options = options
+        pingInterval = options.pingInterval
+        pongTimeout = options.pongTimeout
+        closeTimeout = options.closeTimeout
         self.handler = handler
         self.compression = compression
         session = WebSocketSession(role: role, maxMessageSize: options.maxMessageSize,
                                    acceptsBinary: options.acceptsBinary, compression: compression)
         // Liveness is checked by the loop's ticker, not a timer of our own (see `LoopTicker`).
-        let interval = options.pingInterval.halved
+        let interval = pingInterval.halved
         connection.loop.execute { [self] in
             if !closed { connection.loop.startTicking(self, every: interval) }
         }
@@ -160,7 +166,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
                 connection.send(bytes)
                 if session.state == .closing && closeDeadline == nil {
                     // From now on only the closing handshake's deadline matters.
-                    closeDeadline = DispatchTime.now() + options.closeTimeout
+                    closeDeadline = DispatchTime.now() + closeTimeout
                     connection.loop.startTicking(self, every: .milliseconds(100))
                 }
             case .deliver(let message):
@@ -185,12 +191,12 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
             return
         }
         if let pingSentAt {
-            if now >= pingSentAt + options.pongTimeout {
+            if now >= pingSentAt + pongTimeout {
                 finished = finished ?? (.goingAway, "no answer to ping")
                 perform(session.transportEnded())
                 connection.abort()
             }
-        } else if now >= lastHeard + options.pingInterval {
+        } else if now >= lastHeard + pingInterval {
             pingSentAt = now
             perform(session.ping())
         }

@@ -64,7 +64,12 @@ public struct WebSocketFrameParser: Sendable {
     public mutating func next() throws(WebSocketError) -> WebSocketFrame? {
         while true {
             switch try parseStep() {
-            case .needMoreData: return nil
+            case .needMoreData:
+                // Everything read was parsed: give the storage back, since an idle connection
+                // would otherwise keep its last read's bytes (one small allocation per read
+                // is nothing next to the read itself).
+                if input.count == 0 { input.release() }
+                return nil
             case .progressed: continue
             case .frame(let frame): return frame
             }
