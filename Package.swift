@@ -76,11 +76,13 @@ let package = Package(
         .target(
             name: "CorkboardClient",
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "TLS"]),
+        // <sys/epoll.h>, for the benchmark's lean clients (Linux).
+        .target(name: "CEpoll"),
         // Benchmarks behind `corkboard bench`.
         .target(
             name: "CorkboardBench",
             dependencies: [
-                "CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets",
+                "CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "CEpoll",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
 

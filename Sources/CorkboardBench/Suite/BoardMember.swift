@@ -3,17 +3,6 @@ import Synchronization
 import Sockets
 import WebSocket
 
-/// The answer a member received to a move it sent.
-enum MoveAnswer: Sendable {
-    case committed(seq: Int)
-    case noop
-    case rejected(code: String)
-}
-
-/// Told when a member has the answer to a move it sent. Called on the member's loop.
-protocol MoveAnswerListener: AnyObject, Sendable {
-    func member(_ member: BoardMember, received answer: MoveAnswer, opId: String, at time: UInt64)
-}
 
 /// One bench client on a board: says hello, then notes when each sequenced `committed` event
 /// arrives and checks that the seqs come exactly once and in order. It can also send moves and
@@ -23,29 +12,7 @@ protocol MoveAnswerListener: AnyObject, Sendable {
 ///
 /// Confinement: `socket`, `pending` and `welcomed` are touched only on `loop`; `log` is also
 /// read by the bench's thread, hence the mutex.
-final class BoardMember: WebSocketHandler, @unchecked Sendable {
-    struct Log {
-        /// The seq the welcome reported; arrivals start after it.
-        var welcomeSeq = 0
-        /// Arrival time (uptime nanoseconds) of seq `welcomeSeq + 1 + i` at index `i`; 0 for a missing one.
-        var arrivals: [UInt64] = []
-        /// Every message since the welcome, sequenced or not.
-        var received = 0
-        /// Others' drag updates (`drag`) since the welcome.
-        var drags = 0
-        /// Sequenced events that came again (at or below a seq already had), since the welcome.
-        var duplicates = 0
-        var closed: String?
-        var nextSeq: Int { welcomeSeq + 1 + arrivals.count }
-
-        /// When `seq` arrived, if it did.
-        func arrival(of seq: Int) -> UInt64? {
-            let index = seq - welcomeSeq - 1
-            guard index >= 0, index < arrivals.count, arrivals[index] != 0 else { return nil }
-            return arrivals[index]
-        }
-    }
-
+final class BoardMember: BenchMember, WebSocketHandler, @unchecked Sendable {
     let number: Int
     let loop: IOLoop
     private let hello: String
@@ -56,7 +23,7 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
     private var welcomed = false
     /// Moves this member sent that are not answered yet.
     private var pending = Set<String>()
-    let log = Mutex(Log())
+    let log = Mutex(MemberLog())
 
     init(number: Int, loop: IOLoop, board: String, gate: JoinGate, listener: MoveAnswerListener?, dragProbe: DragProbe? = nil) {
         self.number = number
@@ -131,17 +98,7 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
     }
 
     private func record(seq: Int, at time: UInt64) {
-        log.withLock { log in
-            let expected = log.nextSeq
-            if seq < expected {
-                log.duplicates += 1
-            } else {
-                if seq > expected {
-                    log.arrivals.append(contentsOf: repeatElement(0, count: seq - expected))
-                }
-                log.arrivals.append(time)
-            }
-        }
+        log.withLock { $0.record(seq: seq, at: time) }
     }
 
     private func answer(_ answer: MoveAnswer, text: String, at time: UInt64) {

@@ -17,7 +17,8 @@ public struct FanoutScenario {
         public var inFlight = 4
         /// The p95 above which a step fails, in milliseconds.
         public var limit = 250.0
-        public var clientLoops = 2
+        /// Threads reading the members' sockets (see `EpollReceivers`).
+        public var clientThreads = 2
         public var seed: UInt64 = 1
         /// Longest wait for any one phase of a step.
         public var timeout = 120.0
@@ -37,33 +38,25 @@ public struct FanoutScenario {
 
     public func run(progress: (String) -> Void) throws -> Result {
         let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"])
-        let loops = IOLoopGroup(count: configuration.clientLoops)
+        let loops = IOLoopGroup(count: 1)
         let board = SuiteBoard.freshID("fanout")
         try SuiteBoard.create(id: board, movers: configuration.inFlight, target: target, loop: loops.next())
+        let receivers = EpollReceivers(threads: configuration.clientThreads)
+        defer { receivers.stop() }
         let driver = MoveDriver(
             slots: (0..<configuration.inFlight).map { MoveDriver.Slot(item: "x\($0)", board: board, sender: nil) },
             seed: configuration.seed)
-        var options = WebSocketOptions()
-        options.maxMessageSize = 64 << 20
-        options.closeTimeout = .seconds(30)
-        var members: [BoardMember] = []
-        var sockets: [WebSocketConnection] = []
-        defer { for socket in sockets { socket.close() } }
+        var members: [LeanMember] = []
         var result = Result()
         while members.count + configuration.step <= configuration.maxClients {
             let joinStarted = DispatchTime.now().uptimeNanoseconds
-            let gate = JoinGate(window: 100)
-            let joining = (members.count..<members.count + configuration.step).map {
-                BoardMember(number: $0, loop: loops.next(), board: board, gate: gate, listener: driver)
-            }
             do {
-                sockets += try joinAll(joining.map { ($0, $0.loop) }, target: target, options: options, gate: gate,
-                                       timeout: configuration.timeout)
+                members += try LeanMember.joinAll(members.count..<members.count + configuration.step, target: target,
+                                                  board: { _ in board }, listener: driver, receivers: receivers)
             } catch {
                 result.stop = "joining \(members.count + configuration.step) clients failed: \(error)"
                 break
             }
-            members += joining
             let joinSeconds = secondsSince(joinStarted)
             // Joins make the server announce each newcomer to everybody; let that settle so it
             // does not count as the moves' latency.
@@ -87,7 +80,7 @@ public struct FanoutScenario {
     }
 
     /// Waits until no member received anything for 300 ms (at most `timeout`).
-    private func waitUntilQuiet(_ members: [BoardMember]) throws {
+    private func waitUntilQuiet(_ members: [LeanMember]) throws {
         let deadline = DispatchTime.now() + configuration.timeout
         var last = -1
         while true {
@@ -101,7 +94,7 @@ public struct FanoutScenario {
         }
     }
 
-    private func measure(members: [BoardMember], driver: MoveDriver, joinSeconds: Double) throws -> FanoutStep {
+    private func measure(members: [LeanMember], driver: MoveDriver, joinSeconds: Double) throws -> FanoutStep {
         let outcome = try driver.run(moves: configuration.movesPerStep, senders: members, timeout: configuration.timeout)
         guard let finalSeq = outcome.samples.map(\.seq).max() else {
             throw BenchTarget.Failure(description: "no move was committed: \(outcome.noops) noops, rejected \(outcome.rejections)")

@@ -14,7 +14,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
         let item: String
         let board: String
         /// The member that always sends this slot's moves; nil: a random one of `senders`.
-        let sender: BoardMember?
+        let sender: BenchMember?
         var inSecondCollection = false
     }
 
@@ -35,7 +35,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
 
     private struct State {
         var slots: [Slot]
-        var senders: [BoardMember] = []
+        var senders: [BenchMember] = []
         var random: SplitMix64
         var remaining = 0
         var sent = 0
@@ -56,7 +56,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
     }
 
     /// Sends `moves` moves, every slot keeping one outstanding, and waits for all the answers.
-    func run(moves: Int, senders: [BoardMember], timeout: Double) throws -> Outcome {
+    func run(moves: Int, senders: [BenchMember], timeout: Double) throws -> Outcome {
         let slots = state.withLock { state -> Int in
             state.senders = senders
             state.remaining = moves
@@ -72,7 +72,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
         return state.withLock { $0.outcome }
     }
 
-    func member(_ member: BoardMember, received answer: MoveAnswer, opId: String, at time: UInt64) {
+    func member(_ member: BenchMember, received answer: MoveAnswer, opId: String, at time: UInt64) {
         let slot = state.withLock { state -> Int? in
             guard let (slot, sentAt) = state.outstanding.removeValue(forKey: opId) else { return nil }
             state.outcome.lastAnswered = max(state.outcome.lastAnswered, time)
@@ -91,7 +91,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
     }
 
     private func sendNext(from slot: Int) {
-        let next = state.withLock { state -> (BoardMember, String, String)? in
+        let next = state.withLock { state -> (BenchMember, String, String)? in
             guard state.remaining > 0 else {
                 if state.outstanding.isEmpty { finished.signal() }
                 return nil

@@ -17,7 +17,8 @@ public struct OpsScenario {
         public var boardCounts = [1, 100]
         /// Moves per variant, shared by every connection.
         public var moves = 20_000
-        public var clientLoops = 2
+        /// Threads reading the members' sockets (see `EpollReceivers`).
+        public var clientThreads = 2
         public var seed: UInt64 = 1
         public var timeout = 300.0
         public init() {}
@@ -37,22 +38,18 @@ public struct OpsScenario {
 
     public func run(progress: (String) -> Void) throws -> [Variant] {
         let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", configuration.store])
-        let loops = IOLoopGroup(count: configuration.clientLoops)
-        var options = WebSocketOptions()
-        options.closeTimeout = .seconds(30)
+        let loops = IOLoopGroup(count: 1)
+        let receivers = EpollReceivers(threads: configuration.clientThreads)
+        defer { receivers.stop() }
         return try configuration.boardCounts.map { boards in
             let connections = max(configuration.clients, boards)
             let boardIDs = (0..<boards).map { _ in SuiteBoard.freshID("ops") }
             let moversPerBoard = (connections + boards - 1) / boards
             for board in boardIDs { try SuiteBoard.create(id: board, movers: moversPerBoard, target: target, loop: loops.next()) }
-            let gate = JoinGate(window: 100)
             let driver = MoveDriver(seed: configuration.seed)
-            let members = (0..<connections).map {
-                BoardMember(number: $0, loop: loops.next(), board: boardIDs[$0 % boards], gate: gate, listener: driver)
-            }
-            let sockets = try joinAll(members.map { ($0, $0.loop) }, target: target, options: options, gate: gate,
-                                      timeout: configuration.timeout)
-            defer { for socket in sockets { socket.close() } }
+            let members = try LeanMember.joinAll(0..<connections, target: target, board: { boardIDs[$0 % boards] },
+                                                 listener: driver, receivers: receivers)
+            defer { receivers.retire(members) }
             driver.assign(members.enumerated().map { index, member in
                 MoveDriver.Slot(item: "x\(index / boards)", board: boardIDs[index % boards], sender: member)
             })

@@ -7,29 +7,34 @@ enum WireScan {
     /// The value of the top-level `"key":"…"` string field, if any (escapes are kept as sent).
     static func string(_ key: String, in text: String) -> Substring? {
         var text = text
-        return text.withUTF8 { bytes -> Substring? in
-            guard let start = valueStart(key, in: bytes), start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { return nil }
-            var end = start + 1
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
-            guard end < bytes.count else { return nil }
-            return Substring(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(start + 1)..<end]), as: UTF8.self)
-        }
+        return text.withUTF8 { string(key, in: $0).map { Substring(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// The bytes of the top-level `"key":"…"` string field's value, if any.
+    static func string(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let start = valueStart(key, in: bytes), start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { return nil }
+        var end = start + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+        guard end < bytes.count else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
     }
 
     /// The value of the top-level `"key":N` integer field, if any.
     static func integer(_ key: String, in text: String) -> Int? {
         var text = text
-        return text.withUTF8 { bytes -> Int? in
-            guard var index = valueStart(key, in: bytes) else { return nil }
-            var value = 0
-            var digits = 0
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), digits < 18 {
-                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                index += 1
-                digits += 1
-            }
-            return digits > 0 ? value : nil
+        return text.withUTF8 { integer(key, in: $0) }
+    }
+
+    static func integer(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard var index = valueStart(key, in: bytes) else { return nil }
+        var value = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), digits < 18 {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
         }
+        return digits > 0 ? value : nil
     }
 
     /// The message's `type`.
@@ -39,7 +44,11 @@ enum WireScan {
     /// Keys are found at the outer object's level only, whatever their order: servers that
     /// sort keys put a nested `"op":{"type":"move"}` before the message's own `"type"`.
     fileprivate static func valueStart(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let pattern = Array(key.utf8)
+        var key = key
+        return key.withUTF8 { valueStart(pattern: $0, in: bytes) }
+    }
+
+    private static func valueStart(pattern: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var depth = 0
         var index = 0
         while index < bytes.count {
@@ -79,10 +88,12 @@ extension WireScan {
     /// Whether the top-level `"key":` field is `true`.
     static func isTrue(_ key: String, in text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let start = valueStart(key, in: bytes), start + 4 <= bytes.count else { return false }
-            return bytes[start] == UInt8(ascii: "t") && bytes[start + 3] == UInt8(ascii: "e")
-        }
+        return text.withUTF8 { isTrue(key, in: $0) }
+    }
+
+    static func isTrue(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = valueStart(key, in: bytes), start + 4 <= bytes.count else { return false }
+        return bytes[start] == UInt8(ascii: "t") && bytes[start + 3] == UInt8(ascii: "e")
     }
 }
 

@@ -1,0 +1,2 @@
+// epoll for the benchmark's lean clients: Swift's Glibc module leaves <sys/epoll.h> out.
+#include <sys/epoll.h>
