@@ -140,8 +140,10 @@ public struct HTTPRequestParser: Sendable {
             if !lengths.isEmpty || request.version == .http1_0 { throw .conflictingFraming }
             throw .unsupportedTransferEncoding
         }
-        guard let first = lengths.first else { return 0 }
-        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
+        guard request.headers.contains("Content-Length") else { return 0 }
+        // A Content-Length whose value is empty (or only commas) is invalid, not absent:
+        // reading it as "no body" would frame the request differently from a proxy in front.
+        guard let first = lengths.first, lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
             throw .invalidContentLength
         }
         guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }

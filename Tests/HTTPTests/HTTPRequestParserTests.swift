@@ -108,6 +108,9 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\n", .invalidContentLength),
+        // Found by fuzzing (Tests/Fuzz, HTTPRequestFuzz): an empty value was taken as no body.
+        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \r\n\r\n", .invalidContentLength),
+        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: ,\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", .conflictingFraming),
         ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n", .unsupportedTransferEncoding),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n", .bodyTooLarge),
@@ -115,6 +118,14 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
     ])
     func malformedRequestsFail(text: String, expected: HTTPParseError) {
         #expect(parseEverySplit(text).last == .failed(expected))
+    }
+
+    /// The fuzzer's reproducer as it was found (without its leading choice byte): the empty
+    /// Content-Length let the bytes after the head parse as a second request.
+    @Test func emptyContentLengthFuzzReproducer() {
+        let bytes: [UInt8] = Array("GeT /a HTTP/1.1\r\nHost:".utf8) + [0xE0, 0x94]
+            + Array("application/json\r\nContent-Length: \r\n\r\nHE /b?ction: clo\r\n".utf8)
+        #expect(parse([bytes]) == [.failed(.invalidContentLength)])
     }
 
     @Test func errorStatusesMapInOnePlace() {
