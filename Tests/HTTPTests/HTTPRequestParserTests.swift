@@ -169,6 +169,24 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
         #expect(parse([Array("GET /\(String(repeating: "x", count: 300))".utf8)], limits: limits) == [.failed(.uriTooLong)])
     }
 
+    /// Found by fuzzing (HTTPRequestFuzz): a request line over the line limit whose target is
+    /// within the URI limit (here a long method) was accepted when it arrived in one read and
+    /// refused with 414 when it arrived in pieces. Now it is 414 however it arrives, and a line
+    /// exactly at the limit is accepted however it arrives (its CR is not counted).
+    @Test func requestLineLimitDoesNotDependOnReads() {
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: 512, maxURILength: 128, maxBodyBytes: 256, maxHeaderCount: 8)
+        let longMethod = "G" + String(repeating: "|", count: 112) + "ET /a?pi/pi/b12&limi1/oHashableps?since=12&limit=%31%30 HTTP/1.1\r\nHost:ch: Ac\"\r\n\r\n"
+        #expect(parseEverySplit(longMethod, limits: limits).last == .failed(.uriTooLong))
+
+        // A 22-byte method and a target at the URI limit fill the line exactly.
+        let line = String(repeating: "M", count: 22) + " /" + String(repeating: "x", count: limits.maxURILength - 1) + " HTTP/1.1"
+        #expect(line.utf8.count == limits.maxRequestLineLength)
+        let result = parseEverySplit(line + "\r\nHost: h\r\n\r\n", limits: limits)
+        #expect(result.count == 1)
+        if case .request = result.first {} else { Issue.record("a line at the limit was refused: \(result)") }
+        #expect(parseEverySplit(line + "x\r\nHost: h\r\n\r\n", limits: limits).last == .failed(.uriTooLong))
+    }
+
     @Test func bodyOverTheLimitIs413BeforeItArrives() {
         let limits = HTTPRequestParser.Limits(maxBodyBytes: 10)
         #expect(parse([Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n".utf8)], limits: limits) == [.failed(.bodyTooLarge)])
