@@ -31,6 +31,8 @@ struct HTTPHeadParser {
     }
 
     private func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
+        // The same bound the parser applies while the line is arriving.
+        if line.count > limits.maxRequestLineLength { throw .uriTooLong }
         let parts = line.split(separator: .space, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(\.isTokenCharacter) else {
             throw line.count > limits.maxURILength ? .uriTooLong : .malformedRequestLine

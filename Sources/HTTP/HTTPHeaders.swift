@@ -53,11 +53,15 @@ extension StringProtocol {
         utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 
-    /// Drops spaces and tabs at both ends (HTTP's "optional whitespace").
+    /// Drops spaces and tabs at both ends (HTTP's "optional whitespace"). Byte by byte, not
+    /// by Character: a space followed by a combining mark is one Character (" \u{301}"), which
+    /// is not " ", so trimming by Character kept such a space (found by HTTPRequestFuzz).
     public func trimmingOWS() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
+        let bytes = Substring(self).utf8
+        var start = bytes.startIndex, end = bytes.endIndex
+        func isOWS(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        while start < end, isOWS(bytes[start]) { start = bytes.index(after: start) }
+        while start < end, isOWS(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

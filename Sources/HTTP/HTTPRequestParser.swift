@@ -18,6 +18,11 @@ public struct HTTPRequestParser: Sendable {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderCount = maxHeaderCount
         }
+
+        /// The longest request line (without its line end): "GET " + target + " HTTP/1.1",
+        /// plus a little room for a long method name. Checked on the line as it arrives and
+        /// again on the whole head, so the verdict never depends on how the bytes were cut.
+        public var maxRequestLineLength: Int { maxURILength + 32 }
     }
 
     public enum Event: Sendable {
@@ -106,7 +111,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// The index just past the blank line that ends the head, or nil if it has not arrived.
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
-        var index = scanned
+        var index = max(scanned, input.start)
         var firstLineEnd = input.bytes[input.start..<input.bytes.count].firstIndex(of: .lf)
         while index < input.bytes.count {
             if input.bytes[index] == .lf {
@@ -121,13 +126,10 @@ public struct HTTPRequestParser: Sendable {
             index += 1
         }
         scanned = index
-        // "GET " + target + " HTTP/1.1\r\n" plus a little room for a long method name.
-        let requestLineLimit = limits.maxURILength + 32
-        if let firstLineEnd {
-            if firstLineEnd - input.start > requestLineLimit { throw .uriTooLong }
-        } else if bufferedByteCount > requestLineLimit {
-            throw .uriTooLong
-        }
+        // The request line so far, without the CR of its CRLF (which may be all that arrived).
+        let lineEnd = firstLineEnd ?? input.bytes.count
+        let lineLength = lineEnd - input.start - (lineEnd > input.start && input.bytes[lineEnd - 1] == .cr ? 1 : 0)
+        if lineLength > limits.maxRequestLineLength { throw .uriTooLong }
         if bufferedByteCount > limits.maxHeaderBytes { throw .headerBlockTooLarge }
         return nil
     }
@@ -140,8 +142,10 @@ public struct HTTPRequestParser: Sendable {
             if !lengths.isEmpty || request.version == .http1_0 { throw .conflictingFraming }
             throw .unsupportedTransferEncoding
         }
-        guard let first = lengths.first else { return 0 }
-        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
+        guard request.headers.contains("Content-Length") else { return 0 }
+        // A Content-Length whose value is empty (or only commas) is invalid, not absent:
+        // reading it as "no body" would frame the request differently from a proxy in front.
+        guard let first = lengths.first, lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
             throw .invalidContentLength
         }
         guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }

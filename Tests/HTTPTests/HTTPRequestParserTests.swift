@@ -73,6 +73,15 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
         #expect(result == [.request(method: "GET", target: "/", headers: ["Host: h", "X-Note: a  b"], body: "")])
     }
 
+    /// Found by fuzzing (HTTPRequestFuzz): after the colon, a space followed by a combining
+    /// mark (U+0301, bytes CC 81) is one Swift Character, and the space was kept in the value.
+    @Test func optionalWhitespaceIsTrimmedByBytes() {
+        let result = parseEverySplit("GET / HTTP/1.1\r\nHost: h\r\nX-Note: \u{301}a \u{301}\t\r\n\r\n")
+        #expect(result == [.request(method: "GET", target: "/", headers: ["Host: h", "X-Note: \u{301}a \u{301}"], body: "")])
+        #expect(" \u{301}x\t ".trimmingOWS().unicodeScalars.elementsEqual("\u{301}x".unicodeScalars))
+        #expect(" \t ".trimmingOWS() == "")
+    }
+
     @Test func absoluteFormTargetKeepsThePath() {
         #expect(parseEverySplit("GET http://example.com/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
             == [.request(method: "GET", target: "/x?y=1", headers: ["Host: example.com"], body: "")])
@@ -108,6 +117,9 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\n", .invalidContentLength),
+        // Found by fuzzing (Tests/Fuzz, HTTPRequestFuzz): an empty value was taken as no body.
+        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \r\n\r\n", .invalidContentLength),
+        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: ,\r\n\r\n", .invalidContentLength),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", .conflictingFraming),
         ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n", .unsupportedTransferEncoding),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n", .bodyTooLarge),
@@ -115,6 +127,14 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
     ])
     func malformedRequestsFail(text: String, expected: HTTPParseError) {
         #expect(parseEverySplit(text).last == .failed(expected))
+    }
+
+    /// The fuzzer's reproducer as it was found (without its leading choice byte): the empty
+    /// Content-Length let the bytes after the head parse as a second request.
+    @Test func emptyContentLengthFuzzReproducer() {
+        let bytes: [UInt8] = Array("GeT /a HTTP/1.1\r\nHost:".utf8) + [0xE0, 0x94]
+            + Array("application/json\r\nContent-Length: \r\n\r\nHE /b?ction: clo\r\n".utf8)
+        #expect(parse([bytes]) == [.failed(.invalidContentLength)])
     }
 
     @Test func errorStatusesMapInOnePlace() {
@@ -156,6 +176,24 @@ private func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = 
         let long = "GET /\(String(repeating: "x", count: 200)) HTTP/1.1\r\nHost: h\r\n\r\n"
         #expect(parseEverySplit(long, limits: limits).last == .failed(.uriTooLong))
         #expect(parse([Array("GET /\(String(repeating: "x", count: 300))".utf8)], limits: limits) == [.failed(.uriTooLong)])
+    }
+
+    /// Found by fuzzing (HTTPRequestFuzz): a request line over the line limit whose target is
+    /// within the URI limit (here a long method) was accepted when it arrived in one read and
+    /// refused with 414 when it arrived in pieces. Now it is 414 however it arrives, and a line
+    /// exactly at the limit is accepted however it arrives (its CR is not counted).
+    @Test func requestLineLimitDoesNotDependOnReads() {
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: 512, maxURILength: 128, maxBodyBytes: 256, maxHeaderCount: 8)
+        let longMethod = "G" + String(repeating: "|", count: 112) + "ET /a?pi/pi/b12&limi1/oHashableps?since=12&limit=%31%30 HTTP/1.1\r\nHost:ch: Ac\"\r\n\r\n"
+        #expect(parseEverySplit(longMethod, limits: limits).last == .failed(.uriTooLong))
+
+        // A 22-byte method and a target at the URI limit fill the line exactly.
+        let line = String(repeating: "M", count: 22) + " /" + String(repeating: "x", count: limits.maxURILength - 1) + " HTTP/1.1"
+        #expect(line.utf8.count == limits.maxRequestLineLength)
+        let result = parseEverySplit(line + "\r\nHost: h\r\n\r\n", limits: limits)
+        #expect(result.count == 1)
+        if case .request = result.first {} else { Issue.record("a line at the limit was refused: \(result)") }
+        #expect(parseEverySplit(line + "x\r\nHost: h\r\n\r\n", limits: limits).last == .failed(.uriTooLong))
     }
 
     @Test func bodyOverTheLimitIs413BeforeItArrives() {
