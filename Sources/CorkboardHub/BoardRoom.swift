@@ -47,7 +47,7 @@ final class BoardRoom: @unchecked Sendable {
     init(id: String, hub: Hub) {
         self.id = id
         self.hub = hub
-        queue = DispatchQueue(label: "corkboard.board.\(id)")
+        queue = DispatchQueue(label: "corkboard.board.\(id)", target: hub.roomTarget())
     }
 
     // MARK: Loading

@@ -4,6 +4,7 @@ import CorkboardStore
 import CorkboardWire
 import Dispatch
 import Logging
+import Sockets
 import Synchronization
 import WebSocket
 
@@ -56,6 +57,11 @@ public final class Hub: Sendable {
     private let clientCounter = Atomic<Int>(0)
     /// HTTP callers' operation budgets, by address.
     private let httpOperationRates: RateTable?
+    /// The serial queues every room's own queue runs on, one per core. A room's queue on its
+    /// own targets the global pool, and a hundred busy boards then had Dispatch running a
+    /// hundred threads on two cores: most of the time went to switching between them.
+    private let roomTargets: [DispatchQueue]
+    private let nextRoomTarget = Atomic<Int>(0)
 
     /// `metrics` receives the hub's counters and gauges (the server's Prometheus registry);
     /// by default nothing is recorded.
@@ -69,6 +75,12 @@ public final class Hub: Sendable {
         self.configuration = configuration
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
+        roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
+    }
+
+    /// The queue a new room's queue runs on (round-robin).
+    func roomTarget() -> DispatchQueue {
+        roomTargets[nextRoomTarget.add(1, ordering: .relaxed).oldValue % roomTargets.count]
     }
 
     /// The handler for one new WebSocket on `/ws`.

@@ -284,7 +284,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// whatever else is queued in the same turn. A peer whose unread output would pass the
     /// bound is disconnected (`.outputOverflow`) so that nobody else waits for it.
     public func send(_ chunk: ByteChunk) {
-        if loop.isCurrent { enqueue(chunk) } else { loop.queue.async { self.enqueue(chunk) } }
+        loop.execute { self.enqueue(chunk) }
     }
 
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }

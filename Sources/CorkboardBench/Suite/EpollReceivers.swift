@@ -71,11 +71,10 @@ final class EpollReceivers: Sendable {
         while running.load(ordering: .relaxed) {
             let ready = epoll_wait(epoll, &events, Int32(events.count), 50)
             guard ready > 0 else { continue }
-            let now = DispatchTime.now().uptimeNanoseconds
             for index in 0..<Int(ready) {
                 let fd = events[index].data.fd
                 guard let member = members.table.withLock({ $0[fd] }), !member.isClosed else { continue }
-                if !member.readAvailable(into: buffer, at: now) {
+                if !member.readAvailable(into: buffer) {
                     // Finished (the server closed it): stop watching, unless the number
                     // already belongs to a newer member.
                     let current = members.table.withLock { members -> Bool in

@@ -120,7 +120,7 @@ public struct FanoutScenario {
             for log in logs {
                 if let arrival = log.arrival(of: sample.seq) { last = max(last, arrival) } else { missing += 1 }
             }
-            lastArrivals.append(last - sample.sentAt)
+            lastArrivals.append(last > sample.sentAt ? last - sample.sentAt : 0)
         }
         return FanoutStep(
             clients: members.count, moves: outcome.samples.count, latency: LatencySummary(nanoseconds: lastArrivals),

@@ -61,8 +61,11 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     // MARK: Reading (on the receiver thread)
 
     /// Reads once and handles every whole frame; false when the socket is finished.
-    func readAvailable(into buffer: UnsafeMutableRawBufferPointer, at time: UInt64) -> Bool {
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         let count = read(fd, buffer.baseAddress, buffer.count)
+        // The time of this read, not of the wake-up: a move sent while a batch of sockets is
+        // being read may already be answered in it.
+        let time = DispatchTime.now().uptimeNanoseconds
         if count < 0 { return errno == EAGAIN || errno == EINTR }
         if count == 0 {
             log.withLock { $0.closed = $0.closed ?? "closed by the server" }
