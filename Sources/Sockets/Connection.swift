@@ -287,6 +287,13 @@ public final class Connection: @unchecked Sendable, Hashable {
         loop.execute { self.enqueue(chunk) }
     }
 
+    /// `send` for a caller already on the loop (a broadcast fanning out there), without
+    /// asking which queue it runs on for every recipient.
+    public func sendOnLoop(_ chunk: ByteChunk) {
+        assert(loop.isCurrent)
+        enqueue(chunk)
+    }
+
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
 
     private func enqueue(_ chunk: ByteChunk) {

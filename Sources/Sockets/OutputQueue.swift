@@ -23,15 +23,17 @@ struct OutputQueue {
     /// `.transferred(total)` when everything queued went out, `.failed` on an error.
     mutating func flush(to socket: Socket) -> Socket.IOResult {
         var total = 0
-        var vectors = [iovec](repeating: iovec(), count: Self.maxVectors)
         while !isEmpty {
             let count = min(Self.maxVectors, chunks.count - head)
-            for i in 0..<count {
-                let chunk = chunks[head + i]
-                let skip = i == 0 ? headOffset : 0
-                vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.base + skip), iov_len: chunk.count - skip)
+            // On the stack: a flush per connection per broadcast is the fan-out's hot path.
+            let result = withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+                for i in 0..<count {
+                    let chunk = chunks[head + i]
+                    let skip = i == 0 ? headOffset : 0
+                    vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.base + skip), iov_len: chunk.count - skip)
+                }
+                return socket.send(vectors)
             }
-            let result = vectors.withUnsafeMutableBufferPointer { socket.send(UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }
             switch result {
             case .transferred(let written):
                 total += written

@@ -93,7 +93,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
 
     private func sendOnLoop(_ broadcast: WebSocketBroadcast) {
         guard session.state == .open else { return }
-        connection.send(broadcast.frame(for: compression))
+        connection.sendOnLoop(broadcast.frame(for: compression))
     }
 
     public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
