@@ -168,7 +168,7 @@ public struct ComparisonReport {
         }
         svg.append(#"<text x="\#((left + width - right) / 2)" y="\#(height - 12)" text-anchor="middle">clients on the board</text>"#)
         svg.append(#"<line x1="\#(left)" x2="\#(width - right)" y1="\#(y(limit))" y2="\#(y(limit))" stroke="rgb(85,85,85)" stroke-dasharray="6 4"/>"#)
-        svg.append(#"<text x="\#(width - right + 6)" y="\#(y(limit) + 4)">limit \#(Int(limit)) ms</text>"#)
+        svg.append(#"<text x="\#(left + 6)" y="\#(y(limit) - 6)" fill="rgb(85,85,85)">limit \#(Int(limit)) ms</text>"#)
         for (index, (server, steps)) in runs.enumerated() {
             let colour = colours[index % colours.count]
             func points(_ value: (FanoutStep) -> Double) -> String {
