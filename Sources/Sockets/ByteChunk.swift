@@ -32,3 +32,18 @@ public final class ByteChunk: @unchecked Sendable {
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
     public var array: [UInt8] { Array(bytes) }
 }
+
+extension [ByteChunk] {
+    /// For a queue that reads from `head`: drops the chunks before it once all are consumed
+    /// (keeping a small array's storage), or once many are, so a queue that keeps draining
+    /// neither grows nor shifts its array on every write.
+    mutating func releaseConsumed(head: inout Int) {
+        if head == count {
+            removeAll(keepingCapacity: capacity <= 256)
+            head = 0
+        } else if head > 1024 {
+            removeFirst(head)
+            head = 0
+        }
+    }
+}

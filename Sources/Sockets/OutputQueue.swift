@@ -61,12 +61,6 @@ struct OutputQueue {
                 remaining = 0
             }
         }
-        if head == chunks.count {
-            chunks.removeAll(keepingCapacity: chunks.capacity <= 256)
-            head = 0
-        } else if head > 1024 {
-            chunks.removeFirst(head)
-            head = 0
-        }
+        chunks.releaseConsumed(head: &head)
     }
 }
