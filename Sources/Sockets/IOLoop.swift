@@ -81,7 +81,7 @@ public final class IOLoop: Sendable {
     private func drainInbox() {
         let work = inbox.withLock { inbox -> [@Sendable () -> Void] in
             inbox.scheduled = false
-            defer { inbox.work.removeAll(keepingCapacity: true) }
+            defer { inbox.work = [] }
             return inbox.work
         }
         for item in work { item() }

@@ -40,10 +40,8 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
         commandName: "ws-echo",
         abstract: "Echo throughput: many clients, small messages, several in flight each.")
 
-    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (corkboard served with --echo-endpoint, or a peer). Default: start one.")
-    var url: String?
-    @Option(help: "The server's name in the results.") var server = "corkboard"
-    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
+    /// `--url` of a server that echoes on `/ws/echo` (corkboard with `--echo-endpoint`, or a peer).
+    @OptionGroup var target: SuiteTargetOptions
     @Option(help: "Client connections.") var connections = 100
     @Option(help: "Message size in bytes.") var size = 512
     @Option(help: "Messages outstanding per connection.") var inFlight = 8
@@ -51,18 +49,16 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
 
     func run() throws {
         var configuration = WebSocketEchoBenchmark.Configuration()
-        configuration.url = url
+        configuration.url = target.url
         configuration.connections = connections
         configuration.size = size
         configuration.inFlight = inFlight
         configuration.seconds = seconds
         let result = try WebSocketEchoBenchmark(configuration: configuration).run { say($0) }
         say(result.text)
-        if let json {
-            try BenchRecord.write([BenchRecord(
-                server: server, scenario: "echo", variant: "\(connections) connections, \(size) B",
-                figures: ["messages_per_second": result.messagesPerSecond])], to: json)
-        }
+        try target.write([BenchRecord(
+            server: target.server, scenario: "echo", variant: "\(connections) connections, \(size) B",
+            figures: ["messages_per_second": result.messagesPerSecond])])
     }
 }
 

@@ -10,7 +10,7 @@ func say(_ line: String) {
 
 /// Options every scenario of the comparison shares: which server, under which name, where the figures go.
 struct SuiteTargetOptions: ParsableArguments {
-    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the protocol's hello/move subset). Default: start a corkboard server.")
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the scenario's part of the protocol; for ws-echo, one echoing on /ws/echo). Default: start a corkboard server.")
     var url: String?
     @Option(help: "The server's name in the results.") var server = "corkboard"
     @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?

@@ -3,49 +3,36 @@ import Synchronization
 import Sockets
 import WebSocket
 
-
-/// One bench client on a board: says hello, then notes when each sequenced `committed` event
-/// arrives and checks that the seqs come exactly once and in order. It can also send moves and
-/// tells its listener their answers. It reads the messages by their bytes (`WireScan`), so any
-/// server speaking the protocol's `hello`/`move` subset can be measured, and thousands of
-/// members cost the bench process little.
+/// One bench client on a board through our own WebSocket stack (so it can offer
+/// permessage-deflate): says hello, then notes when each sequenced `committed` event arrives,
+/// checks that the seqs come exactly once and in order, and counts others' `drag` updates.
+/// It sends presence, never moves: the move scenarios use `LeanMember`. It reads the
+/// messages by their bytes (`WireScan`), so any server speaking the protocol's subset can be
+/// measured.
 ///
-/// Confinement: `socket`, `pending` and `welcomed` are touched only on `loop`; `log` is also
-/// read by the bench's thread, hence the mutex.
-final class BoardMember: BenchMember, WebSocketHandler, @unchecked Sendable {
+/// Confinement: `socket` and `welcomed` are touched only on `loop`; `log` is also read by the
+/// bench's thread, hence the mutex.
+final class BoardMember: WebSocketHandler, @unchecked Sendable {
     let number: Int
     let loop: IOLoop
     private let hello: String
     private let gate: JoinGate
-    private let listener: MoveAnswerListener?
     private let dragProbe: DragProbe?
     private var socket: WebSocketConnection?
     private var welcomed = false
-    /// Moves this member sent that are not answered yet.
-    private var pending = Set<String>()
     let log = Mutex(MemberLog())
 
-    init(number: Int, loop: IOLoop, board: String, gate: JoinGate, listener: MoveAnswerListener?, dragProbe: DragProbe? = nil) {
+    init(number: Int, loop: IOLoop, board: String, gate: JoinGate, dragProbe: DragProbe? = nil) {
         self.number = number
         self.loop = loop
         hello = #"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"}"#
         self.gate = gate
-        self.listener = listener
         self.dragProbe = dragProbe
     }
 
     /// Sends a message that expects no answer (presence). Any thread.
     func send(_ text: String) {
         loop.execute { self.socket?.send(.text(text)) }
-    }
-
-    /// Sends `move` (a complete message) whose opId is `opId`. Any thread.
-    func send(move: String, opId: String) {
-        loop.execute {
-            guard let socket = self.socket else { return }
-            self.pending.insert(opId)
-            socket.send(.text(move))
-        }
     }
 
     func close() { loop.execute { self.socket?.close() } }
@@ -59,8 +46,6 @@ final class BoardMember: BenchMember, WebSocketHandler, @unchecked Sendable {
         guard case .text(let text) = message else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let type = WireScan.type(of: text)
-        log.withLock { $0.received += 1 }
-        // (Presence watchers take the lock twice for a `drag`; it is uncontended.)
         guard welcomed else {
             welcomed = true
             if type == "welcome", let seq = WireScan.integer("seq", in: text) {
@@ -71,22 +56,13 @@ final class BoardMember: BenchMember, WebSocketHandler, @unchecked Sendable {
             }
             return
         }
-        switch type {
-        case "committed":
-            if WireScan.isTrue("noop", in: text) {
-                answer(.noop, text: text, at: now)
-            } else if let seq = WireScan.integer("seq", in: text) {
-                record(seq: seq, at: now)
-                answer(.committed(seq: seq), text: text, at: now)
-            }
-        case "drag":
-            log.withLock { $0.drags += 1 }
-            dragProbe?.received(text, at: now)
-        case "rejected":
-            answer(.rejected(code: WireScan.string("code", in: text).map(String.init) ?? "?"), text: text, at: now)
-        default:
-            break
+        let seq = type == "committed" && !WireScan.isTrue("noop", in: text) ? WireScan.integer("seq", in: text) : nil
+        log.withLock { log in
+            log.received += 1
+            if let seq { log.record(seq: seq, at: now) }
+            if type == "drag" { log.drags += 1 }
         }
+        if type == "drag" { dragProbe?.received(text, at: now) }
     }
 
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
@@ -95,15 +71,5 @@ final class BoardMember: BenchMember, WebSocketHandler, @unchecked Sendable {
             welcomed = true
             gate.finish("a member was closed before its welcome (\(code.rawValue) \(reason))")
         }
-    }
-
-    private func record(seq: Int, at time: UInt64) {
-        log.withLock { $0.record(seq: seq, at: time) }
-    }
-
-    private func answer(_ answer: MoveAnswer, text: String, at time: UInt64) {
-        guard !pending.isEmpty, let opId = WireScan.string("opId", in: text).map(String.init),
-              pending.remove(opId) != nil else { return }
-        listener?.member(self, received: answer, opId: opId, at: time)
     }
 }

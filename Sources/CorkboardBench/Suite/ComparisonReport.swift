@@ -13,9 +13,9 @@ public struct ComparisonReport {
 
     public init(records: [BenchRecord]) {
         self.records = records
-        var servers: [String] = []
-        for record in records where !servers.contains(record.server) { servers.append(record.server) }
-        self.servers = servers.sorted { ($0 == "corkboard" ? 0 : 1, servers.firstIndex(of: $0)!) < ($1 == "corkboard" ? 0 : 1, servers.firstIndex(of: $1)!) }
+        var seen: [String] = []
+        for record in records where !seen.contains(record.server) { seen.append(record.server) }
+        servers = seen.filter { $0 == "corkboard" } + seen.filter { $0 != "corkboard" }
     }
 
     func record(_ server: String, _ scenario: String, _ variant: String = "") -> BenchRecord? {

@@ -1,3 +1,4 @@
+import CorkboardModel
 import Dispatch
 import Foundation
 import Glibc
@@ -21,14 +22,15 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     private let sending = Mutex(())
     /// The start of a frame not wholly read yet.
     private var pendingBytes: [UInt8] = []
-    private var random = SplitMixState()
+    /// Masking keys (RFC 6455 asks only that proxies cannot predict them).
+    private var random: SplitMix64
 
     /// Connects, upgrades to a WebSocket on `/ws`, says hello to `board`, and waits for the
     /// welcome. Blocking.
     init(number: Int, host: String, port: UInt16, board: String, listener: MoveAnswerListener?, timeout: Double = 60) throws {
         self.number = number
         self.listener = listener
-        random = SplitMixState(seed: UInt64(number) &+ 0x5EED)
+        random = SplitMix64(seed: UInt64(number) &+ 0x5EED)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw JoinFailure(description: "socket: \(String(cString: strerror(errno)))") }
         do {
@@ -222,7 +224,7 @@ final class LeanMember: BenchMember, @unchecked Sendable {
             frame.append(0x80 | 127)
             frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
-        let mask = sending.withLock { _ in random.next() }
+        let mask = sending.withLock { _ in UInt32(truncatingIfNeeded: random.next()) }
         let key = [UInt8(mask & 0xFF), UInt8(mask >> 8 & 0xFF), UInt8(mask >> 16 & 0xFF), UInt8(mask >> 24 & 0xFF)]
         frame += key
         frame += payload.enumerated().map { $0.element ^ key[$0.offset & 3] }
@@ -242,19 +244,6 @@ final class LeanMember: BenchMember, @unchecked Sendable {
                 throw JoinFailure(description: "send: \(String(cString: strerror(errno)))")
             }
         }
-    }
-}
-
-/// A tiny generator for masking keys (their only requirement is to be unpredictable to proxies).
-struct SplitMixState {
-    private var state: UInt64
-    init(seed: UInt64 = 1) { state = seed }
-    mutating func next() -> UInt32 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt32(truncatingIfNeeded: z ^ (z >> 31))
     }
 }
 

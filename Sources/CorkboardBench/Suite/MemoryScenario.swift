@@ -45,7 +45,7 @@ public struct MemoryScenario {
         if configuration.deflate { options.extensions = DeflateNegotiator() }
         let gate = JoinGate(window: 200)
         let members = (0..<configuration.connections).map {
-            BoardMember(number: $0, loop: loops.next(), board: boards[$0 % boards.count], gate: gate, listener: nil)
+            BoardMember(number: $0, loop: loops.next(), board: boards[$0 % boards.count], gate: gate)
         }
         let started = DispatchTime.now().uptimeNanoseconds
         let sockets = try joinAll(members.map { ($0, $0.loop) }, target: target, options: options, gate: gate,

@@ -48,11 +48,11 @@ public struct PresenceScenario {
         let probe = DragProbe()
         let gate = JoinGate(window: 100)
         let watchers = (0..<configuration.watchers).map {
-            BoardMember(number: $0, loop: loops.next(), board: board, gate: gate, listener: nil,
+            BoardMember(number: $0, loop: loops.next(), board: board, gate: gate,
                         dragProbe: $0 < configuration.probes ? probe : nil)
         }
         let draggers = (0..<configuration.draggers).map {
-            BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate, listener: nil)
+            BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate)
         }
         let sockets = try joinAll((watchers + draggers).map { ($0, $0.loop) }, target: target, options: options, gate: gate,
                                   timeout: configuration.timeout)
