@@ -9,19 +9,24 @@ import TestSupport
 @Suite struct HostileConnectionFloodTests {
     /// Opens `count` TCP connections without blocking and drops them: a third with a reset, a
     /// third after half a request, a third with a plain FIN.
-    static func openAndDrop(_ count: Int, port: UInt16) -> Int {
+    static func openAndDrop(_ count: Int, port: UInt16) -> (opened: Int, failure: String?) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var descriptors: [Int32] = []
+        var failure: String?
         for _ in 0..<count {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { break }
+            guard fd >= 0 else { failure = "socket: \(String(cString: strerror(errno)))"; break }
             let status = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard status == 0 || errno == EINPROGRESS else { close(fd); continue }
+            guard status == 0 || errno == EINPROGRESS else {
+                failure = "connect: \(String(cString: strerror(errno)))"
+                close(fd)
+                continue
+            }
             descriptors.append(fd)
         }
         // Give the connects a moment to complete before the drops.
@@ -38,10 +43,13 @@ import TestSupport
             }
             close(fd)
         }
-        return descriptors.count
+        return (descriptors.count, failure)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // Generous deadlines: CI runs this beside Autobahn and the browser on two cores, where
+    // accepting and closing 10,000 connections can take far longer than on a quiet machine.
+    // How long the flood took is printed, never asserted.
+    @Test(.timeLimit(.minutes(4)))
     func tenThousandConnectionsOpenedAndDroppedLeaveTheServerAsItWas() async throws {
         let limit = raiseDescriptorLimit()
         try #require(limit >= 2100, "the descriptor limit (\(limit)) is too low for batches of 1,000")
@@ -53,13 +61,17 @@ import TestSupport
             let baseline = server.openDescriptors
             let started = Date()
             var opened = 0
-            for _ in 0..<10 { opened += Self.openAndDrop(1000, port: port) }
+            var failures: [String] = []
+            for _ in 0..<10 {
+                let batch = Self.openAndDrop(1000, port: port)
+                opened += batch.opened
+                if let failure = batch.failure { failures.append(failure) }
+            }
             let seconds = Date().timeIntervalSince(started)
-            #expect(opened == 10_000)
-            #expect(seconds < 30, "the flood took \(seconds) s")
+            #expect(opened == 10_000, "the client side could not open them all: \(failures)")
             #expect(server.isRunning)
             // Every dropped connection is closed on the server too: no descriptor leaks.
-            #expect(eventually(timeout: 15) { server.openDescriptors <= baseline + 4 },
+            #expect(eventually(timeout: 90) { server.openDescriptors <= baseline + 4 },
                     "the server holds \(server.openDescriptors) descriptors, \(baseline) before the flood")
             try Unharmed.expect(port: port, eventsBefore: before)
             print("10,000 connections opened and dropped in \(String(format: "%.1f", seconds)) s")
