@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
 
         // Pure core: boards, operations, resolver, history. No I/O, imports nothing of ours.
         .target(name: "CorkboardModel"),
@@ -56,6 +59,11 @@ let package = Package(
         .target(
             name: "CorkboardSQLite",
             dependencies: ["CorkboardStore", "CorkboardModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The scale-out store: PostgreSQL through libpq, non-blocking, driven by a Dispatch read
+        // source on the connection's socket; LISTEN/NOTIFY wakes the other nodes.
+        .target(
+            name: "CorkboardPostgres",
+            dependencies: ["CorkboardStore", "CorkboardModel", "CPostgres", .product(name: "Logging", package: "swift-log")]),
         // Boards as rooms: one sequencer per board, sessions, membership, resume, broadcast.
         .target(
             name: "CorkboardHub",
@@ -67,7 +75,7 @@ let package = Package(
         .target(
             name: "CorkboardServer",
             dependencies: [
-                "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardModel", "CorkboardWire",
+                "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardPostgres", "CorkboardModel", "CorkboardWire",
                 "HTTP", "Sockets", "TLS", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
@@ -90,7 +98,8 @@ let package = Package(
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardStore", "CorkboardBench", "CorkboardClient",
+                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardPostgres", "CorkboardStore", "CorkboardBench",
+                "CorkboardClient",
                 "WebSocketDeflate", "TLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,6 +124,9 @@ let package = Package(
         .testTarget(
             name: "CorkboardClientTests",
             dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "TestSupport"]),
+        .testTarget(
+            name: "CorkboardPostgresTests",
+            dependencies: ["CorkboardPostgres", "CorkboardStore", "CorkboardModel", "TestSupport"]),
         .testTarget(name: "CorkboardBenchTests", dependencies: ["CorkboardBench", "TestSupport"]),
         .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
         .testTarget(
