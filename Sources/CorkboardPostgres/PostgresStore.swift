@@ -1,1 +1,188 @@
-import CPostgres
+import CorkboardModel
+import CorkboardStore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The scale-out store: boards in PostgreSQL, shared by every Corkboard node that points at
+/// the same database (docs/storage.md, "Several nodes").
+///
+/// Two libpq connections: `writer` carries every statement, pipelined (rooms of many boards
+/// append at once without waiting for each other's round trips); `listener` only LISTENs,
+/// turning other nodes' commits (`corkboard_commits`) and drags (`corkboard_presence`) into
+/// `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
+/// answers `.unavailable` at once; when the listener is back it signals `.resynchronize`,
+/// since notifications sent meanwhile are lost and rooms must catch up by seq.
+///
+/// Confinement: `folding`, the one `var`, is touched only on the writer's queue; the rest
+/// is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
+public final class PostgresStore: BoardStore, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// A `postgres://` URL or libpq connection string.
+        public var url: String
+        /// Events kept per board beyond its snapshot (as in SQLite): at least this many,
+        /// folded once `retainedEvents + slack` are passed.
+        public var retainedEvents: Int
+        public var connectTimeout: Double
+        public var replyTimeout: Double
+        /// How long `open` waits for the database before giving up.
+        public var startupTimeout: Double
+
+        public init(
+            url: String, retainedEvents: Int = BoardEngine.defaultHistoryCapacity, connectTimeout: Double = 5,
+            replyTimeout: Double = 10, startupTimeout: Double = 15
+        ) {
+            self.url = url
+            self.retainedEvents = retainedEvents
+            self.connectTimeout = connectTimeout
+            self.replyTimeout = replyTimeout
+            self.startupTimeout = startupTimeout
+        }
+    }
+
+    static let commitsChannel = "corkboard_commits"
+    static let presenceChannel = "corkboard_presence"
+
+    public let configuration: Configuration
+    let writer: PostgresConnection
+    let listener: PostgresConnection
+    private let observer = Mutex<(@Sendable (StoreSignal) -> Void)?>(nil)
+    private let isClosed = Atomic<Bool>(false)
+    /// Boards whose log is being folded (touched on the writer's queue only).
+    var folding: Set<String> = []
+
+    /// Connects, brings the schema up to date and starts listening. Throws when the database
+    /// cannot be reached within `startupTimeout` or a migration fails.
+    public static func open(_ configuration: Configuration) throws -> PostgresStore {
+        let store = PostgresStore(configuration)
+        do {
+            try store.startWriter()
+            try store.migrate()
+        } catch {
+            store.close()
+            throw error
+        }
+        store.startListener()
+        return store
+    }
+
+    private init(_ configuration: Configuration) {
+        self.configuration = configuration
+        let settings = PostgresConnection.Settings(
+            url: configuration.url, connectTimeout: configuration.connectTimeout, replyTimeout: configuration.replyTimeout)
+        writer = PostgresConnection(settings: settings, label: "corkboard.postgres.writer")
+        var listening = settings
+        listening.applicationName = "corkboard-listener"
+        listener = PostgresConnection(settings: listening, label: "corkboard.postgres.listener")
+    }
+
+    // MARK: Starting
+
+    private func startWriter() throws {
+        let ready = DispatchSemaphore(value: 0)
+        let lastFailure = Mutex<String?>(nil)
+        writer.onState = { state in
+            switch state {
+            case .ready: ready.signal()
+            case .lost(let reason): lastFailure.withLock { $0 = reason }
+            }
+        }
+        writer.start()
+        guard ready.wait(timeout: .now() + configuration.startupTimeout) == .success else {
+            let reason = lastFailure.withLock { $0 } ?? "no answer"
+            throw PostgresStoreError.unreachable(reason: reason, seconds: configuration.startupTimeout)
+        }
+        writer.onState = nil
+    }
+
+    private func migrate() throws {
+        let result = wait { self.writer.execute(PostgresSchema.migrationGroup, $0) }
+        switch result {
+        case .success: break
+        case .failure(let error): throw PostgresStoreError.migrationFailed("\(error)")
+        }
+    }
+
+    private func startListener() {
+        listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
+        listener.onState = { [weak self] state in
+            guard let self, case .ready = state else { return }
+            let statements = [Self.commitsChannel, Self.presenceChannel].map { PostgresStatement("LISTEN \($0)") }
+            listener.executeOnQueue(statements) { [weak self] result in
+                // Listening again: whatever was committed while not listening is found by seq.
+                if case .success = result { self?.signal(.resynchronize) }
+            }
+        }
+        listener.start()
+    }
+
+    private func received(channel: String, payload: String) {
+        switch channel {
+        case Self.commitsChannel:
+            // "<board> <seq>"; a board id holds no space (Limits.isValidID).
+            guard let space = payload.lastIndex(of: " "), let seq = Int(payload[payload.index(after: space)...]) else { return }
+            signal(.committed(board: String(payload[..<space]), seq: seq))
+        case Self.presenceChannel:
+            signal(.presence(payload))
+        default:
+            break
+        }
+    }
+
+    private func signal(_ signal: StoreSignal) {
+        observer.withLock { $0 }?(signal)
+    }
+
+    /// Waits for a call that answers through a completion (startup only).
+    private func wait<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T {
+        let answer = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        call { value in
+            answer.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return answer.withLock { $0 }!
+    }
+
+    // MARK: BoardStore: signals and closing
+
+    public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {
+        observer.withLock { $0 = handler }
+    }
+
+    public func publish(presence payload: String) {
+        guard !isClosed.load(ordering: .relaxed) else { return }
+        writer.execute([PostgresStatement("SELECT pg_notify($1, $2)", [Self.presenceChannel, payload])]) { _ in }
+    }
+
+    public func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        observer.withLock { $0 = nil }
+        listener.close()
+        writer.close()
+    }
+
+    /// Runs a group on the writer and maps a failure to `.unavailable`.
+    func run(
+        _ statements: [PostgresStatement],
+        _ completion: @escaping @Sendable (Result<[PostgresRows], StoreError>) -> Void
+    ) {
+        guard !isClosed.load(ordering: .relaxed) else { return completion(.failure(.unavailable("the store is closed"))) }
+        writer.execute(statements) { result in completion(result.mapError { .unavailable("\($0)") }) }
+    }
+}
+
+public enum PostgresStoreError: Error, CustomStringConvertible {
+    case unreachable(reason: String, seconds: Double)
+    case migrationFailed(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let reason, let seconds):
+            "cannot reach PostgreSQL within \(Int(seconds)) s: \(reason)"
+        case .migrationFailed(let reason):
+            "cannot bring the PostgreSQL schema up to date: \(reason)"
+        }
+    }
+}

@@ -37,6 +37,13 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Finishes the writes already handed over and releases what the store holds (files,
     /// locks, connections); blocks until done. Calls after it answer `.unavailable`.
     func close()
+
+    /// Hears other nodes through a shared store: their commits and drags, and when to catch
+    /// up. Called on a queue of the store's; a store of one node never calls it.
+    func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void)
+
+    /// Sends a presence message to every node sharing the store (itself included), unstored.
+    func publish(presence payload: String)
 }
 
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
@@ -104,4 +111,21 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unavailable(let reason): "storage unavailable: \(reason)"
         }
     }
+}
+
+/// What a store shared by several nodes tells the hub about the others.
+public enum StoreSignal: Sendable, Hashable {
+    /// Another node (or this one) made `board` durable up to `seq`: rooms that are behind
+    /// read the events after their own seq. Only a wake-up: the events come from the store.
+    case committed(board: String, seq: Int)
+    /// Notifications may have been missed (the store reconnected): every room catches up.
+    case resynchronize
+    /// A presence message from a node (never stored).
+    case presence(String)
+}
+
+/// A store used by one node alone (memory, SQLite) has nothing to signal.
+extension BoardStore {
+    public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {}
+    public func publish(presence payload: String) {}
 }

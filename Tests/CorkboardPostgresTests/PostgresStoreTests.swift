@@ -1,1 +1,169 @@
-import CorkboardPostgres
+@testable import CorkboardPostgres
+import CorkboardModel
+import CorkboardStore
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// The PostgreSQL store against a real server: what each call writes and reads back, the
+/// seq check two nodes rely on, the wake-ups they hear, and the log kept bounded.
+@Suite struct PostgresStoreTests {
+    @Test func createListAndLoadRoundTrip() throws {
+        let store = try TestDatabase.open(try TestDatabase.fresh())
+        defer { store.close() }
+        try store.create(TestDatabase.board("b"), epoch: "e1")
+        try store.create(TestDatabase.board("a"), epoch: "e2")
+        #expect(wait { store.createBoard(TestDatabase.board("a"), epoch: "e3", $0) }.failure == .alreadyExists)
+        let boards = try wait { store.listBoards($0) }.get()
+        #expect(boards.map(\.id) == ["a", "b"])
+        #expect(boards.map(\.seq) == [0, 0])
+        let stored = try #require(try store.load("b"))
+        #expect(stored.snapshot == TestDatabase.board("b"))
+        #expect(stored.epoch == "e1")
+        #expect(stored.seq == 0)
+        #expect(try store.load("nope") == nil)
+    }
+
+    @Test func appendExtendsOnlyTheSeqItNames() throws {
+        let store = try TestDatabase.open(try TestDatabase.fresh())
+        defer { store.close() }
+        try store.create(TestDatabase.board())
+        #expect(throws: Never.self) { try store.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1), TestDatabase.event(2)])).get() }
+        // Another node resolved against seq 1: the board is at 2.
+        #expect(store.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2)])).failure == .conflict(currentSeq: 2))
+        #expect(store.appendWaiting(CommitBatch(board: "nope", expectedSeq: 0, events: [TestDatabase.event(1)])).failure == .notFound)
+        // Nothing of the refused batches was written.
+        let events = try store.eventsWaiting("b", after: 0).get()
+        #expect(events == [TestDatabase.event(1), TestDatabase.event(2)])
+        #expect(try store.eventsWaiting("b", after: 1, limit: 5).get() == [TestDatabase.event(2)])
+        #expect(store.eventsWaiting("nope", after: 0).failure == .notFound)
+        let stored = try #require(try store.load("b"))
+        #expect(try TestDatabase.rebuild(stored) == (try TestDatabase.expected(after: 2)))
+        #expect(stored.events == events)
+        #expect(try wait { store.listBoards($0) }.get().first?.seq == 2)
+    }
+
+    @Test func twoStoresOnOneDatabaseNeverCommitTheSameSeq() throws {
+        let url = try TestDatabase.fresh()
+        let first = try TestDatabase.open(url)
+        let second = try TestDatabase.open(url)
+        defer { first.close(); second.close() }
+        try first.create(TestDatabase.board())
+        // Both race to extend seq 0, many times: exactly one wins each round.
+        for round in 0..<20 {
+            let a = CommitBatch(board: "b", expectedSeq: round, events: [TestDatabase.event(round + 1, client: "a")])
+            let b = CommitBatch(board: "b", expectedSeq: round, events: [TestDatabase.event(round + 1, client: "b")])
+            let results = Mutex<[Result<Void, StoreError>]>([])
+            let done = DispatchGroup()
+            for (store, batch) in [(first, a), (second, b)] {
+                done.enter()
+                store.append(batch) { result in
+                    results.withLock { $0.append(result) }
+                    done.leave()
+                }
+            }
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            let outcomes = results.withLock { $0 }
+            #expect(outcomes.filter { (try? $0.get()) != nil }.count == 1, "round \(round): \(outcomes)")
+            #expect(outcomes.contains { $0.failure == .conflict(currentSeq: round + 1) })
+        }
+        let events = try second.eventsWaiting("b", after: 0).get()
+        #expect(events.map(\.seq) == Array(1...20))
+    }
+
+    @Test func anotherStoreHearsEachCommitAsAWakeUp() throws {
+        let url = try TestDatabase.fresh()
+        let writer = try TestDatabase.open(url)
+        let reader = try TestDatabase.open(url)
+        defer { writer.close(); reader.close() }
+        let heard = Mutex<[StoreSignal]>([])
+        reader.observe { signal in heard.withLock { $0.append(signal) } }
+        try writer.create(TestDatabase.board())
+        // The listener's LISTEN may still be on its way: wait for its resynchronize first.
+        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
+        try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1)])).get()
+        try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2), TestDatabase.event(3)])).get()
+        // A batch of answers only wakes nobody: there is no new seq.
+        try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 3, events: [], noops: [Noop(opId: "n1", seq: 3)])).get()
+        #expect(eventually(timeout: 10) { heard.withLock { $0.filter { if case .committed = $0 { true } else { false } }.count == 2 } })
+        let commits = heard.withLock { $0 }.filter { if case .committed = $0 { true } else { false } }
+        #expect(commits == [.committed(board: "b", seq: 1), .committed(board: "b", seq: 3)])
+        // Presence goes to every store, the sender's included.
+        writer.publish(presence: "hello from one node")
+        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.presence("hello from one node")) } })
+    }
+
+    @Test func rememberedAnswersComeBackWithTheBoard() throws {
+        let store = try TestDatabase.open(try TestDatabase.fresh())
+        defer { store.close() }
+        try store.create(TestDatabase.board())
+        let gone = Rejection(opId: "r1", code: .gone, message: "no such item")
+        try store.appendWaiting(CommitBatch(
+            board: "b", expectedSeq: 0, events: [TestDatabase.event(1)], rejections: [gone], noops: [Noop(opId: "n1", seq: 0)])).get()
+        // The same opId answered again later replaces its first row.
+        let invalid = Rejection(opId: "r1", code: .invalid, message: "again")
+        try store.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [invalid])).get()
+        let stored = try #require(try store.load("b"))
+        #expect(stored.rejections == [invalid])
+        #expect(stored.noops == [Noop(opId: "n1", seq: 0)])
+    }
+
+    @Test func theLogIsFoldedIntoTheSnapshotAndStaysBounded() throws {
+        let url = try TestDatabase.fresh()
+        let store = try TestDatabase.open(url, retainedEvents: 4)
+        defer { store.close() }
+        try store.create(TestDatabase.board())
+        for seq in 1...40 {
+            try store.appendWaiting(CommitBatch(board: "b", expectedSeq: seq - 1, events: [TestDatabase.event(seq)])).get()
+        }
+        // Folding runs after the append that passed the bound: wait for the last one.
+        #expect(eventually(timeout: 10) {
+            store.foldingIsIdle && ((try? store.load("b"))??.events.count ?? .max) <= 8
+        })
+        let stored = try #require(try store.load("b", historyLimit: 1_000))
+        #expect(stored.seq == 40)
+        #expect(stored.events.count <= 8, "the log holds \(stored.events.count) events")
+        #expect(stored.events.count >= 4)
+        #expect(try TestDatabase.rebuild(stored) == (try TestDatabase.expected(after: 40)))
+        if case .unavailable(let reason)? = store.eventsWaiting("b", after: 0).failure {
+            #expect(reason.contains("pruned"))
+        } else {
+            Issue.record("events from before the snapshot must be refused as pruned")
+        }
+        // A smaller history limit folds more into the returned snapshot, on a copy only.
+        let short = try #require(try store.load("b", historyLimit: 2))
+        #expect(short.events.map(\.seq) == [39, 40])
+        #expect(try TestDatabase.rebuild(short) == (try TestDatabase.expected(after: 40)))
+    }
+
+    @Test func migrationsRunOnceWhenNodesStartTogether() throws {
+        let url = try TestDatabase.fresh()
+        let stores = Mutex<[PostgresStore]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            do {
+                let store = try TestDatabase.open(url)
+                stores.withLock { $0.append(store) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        defer { for store in stores.withLock({ $0 }) { store.close() } }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let store = try #require(stores.withLock { $0.first })
+        let rows = try wait { store.run([PostgresStatement("SELECT version, name FROM corkboard_migration ORDER BY version")], $0) }.get()
+        #expect(rows[0].count == PostgresSchema.migrations.count)
+    }
+
+    @Test func anUnreachableDatabaseIsAClearErrorAtOpen() throws {
+        let started = Date()
+        #expect {
+            try PostgresStore.open(PostgresStore.Configuration(
+                url: "postgres://corkboard@127.0.0.1:1/none", connectTimeout: 1, startupTimeout: 2))
+        } throws: { error in
+            "\(error)".contains("cannot reach PostgreSQL")
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}

@@ -1,0 +1,50 @@
+import CorkboardModel
+import CorkboardStore
+import Foundation
+
+/// A `CommitBatch` as one call of `corkboard_append` (PostgresSchema): the events and the
+/// remembered answers as JSON arrays, so a batch of any size is one statement and one
+/// round trip. An event's `op` travels as a JSON string and is stored verbatim.
+struct AppendCall {
+    /// The code a remembered noop is stored under, beside the rejection codes (as in SQLite).
+    static let noopCode = "noop"
+
+    private struct EventRow: Encodable {
+        var seq: Int
+        var opId: String
+        var client: String
+        var op: String
+        var adjusted: Bool
+    }
+
+    private struct AnswerRow: Encodable {
+        var opId: String
+        var code: String
+        var message: String
+        var noopSeq: Int?
+    }
+
+    let statement: PostgresStatement
+
+    init(_ batch: CommitBatch, keepAnswers: Int) throws {
+        let encoder = JSONEncoder()
+        let events = try batch.events.map {
+            EventRow(seq: $0.seq, opId: $0.opId, client: $0.client,
+                     op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted)
+        }
+        let answers = batch.rejections.map { AnswerRow(opId: $0.opId, code: $0.code.rawValue, message: $0.message) }
+            + batch.noops.map { AnswerRow(opId: $0.opId, code: Self.noopCode, message: "", noopSeq: $0.seq) }
+        // Keep the listing's `locked` current without decoding the snapshot: the last lock
+        // operation of the batch decides; NULL leaves it as it is.
+        var locked: Bool?
+        for event in batch.events {
+            if case .lock(let value) = event.op { locked = value }
+        }
+        statement = PostgresStatement(
+            "SELECT appended, current_seq, current_snapshot_seq FROM corkboard_append($1, $2, $3, $4, $5, $6)",
+            [batch.board, String(batch.expectedSeq),
+             String(decoding: try encoder.encode(events), as: UTF8.self),
+             String(decoding: try encoder.encode(answers), as: UTF8.self),
+             locked.map { $0 ? "true" : "false" }, String(keepAnswers)])
+    }
+}

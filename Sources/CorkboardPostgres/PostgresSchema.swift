@@ -1,0 +1,146 @@
+/// The database's tables and functions, created and evolved by numbered migrations that
+/// every node runs at start. The logical schema is SQLite's (docs/storage.md): one row per
+/// board with a JSON snapshot, the log of events after it, and remembered answers.
+///
+/// All migrations run in one transaction under an advisory lock, each guarded by its row in
+/// `corkboard_migration`, so nodes starting together apply each exactly once.
+enum PostgresSchema {
+    struct Migration {
+        var version: Int
+        var name: String
+        var sql: String
+    }
+
+    /// Any fixed number: the advisory lock that serializes migrations across nodes.
+    static let migrationLock = 7_263_410_551
+
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "boards, events, rejections, append and fold", sql: """
+            CREATE TABLE board (
+                id text PRIMARY KEY,
+                title text NOT NULL,
+                locked boolean NOT NULL DEFAULT false,
+                seq bigint NOT NULL CHECK (seq >= 0),
+                epoch text NOT NULL,
+                snapshot text NOT NULL,
+                snapshot_seq bigint NOT NULL CHECK (snapshot_seq >= 0 AND snapshot_seq <= seq)
+            );
+            -- The kept log: exactly the events snapshot_seq+1 … seq of each board. The primary
+            -- key is what makes two nodes unable to commit the same seq of a board.
+            CREATE TABLE event (
+                board text NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                seq bigint NOT NULL,
+                op_id text NOT NULL,
+                client text NOT NULL,
+                op text NOT NULL,
+                adjusted boolean NOT NULL,
+                PRIMARY KEY (board, seq)
+            );
+            -- Permanent rejections and noops (code 'noop', with noop_seq) an opId replay repeats.
+            CREATE TABLE rejection (
+                id bigserial PRIMARY KEY,
+                board text NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                op_id text NOT NULL,
+                code text NOT NULL,
+                message text NOT NULL,
+                decided_seq bigint NOT NULL,
+                noop_seq bigint,
+                UNIQUE (board, op_id)
+            );
+            CREATE INDEX rejection_by_board_seq ON rejection (board, decided_seq);
+            CREATE TABLE store_meta (
+                key text PRIMARY KEY,
+                value text NOT NULL
+            );
+
+            -- One batch of one board, in one transaction: lock the board's row, check that the
+            -- batch extends the seq it was resolved against, append its events, remember its
+            -- answers, bump the seq, and wake the other nodes (NOTIFY is sent at commit).
+            -- No row back: no such board. appended = false: another node got there first.
+            CREATE FUNCTION corkboard_append(
+                p_board text, p_expected bigint, p_events jsonb, p_answers jsonb, p_locked boolean, p_keep_answers integer
+            ) RETURNS TABLE (appended boolean, current_seq bigint, current_snapshot_seq bigint)
+            LANGUAGE plpgsql AS $body$
+            DECLARE
+                v_seq bigint;
+                v_snapshot_seq bigint;
+                v_count integer := jsonb_array_length(p_events);
+            BEGIN
+                SELECT b.seq, b.snapshot_seq INTO v_seq, v_snapshot_seq FROM board b WHERE b.id = p_board FOR UPDATE;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF v_seq <> p_expected THEN
+                    RETURN QUERY SELECT false, v_seq, v_snapshot_seq;
+                    RETURN;
+                END IF;
+                INSERT INTO event (board, seq, op_id, client, op, adjusted)
+                    SELECT p_board, (e->>'seq')::bigint, e->>'opId', e->>'client', e->>'op', (e->>'adjusted')::boolean
+                    FROM jsonb_array_elements(p_events) AS e;
+                IF jsonb_array_length(p_answers) > 0 THEN
+                    DELETE FROM rejection r USING jsonb_array_elements(p_answers) AS a
+                        WHERE r.board = p_board AND r.op_id = a->>'opId';
+                    INSERT INTO rejection (board, op_id, code, message, decided_seq, noop_seq)
+                        SELECT DISTINCT ON (a->>'opId') p_board, a->>'opId', a->>'code', a->>'message',
+                               p_expected + v_count, (a->>'noopSeq')::bigint
+                        FROM jsonb_array_elements(p_answers) WITH ORDINALITY AS x(a, n)
+                        ORDER BY a->>'opId', n DESC;
+                    -- Answers pile up while the seq stands still (a client sending invalid
+                    -- operations): beyond the bound the oldest are forgotten.
+                    DELETE FROM rejection WHERE id IN (
+                        SELECT id FROM rejection WHERE board = p_board ORDER BY id DESC OFFSET p_keep_answers);
+                END IF;
+                UPDATE board SET seq = p_expected + v_count, locked = coalesce(p_locked, locked) WHERE id = p_board;
+                IF v_count > 0 THEN
+                    PERFORM pg_notify('corkboard_commits', p_board || ' ' || (p_expected + v_count));
+                END IF;
+                RETURN QUERY SELECT true, p_expected + v_count, v_snapshot_seq;
+            END
+            $body$;
+
+            -- Folds the log through p_through into a new snapshot computed by a node, if nobody
+            -- folded it meanwhile (snapshot_seq still p_from); the row lock orders it with appends.
+            CREATE FUNCTION corkboard_fold(p_board text, p_from bigint, p_through bigint, p_snapshot text)
+            RETURNS boolean LANGUAGE plpgsql AS $body$
+            BEGIN
+                UPDATE board SET snapshot = p_snapshot, snapshot_seq = p_through
+                    WHERE id = p_board AND snapshot_seq = p_from AND seq >= p_through;
+                IF NOT FOUND THEN
+                    RETURN false;
+                END IF;
+                DELETE FROM event WHERE board = p_board AND seq <= p_through;
+                DELETE FROM rejection WHERE board = p_board AND decided_seq <= p_through;
+                RETURN true;
+            END
+            $body$;
+            """),
+    ]
+
+    /// The statements of one group (one transaction) that bring any database up to date.
+    static var migrationGroup: [PostgresStatement] {
+        var statements = [
+            PostgresStatement("SELECT pg_advisory_xact_lock(\(migrationLock))"),
+            PostgresStatement("""
+                CREATE TABLE IF NOT EXISTS corkboard_migration (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """),
+        ]
+        for migration in migrations {
+            statements.append(PostgresStatement("""
+                DO $migration$
+                BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM corkboard_migration WHERE version = \(migration.version)) THEN
+                        \(migration.sql)
+                        INSERT INTO corkboard_migration (version, name) VALUES (\(migration.version), '\(migration.name)');
+                    END IF;
+                END
+                $migration$
+                """))
+        }
+        statements.append(PostgresStatement("SELECT max(version) AS version FROM corkboard_migration"))
+        return statements
+    }
+}

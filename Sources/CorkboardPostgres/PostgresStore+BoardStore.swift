@@ -1,0 +1,185 @@
+import CorkboardModel
+import CorkboardStore
+import Foundation
+
+/// The `BoardStore` calls, each one group of statements on the writer (one transaction).
+extension PostgresStore {
+    public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void) {
+        run([PostgresStatement("SELECT id, title, seq FROM board ORDER BY id")]) { result in
+            completion(result.flatMap { groups in
+                Result { () throws(PostgresError) in
+                    let rows = groups[0]
+                    return try (0..<rows.count).map { row throws(PostgresError) in
+                        BoardSummary(id: try rows.string(row, "id"), title: try rows.string(row, "title"), seq: try rows.int(row, "seq"))
+                    }
+                }.mapError { .unavailable("\($0)") }
+            })
+        }
+    }
+
+    public func createBoard(_ board: Board, epoch: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let snapshot: String
+        do {
+            snapshot = String(decoding: try JSONEncoder().encode(board), as: UTF8.self)
+        } catch {
+            return completion(.failure(.unavailable("the board does not encode: \(error)")))
+        }
+        let insert = PostgresStatement(
+            """
+            INSERT INTO board (id, title, locked, seq, epoch, snapshot, snapshot_seq) VALUES ($1, $2, $3, 0, $4, $5, 0)
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """,
+            [board.id, board.title, board.locked ? "true" : "false", epoch, snapshot])
+        run([insert]) { result in
+            completion(result.flatMap { $0[0].count == 1 ? .success(()) : .failure(.alreadyExists) })
+        }
+    }
+
+    public func loadBoard(
+        _ id: String, historyLimit: Int,
+        _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void
+    ) {
+        // One snapshot of the database for the three reads: a fold or an append between
+        // them would otherwise tear the log from its snapshot.
+        let statements = [
+            PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+            PostgresStatement("SELECT epoch, snapshot, snapshot_seq FROM board WHERE id = $1", [id]),
+            PostgresStatement("SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 ORDER BY seq", [id]),
+            PostgresStatement("SELECT op_id, code, message, noop_seq FROM rejection WHERE board = $1 ORDER BY id", [id]),
+            PostgresStatement("COMMIT"),
+        ]
+        run(statements) { result in
+            completion(result.flatMap { groups in
+                Result { () throws(StoreError) in try Self.storedBoard(id, groups[1], groups[2], groups[3], historyLimit: historyLimit) }
+            })
+        }
+    }
+
+    public func events(
+        board id: String, after seq: Int, limit: Int,
+        _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
+    ) {
+        let statements = [
+            PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+            PostgresStatement("SELECT snapshot_seq FROM board WHERE id = $1", [id]),
+            PostgresStatement(
+                "SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                [id, String(seq), String(max(0, limit))]),
+            PostgresStatement("COMMIT"),
+        ]
+        run(statements) { result in
+            completion(result.flatMap { groups in
+                Result { () throws(StoreError) in
+                    guard groups[1].count == 1 else { throw .notFound }
+                    let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[1].int(0, "snapshot_seq") }
+                    guard seq >= snapshotSeq else {
+                        throw .unavailable("events after \(seq) of \(id) were pruned (the log starts after \(snapshotSeq))")
+                    }
+                    return try Self.events(groups[2], board: id)
+                }
+            })
+        }
+    }
+
+    public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let statement: PostgresStatement
+        do {
+            statement = try AppendCall(batch, keepAnswers: pruning.bound).statement
+        } catch {
+            return completion(.failure(.unavailable("the batch does not encode: \(error)")))
+        }
+        run([statement]) { [self] result in
+            switch result {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let groups):
+                let rows = groups[0]
+                guard rows.count == 1 else { return completion(.failure(.notFound)) }
+                do {
+                    let seq = try rows.int(0, "current_seq")
+                    guard try rows.bool(0, "appended") else { return completion(.failure(.conflict(currentSeq: seq))) }
+                    completion(.success(()))
+                    let snapshotSeq = try rows.int(0, "current_snapshot_seq")
+                    if let through = pruning.foldThrough(seq: seq, snapshotSeq: snapshotSeq) {
+                        fold(batch.board, from: snapshotSeq, through: through)
+                    }
+                } catch {
+                    completion(.failure(.unavailable("\(error)")))
+                }
+            }
+        }
+    }
+
+    // MARK: Decoding rows
+
+    static func storedBoard(
+        _ id: String, _ board: PostgresRows, _ eventRows: PostgresRows, _ answerRows: PostgresRows, historyLimit: Int
+    ) throws(StoreError) -> StoredBoard? {
+        guard board.count == 1 else { return nil }
+        let (epoch, snapshotText, snapshotSeq) = try decoding { () throws(PostgresError) in
+            (try board.string(0, "epoch"), try board.string(0, "snapshot"), try board.int(0, "snapshot_seq"))
+        }
+        var snapshot: Board
+        do {
+            snapshot = try JSONDecoder().decode(Board.self, from: Data(snapshotText.utf8))
+        } catch {
+            throw .unavailable("the snapshot of board \(id) does not decode: \(error)")
+        }
+        var events = try self.events(eventRows, board: id)
+        // Events beyond the limit are folded into the returned snapshot, on a copy.
+        let skipped = max(0, events.count - max(0, historyLimit))
+        for event in events.prefix(skipped) {
+            do {
+                try snapshot.apply(event.op)
+            } catch {
+                throw .unavailable("stored log of \(id) does not apply at \(event.seq): \(error)")
+            }
+        }
+        events.removeFirst(skipped)
+        var rejections: [Rejection] = []
+        var noops: [Noop] = []
+        try decoding { () throws(PostgresError) in
+            for row in 0..<answerRows.count {
+                let opId = try answerRows.string(row, "op_id")
+                let code = try answerRows.string(row, "code")
+                if code == AppendCall.noopCode {
+                    noops.append(Noop(opId: opId, seq: try answerRows.int(row, "noop_seq")))
+                } else if let known = RejectionCode(rawValue: code) {
+                    rejections.append(Rejection(opId: opId, code: known, message: try answerRows.string(row, "message")))
+                } else {
+                    throw .unexpected("a remembered answer of board \(id) has the unknown code \(code)")
+                }
+            }
+        }
+        return StoredBoard(
+            snapshot: snapshot, snapshotSeq: snapshotSeq + skipped, epoch: epoch, events: events,
+            rejections: rejections, noops: noops)
+    }
+
+    static func events(_ rows: PostgresRows, board: String) throws(StoreError) -> [CommittedEvent] {
+        let decoder = JSONDecoder()
+        var events: [CommittedEvent] = []
+        events.reserveCapacity(rows.count)
+        for row in 0..<rows.count {
+            let (seq, opId, client, opText, adjusted) = try decoding { () throws(PostgresError) in
+                (try rows.int(row, "seq"), try rows.string(row, "op_id"), try rows.string(row, "client"),
+                 try rows.string(row, "op"), try rows.bool(row, "adjusted"))
+            }
+            do {
+                let op = try decoder.decode(BoardOperation.self, from: Data(opText.utf8))
+                events.append(CommittedEvent(seq: seq, opId: opId, client: client, op: op, adjusted: adjusted))
+            } catch {
+                throw .unavailable("event \(seq) of board \(board) does not decode: \(error)")
+            }
+        }
+        return events
+    }
+
+    static func decoding<T>(_ body: () throws(PostgresError) -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .unavailable("\(error)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+@testable import CorkboardPostgres
+import CorkboardModel
+import CorkboardStore
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A fresh database per test, on the shared throwaway cluster.
+enum TestDatabase {
+    static let counter = Atomic<Int>(0)
+
+    static func fresh() throws -> String {
+        let name = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)"
+        let status = try PythonTools.run(
+            "/usr/lib/postgresql/15/bin/createdb", ["-h", "127.0.0.1", "-p", "55432", "-U", "corkboard", name],
+            environment: ProcessInfo.processInfo.environment, timeout: 30)
+        _ = status
+        return "postgres://corkboard@127.0.0.1:55432/\(name)"
+    }
+
+    static func open(_ url: String, retainedEvents: Int = 100) throws -> PostgresStore {
+        try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: retainedEvents, startupTimeout: 10))
+    }
+
+    static func board(_ id: String = "b") -> Board {
+        Board(id: id, title: "Board \(id)", collections: [
+            BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
+            BoardCollection(id: "done", title: "Done"),
+        ])
+    }
+
+    /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.
+    static func event(_ seq: Int, client: String = "c1") -> CommittedEvent {
+        let item = seq % 2 == 1 ? "i1" : "i2"
+        let collection = (seq + 1) / 2 % 2 == 1 ? "done" : "todo"
+        return CommittedEvent(
+            seq: seq, opId: "op-\(seq)", client: client,
+            op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
+    }
+
+    static func expected(after seq: Int, _ id: String = "b") throws -> Board {
+        var board = board(id)
+        for index in stride(from: 1, through: seq, by: 1) { try board.apply(event(index).op) }
+        return board
+    }
+
+    static func rebuild(_ stored: StoredBoard) throws -> Board {
+        var board = stored.snapshot
+        for event in stored.events { try board.apply(event.op) }
+        return board
+    }
+}
+
+/// Calls an asynchronous store method and waits for its answer (at most 15 s).
+func wait<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T {
+    let box = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    call { value in
+        box.withLock { $0 = value }
+        done.signal()
+    }
+    precondition(done.wait(timeout: .now() + 15) == .success, "the store did not answer within 15 s")
+    return box.withLock { $0! }
+}
+
+extension PostgresStore {
+    func create(_ board: Board, epoch: String = "e1") throws {
+        try wait { createBoard(board, epoch: epoch, $0) }.get()
+    }
+
+    func appendWaiting(_ batch: CommitBatch) -> Result<Void, StoreError> {
+        wait { append(batch, $0) }
+    }
+
+    func load(_ id: String, historyLimit: Int = 1_000) throws -> StoredBoard? {
+        try wait { loadBoard(id, historyLimit: historyLimit, $0) }.get()
+    }
+
+    func eventsWaiting(_ id: String, after seq: Int, limit: Int = 1_000) -> Result<[CommittedEvent], StoreError> {
+        wait { events(board: id, after: seq, limit: limit, $0) }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
