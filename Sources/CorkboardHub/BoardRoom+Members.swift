@@ -47,7 +47,13 @@ extension BoardRoom {
             case .failed(let reason):
                 Self.refuse(socket, ErrorCode(rawValue: "unavailable"), "the board cannot be loaded now: \(reason)", close: .tryAgainLater)
             case .ready:
-                self.admit(key, socket: socket, hello: hello, role: role)
+                // Resuming from a seq this node has not seen (it was on another node): read
+                // the store up to it first, so the resume is a replay and not a snapshot.
+                if let resume = hello.resume, resume.epoch == self.epoch, resume.seq > self.pipeline.durableSeq {
+                    self.afterCatchingUp(to: resume.seq) { self.admit(key, socket: socket, hello: hello, role: role) }
+                } else {
+                    self.admit(key, socket: socket, hello: hello, role: role)
+                }
             }
         }
     }
@@ -135,7 +141,7 @@ extension BoardRoom {
     }
 
     /// Takes a member out of the room: its drag cleared first, then `peer.left` to the others.
-    private func remove(_ key: MemberKey) {
+    func remove(_ key: MemberKey) {
         clearDrag(of: key, .left)
         guard let member = members.removeValue(forKey: key) else { return }
         hub.metrics.members.decrement()

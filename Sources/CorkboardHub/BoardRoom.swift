@@ -40,9 +40,15 @@ final class BoardRoom: @unchecked Sendable {
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0
-    /// Operations waiting because too many events are not durable yet (the store is slow):
-    /// the engine's history must still reach back to the durable seq.
-    private var held: [() -> Void] = []
+    /// Operations waiting because too many events are not durable yet (the store is slow),
+    /// or because the room is catching up with other nodes' commits: the engine's history
+    /// must still reach back to the durable seq, and nothing is resolved on a stale board.
+    var held: [() -> Void] = []
+    /// Following other nodes (a shared store): the highest seq they announced, whether
+    /// events are being read from the store now, and work waiting for that to finish.
+    var announcedSeq = 0
+    var isCatchingUp = false
+    var afterCatchUp: [() -> Void] = []
 
     init(id: String, hub: Hub) {
         self.id = id
@@ -65,15 +71,7 @@ final class BoardRoom: @unchecked Sendable {
             phase = .loaded(.missing)
         case .success(let stored?):
             do {
-                var engine = try BoardEngine(
-                    snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
-                    historyCapacity: hub.configuration.historyCapacity)
-                for rejection in stored.rejections { engine.remember(rejection) }
-                for noop in stored.noops { engine.remember(noop) }
-                engine.maximumItems = hub.configuration.maxItemsPerBoard
-                self.engine = engine
-                epoch = stored.epoch
-                pipeline = CommitPipeline(durableSeq: engine.seq)
+                try install(stored)
                 phase = .loaded(.ready)
                 hub.metrics.boards.increment()
             } catch {
@@ -86,6 +84,20 @@ final class BoardRoom: @unchecked Sendable {
         }
         if case .loaded(.ready) = phase {} else { hub.forget(self) }
         for work in waiting { work() }
+    }
+
+    /// Takes the board as the store gave it: the engine, its epoch, remembered answers.
+    func install(_ stored: StoredBoard) throws {
+        var engine = try BoardEngine(
+            snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
+            historyCapacity: hub.configuration.historyCapacity)
+        for rejection in stored.rejections { engine.remember(rejection) }
+        for noop in stored.noops { engine.remember(noop) }
+        engine.maximumItems = hub.configuration.maxItemsPerBoard
+        self.engine = engine
+        epoch = stored.epoch
+        pipeline = CommitPipeline(durableSeq: engine.seq)
+        announcedSeq = max(announcedSeq, engine.seq)
     }
 
     /// Runs `work` on the queue, after loading has finished.
@@ -144,18 +156,24 @@ final class BoardRoom: @unchecked Sendable {
     /// Runs an operation now, or holds it (and everything after it) while the store is
     /// far behind.
     private func sequence(_ work: @escaping () -> Void) {
-        if held.isEmpty && !isBackedUp { work() } else { held.append(work) }
+        if held.isEmpty && !isBackedUp && !isCatchingUp { work() } else { held.append(work) }
+    }
+
+    /// Runs what was held, as long as nothing holds it again.
+    func releaseHeld() {
+        while !held.isEmpty && !isBackedUp && !isCatchingUp { held.removeFirst()() }
     }
 
     private var isBackedUp: Bool {
         engine.seq - pipeline.durableSeq >= max(1, hub.configuration.historyCapacity / 2)
     }
 
-    private func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
+    func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
         let outcome = engine.apply(request, client: client, role: role, leases: leases)
+        let resolution = Resolution(request: request, client: client, role: role, target: target)
         if case .committed(let commit) = outcome {
-            pipeline.add(commit.event, from: target)
-        } else if let delivery = pipeline.answer(outcome, to: target) {
+            pipeline.add(commit.event, from: target, resolution: resolution)
+        } else if let delivery = pipeline.answer(outcome, to: target, resolution: resolution) {
             deliver([delivery])
         }
         writeNextBatch()
@@ -163,7 +181,7 @@ final class BoardRoom: @unchecked Sendable {
 
     // MARK: Group commit
 
-    private func writeNextBatch() {
+    func writeNextBatch() {
         guard let batch = pipeline.nextBatch(board: id) else { return }
         hub.store.append(batch) { result in
             self.queue.async { self.batchFinished(result) }
@@ -178,20 +196,34 @@ final class BoardRoom: @unchecked Sendable {
             // the disk works while the sockets do.
             writeNextBatch()
             deliver(deliveries)
+            if announcedSeq > pipeline.durableSeq { catchUp() }
+        case .failure(.conflict(let seq)):
+            // Another node extended the board first: nothing of this batch was written.
+            hub.metrics.conflicts.increment()
+            announcedSeq = max(announcedSeq, seq)
+            revertToDurable()
+            let conflicted = pipeline.batchConflicted()
+            for opId in conflicted.forgotten { engine.forgetAnswer(to: opId) }
+            deliver(conflicted.deliveries)
+            catchUp(thenResolve: conflicted.resolutions)
         case .failure(let error):
             hub.logger.error("board \(id): a batch could not be made durable: \(error)")
-            do {
-                try engine.revert(after: pipeline.durableSeq)
-            } catch {
-                // The room never lets more events wait than the history keeps.
-                preconditionFailure("board \(id) cannot revert to its durable seq: \(error)")
-            }
+            revertToDurable()
             let failed = pipeline.batchFailed(reason: "\(error)")
             for opId in failed.forgotten { engine.forgetAnswer(to: opId) }
             deliver(failed.deliveries)
         }
-        while !held.isEmpty && !isBackedUp { held.removeFirst()() }
+        releaseHeld()
         writeNextBatch()
+    }
+
+    private func revertToDurable() {
+        do {
+            try engine.revert(after: pipeline.durableSeq)
+        } catch {
+            // The room never lets more events wait than the history keeps.
+            preconditionFailure("board \(id) cannot revert to its durable seq: \(error)")
+        }
     }
 
     private func deliver(_ deliveries: [Delivery]) {
@@ -212,6 +244,8 @@ final class BoardRoom: @unchecked Sendable {
             case .reply(let outcome, .http(let reply)):
                 hub.metrics.count(outcome)
                 reply(outcome)
+            case .reply(_, .elsewhere):
+                break
             }
         }
     }

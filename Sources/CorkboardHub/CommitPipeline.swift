@@ -7,6 +7,17 @@ enum ReplyTarget: Sendable {
     case member(MemberKey)
     /// The HTTP caller hears the outcome once it may be told (a commit once it is durable).
     case http(@Sendable (Outcome) -> Void)
+    /// Nobody here: an event another node committed, which this room only follows.
+    case elsewhere
+}
+
+/// What it takes to resolve an operation again: when another node committed first (the
+/// store answered `.conflict`), the room catches up and resolves it anew on the new board.
+struct Resolution: Sendable {
+    var request: OperationRequest
+    var client: ClientID
+    var role: Role
+    var target: ReplyTarget
 }
 
 /// What the room sends once a batch is settled, in the order the operations arrived.
@@ -30,9 +41,9 @@ enum Delivery {
 /// the deliveries it returns.
 struct CommitPipeline {
     private enum Entry {
-        case event(CommittedEvent, ReplyTarget, committedAt: UInt64)
+        case event(CommittedEvent, ReplyTarget, committedAt: UInt64, resolution: Resolution?)
         /// `batch`: the number of the batch that writes this answer, if it is written.
-        case reply(Outcome, ReplyTarget, batch: Int?)
+        case reply(Outcome, ReplyTarget, batch: Int?, resolution: Resolution?)
     }
 
     private var outbox: [Entry] = []
@@ -60,15 +71,30 @@ struct CommitPipeline {
     var hasUndurableEvents: Bool { committedSeq > durableSeq }
 
     /// A new event from the engine, to be written and then broadcast.
-    mutating func add(_ event: CommittedEvent, from target: ReplyTarget, at committedAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    mutating func add(
+        _ event: CommittedEvent, from target: ReplyTarget, resolution: Resolution? = nil,
+        at committedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
         precondition(event.seq == committedSeq + 1, "events enter the pipeline in seq order")
         committedSeq = event.seq
-        outbox.append(.event(event, target, committedAt: committedAt))
+        outbox.append(.event(event, target, committedAt: committedAt, resolution: resolution))
     }
+
+    /// An event another node committed, read from the store while nothing of this room's
+    /// own is on its way there: it is durable already.
+    mutating func follow(_ event: CommittedEvent) {
+        precondition(isIdle && event.seq == durableSeq + 1, "followed events come in seq order between batches")
+        durableSeq = event.seq
+        handedSeq = event.seq
+        committedSeq = event.seq
+    }
+
+    /// Nothing is being written or waiting to be.
+    var isIdle: Bool { !isWriting && outbox.isEmpty && rejections.isEmpty && noops.isEmpty }
 
     /// An answer to the sender alone. Returns it when it can be sent at once (it is not
     /// written and nothing is waiting to become durable), otherwise queues it.
-    mutating func answer(_ outcome: Outcome, to target: ReplyTarget) -> Delivery? {
+    mutating func answer(_ outcome: Outcome, to target: ReplyTarget, resolution: Resolution? = nil) -> Delivery? {
         var batch: Int?
         switch outcome {
         case .rejected(let rejection) where rejection.code.isPermanent && Limits.isValidID(rejection.opId):
@@ -81,7 +107,7 @@ struct CommitPipeline {
             break
         }
         guard outbox.isEmpty && batch == nil else {
-            outbox.append(.reply(outcome, target, batch: batch))
+            outbox.append(.reply(outcome, target, batch: batch, resolution: resolution))
             return nil
         }
         return .reply(outcome, target)
@@ -92,7 +118,7 @@ struct CommitPipeline {
         guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty || !noops.isEmpty else { return nil }
         var events: [CommittedEvent] = []
         for entry in outbox {
-            if case .event(let event, _, _) = entry, event.seq > handedSeq { events.append(event) }
+            if case .event(let event, _, _, _) = entry, event.seq > handedSeq { events.append(event) }
         }
         let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections, noops: noops)
         rejections = []
@@ -112,10 +138,10 @@ struct CommitPipeline {
         var released = 0
         scan: for entry in outbox {
             switch entry {
-            case .event(let event, let target, let committedAt):
+            case .event(let event, let target, let committedAt, _):
                 if event.seq > durableSeq { break scan }
                 deliveries.append(.broadcast(event, target, committedAt: committedAt))
-            case .reply(let outcome, let target, let batch):
+            case .reply(let outcome, let target, let batch, _):
                 if let batch, batch > durableBatchNumber { break scan }
                 deliveries.append(.reply(outcome, target))
             }
@@ -138,20 +164,52 @@ struct CommitPipeline {
         var forgotten: [OperationID] = []
         let deliveries = outbox.map { entry -> Delivery in
             switch entry {
-            case .event(let event, let target, _):
+            case .event(let event, let target, _, _):
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)
-            case .reply(.repeated(.committed(let event)), let target, _) where event.seq > durableSeq:
+            case .reply(.repeated(.committed(let event)), let target, _, _) where event.seq > durableSeq:
                 return .reply(.rejected(Self.unavailable(event.opId, reason)), target)
-            case .reply(let outcome, let target, let batch?) where batch > durableBatchNumber:
+            case .reply(let outcome, let target, let batch?, _) where batch > durableBatchNumber:
                 guard let opId = outcome.writtenAnswerOpId else { return .reply(outcome, target) }
                 forgotten.append(opId)
                 return .reply(.rejected(Self.unavailable(opId, reason)), target)
-            case .reply(let outcome, let target, _):
+            case .reply(let outcome, let target, _, _):
                 return .reply(outcome, target)
             }
         }
         outbox = []
         return (deliveries, forgotten)
+    }
+
+    /// Another node extended the board first: nothing of the batch was written. Every
+    /// operation not yet told is to be resolved again, in arrival order, once the room has
+    /// caught up (the room reverts the engine to `durableSeq` and makes it forget the
+    /// answers in `forgotten`, which were decided on a board that never was). Entries that
+    /// cannot be resolved again go out as they are, after the resolutions.
+    mutating func batchConflicted() -> (resolutions: [Resolution], deliveries: [Delivery], forgotten: [OperationID]) {
+        isWriting = false
+        handedSeq = durableSeq
+        committedSeq = durableSeq
+        rejections = []
+        noops = []
+        var resolutions: [Resolution] = []
+        var deliveries: [Delivery] = []
+        var forgotten: [OperationID] = []
+        for entry in outbox {
+            switch entry {
+            case .event(_, _, _, let resolution?), .reply(_, _, _, let resolution?):
+                if case .reply(let outcome, _, let batch?, _) = entry, batch > durableBatchNumber,
+                   let opId = outcome.writtenAnswerOpId {
+                    forgotten.append(opId)
+                }
+                resolutions.append(resolution)
+            case .event(let event, let target, _, nil):
+                deliveries.append(.reply(.rejected(Self.unavailable(event.opId, "another node committed first")), target))
+            case .reply(let outcome, let target, _, nil):
+                deliveries.append(.reply(outcome, target))
+            }
+        }
+        outbox = []
+        return (resolutions, deliveries, forgotten)
     }
 
     static func unavailable(_ opId: OperationID, _ reason: String) -> Rejection {

@@ -76,6 +76,21 @@ public final class Hub: Sendable {
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
+        store.observe { [weak self] signal in self?.heard(signal) }
+    }
+
+    /// What a store shared with other nodes tells: their commits wake the rooms loaded here
+    /// (a board nobody here has open is read fresh when it is opened), a reconnect makes
+    /// every room check, and presence goes to the board's room.
+    private func heard(_ signal: StoreSignal) {
+        switch signal {
+        case .committed(let board, let seq):
+            rooms.withLock { $0[board] }?.follow(upTo: seq)
+        case .resynchronize:
+            for room in rooms.withLock({ Array($0.values) }) { room.checkStore() }
+        case .presence:
+            break
+        }
     }
 
     /// The queue a new room's queue runs on (round-robin).
@@ -220,6 +235,7 @@ extension HubError {
         case .notFound: self = .notFound
         case .conflict(let seq): self = .unavailable("another writer moved the board to seq \(seq)")
         case .unavailable(let reason): self = .unavailable(reason)
+        case .pruned: self = .gone(error.description)
         }
     }
 }

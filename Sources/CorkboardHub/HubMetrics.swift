@@ -14,6 +14,10 @@ struct HubMetrics: Sendable {
     let drags: Meter
     /// Events made durable and broadcast.
     let committed: Counter
+    /// Events other nodes committed, read from the shared store and broadcast here.
+    let followed: Counter
+    /// Batches another node beat to the board's next seq (resolved again after catching up).
+    let conflicts: Counter
     private let rejected: [RejectionCode: Counter]
     /// From the sequencer's decision to the hand-over of the durable event to the sockets:
     /// the group commit's wait plus the store's write.
@@ -26,6 +30,8 @@ struct HubMetrics: Sendable {
         members = Meter(label: "corkboard_members", factory: factory)
         drags = Meter(label: "corkboard_drags", factory: factory)
         committed = Counter(label: "corkboard_ops_committed_total", factory: factory)
+        followed = Counter(label: "corkboard_ops_followed_total", factory: factory)
+        conflicts = Counter(label: "corkboard_store_conflicts_total", factory: factory)
         rejected = Dictionary(uniqueKeysWithValues: RejectionCode.allCases.map { code in
             (code, Counter(label: "corkboard_ops_rejected_total", dimensions: [("code", code.rawValue)], factory: factory))
         })

@@ -73,7 +73,7 @@ extension PostgresStore {
                     guard groups[1].count == 1 else { throw .notFound }
                     let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[1].int(0, "snapshot_seq") }
                     guard seq >= snapshotSeq else {
-                        throw .unavailable("events after \(seq) of \(id) were pruned (the log starts after \(snapshotSeq))")
+                        throw .pruned(logStartsAfter: snapshotSeq)
                     }
                     return try Self.events(groups[2], board: id)
                 }

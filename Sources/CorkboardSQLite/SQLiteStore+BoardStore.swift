@@ -49,7 +49,7 @@ extension SQLiteStore {
         perform(writing: false, completion) { db in
             guard let head = try BoardTables.head(db, id) else { return .failure(.notFound) }
             guard seq >= head.snapshotSeq else {
-                return .failure(.unavailable("events after \(seq) of \(id) were pruned (the log starts after \(head.snapshotSeq))"))
+                return .failure(.pruned(logStartsAfter: head.snapshotSeq))
             }
             return .success(try BoardTables.events(db, board: id, after: seq, limit: limit))
         }

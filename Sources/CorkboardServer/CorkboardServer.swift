@@ -1,5 +1,6 @@
 import CorkboardHub
 import CorkboardSQLite
+import CorkboardPostgres
 import CorkboardStore
 import Dispatch
 import Glibc
@@ -36,7 +37,7 @@ public final class CorkboardServer: Sendable {
         } catch {
             throw StartupError.tlsUnusable(error.description)
         }
-        try Self.prepareDataDirectory(configuration.dataDirectory)
+        if configuration.store == .sqlite { try Self.prepareDataDirectory(configuration.dataDirectory) }
         let store = try store ?? Self.makeStore(configuration)
         self.store = store
         let metrics = ServerMetrics()
@@ -104,6 +105,13 @@ public final class CorkboardServer: Sendable {
                     retainedEvents: configuration.hub.historyCapacity)
             } catch {
                 throw .storeUnusable(error.description)
+            }
+        case .postgres:
+            guard let url = configuration.databaseURL else { throw .storeUnusable("--store postgres needs --database-url") }
+            do {
+                return try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: configuration.hub.historyCapacity))
+            } catch {
+                throw .storeUnusable("\(error)")
             }
         }
     }

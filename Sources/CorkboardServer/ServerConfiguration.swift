@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var store: StoreKind = .sqlite
     /// How hard the SQLite store pushes each commit to the disk (`--sync`; see docs/storage.md).
     public var sync: SyncMode = .full
+    /// The PostgreSQL database of `store == .postgres` (`--database-url`, a `postgres://` URL
+    /// or libpq connection string).
+    public var databaseURL: String?
     /// Who may do what: open mode (everyone is owner) unless a token file is given.
     public var access: AccessPolicy = OpenAccess()
     /// A token file (`--tokens`): when set, `access` is read from it at start, and again by
@@ -67,4 +70,6 @@ public enum StoreKind: String, Sendable, CaseIterable {
     case sqlite
     /// Boards live in this process only and are gone when it stops: for tests and demos.
     case memory
+    /// PostgreSQL at `databaseURL`, shared by every node pointed at it (docs/storage.md).
+    case postgres
 }

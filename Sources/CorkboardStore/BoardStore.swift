@@ -29,7 +29,8 @@ public protocol BoardStore: AnyObject, Sendable {
     func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
     /// Committed events after `seq`, oldest first, at most `limit` of them: how a node
-    /// catches up after a `.conflict`. `.notFound` for an unknown board.
+    /// catches up after a `.conflict`. `.notFound` for an unknown board, `.pruned` when
+    /// `seq` is older than the log.
     func events(
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void)
@@ -100,6 +101,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound
     /// The board moved past `expectedSeq` (another node appended first).
     case conflict(currentSeq: Int)
+    /// Events asked for are no longer in the log: it starts after `logStartsAfter`.
+    case pruned(logStartsAfter: Int)
     /// Storage full, read-only or unreachable: nothing was written.
     case unavailable(String)
 
@@ -108,6 +111,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyExists: "the board already exists"
         case .notFound: "no such board"
         case .conflict(let seq): "the board is already at seq \(seq)"
+        case .pruned(let seq): "those events were pruned (the log starts after seq \(seq))"
         case .unavailable(let reason): "storage unavailable: \(reason)"
         }
     }

@@ -105,7 +105,7 @@ public final class MemoryStore: BoardStore {
     ) {
         guard let entry = boards.withLock({ $0[id] }) else { return completion(.failure(.notFound)) }
         guard seq >= entry.baseSeq else {
-            return completion(.failure(.unavailable("events after \(seq) of \(id) were trimmed")))
+            return completion(.failure(.pruned(logStartsAfter: entry.baseSeq)))
         }
         completion(.success(Array(entry.events.dropFirst(seq - entry.baseSeq).prefix(limit))))
     }

@@ -52,8 +52,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Smallest message in bytes worth compressing (env: CORKBOARD_DEFLATE_THRESHOLD; default 128).")
     var deflateThreshold: Int?
 
-    @Option(help: "Where boards are kept: sqlite (corkboard.sqlite in the data folder) or memory (gone when the server stops) (env: CORKBOARD_STORE; default sqlite).")
+    @Option(help: "Where boards are kept: sqlite (corkboard.sqlite in the data folder), postgres (shared by several nodes; needs --database-url) or memory (gone when the server stops) (env: CORKBOARD_STORE; default sqlite).")
     var store: String?
+
+    @Option(help: "The PostgreSQL database of --store postgres: a postgres:// URL or libpq connection string (env: CORKBOARD_DATABASE_URL).")
+    var databaseUrl: String?
 
     @Option(help: "SQLite durability: full (fsync at every commit: survives power loss) or normal (survives a crash of the server, not of the machine) (env: CORKBOARD_SYNC; default full).")
     var sync: String?
@@ -131,6 +134,10 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("store '\(storeName)' is not one of \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             settings.store = storeKind
+            settings.databaseURL = databaseUrl ?? environment.string("CORKBOARD_DATABASE_URL")
+            if storeKind == .postgres && settings.databaseURL == nil {
+                throw ValidationError("--store postgres needs --database-url (or CORKBOARD_DATABASE_URL)")
+            }
             let syncName = sync ?? environment.string("CORKBOARD_SYNC") ?? settings.sync.rawValue
             guard let syncMode = SyncMode(rawValue: syncName) else {
                 throw ValidationError("sync '\(syncName)' is not one of full, normal")

@@ -8,15 +8,8 @@ import TestSupport
 
 /// A fresh database per test, on the shared throwaway cluster.
 enum TestDatabase {
-    static let counter = Atomic<Int>(0)
-
     static func fresh() throws -> String {
-        let name = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)"
-        let status = try PythonTools.run(
-            "/usr/lib/postgresql/15/bin/createdb", ["-h", "127.0.0.1", "-p", "55432", "-U", "corkboard", name],
-            environment: ProcessInfo.processInfo.environment, timeout: 30)
-        _ = status
-        return "postgres://corkboard@127.0.0.1:55432/\(name)"
+        try PostgresCluster.shared().createDatabase()
     }
 
     static func open(_ url: String, retainedEvents: Int = 100) throws -> PostgresStore {
