@@ -60,15 +60,16 @@ public final class PostgresCluster: @unchecked Sendable {
     private let owner: ServerAccount?
     private let lock = NSLock()
     private var destroyed = false
-    private var watchdog: Process?
+    private let watchdog: Process?
     /// The running (or last) postmaster, our child; kept so Foundation keeps watching it.
     private var postmasterProcess: Process?
 
-    private init(port: UInt16, directory: String, binaries: String, owner: ServerAccount?) {
+    private init(port: UInt16, directory: String, binaries: String, owner: ServerAccount?, watchdog: Process?) {
         self.port = port
         self.directory = directory
         self.binaries = binaries
         self.owner = owner
+        self.watchdog = watchdog
     }
 
     deinit { destroy() }
@@ -81,32 +82,33 @@ public final class PostgresCluster: @unchecked Sendable {
         let binaries = try findBinaries()
         let owner = try serverAccount()
         let directory = try makeDirectory(owner: owner)
-        let initdb = try run("initdb", ["-D", directory + "/data", "-U", user, "--auth=trust", "-E", "UTF8",
-                                        "--no-locale", "--no-sync"],
-                             binaries: binaries, owner: owner, directory: directory, timeout: 120)
-        guard initdb.succeeded else {
-            try? FileManager.default.removeItem(atPath: directory)
-            throw Failure("initdb failed (exit \(initdb.status)):\n\(tail(initdb.standardOutput))\n\(tail(initdb.standardError))")
-        }
-        // The kernel hands out a free port, but it is free only until somebody else binds it:
-        // a start that loses that race is retried on another port.
-        for _ in 1...5 {
-            let cluster = PostgresCluster(port: try freeLoopbackPort(), directory: directory, binaries: binaries, owner: owner)
-            do {
+        // From here on, if this process dies, the watchdog stops the server and removes the folder.
+        let watchdog = startWatchdog(directory: directory)
+        do {
+            let initdb = try run("initdb", ["-D", directory + "/data", "-U", user, "--auth=trust", "-E", "UTF8",
+                                            "--no-locale", "--no-sync"],
+                                 binaries: binaries, owner: owner, directory: directory, timeout: 120)
+            guard initdb.succeeded else {
+                throw Failure("initdb failed (exit \(initdb.status)):\n\(tail(initdb.standardOutput))\n\(tail(initdb.standardError))")
+            }
+            // The kernel hands out a free port, but it is free only until somebody else binds it:
+            // a start that loses that race is retried on another port.
+            for _ in 1...5 {
+                let cluster = PostgresCluster(port: try freeLoopbackPort(), directory: directory, binaries: binaries,
+                                              owner: owner, watchdog: watchdog)
                 guard try cluster.launch() else {
-                    cluster.destroyed = true  // The folder is reused by the next attempt.
+                    cluster.destroyed = true  // Not its folder to remove: the next attempt reuses it.
                     continue
                 }
-            } catch {
-                cluster.destroy()
-                throw error
+                try cluster.createDatabase(user)  // On failure, deinit destroys the cluster.
+                return cluster
             }
-            cluster.watchdog = startWatchdog(directory: directory, dataDirectory: cluster.dataDirectory)
-            try cluster.createDatabase(user)
-            return cluster
+            throw Failure("no free loopback port could be bound in 5 attempts")
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            stopWatchdog(watchdog)
+            throw error
         }
-        try? FileManager.default.removeItem(atPath: directory)
-        throw Failure("no free loopback port could be bound in 5 attempts")
     }
 
     /// Starts the server again on the same data directory and port (after `stop` or `kill`);
@@ -196,7 +198,7 @@ public final class PostgresCluster: @unchecked Sendable {
         destroyed = true
         if (try? stopLocked(mode: .immediate)) == nil { killLocked() }
         try? FileManager.default.removeItem(atPath: directory)
-        if let watchdog, watchdog.isRunning { Glibc.kill(-watchdog.processIdentifier, SIGKILL) }
+        Self.stopWatchdog(watchdog)
     }
 
     /// The postmaster and its children (backends, checkpointer, …), while the server runs.
@@ -442,7 +444,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A shell that outlives a crashed test process: once this process is gone and the folder
     /// still exists (no `destroy` ran, e.g. after SIGKILL or a crash), it stops the server at
     /// once and deletes the folder. It exits by itself within a second of `destroy`.
-    private static func startWatchdog(directory: String, dataDirectory: String) -> Process? {
+    private static func startWatchdog(directory: String) -> Process? {
         let script = """
             while [ -d "/proc/$1" ] && [ -d "$2" ]; do sleep 1; done
             [ -d "$2" ] || exit 0
@@ -456,11 +458,16 @@ public final class PostgresCluster: @unchecked Sendable {
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "corkboard-pg-watchdog", "\(getpid())", directory, dataDirectory]
+        process.arguments = ["-c", script, "corkboard-pg-watchdog", "\(getpid())", directory, directory + "/data"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         return (try? process.run()) != nil ? process : nil
+    }
+
+    /// Its whole process group (Foundation makes it a group leader), so no `sleep` lingers.
+    private static func stopWatchdog(_ watchdog: Process?) {
+        if let watchdog, watchdog.isRunning { Glibc.kill(-watchdog.processIdentifier, SIGKILL) }
     }
 
     static func tail(_ text: String, lines: Int = 30) -> String { PythonTools.tail(text, lines: lines) }
