@@ -259,7 +259,7 @@ public final class PostgresCluster: @unchecked Sendable {
         if ready { return true }
         let newLog = String(decoding: ((try? Data(contentsOf: URL(fileURLWithPath: logFile))) ?? Data()).dropFirst(logBefore), as: UTF8.self)
         killLocked()
-        Glibc.kill(pid, SIGKILL)  // In case it had not written postmaster.pid yet.
+        if !settled { Glibc.kill(pid, SIGKILL) }  // Still starting, perhaps without a postmaster.pid yet.
         if settled && newLog.contains("could not create any TCP/IP sockets") { return false }
         throw Failure("""
             postgres \(settled ? "exited during its start" : "was not ready within 60 s and was killed") \
