@@ -1,8 +1,9 @@
 # Corkboard in a container: build with the Swift toolchain, run on a slim image.
-# The SQLite data lives in /data, which docker-compose.yml mounts as a named volume.
+# The SQLite data lives in /data, which docker-compose.yml mounts as a named volume; with
+# `--store postgres` the boards live in PostgreSQL instead (libpq: libpq-dev to build, libpq5 to run).
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libsqlite3-dev pkg-config \
+ && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so a source change does not refetch them.
@@ -15,7 +16,7 @@ RUN swift build -c release --product corkboard \
 
 FROM swift:6.3-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 zlib1g libsqlite3-0 curl \
+ && apt-get install -y --no-install-recommends libssl3 zlib1g libsqlite3-0 libpq5 curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /data corkboard \
  && mkdir -p /data && chown corkboard /data

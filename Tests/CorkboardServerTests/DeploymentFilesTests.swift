@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 import Yams
 
 /// No Docker engine runs where the tests do, so the deployment files are checked as data:
-/// the compose service, its port, its volume, and that the Dockerfile agrees with them.
+/// the compose service, its port, its volume, and that the Dockerfile agrees with them; the
+/// scale-out profile (PostgreSQL, two nodes, nginx) and the load balancer's configuration.
 @Suite struct DeploymentFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -40,5 +42,173 @@ import Yams
         #expect(dockerfile.contains("COPY web /app/web"))
         #expect(dockerfile.contains("CMD [\"corkboard\", \"serve\"]"))
         #expect(dockerfile.contains("libssl-dev") && dockerfile.contains("zlib1g-dev"))
+    }
+
+    // MARK: - Scale-out: PostgreSQL, two nodes, a load balancer
+
+    private func composeServices() throws -> (compose: [String: Any], services: [String: [String: Any]]) {
+        let compose = try #require(try Yams.load(yaml: try read("docker-compose.yml")) as? [String: Any])
+        let services = try #require(compose["services"] as? [String: Any]).compactMapValues { $0 as? [String: Any] }
+        return (compose, services)
+    }
+
+    private static let nodes = ["corkboard-1", "corkboard-2"]
+
+    @Test func composeScalesOutOnPostgresBehindALoadBalancer() throws {
+        let (compose, services) = try composeServices()
+        func profiles(_ name: String) -> [String] { services[name]?["profiles"] as? [String] ?? [] }
+        // `docker compose up` runs the single node only; the rest needs `--profile scale-out`.
+        #expect(profiles("corkboard").isEmpty)
+        for name in services.keys where name != "corkboard" {
+            #expect(profiles(name) == ["scale-out"], "\(name) must only start with the scale-out profile")
+        }
+
+        let postgres = try #require(services["postgres"])
+        #expect((postgres["image"] as? String)?.hasPrefix("postgres:15") == true)
+        let postgresEnvironment = try #require(postgres["environment"] as? [String: Any])
+        let healthcheck = try #require((postgres["healthcheck"] as? [String: Any])?["test"] as? [String])
+        #expect(healthcheck.contains("pg_isready"))
+        let dataMount = try #require((postgres["volumes"] as? [String])?.first { $0.hasSuffix(":/var/lib/postgresql/data") })
+        #expect((compose["volumes"] as? [String: Any])?.keys.contains(String(dataMount.split(separator: ":")[0])) == true)
+
+        for name in Self.nodes {
+            let node = try #require(services[name], "\(name) is missing")
+            #expect(node["build"] as? String == ".")
+            let command = try #require(node["command"] as? [String], "\(name): command as a list")
+            #expect(Array(command.prefix(2)) == ["corkboard", "serve"])
+            let store = try #require(command.firstIndex(of: "--store"))
+            #expect(command.indices.contains(store + 1) && command[store + 1] == "postgres", "\(name) must use --store postgres")
+            let urlOption = try #require(command.firstIndex(of: "--database-url"), "\(name) needs --database-url")
+            let url = try #require(URLComponents(string: command[urlOption + 1]))
+            // The URL names the postgres service and the account its image creates.
+            #expect(url.scheme == "postgres" && url.host == "postgres" && url.port == 5432)
+            #expect(url.user == postgresEnvironment["POSTGRES_USER"] as? String)
+            #expect(url.password == postgresEnvironment["POSTGRES_PASSWORD"] as? String)
+            #expect(url.path == "/" + (postgresEnvironment["POSTGRES_DB"] as? String ?? "?"))
+
+            let dependsOn = try #require(node["depends_on"] as? [String: Any])
+            #expect((dependsOn["postgres"] as? [String: Any])?["condition"] as? String == "service_healthy")
+            let environment = try #require(node["environment"] as? [String: Any])
+            #expect(environment["CORKBOARD_HOST"] as? String == "0.0.0.0")
+            #expect("\(environment["CORKBOARD_PORT"] ?? "")" == "8080")
+            #expect(node["stop_signal"] as? String == "SIGTERM")
+        }
+
+        let balancer = try #require(services["lb"])
+        #expect((balancer["image"] as? String)?.hasPrefix("nginx:") == true)
+        #expect((balancer["ports"] as? [String])?.contains { $0.hasSuffix(":80") } == true)
+        let configMount = try #require((balancer["volumes"] as? [String])?.first { $0.contains(":/etc/nginx/nginx.conf") })
+        let hostPath = String(configMount.split(separator: ":")[0])
+        #expect(hostPath.hasPrefix("./"))
+        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(hostPath).path), "\(hostPath) must be in the repository")
+        let balancerDependsOn = try #require(balancer["depends_on"] as? [String: Any])
+        #expect(Set(balancerDependsOn.keys) == Set(Self.nodes))
+
+        // nginx balances across exactly these nodes, on the port they listen on.
+        let upstream = try nginxDirectives().filter { $0.context.last?.hasPrefix("upstream ") == true && $0.words.first == "server" }
+        #expect(upstream.map { $0.words[1] }.sorted() == Self.nodes.map { "\($0):8080" })
+    }
+
+    @Test func dockerfileLinksLibpq() throws {
+        let dockerfile = try read("Dockerfile")
+        let stages = dockerfile.components(separatedBy: "\nFROM ").dropFirst()  // After the opening comment.
+        #expect(stages.count == 2)
+        #expect(stages.first?.contains("libpq-dev") == true, "the build stage needs libpq's headers")
+        #expect(stages.last?.contains("libpq5") == true, "the runtime image needs libpq")
+    }
+
+    @Test func loadBalancerProxiesWebSocketsToBothNodes() async throws {
+        let directives = try nginxDirectives()
+        func values(_ name: String, in block: String) -> [[String]] {
+            directives.filter { $0.context.last == block && $0.words.first == name }.map { Array($0.words.dropFirst()) }
+        }
+        // The Connection header follows the client's Upgrade: a WebSocket handshake gets `upgrade`.
+        let map = directives.filter { $0.context.last == "map $http_upgrade $connection_upgrade" }.map(\.words)
+        #expect(map.contains(["default", "upgrade"]) && map.contains(["''", "close"]), "\(map)")
+
+        let upstreams = directives.compactMap(\.context.last).filter { $0.hasPrefix("upstream ") }
+        let upstreamName = try #require(upstreams.first.map { String($0.dropFirst("upstream ".count)) })
+        #expect(values("server", in: "upstream \(upstreamName)").map { $0.first ?? "" }.sorted() == Self.nodes.map { "\($0):8080" })
+
+        let location = "location /"
+        #expect(values("proxy_pass", in: location) == [["http://\(upstreamName)"]])
+        #expect(values("proxy_http_version", in: location) == [["1.1"]])
+        let headers = values("proxy_set_header", in: location)
+        #expect(headers.contains(["Upgrade", "$http_upgrade"]))
+        #expect(headers.contains(["Connection", "$connection_upgrade"]))
+        #expect(headers.contains(["X-Forwarded-For", "$proxy_add_x_forwarded_for"]))
+        #expect(values("proxy_buffering", in: location) == [["off"]])
+        // Longer than the server's 30 s ping interval, or idle WebSockets would be cut.
+        let readTimeout = try #require(values("proxy_read_timeout", in: location).first?.first)
+        #expect(Self.nginxSeconds(readTimeout) >= 300, "proxy_read_timeout \(readTimeout)")
+        #expect(values("listen", in: "server") == [["80"]])
+
+        try await checkSyntaxWithNginx()
+    }
+
+    /// `nginx -t` on a copy whose upstream hosts are loopback addresses (the compose service
+    /// names do not resolve here) and whose temporary folders are under the copy's prefix.
+    /// nginx is not installed where the tests usually run (CI installs no web server), so this
+    /// part is skipped without it; the directive checks above still run everywhere.
+    private func checkSyntaxWithNginx() async throws {
+        guard let nginx = PythonTools.executableOnPath("nginx") ?? ["/usr/sbin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+            return
+        }
+        let folder = try TemporaryDirectory("corkboard-nginx")
+        var config = try read("examples/scale-out/nginx.conf")
+        for (index, node) in Self.nodes.enumerated() {
+            #expect(config.contains("\(node):8080"))
+            config = config.replacingOccurrences(of: "\(node):8080", with: "127.0.0.1:\(18081 + index)")
+        }
+        let temporaryPaths = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "    \($0)_temp_path \($0);" }
+        config = config.replacingOccurrences(of: "\nhttp {\n", with: "\nhttp {\n" + temporaryPaths.joined(separator: "\n") + "\n")
+        let path = try folder.write("nginx.conf", config)
+        let prefix = folder.path + "/"
+        let outcome = try await BlockingWork {
+            try PythonTools.run(nginx, ["-t", "-p", prefix, "-c", path, "-e", "stderr"], timeout: 30)
+        }.value
+        #expect(outcome.succeeded && outcome.standardError.contains("test is successful"), "\(outcome.standardError)")
+        withExtendedLifetime(folder) {}
+    }
+
+    private struct NginxDirective {
+        /// The enclosing blocks, outermost first, each as its words (e.g. "upstream corkboard").
+        let context: [String]
+        let words: [String]
+    }
+
+    /// nginx.conf as directives: words up to `;`, blocks opened by `{`; comments dropped.
+    /// Enough for this file (no quoted strings with spaces, no `include`).
+    private func nginxDirectives() throws -> [NginxDirective] {
+        let text = try read("examples/scale-out/nginx.conf")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+            .joined(separator: "\n")
+        var directives: [NginxDirective] = []
+        var context: [String] = []
+        var words: [String] = []
+        var word = ""
+        for character in text {
+            if character.isWhitespace || character == ";" || character == "{" || character == "}" {
+                if !word.isEmpty { words.append(word); word = "" }
+                switch character {
+                case ";": directives.append(NginxDirective(context: context, words: words)); words = []
+                case "{": context.append(words.joined(separator: " ")); words = []
+                case "}": _ = context.popLast()
+                default: break
+                }
+            } else {
+                word.append(character)
+            }
+        }
+        #expect(context.isEmpty && words.isEmpty, "unbalanced braces or a directive without `;`")
+        return directives
+    }
+
+    /// nginx time values: "90", "90s", "5m", "1h", "1d".
+    private static func nginxSeconds(_ value: String) -> Int {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let last = value.last, let unit = units[last] { return (Int(value.dropLast()) ?? 0) * unit }
+        return Int(value) ?? 0
     }
 }
