@@ -47,6 +47,13 @@ final class ClusterNode: @unchecked Sendable {
         try Unharmed.events(port: port, board: board, token: nil)
     }
 
+    /// A counter of its `/metrics` (0 when absent).
+    func counter(_ name: String) throws -> Int {
+        let text = try BlockingClient.request(port: port, "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+    }
+
     func document(board: String = "board") throws -> BoardDocument {
         try Unharmed.document(port: port, board: board, token: nil)
     }

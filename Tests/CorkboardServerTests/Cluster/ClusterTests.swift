@@ -49,6 +49,13 @@ import TestSupport
                 #expect(document.board == clients[0].board, "node \(index) serves the same board")
             }
             #expect(clients.allSatisfy { $0.board == clients[0].board })
+            // Every node delivered events it did not commit itself: they came through the store.
+            var conflicts = 0
+            for (index, node) in nodes.enumerated() {
+                #expect(try node.counter("corkboard_ops_followed_total") > 0, "node \(index) followed the others")
+                conflicts += try node.counter("corkboard_store_conflicts_total")
+            }
+            print("3 nodes, \(log.count) events: \(conflicts) batches lost the race for a seq and were resolved again")
         }
     }
 
