@@ -22,6 +22,8 @@ final class Member {
     var held: [String] = []
     /// The live drag, if any (spec §4), and how its broadcasts are paced.
     var drag: LiveDrag?
+    /// While its items are being leased across nodes: its presence messages since, in order.
+    var presenceWaiting: [() -> Void]?
 
     var isLive: Bool { replayedThrough == nil }
 
@@ -159,8 +161,9 @@ extension BoardRoom {
         }
     }
 
-    /// Presence to every member but one, encoded once; held for members still replaying.
-    func sendToOthers(of key: MemberKey, _ message: ServerMessage) {
+    /// Presence to every member but one (`nil`: to all), encoded once; held for members
+    /// still replaying.
+    func sendToOthers(of key: MemberKey?, _ message: ServerMessage) {
         let text = WireText.encode(message)
         var live: [WebSocketConnection] = []
         for (other, member) in members where other != key {

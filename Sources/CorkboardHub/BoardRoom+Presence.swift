@@ -9,13 +9,23 @@ import WebSocket
 /// members send these, and a member exists only in a room that loaded.
 extension BoardRoom {
     func dragStart(_ items: [ItemID], from key: MemberKey) {
-        perform {
+        perform { self.inOrderOfPresence(key) { self.startDrag(items, from: key) } }
+    }
+
+    private func startDrag(_ items: [ItemID], from key: MemberKey) {
+        guard let member = members[key] else { return }
+        if let refusal = refusal(ofDragOf: items, by: member) {
+            return member.socket.send(.rejected(refusal))
+        }
+        // Held here already (by a member of this node, or of another one): no need to ask.
+        if let holder = items.lazy.compactMap(leases.holder(of:)).first(where: { $0 != member.client }) {
+            return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
+        }
+        leaseThenStart(items, from: key) {
             guard let member = self.members[key] else { return }
-            if let refusal = self.refusal(ofDragOf: items, by: member) {
-                return member.socket.send(.rejected(refusal))
-            }
-            // A new drag replaces the member's previous one, which ends as cancelled.
-            self.clearDrag(of: key, .cancel)
+            // A new drag replaces the member's previous one, which ends as cancelled (its
+            // items were given back in the store when the new ones were leased).
+            self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
             if let holder = self.leases.acquire(items, for: member.client) {
                 return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
             }
@@ -28,33 +38,37 @@ extension BoardRoom {
     }
 
     func dragOver(collection: CollectionID, index: Int, from key: MemberKey) {
-        perform {
-            guard let member = self.members[key] else { return }
-            guard var drag = member.drag else {
-                return member.socket.send(invalid: "drag.over without a drag in progress (send drag.start first)")
-            }
-            let dragged = Set(drag.state.items)
-            guard let count = self.engine.itemCount(of: collection) else {
-                return member.socket.send(invalid: "drag.over: there is no collection \"\(collection)\"")
-            }
-            // The placeholder counts the list without the dragged items (0 … count).
-            let remaining = count - dragged.filter { self.engine.collection(holding: $0) == collection }.count
-            guard index >= 0, index <= remaining else {
-                return member.socket.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
-            }
-            let before = self.engine.itemID(at: index, in: collection, excluding: dragged)
-            drag.state.over = DragTarget(collection: collection, index: index, before: before)
-            drag.lastUpdate = .now()
-            drag.unsent = true
-            self.members[key]?.drag = drag
-            self.broadcastDrag(of: key)
+        perform { self.inOrderOfPresence(key) { self.moveDragOver(collection: collection, index: index, from: key) } }
+    }
+
+    private func moveDragOver(collection: CollectionID, index: Int, from key: MemberKey) {
+        guard let member = members[key] else { return }
+        guard var drag = member.drag else {
+            return member.socket.send(invalid: "drag.over without a drag in progress (send drag.start first)")
         }
+        let dragged = Set(drag.state.items)
+        guard let count = engine.itemCount(of: collection) else {
+            return member.socket.send(invalid: "drag.over: there is no collection \"\(collection)\"")
+        }
+        // The placeholder counts the list without the dragged items (0 … count).
+        let remaining = count - dragged.filter { engine.collection(holding: $0) == collection }.count
+        guard index >= 0, index <= remaining else {
+            return member.socket.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
+        }
+        let before = engine.itemID(at: index, in: collection, excluding: dragged)
+        drag.state.over = DragTarget(collection: collection, index: index, before: before)
+        drag.lastUpdate = .now()
+        drag.unsent = true
+        members[key]?.drag = drag
+        broadcastDrag(of: key)
     }
 
     func dragEnd(from key: MemberKey) {
         perform {
-            guard self.members[key] != nil else { return }
-            self.clearDrag(of: key, .cancel)
+            self.inOrderOfPresence(key) {
+                guard self.members[key] != nil else { return }
+                self.clearDrag(of: key, .cancel)
+            }
         }
     }
 
@@ -74,12 +88,18 @@ extension BoardRoom {
 
     /// Ends the member's drag, if any: leases released, `drag.cleared` to the others (which
     /// also makes any paced `drag` still waiting for it moot).
-    func clearDrag(of key: MemberKey, _ reason: DragClearReason) {
+    /// `releasingStoreLeases: false` when a new lease in the store replaced the old one.
+    func clearDrag(of key: MemberKey, _ reason: DragClearReason, releasingStoreLeases: Bool = true) {
         guard let member = members[key], member.drag != nil else { return }
         members[key]?.drag = nil
         hub.metrics.drags.decrement()
         leases.releaseAll(heldBy: member.client)
-        sendToOthers(of: key, .dragCleared(client: member.client, reason: reason))
+        let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
+        sendToOthers(of: key, cleared)
+        if hub.store.nodeName != nil {
+            publish(cleared)
+            if releasingStoreLeases { hub.store.releaseLeases(board: id, holder: member.client) }
+        }
     }
 
     /// Sends the member's current drag to the others now, or in its next pacing slot.
@@ -101,7 +121,9 @@ extension BoardRoom {
         drag.lastBroadcast = now
         drag.unsent = false
         members[key]?.drag = drag
-        sendToOthers(of: key, .drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: drag.state.over)))
+        let update = ServerMessage.drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: drag.state.over))
+        sendToOthers(of: key, update)
+        publish(update)
     }
 
     /// Clears a drag nobody has updated for the timeout (spec §4: 30 s).

@@ -31,6 +31,9 @@ public struct HubConfiguration: Sendable {
     /// Items one board may hold; an insert past it is `rejected` `invalid`, and a new board
     /// with more is refused (HTTP 400). nil: no limit.
     public var maxItemsPerBoard: Int? = 10_000
+    /// With a shared store: another node not heard from for this long (heartbeats come every
+    /// 2 s) is gone, and the drags of its members end with reason `left`.
+    public var nodeTimeout: Double = 7
 
     public init() {}
 
@@ -62,6 +65,10 @@ public final class Hub: Sendable {
     /// hundred threads on two cores: most of the time went to switching between them.
     private let roomTargets: [DispatchQueue]
     private let nextRoomTarget = Atomic<Int>(0)
+    /// The other nodes sharing the store, by their heartbeats (nil for a store of one node).
+    private let nodes: NodeLiveness?
+    /// Appended to client ids so that two nodes never give out the same one.
+    private let clientSuffix: String
 
     /// `metrics` receives the hub's counters and gauges (the server's Prometheus registry);
     /// by default nothing is recorded.
@@ -76,7 +83,14 @@ public final class Hub: Sendable {
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
+        clientSuffix = store.nodeName.map { "-" + $0 } ?? ""
+        nodes = store.nodeName.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
         store.observe { [weak self] signal in self?.heard(signal) }
+        nodes?.start { [weak self] node in
+            guard let self else { return }
+            logger.warning("node \(node) stopped beating: its members' drags end")
+            for room in rooms.withLock({ Array($0.values) }) { room.nodeGone(node) }
+        }
     }
 
     /// What a store shared with other nodes tells: their commits wake the rooms loaded here
@@ -88,8 +102,12 @@ public final class Hub: Sendable {
             rooms.withLock { $0[board] }?.follow(upTo: seq)
         case .resynchronize:
             for room in rooms.withLock({ Array($0.values) }) { room.checkStore() }
-        case .presence:
-            break
+        case .presence(let payload):
+            guard let presence = NodePresence.decode(payload), presence.node != store.nodeName else { return }
+            nodes?.heard(presence.node)
+            rooms.withLock { $0[presence.board] }?.receive(presence)
+        case .nodeAlive(let node):
+            if node != store.nodeName { nodes?.heard(node) }
         }
     }
 
@@ -118,9 +136,10 @@ public final class Hub: Sendable {
         for room in rooms.withLock({ Array($0.values) }) { room.recheckAccess() }
     }
 
-    /// A fresh client id (`c1`, `c2`, …), unique within this process.
+    /// A fresh client id (`c1`, `c2`, …), unique within this process; with a shared store,
+    /// the node's name follows (`c1-3f9a0c1e`), so ids are unique across nodes.
     func nextClientID() -> ClientID {
-        "c\(clientCounter.add(1, ordering: .relaxed).newValue)"
+        "c\(clientCounter.add(1, ordering: .relaxed).newValue)\(clientSuffix)"
     }
 
     /// The room of a board, loading it from the store on first use. A board that turns out

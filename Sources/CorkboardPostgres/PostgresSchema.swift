@@ -114,6 +114,44 @@ enum PostgresSchema {
             END
             $body$;
             """),
+        Migration(version: 2, name: "item leases across nodes", sql: """
+            -- Items held by live drags, whichever node the dragging client is on. Never a
+            -- drag's state (that goes by NOTIFY only): just who holds which item, until when.
+            -- A node renews its leases while it lives; a dead node's expire.
+            CREATE TABLE lease (
+                board text NOT NULL,
+                item text NOT NULL,
+                holder text NOT NULL,
+                node text NOT NULL,
+                expires_at timestamptz NOT NULL,
+                PRIMARY KEY (board, item)
+            );
+            CREATE INDEX lease_by_node ON lease (node);
+            CREATE INDEX lease_by_holder ON lease (board, holder);
+
+            -- Gives all of p_items to p_holder (replacing its previous lease on the board), or
+            -- none: raises SQLSTATE CB409 with the holder of one of them as its message.
+            CREATE FUNCTION corkboard_lease(p_board text, p_holder text, p_node text, p_items text[], p_ttl_ms integer)
+            RETURNS void LANGUAGE plpgsql AS $body$
+            DECLARE
+                v_holder text;
+            BEGIN
+                DELETE FROM lease WHERE board = p_board AND item = ANY (p_items) AND expires_at < now();
+                DELETE FROM lease WHERE board = p_board AND holder = p_holder;
+                INSERT INTO lease (board, item, holder, node, expires_at)
+                    SELECT DISTINCT p_board, i, p_holder, p_node, now() + p_ttl_ms * interval '1 millisecond'
+                    FROM unnest(p_items) AS i
+                    ON CONFLICT (board, item) DO NOTHING;
+                -- A row another holder inserted first (now, or in a transaction that committed
+                -- while this one waited on its key) means the drag is refused.
+                SELECT holder INTO v_holder FROM lease
+                    WHERE board = p_board AND item = ANY (p_items) AND holder <> p_holder LIMIT 1;
+                IF FOUND THEN
+                    RAISE EXCEPTION USING ERRCODE = 'CB409', MESSAGE = v_holder;
+                END IF;
+            END
+            $body$;
+            """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

@@ -14,7 +14,7 @@ import Synchronization
 /// answers `.unavailable` at once; when the listener is back it signals `.resynchronize`,
 /// since notifications sent meanwhile are lost and rooms must catch up by seq.
 ///
-/// Confinement: `folding`, the one `var`, is touched only on the writer's queue; the rest
+/// Confinement: `folding` and `heartbeat`, the `var`s, are touched only on the writer's queue; the rest
 /// is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
 public final class PostgresStore: BoardStore, @unchecked Sendable {
     public struct Configuration: Sendable {
@@ -42,12 +42,19 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
 
     static let commitsChannel = "corkboard_commits"
     static let presenceChannel = "corkboard_presence"
+    /// Heartbeats: each node's name, every `heartbeatInterval`.
+    static let nodesChannel = "corkboard_nodes"
 
     public let configuration: Configuration
+    /// This node among those sharing the database: random, new at every start.
+    let node = String(Epoch.make().prefix(8))
+    public var nodeName: String? { node }
+    /// Renews leases and announces this node (touched on the writer's queue only).
+    var heartbeat: DispatchSourceTimer?
     let writer: PostgresConnection
     let listener: PostgresConnection
     private let observer = Mutex<(@Sendable (StoreSignal) -> Void)?>(nil)
-    private let isClosed = Atomic<Bool>(false)
+    let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var folding: Set<String> = []
 
@@ -63,6 +70,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
             throw error
         }
         store.startListener()
+        store.startHeartbeat()
         return store
     }
 
@@ -107,7 +115,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
         listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
         listener.onState = { [weak self] state in
             guard let self, case .ready = state else { return }
-            let statements = [Self.commitsChannel, Self.presenceChannel].map { PostgresStatement("LISTEN \($0)") }
+            let statements = [Self.commitsChannel, Self.presenceChannel, Self.nodesChannel].map { PostgresStatement("LISTEN \($0)") }
             listener.executeOnQueue(statements) { [weak self] result in
                 // Listening again: whatever was committed while not listening is found by seq.
                 if case .success = result { self?.signal(.resynchronize) }
@@ -124,6 +132,8 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
             signal(.committed(board: String(payload[..<space]), seq: seq))
         case Self.presenceChannel:
             signal(.presence(payload))
+        case Self.nodesChannel:
+            signal(.nodeAlive(payload))
         default:
             break
         }
@@ -159,6 +169,11 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     public func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         observer.withLock { $0 = nil }
+        writer.queue.sync { heartbeat?.cancel() }
+        // Its drags end with it: nobody needs to wait for its leases to lapse.
+        let released = DispatchSemaphore(value: 0)
+        writer.execute([PostgresStatement("DELETE FROM lease WHERE node = $1", [node])]) { _ in released.signal() }
+        _ = released.wait(timeout: .now() + 2)
         listener.close()
         writer.close()
     }

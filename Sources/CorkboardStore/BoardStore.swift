@@ -45,6 +45,19 @@ public protocol BoardStore: AnyObject, Sendable {
 
     /// Sends a presence message to every node sharing the store (itself included), unstored.
     func publish(presence payload: String)
+
+    /// This node's name among those sharing the store; nil for a store of one node.
+    var nodeName: String? { get }
+
+    /// Leases `items` of `board` to `holder` across nodes (replacing what it held there):
+    /// nil when granted, or the holder of one of them. A store of one node grants at once
+    /// (the room's own lease table decides).
+    func lease(
+        board: String, items: [ItemID], holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void)
+
+    /// Gives back everything `holder` leased on `board`.
+    func releaseLeases(board: String, holder: ClientID)
 }
 
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
@@ -126,10 +139,22 @@ public enum StoreSignal: Sendable, Hashable {
     case resynchronize
     /// A presence message from a node (never stored).
     case presence(String)
+    /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
+    /// are its members' drags).
+    case nodeAlive(String)
 }
 
-/// A store used by one node alone (memory, SQLite) has nothing to signal.
+/// A store used by one node alone (memory, SQLite) has nothing to signal and nobody to
+/// share leases with.
 extension BoardStore {
     public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {}
     public func publish(presence payload: String) {}
+    public var nodeName: String? { nil }
+    public func lease(
+        board: String, items: [ItemID], holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void
+    ) {
+        completion(.success(nil))
+    }
+    public func releaseLeases(board: String, holder: ClientID) {}
 }

@@ -1,0 +1,38 @@
+import Dispatch
+
+/// Which other nodes sharing the store are alive, from their heartbeats (and any presence
+/// they send): a node not heard from for `timeout` is gone, and `onGone` hears of it once.
+///
+/// Confinement: `lastHeard` and the timer are touched only on `queue`, which is what makes
+/// `@unchecked Sendable` true.
+final class NodeLiveness: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "corkboard.nodes")
+    private var lastHeard: [String: UInt64] = [:]
+    private let timer: DispatchSourceTimer
+    let timeout: Double
+
+    init(timeout: Double) {
+        self.timeout = timeout
+        timer = DispatchSource.makeTimerSource(queue: queue)
+    }
+
+    /// Starts checking, every third of the timeout.
+    func start(onGone: @escaping @Sendable (String) -> Void) {
+        let timeout = UInt64(timeout * 1e9)
+        timer.schedule(deadline: .now() + self.timeout / 3, repeating: self.timeout / 3)
+        timer.setEventHandler { [unowned(unsafe) self] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            for (node, heard) in lastHeard where now - heard > timeout {
+                lastHeard[node] = nil
+                onGone(node)
+            }
+        }
+        timer.resume()
+    }
+
+    deinit { timer.cancel() }
+
+    func heard(_ node: String) {
+        queue.async { self.lastHeard[node] = DispatchTime.now().uptimeNanoseconds }
+    }
+}

@@ -1,0 +1,52 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+
+/// A drag of a member on one node, as the other nodes sharing the store hear of it (through
+/// the store's presence channel, never stored): what that node broadcast to its own members,
+/// once, after its own pacing (at most 20 a second per drag).
+///
+/// `seq` is the origin room's durable seq when it was sent: a node applies the message only
+/// once its room has caught up that far, so a drop's `drag.cleared` never overtakes the
+/// `committed` event it follows (spec §4), although the two travel on different channels.
+struct NodePresence: Codable, Sendable, Hashable {
+    enum Kind: String, Codable, Sendable {
+        case drag
+        case cleared
+    }
+
+    var node: String
+    var board: String
+    var seq: Int
+    var kind: Kind
+    var client: ClientID
+    var name: String?
+    var items: [ItemID]?
+    var over: DragTarget?
+    var reason: DragClearReason?
+
+    static func drag(node: String, board: String, seq: Int, _ update: DragUpdate) -> NodePresence {
+        NodePresence(node: node, board: board, seq: seq, kind: .drag, client: update.client, name: update.name,
+                     items: update.items, over: update.over)
+    }
+
+    static func cleared(node: String, board: String, seq: Int, client: ClientID, reason: DragClearReason) -> NodePresence {
+        NodePresence(node: node, board: board, seq: seq, kind: .cleared, client: client, reason: reason)
+    }
+
+    func encoded() -> String {
+        // Plain strings and numbers: encoding cannot fail.
+        String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    static func decode(_ payload: String) -> NodePresence? {
+        try? JSONDecoder().decode(NodePresence.self, from: Data(payload.utf8))
+    }
+}
+
+/// A drag of a member of another node, as this room shows it to its members.
+struct RemoteDrag {
+    var node: String
+    var name: String
+    var state: DragState
+}

@@ -1,0 +1,119 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Drags across nodes: a member's drag reaches the members of every node, its items are
+/// leased in the database so no other node grants them, a drop's clear follows its commit
+/// everywhere, and a killed node's drags end as `left` while its leases lapse.
+@Suite struct ClusterPresenceTests {
+    @Test(.timeLimit(.minutes(3)))
+    func aDragOnOneNodeIsSeenAndRespectedOnTheOthers() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            let cy = try BoardTestClient(port: nodes[2].port, board: "board", name: "Cy")
+            #expect(Set([ada.clientID, bob.clientID, cy.clientID]).count == 3, "client ids are unique across nodes")
+
+            try ada.send(.dragStart(items: ["i1"]))
+            for watcher in [bob, cy] {
+                guard case .drag(let update) = try watcher.waitFor(type: "drag") else { continue }
+                #expect(update.client == ada.clientID && update.name == "Ada" && update.items == ["i1"] && update.over == nil)
+            }
+            try ada.send(.dragOver(collection: "done", index: 1))
+            guard case .drag(let moved) = try bob.waitFor(type: "drag") else { return }
+            #expect(moved.over == DragTarget(collection: "done", index: 1, before: "i7"))
+
+            // The item is Ada's on every node: another node neither leases it nor moves it.
+            try bob.send(.dragStart(items: ["i1"]))
+            guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else { return }
+            #expect(busy.code == .busy && busy.holder == ada.clientID)
+            let refused = try bob.reject(.move(sources: ["i1"], destination: Destination(collection: "done")))
+            #expect(refused.code == .busy)
+
+            // The drop: committed first, then the clear, on every node.
+            let drop = try ada.commit(.move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")))
+            for watcher in [bob, cy] {
+                _ = try watcher.waitFor(type: "drag.cleared")
+                let events = watcher.log.compactMap { message -> Int? in
+                    if case .committed(let event) = message, event.seq == drop.seq { return watcher.log.firstIndex(of: message) }
+                    return nil
+                }
+                let clear = watcher.log.lastIndex { if case .dragCleared(ada.clientID, .drop) = $0 { true } else { false } }
+                #expect(events.first != nil && clear != nil && events.first! < clear!, "\\(watcher.name): committed before drag.cleared")
+            }
+            // Released everywhere: Bob may take it now.
+            try bob.send(.dragStart(items: ["i1"]))
+            guard case .drag(let bobs) = try cy.waitFor(type: "drag") else { return }
+            #expect(bobs.client == bob.clientID)
+            try bob.send(.dragEnd)
+            _ = try ada.waitFor(type: "drag.cleared")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func twoNodesRacingForOneItemGrantItOnce() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            let observer = try BoardTestClient(port: nodes[0].port, board: "board", name: "Observer")
+            var wins: [String: Int] = [:]
+            for round in 0..<10 {
+                let item = ["i2", "i3", "i4", "i5", "i6"][round % 5]
+                try ada.send(.dragStart(items: [item]))
+                try bob.send(.dragStart(items: [item]))
+                // The observer sees the winner's drag; the loser is refused, naming the winner.
+                guard case .drag(let update) = try observer.waitFor(type: "drag") else { return }
+                let (winner, loser) = update.client == ada.clientID ? (ada, bob) : (bob, ada)
+                wins[winner.name, default: 0] += 1
+                guard case .rejected(let refusal) = try loser.waitFor(type: "rejected") else { return }
+                #expect(refusal.ref == "drag.start" && refusal.code == .busy && refusal.holder == winner.clientID, "round \(round)")
+                try winner.send(.dragEnd)
+                let skippedBefore = observer.skipped.count
+                guard case .dragCleared(let client, .cancel) = try observer.waitFor(type: "drag.cleared") else { return }
+                #expect(client == winner.clientID)
+                let loserDrags = observer.skipped.dropFirst(skippedBefore).filter {
+                    if case .drag(let other) = $0 { other.client == loser.clientID } else { false }
+                }
+                #expect(loserDrags.isEmpty, "round \(round): the loser's drag was shown too")
+            }
+            print("10 races for one item between two nodes: \(wins)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aKilledNodesDragsEndAsLeftAndItsLeasesLapse() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            try ada.send(.dragStart(items: ["i5"]))
+            _ = try bob.waitFor(type: "drag")
+            nodes[0].kill()
+            // Heartbeats stop: within the node timeout (7 s) Bob's node ends Ada's drag.
+            var cleared: ServerMessage?
+            for _ in 0..<4 where cleared == nil {
+                cleared = try? bob.waitFor(type: "drag.cleared")
+            }
+            guard case .dragCleared(let client, let reason)? = cleared else {
+                Issue.record("no drag.cleared after the node was killed")
+                return
+            }
+            #expect(client == ada.clientID && reason == .left)
+            // The lease in the database lapses too (10 s at most): Bob gets the item.
+            let deadline = Date().addingTimeInterval(15)
+            var granted = false
+            while !granted && Date() < deadline {
+                try bob.send(.dragStart(items: ["i5"]))
+                let answer = try bob.sync()
+                granted = !answer.contains { if case .rejected(let r) = $0, r.ref == "drag.start" { true } else { false } }
+                if !granted { usleep(500_000) }
+            }
+            #expect(granted, "the dead node's lease never lapsed")
+        }
+    }
+}
