@@ -198,7 +198,6 @@ final class BoardRoom: @unchecked Sendable {
             // the disk works while the sockets do.
             writeNextBatch()
             deliver(deliveries)
-            if announcedSeq > pipeline.durableSeq { catchUp() }
         case .failure(.conflict(let seq)):
             // Another node extended the board first: nothing of this batch was written.
             hub.metrics.conflicts.increment()
@@ -217,6 +216,10 @@ final class BoardRoom: @unchecked Sendable {
         }
         releaseHeld()
         writeNextBatch()
+        // Others committed meanwhile, or someone waits for the store to be read: now that
+        // nothing of this room's own is on its way, read it (a store that is down answers
+        // at once, and the waiting ones go on with what this room has).
+        if (announcedSeq > pipeline.durableSeq || !afterCatchUp.isEmpty) && pipeline.isIdle && !isCatchingUp { catchUp() }
     }
 
     private func revertToDurable() {
@@ -257,14 +260,16 @@ final class BoardRoom: @unchecked Sendable {
     func document(_ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         perform {
             self.whenReady(orFail: { completion(.failure($0)) }) {
-                completion(.success(BoardDocument(board: self.durableBoard, seq: self.pipeline.durableSeq, epoch: self.epoch)))
+                self.afterReadingTheStore {
+                    completion(.success(BoardDocument(board: self.durableBoard, seq: self.pipeline.durableSeq, epoch: self.epoch)))
+                }
             }
         }
     }
 
     func events(since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
         perform {
-            self.whenReady(orFail: { completion(.failure($0)) }) {
+            self.whenReady(orFail: { completion(.failure($0)) }) { self.afterReadingTheStore {
                 let durable = self.pipeline.durableSeq
                 guard since <= durable else {
                     return completion(.failure(.invalid("since=\(since) is above the board's seq \(durable)")))
@@ -274,8 +279,15 @@ final class BoardRoom: @unchecked Sendable {
                         "since=\(since) is older than the kept history (from \(self.engine.oldestReachableSeq))")))
                 }
                 completion(.success(events))
-            }
+            } }
         }
+    }
+
+    /// With a store shared by several nodes, a read first catches up with what the others
+    /// committed, so it never answers older than a commit acknowledged elsewhere before it.
+    private func afterReadingTheStore(_ work: @escaping () -> Void) {
+        guard hub.store.nodeName != nil else { return work() }
+        afterCatchingUp(to: pipeline.durableSeq + 1, work)
     }
 
     /// The board at the durable seq: what members and readers may see.

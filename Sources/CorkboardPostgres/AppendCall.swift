@@ -9,12 +9,22 @@ struct AppendCall {
     /// The code a remembered noop is stored under, beside the rejection codes (as in SQLite).
     static let noopCode = "noop"
 
-    private struct EventRow: Encodable {
+    /// An event as `corkboard_append` takes it and `corkboard_append_or_catch_up` gives it back.
+    struct EventRow: Codable {
         var seq: Int
         var opId: String
         var client: String
         var op: String
         var adjusted: Bool
+    }
+
+    /// The events a conflict answer carries, decoded.
+    static func events(fromJSON text: String) throws -> [CommittedEvent] {
+        let decoder = JSONDecoder()
+        return try decoder.decode([EventRow].self, from: Data(text.utf8)).map { row in
+            CommittedEvent(seq: row.seq, opId: row.opId, client: row.client,
+                           op: try decoder.decode(BoardOperation.self, from: Data(row.op.utf8)), adjusted: row.adjusted)
+        }
     }
 
     private struct AnswerRow: Encodable {
@@ -41,7 +51,7 @@ struct AppendCall {
             if case .lock(let value) = event.op { locked = value }
         }
         statement = PostgresStatement(
-            "SELECT appended, current_seq, current_snapshot_seq FROM corkboard_append($1, $2, $3, $4, $5, $6)",
+            "SELECT appended, current_seq, current_snapshot_seq, missing FROM corkboard_append_or_catch_up($1, $2, $3, $4, $5, $6)",
             [batch.board, String(batch.expectedSeq),
              String(decoding: try encoder.encode(events), as: UTF8.self),
              String(decoding: try encoder.encode(answers), as: UTF8.self),

@@ -152,6 +152,31 @@ enum PostgresSchema {
             END
             $body$;
             """),
+        Migration(version: 3, name: "a conflict returns the events that won", sql: """
+            -- As corkboard_append, and on a conflict also the events after p_expected (at
+            -- most 512, as JSON): the losing node catches up without another round trip.
+            CREATE FUNCTION corkboard_append_or_catch_up(
+                p_board text, p_expected bigint, p_events jsonb, p_answers jsonb, p_locked boolean, p_keep_answers integer
+            ) RETURNS TABLE (appended boolean, current_seq bigint, current_snapshot_seq bigint, missing text)
+            LANGUAGE plpgsql AS $body$
+            DECLARE
+                v_result record;
+            BEGIN
+                SELECT * INTO v_result FROM corkboard_append(p_board, p_expected, p_events, p_answers, p_locked, p_keep_answers);
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF v_result.appended OR p_expected < v_result.current_snapshot_seq THEN
+                    RETURN QUERY SELECT v_result.appended, v_result.current_seq, v_result.current_snapshot_seq, NULL::text;
+                    RETURN;
+                END IF;
+                RETURN QUERY SELECT false, v_result.current_seq, v_result.current_snapshot_seq,
+                    (SELECT coalesce(json_agg(json_build_object(
+                        'seq', e.seq, 'opId', e.op_id, 'client', e.client, 'op', e.op, 'adjusted', e.adjusted) ORDER BY e.seq), '[]')::text
+                     FROM (SELECT * FROM event WHERE board = p_board AND seq > p_expected ORDER BY seq LIMIT 512) AS e);
+            END
+            $body$;
+            """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

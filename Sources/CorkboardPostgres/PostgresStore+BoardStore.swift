@@ -59,6 +59,18 @@ extension PostgresStore {
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
     ) {
+        writer.queue.async { [self] in
+            if let caught = caughtUp.removeValue(forKey: id), caught.after == seq, limit > 0 {
+                return completion(.success(Array(caught.events.prefix(limit))))
+            }
+            readEvents(board: id, after: seq, limit: limit, completion)
+        }
+    }
+
+    private func readEvents(
+        board id: String, after seq: Int, limit: Int,
+        _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
+    ) {
         let statements = [
             PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
             PostgresStatement("SELECT snapshot_seq FROM board WHERE id = $1", [id]),
@@ -97,7 +109,14 @@ extension PostgresStore {
                 guard rows.count == 1 else { return completion(.failure(.notFound)) }
                 do {
                     let seq = try rows.int(0, "current_seq")
-                    guard try rows.bool(0, "appended") else { return completion(.failure(.conflict(currentSeq: seq))) }
+                    guard try rows.bool(0, "appended") else {
+                        // The events that won come with the answer: the room's catch-up, which
+                        // asks for exactly these next, needs no round trip of its own.
+                        if let missing = rows.text(0, "missing"), let events = try? AppendCall.events(fromJSON: missing), !events.isEmpty {
+                            caughtUp[batch.board] = (after: batch.expectedSeq, events: events)
+                        }
+                        return completion(.failure(.conflict(currentSeq: seq)))
+                    }
                     completion(.success(()))
                     let snapshotSeq = try rows.int(0, "current_snapshot_seq")
                     if let through = pruning.foldThrough(seq: seq, snapshotSeq: snapshotSeq) {

@@ -14,7 +14,7 @@ import Synchronization
 /// answers `.unavailable` at once; when the listener is back it signals `.resynchronize`,
 /// since notifications sent meanwhile are lost and rooms must catch up by seq.
 ///
-/// Confinement: `folding` and `heartbeat`, the `var`s, are touched only on the writer's queue; the rest
+/// Confinement: `folding`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue; the rest
 /// is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
 public final class PostgresStore: BoardStore, @unchecked Sendable {
     public struct Configuration: Sendable {
@@ -51,6 +51,9 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     public var nodeName: String? { node }
     /// Renews leases and announces this node (touched on the writer's queue only).
     var heartbeat: DispatchSourceTimer?
+    /// The events a conflict answer brought, by board, until the room asks for them
+    /// (touched on the writer's queue only).
+    var caughtUp: [String: (after: Int, events: [CommittedEvent])] = [:]
     let writer: PostgresConnection
     let listener: PostgresConnection
     private let observer = Mutex<(@Sendable (StoreSignal) -> Void)?>(nil)

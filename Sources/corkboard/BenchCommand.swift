@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
         subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-                      HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self,
+                      HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
                       PresenceBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self])
 }
 

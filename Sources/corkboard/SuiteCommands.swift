@@ -177,3 +177,43 @@ struct ReportBenchCommand: ParsableCommand {
         say("wrote \(out)/results.json, \(out)/README.md and \(out)/fanout.svg from \(records.count) records")
     }
 }
+
+/// `corkboard bench cluster`: nodes sharing one PostgreSQL database (issue #13).
+struct ClusterBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "Committed moves/s on one board with clients spread over 1 and 3 nodes on one PostgreSQL database, and the delay from a commit to its delivery on another node.")
+
+    @Option(help: "The nodes' ws:// URLs, comma-separated; without them nodes are started here on --database-url.") var urls: String?
+    @Option(help: "PostgreSQL URL for the nodes started here (each run uses a fresh board).") var databaseUrl: String?
+    @Option(help: "Node counts, comma-separated.") var nodes = "1,3"
+    @Option(help: "Clients, spread round-robin over the nodes, one move in flight each.") var clients = 48
+    @Option(help: "Moves per node count.") var moves = 10_000
+    @Option(help: "Write the records as JSON to this file.") var json: String?
+
+    func run() throws {
+        var configuration = ClusterScenario.Configuration()
+        configuration.urls = urls.map { $0.split(separator: ",").map(String.init) } ?? []
+        configuration.databaseURL = databaseUrl
+        configuration.nodeCounts = nodes.split(separator: ",").compactMap { Int($0) }
+        guard !configuration.nodeCounts.isEmpty, configuration.nodeCounts.allSatisfy({ $0 > 0 }), clients > 0, moves > 0 else {
+            throw ValidationError("--nodes must be comma-separated counts; --clients and --moves positive")
+        }
+        guard !configuration.urls.isEmpty || databaseUrl != nil else { throw ValidationError("give --urls or --database-url") }
+        configuration.clients = clients
+        configuration.moves = moves
+        say("cluster: \(clients) clients on one board, \(moves) moves per node count")
+        let variants = try ClusterScenario(configuration: configuration).run { say($0) }
+        let records = variants.map { variant in
+            BenchRecord(
+                server: "corkboard", scenario: "cluster", variant: "\(variant.nodes) node\(variant.nodes == 1 ? "" : "s")",
+                figures: ["ops_per_second": variant.opsPerSecond, "clients": Double(variant.clients),
+                          "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +)),
+                          "cross_node_p50_ms": variant.crossNodeDelivery?.p50 ?? 0,
+                          "cross_node_p99_ms": variant.crossNodeDelivery?.p99 ?? 0],
+                latency: variant.commitLatency,
+                notes: variant.rejections.isEmpty ? [] : ["rejected: \(variant.rejections)"])
+        }
+        if let json { try BenchRecord.write(records, to: json) }
+    }
+}

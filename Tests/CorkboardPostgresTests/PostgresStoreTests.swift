@@ -72,6 +72,27 @@ import TestSupport
         #expect(events.map(\.seq) == Array(1...20))
     }
 
+    @Test func aConflictBringsTheWinningEventsForTheCatchUp() throws {
+        let url = try TestDatabase.fresh()
+        let winner = try TestDatabase.open(url)
+        let loser = try TestDatabase.open(url)
+        defer { winner.close(); loser.close() }
+        try winner.create(TestDatabase.board())
+        try winner.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1), TestDatabase.event(2)])).get()
+        #expect(loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1, client: "x")])).failure
+            == .conflict(currentSeq: 2))
+        // Kept from the conflict's answer, and handed over by the next read after seq 0 only.
+        let kept = loser.writer.queue.sync { loser.caughtUp["b"] }
+        #expect(kept?.after == 0 && kept?.events == [TestDatabase.event(1), TestDatabase.event(2)])
+        #expect(try loser.eventsWaiting("b", after: 0).get() == [TestDatabase.event(1), TestDatabase.event(2)])
+        #expect(loser.writer.queue.sync { loser.caughtUp["b"] } == nil)
+        // A read after another seq goes to the database as usual.
+        try winner.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3)])).get()
+        #expect(loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3, client: "x")])).failure
+            == .conflict(currentSeq: 3))
+        #expect(try loser.eventsWaiting("b", after: 1).get() == [TestDatabase.event(2), TestDatabase.event(3)])
+    }
+
     @Test func anotherStoreHearsEachCommitAsAWakeUp() throws {
         let url = try TestDatabase.fresh()
         let writer = try TestDatabase.open(url)

@@ -31,6 +31,8 @@ final class MoveDriver: MoveAnswerListener, Sendable {
         var rejections: [String: Int] = [:]
         var firstSent: UInt64 = 0
         var lastAnswered: UInt64 = 0
+        /// The member that sent each committed seq.
+        var senders: [Int: Int] = [:]
     }
 
     private struct State {
@@ -80,6 +82,7 @@ final class MoveDriver: MoveAnswerListener, Sendable {
             case .committed(let seq):
                 state.slots[slot].inSecondCollection.toggle()
                 state.outcome.samples.append(Sample(seq: seq, board: state.slots[slot].board, sentAt: sentAt, answeredAt: time))
+                state.outcome.senders[seq] = member.number
             case .noop:
                 state.outcome.noops += 1
             case .rejected(let code):
