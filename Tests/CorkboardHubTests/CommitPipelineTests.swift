@@ -104,3 +104,41 @@ import Testing
         #expect(pipeline.nextBatch(board: "b")?.expectedSeq == 1)
     }
 }
+
+/// Another node's commits: a conflict hands every waiting operation back to be resolved
+/// again, and followed events advance the pipeline between batches.
+@Suite struct CommitPipelineFollowingTests {
+    static func resolution(_ opId: String) -> Resolution {
+        Resolution(request: OperationRequest(opId: opId, .lock(locked: true)), client: "c1", role: .owner, target: CommitPipelineTests.member)
+    }
+
+    @Test func aConflictHandsBackEveryOperationNotYetToldInArrivalOrder() {
+        var pipeline = CommitPipeline(durableSeq: 3)
+        pipeline.add(CommitPipelineTests.event(4), from: CommitPipelineTests.member, resolution: Self.resolution("op-4"))
+        #expect(pipeline.nextBatch(board: "b")?.expectedSeq == 3)
+        // Behind the batch: a noop that is written, another event, and an answer that cannot
+        // be resolved again (no resolution: it goes out as it is).
+        #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 4)), to: CommitPipelineTests.member, resolution: Self.resolution("n")) == nil)
+        pipeline.add(CommitPipelineTests.event(5), from: CommitPipelineTests.member, resolution: Self.resolution("op-5"))
+        #expect(pipeline.answer(.rejected(Rejection(opId: "x", code: .invalid, message: "")), to: CommitPipelineTests.member) == nil)
+
+        let conflicted = pipeline.batchConflicted()
+        #expect(conflicted.resolutions.map(\.request.opId) == ["op-4", "n", "op-5"])
+        #expect(conflicted.forgotten == ["n"], "the noop was decided on a board that never was")
+        #expect(CommitPipelineTests.describe(conflicted.deliveries) == ["rejected x invalid"])
+        #expect(pipeline.durableSeq == 3)
+        #expect(pipeline.isIdle)
+        #expect(pipeline.nextBatch(board: "b") == nil, "nothing is left to write")
+    }
+
+    @Test func followedEventsAreDurableAtOnceAndTheNextBatchExtendsThem() {
+        var pipeline = CommitPipeline(durableSeq: 3)
+        pipeline.follow(CommitPipelineTests.event(4))
+        pipeline.follow(CommitPipelineTests.event(5))
+        #expect(pipeline.durableSeq == 5)
+        #expect(pipeline.isIdle)
+        pipeline.add(CommitPipelineTests.event(6), from: CommitPipelineTests.member)
+        #expect(!pipeline.isIdle)
+        #expect(pipeline.nextBatch(board: "b") == CommitBatch(board: "b", expectedSeq: 5, events: [CommitPipelineTests.event(6)]))
+    }
+}
