@@ -156,11 +156,7 @@ struct CommitPipeline {
     /// not yet written and every repeat of an undone event is answered `unavailable`
     /// (nothing changed, the opId may be sent again); other answers go out as they were.
     mutating func batchFailed(reason: String) -> (deliveries: [Delivery], forgotten: [OperationID]) {
-        isWriting = false
-        handedSeq = durableSeq
-        committedSeq = durableSeq
-        rejections = []
-        noops = []
+        forgetUndurable()
         var forgotten: [OperationID] = []
         let deliveries = outbox.map { entry -> Delivery in
             switch entry {
@@ -186,11 +182,7 @@ struct CommitPipeline {
     /// answers in `forgotten`, which were decided on a board that never was). Entries that
     /// cannot be resolved again go out as they are, after the resolutions.
     mutating func batchConflicted() -> (resolutions: [Resolution], deliveries: [Delivery], forgotten: [OperationID]) {
-        isWriting = false
-        handedSeq = durableSeq
-        committedSeq = durableSeq
-        rejections = []
-        noops = []
+        forgetUndurable()
         var resolutions: [Resolution] = []
         var deliveries: [Delivery] = []
         var forgotten: [OperationID] = []
@@ -210,6 +202,15 @@ struct CommitPipeline {
         }
         outbox = []
         return (resolutions, deliveries, forgotten)
+    }
+
+    /// Back to the durable seq: nothing being written, nothing decided since waiting to be.
+    private mutating func forgetUndurable() {
+        isWriting = false
+        handedSeq = durableSeq
+        committedSeq = durableSeq
+        rejections = []
+        noops = []
     }
 
     static func unavailable(_ opId: OperationID, _ reason: String) -> Rejection {

@@ -7,26 +7,8 @@ import Foundation
 /// events through the fold point, applies them here (the model is Swift, not SQL), and
 /// hands the result to `corkboard_fold`, which installs it only if nobody folded first.
 /// Appends go on meanwhile; the fold takes the board's row lock only for its own update.
-struct LogPruning: Sendable {
-    let retained: Int
-    let slack: Int
-
-    init(retained: Int) {
-        precondition(retained > 0, "a store keeps at least one event")
-        self.retained = retained
-        // As in SQLite's Pruning: a fold every `slack` events, never one huge fold.
-        slack = max(1, min(retained, 1_024))
-    }
-
-    var bound: Int { retained + slack }
-
-    func foldThrough(seq: Int, snapshotSeq: Int) -> Int? {
-        seq - snapshotSeq > bound ? seq - retained : nil
-    }
-}
-
 extension PostgresStore {
-    var pruning: LogPruning { LogPruning(retained: configuration.retainedEvents) }
+    var pruning: LogRetention { LogRetention(retained: configuration.retainedEvents) }
 
     /// True when no fold is running (tests wait for it).
     var foldingIsIdle: Bool { writer.queue.sync { folding.isEmpty } }

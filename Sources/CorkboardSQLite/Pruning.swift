@@ -1,36 +1,25 @@
 import CorkboardModel
+import CorkboardStore
 import GRDB
 
-/// Keeps each board's log and remembered rejections bounded (spec §1: at least the last
-/// `retained` events are kept), without making any one append expensive.
-///
-/// The log may grow to `retained + slack` events; the append that passes that folds the
-/// oldest events into the snapshot (decode the snapshot, apply them, encode it) and deletes
-/// them, leaving exactly `retained`. So a fold happens once every `slack` events and costs
-/// one snapshot rewrite plus `slack` event applications: about one snapshot's size over
-/// `slack` per appended event, on average. `slack` is capped (1,024) rather than being
-/// `retained` itself (the classic 2× rule) so that one fold never stalls the writer, which
-/// every board shares, for long: folding 100,000 events in one transaction would hold up
-/// every other board's commits behind it.
+/// Keeps each board's log and remembered rejections bounded by `LogRetention`'s rule,
+/// without making any one append expensive.
 ///
 /// Pruning never touches the epoch: the board's history is not replaced, its old end is
 /// only forgotten (spec §1).
 struct Pruning: Sendable {
-    let retained: Int
-    let slack: Int
+    let retention: LogRetention
 
     init(retained: Int) {
-        precondition(retained > 0, "a store keeps at least one event")
-        self.retained = retained
-        slack = max(1, min(retained, 1_024))
+        retention = LogRetention(retained: retained)
     }
 
-    /// The most events (and rejections) a board keeps between folds.
-    var bound: Int { retained + slack }
+    var retained: Int { retention.retained }
+    var bound: Int { retention.bound }
 
     /// The seq through which the log should be folded now, if it should.
     func foldThrough(_ head: BoardHead) -> Int? {
-        head.seq - head.snapshotSeq > bound ? head.seq - retained : nil
+        retention.foldThrough(seq: head.seq, snapshotSeq: head.snapshotSeq)
     }
 
     /// Folds the events through `seq` into the board's snapshot, deletes them, and forgets

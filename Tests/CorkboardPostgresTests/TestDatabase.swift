@@ -45,18 +45,6 @@ enum TestDatabase {
     }
 }
 
-/// Calls an asynchronous store method and waits for its answer (at most 15 s).
-func wait<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T {
-    let box = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    call { value in
-        box.withLock { $0 = value }
-        done.signal()
-    }
-    precondition(done.wait(timeout: .now() + 15) == .success, "the store did not answer within 15 s")
-    return box.withLock { $0! }
-}
-
 extension PostgresStore {
     func create(_ board: Board, epoch: String = "e1") throws {
         try wait { createBoard(board, epoch: epoch, $0) }.get()

@@ -57,18 +57,6 @@ enum Fixtures {
     }
 }
 
-/// Calls an asynchronous store method and waits for its answer (at most 10 s).
-func wait<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T {
-    let box = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    call { value in
-        box.withLock { $0 = value }
-        done.signal()
-    }
-    precondition(done.wait(timeout: .now() + 10) == .success, "the store did not answer within 10 s")
-    return box.withLock { $0! }
-}
-
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { error } else { nil }
