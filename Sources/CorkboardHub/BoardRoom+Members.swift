@@ -52,7 +52,12 @@ extension BoardRoom {
                 // Resuming from a seq this node has not seen (it was on another node): read
                 // the store up to it first, so the resume is a replay and not a snapshot.
                 if let resume = hello.resume, resume.epoch == self.epoch, resume.seq > self.pipeline.durableSeq {
-                    self.afterCatchingUp(to: resume.seq) { self.admit(key, socket: socket, hello: hello, role: role) }
+                    self.joining.insert(key)
+                    self.afterCatchingUp(to: resume.seq) {
+                        // Gone while the room read the store: nobody to admit.
+                        guard self.joining.remove(key) != nil else { return }
+                        self.admit(key, socket: socket, hello: hello, role: role)
+                    }
                 } else {
                     self.admit(key, socket: socket, hello: hello, role: role)
                 }
@@ -139,7 +144,10 @@ extension BoardRoom {
     }
 
     func leave(_ key: MemberKey) {
-        perform { self.remove(key) }
+        perform {
+            self.joining.remove(key)
+            self.remove(key)
+        }
     }
 
     /// Takes a member out of the room: its drag cleared first, then `peer.left` to the others.

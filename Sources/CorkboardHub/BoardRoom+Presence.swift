@@ -17,8 +17,10 @@ extension BoardRoom {
         if let refusal = refusal(ofDragOf: items, by: member) {
             return member.socket.send(.rejected(refusal))
         }
-        // Held here already (by a member of this node, or of another one): no need to ask.
+        // Held here already (by a member of this node, or of another one): no need to ask the
+        // store. A refused drag.start ends the member's previous drag all the same.
         if let holder = items.lazy.compactMap(leases.holder(of:)).first(where: { $0 != member.client }) {
+            clearDrag(of: key, .cancel)
             return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
         }
         leaseThenStart(items, from: key) {

@@ -29,7 +29,8 @@ extension BoardRoom {
                 case .success(nil):
                     start()
                 case .success(let holder?):
-                    // Its previous drag was replaced in the store: it ends here too.
+                    // Refused (the store kept its previous lease): a refused drag.start still
+                    // ends the member's previous drag, as on one node.
                     self.clearDrag(of: key, .cancel)
                     member.socket.send(.rejected(.dragStartBusy(holder: holder)))
                 case .failure(let error):

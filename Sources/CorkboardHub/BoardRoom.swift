@@ -51,6 +51,8 @@ final class BoardRoom: @unchecked Sendable {
     var announcedSeq = 0
     var isCatchingUp = false
     var afterCatchUp: [() -> Void] = []
+    /// Members whose join waits for that reading (a resume from a seq not seen here yet).
+    var joining: Set<MemberKey> = []
 
     init(id: String, hub: Hub) {
         self.id = id
