@@ -155,14 +155,17 @@ export class BoardSession extends EventTarget {
         this.peers.delete(message.client);
         return this.dispatch("presence");
       case "drag": {
-        const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null };
+        // A client never seen joining is on another node (several nodes share the board):
+        // it is shown while it drags and forgotten when its drag ends.
+        const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null, elsewhere: true };
         peer.drag = { items: message.items, over: message.over ?? null };
         this.peers.set(message.client, peer);
         return this.dispatch("presence");
       }
       case "drag.cleared": {
         const peer = this.peers.get(message.client);
-        if (peer) peer.drag = null;
+        if (peer?.elsewhere) this.peers.delete(message.client);
+        else if (peer) peer.drag = null;
         return this.dispatch("presence");
       }
       case "error":
