@@ -20,7 +20,8 @@ final class NodeLiveness: @unchecked Sendable {
     func start(onGone: @escaping @Sendable (String) -> Void) {
         let timeout = UInt64(timeout * 1e9)
         timer.schedule(deadline: .now() + self.timeout / 3, repeating: self.timeout / 3)
-        timer.setEventHandler { [unowned(unsafe) self] in
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
             let now = DispatchTime.now().uptimeNanoseconds
             for (node, heard) in lastHeard where now - heard > timeout {
                 lastHeard[node] = nil

@@ -143,7 +143,10 @@ import TestSupport
 
     /// Local addresses (hex, as the kernel prints them) of the sockets listening on `port`.
     private static func listeningAddresses(port: UInt16, table: String) -> [String] {
-        let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+        // Read to the end: /proc reports a size of 0, and with the thousands of sockets other
+        // tests leave in TIME_WAIT the table is far longer than one read.
+        let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() ?? Data()
+        let text = String(decoding: data, as: UTF8.self)
         let hexPort = String(format: "%04X", port)
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: " ")

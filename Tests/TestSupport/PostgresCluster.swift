@@ -60,11 +60,11 @@ public final class PostgresCluster: @unchecked Sendable {
     private let owner: ServerAccount?
     private let lock = NSLock()
     private var destroyed = false
-    private let watchdog: Process?
+    private let watchdog: DetachedProcess?
     /// The running (or last) postmaster, our child; kept so Foundation keeps watching it.
-    private var postmasterProcess: Process?
+    private var postmasterProcess: DetachedProcess?
 
-    private init(port: UInt16, directory: String, binaries: String, owner: ServerAccount?, watchdog: Process?) {
+    private init(port: UInt16, directory: String, binaries: String, owner: ServerAccount?, watchdog: DetachedProcess?) {
         self.port = port
         self.directory = directory
         self.binaries = binaries
@@ -225,10 +225,6 @@ public final class PostgresCluster: @unchecked Sendable {
     /// for its timeout. As our child, it is also reaped by Foundation when it exits.
     private func launch() throws -> Bool {
         let logBefore = (try? FileManager.default.attributesOfItem(atPath: logFile)[.size] as? Int) ?? 0
-        let logDescriptor = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard logDescriptor >= 0 else { throw Failure("cannot open \(logFile): \(String(cString: strerror(errno)))") }
-        let log = FileHandle(fileDescriptor: logDescriptor, closeOnDealloc: true)
-        defer { try? log.close() }
 
         // fsync=off only loses data if the machine itself crashes; a killed server keeps every
         // committed transaction (synchronous_commit stays on), which is what restart tests check.
@@ -236,16 +232,12 @@ public final class PostgresCluster: @unchecked Sendable {
             "-D", dataDirectory, "-p", "\(port)", "-k", directory, "-c", "listen_addresses=127.0.0.1",
             "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB",
         ]
-        let process = Process()
-        (process.executableURL, process.arguments) = Self.command("postgres", arguments, binaries: binaries, owner: owner)
-        process.environment = Self.environment()
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        // Not a Foundation `Process`: see DetachedProcess for why a long-lived child must not be one.
+        let (executable, fullArguments) = Self.command("postgres", arguments, binaries: binaries, owner: owner)
+        let process = try DetachedProcess.spawn(
+            executable.path, fullArguments, environment: Self.environment(), directory: directory, output: logFile)
         postmasterProcess = process
-        let pid = process.processIdentifier
+        let pid = process.pid
 
         // PostgreSQL writes "ready" as the 8th line of postmaster.pid once it accepts connections
         // (what `pg_ctl -w` waits for).
@@ -273,6 +265,7 @@ public final class PostgresCluster: @unchecked Sendable {
         // The postmaster exits only after all its children have (it kills them after 5 s in
         // immediate mode), so its exit means the whole server is gone.
         Glibc.kill(postmaster.pid, mode.signal)
+        defer { reapPostmaster() }
         if eventually(timeout: 30, { !postmaster.isAlive }) { return }
         killLocked()
         throw Failure("the server did not stop within 30 s of a \(mode.rawValue) shutdown request and was killed\n\(logTail())")
@@ -282,9 +275,15 @@ public final class PostgresCluster: @unchecked Sendable {
         guard let postmaster = runningPostmaster() else { return }
         let children = Self.children(of: postmaster.pid)
         Glibc.kill(postmaster.pid, SIGKILL)
+        defer { reapPostmaster() }
         if eventually(timeout: 10, { !postmaster.isAlive && !children.contains { $0.isAlive } }) { return }
         for child in children where child.isAlive { Glibc.kill(child.pid, SIGKILL) }
         _ = eventually(timeout: 5) { !children.contains { $0.isAlive } }
+    }
+
+    /// Our child, once it has exited: reaped, so it leaves no zombie behind.
+    private func reapPostmaster() {
+        if let process = postmasterProcess, process.waitForExit(timeout: 2) { postmasterProcess = nil }
     }
 
     /// The postmaster named in `postmaster.pid`, if it runs and really is this cluster's
@@ -444,7 +443,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A shell that outlives a crashed test process: once this process is gone and the folder
     /// still exists (no `destroy` ran, e.g. after SIGKILL or a crash), it stops the server at
     /// once and deletes the folder. It exits by itself within a second of `destroy`.
-    private static func startWatchdog(directory: String) -> Process? {
+    private static func startWatchdog(directory: String) -> DetachedProcess? {
         let script = """
             while [ -d "/proc/$1" ] && [ -d "$2" ]; do sleep 1; done
             [ -d "$2" ] || exit 0
@@ -456,18 +455,16 @@ public final class PostgresCluster: @unchecked Sendable {
             fi
             rm -rf "$2"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "corkboard-pg-watchdog", "\(getpid())", directory, directory + "/data"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return (try? process.run()) != nil ? process : nil
+        return try? DetachedProcess.spawn(
+            "/bin/sh", ["-c", script, "corkboard-pg-watchdog", "\(getpid())", directory, directory + "/data"],
+            environment: ProcessInfo.processInfo.environment, newProcessGroup: true)
     }
 
-    /// Its whole process group (Foundation makes it a group leader), so no `sleep` lingers.
-    private static func stopWatchdog(_ watchdog: Process?) {
-        if let watchdog, watchdog.isRunning { Glibc.kill(-watchdog.processIdentifier, SIGKILL) }
+    /// Its whole process group (it leads one), so no `sleep` lingers; then it is reaped.
+    private static func stopWatchdog(_ watchdog: DetachedProcess?) {
+        guard let watchdog, watchdog.isRunning else { return }
+        Glibc.kill(-watchdog.pid, SIGKILL)
+        watchdog.waitForExit(timeout: 5)
     }
 
     static func tail(_ text: String, lines: Int = 30) -> String { PythonTools.tail(text, lines: lines) }
