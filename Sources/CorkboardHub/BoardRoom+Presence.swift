@@ -98,10 +98,8 @@ extension BoardRoom {
         leases.releaseAll(heldBy: member.client)
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
         sendToOthers(of: key, cleared)
-        if hub.store.nodeName != nil {
-            publish(cleared)
-            if releasingStoreLeases { hub.store.releaseLeases(board: id, holder: member.client) }
-        }
+        publish(cleared)
+        if releasingStoreLeases { hub.store.releaseLeases(board: id, holder: member.client) }
     }
 
     /// Sends the member's current drag to the others now, or in its next pacing slot.

@@ -63,7 +63,6 @@ extension BoardRoom {
             presence = .drag(node: node, board: id, seq: pipeline.durableSeq, update)
         case .dragCleared(let client, let reason):
             presence = .cleared(node: node, board: id, seq: pipeline.durableSeq, client: client, reason: reason)
-            hub.store.releaseLeases(board: id, holder: client)
         default:
             return
         }

@@ -12,7 +12,8 @@ import TestSupport
     @Test(.timeLimit(.minutes(3)))
     func aDragOnOneNodeIsSeenAndRespectedOnTheOthers() async throws {
         try await offPool {
-            let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
+            let databaseURL = try PostgresCluster.shared().createDatabase()
+            let nodes = try ClusterNode.start(3, databaseURL: databaseURL)
             let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
             let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
             let cy = try BoardTestClient(port: nodes[2].port, board: "board", name: "Cy")
@@ -45,6 +46,16 @@ import TestSupport
                 let clear = watcher.log.lastIndex { if case .dragCleared(ada.clientID, .drop) = $0 { true } else { false } }
                 #expect(events.first != nil && clear != nil && events.first! < clear!, "\\(watcher.name): committed before drag.cleared")
             }
+            // A new drag replaces Ada's old one in the database too: the new item stays leased.
+            try ada.send(.dragStart(items: ["i2"]))
+            try ada.send(.dragStart(items: ["i3"]))
+            _ = try cy.waitFor("Ada's drag of i3") { if case .drag(let update) = $0 { update.items == ["i3"] } else { false } }
+            let database = String(databaseURL.split(separator: "/").last!)
+            #expect(try PostgresCluster.shared().psql("SELECT item, holder FROM lease ORDER BY item", database: database)
+                == "i3|\(ada.clientID)")
+            try ada.send(.dragEnd)
+            _ = try cy.waitFor("Ada's drag ends") { if case .dragCleared(ada.clientID, .cancel) = $0 { true } else { false } }
+
             // Released everywhere: Bob may take it now.
             try bob.send(.dragStart(items: ["i1"]))
             guard case .drag(let bobs) = try cy.waitFor(type: "drag") else { return }
