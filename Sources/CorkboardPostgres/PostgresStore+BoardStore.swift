@@ -39,18 +39,14 @@ extension PostgresStore {
         _ id: String, historyLimit: Int,
         _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void
     ) {
-        // One snapshot of the database for the three reads: a fold or an append between
-        // them would otherwise tear the log from its snapshot.
-        let statements = [
-            PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+        let reads = [
             PostgresStatement("SELECT epoch, snapshot, snapshot_seq FROM board WHERE id = $1", [id]),
             PostgresStatement("SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 ORDER BY seq", [id]),
             PostgresStatement("SELECT op_id, code, message, noop_seq FROM rejection WHERE board = $1 ORDER BY id", [id]),
-            PostgresStatement("COMMIT"),
         ]
-        run(statements) { result in
+        runReading(reads) { result in
             completion(result.flatMap { groups in
-                Result { () throws(StoreError) in try Self.storedBoard(id, groups[1], groups[2], groups[3], historyLimit: historyLimit) }
+                Result { () throws(StoreError) in try Self.storedBoard(id, groups[0], groups[1], groups[2], historyLimit: historyLimit) }
             })
         }
     }
@@ -71,23 +67,21 @@ extension PostgresStore {
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
     ) {
-        let statements = [
-            PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+        let reads = [
             PostgresStatement("SELECT snapshot_seq FROM board WHERE id = $1", [id]),
             PostgresStatement(
                 "SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 AND seq > $2 ORDER BY seq LIMIT $3",
                 [id, String(seq), String(max(0, limit))]),
-            PostgresStatement("COMMIT"),
         ]
-        run(statements) { result in
+        runReading(reads) { result in
             completion(result.flatMap { groups in
                 Result { () throws(StoreError) in
-                    guard groups[1].count == 1 else { throw .notFound }
-                    let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[1].int(0, "snapshot_seq") }
+                    guard groups[0].count == 1 else { throw .notFound }
+                    let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[0].int(0, "snapshot_seq") }
                     guard seq >= snapshotSeq else {
                         throw .pruned(logStartsAfter: snapshotSeq)
                     }
-                    return try Self.events(groups[2], board: id)
+                    return try Self.events(groups[1], board: id)
                 }
             })
         }

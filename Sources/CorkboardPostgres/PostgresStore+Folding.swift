@@ -17,22 +17,20 @@ extension PostgresStore {
     func fold(_ board: String, from snapshotSeq: Int, through seq: Int) {
         guard folding.insert(board).inserted else { return }
         let reads = [
-            PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
             PostgresStatement("SELECT snapshot, snapshot_seq FROM board WHERE id = $1", [board]),
             PostgresStatement(
                 "SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 AND seq <= $2 ORDER BY seq",
                 [board, String(seq)]),
-            PostgresStatement("COMMIT"),
         ]
-        run(reads) { [self] result in
+        runReading(reads) { [self] result in
             do {
                 let groups = try result.get()
-                guard groups[1].count == 1, try groups[1].int(0, "snapshot_seq") == snapshotSeq else {
+                guard groups[0].count == 1, try groups[0].int(0, "snapshot_seq") == snapshotSeq else {
                     folding.remove(board)  // folded meanwhile, or gone
                     return
                 }
-                var snapshot = try JSONDecoder().decode(Board.self, from: Data(try groups[1].string(0, "snapshot").utf8))
-                for event in try Self.events(groups[2], board: board) { try snapshot.apply(event.op) }
+                var snapshot = try JSONDecoder().decode(Board.self, from: Data(try groups[0].string(0, "snapshot").utf8))
+                for event in try Self.events(groups[1], board: board) { try snapshot.apply(event.op) }
                 let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
                 let install = PostgresStatement(
                     "SELECT corkboard_fold($1, $2, $3, $4)", [board, String(snapshotSeq), String(seq), encoded])

@@ -18,8 +18,7 @@ extension PostgresStore {
         let call = PostgresStatement(
             "SELECT corkboard_lease($1, $2, $3, $4, $5)",
             [board, holder, node, Self.arrayLiteral(items), String(Self.leaseLifetimeMilliseconds)])
-        guard !isClosed.load(ordering: .relaxed) else { return completion(.failure(.unavailable("the store is closed"))) }
-        writer.execute([call]) { result in
+        send([call]) { result in
             switch result {
             case .success: completion(.success(nil))
             case .failure(.server(sqlState: "CB409", let holder)): completion(.success(holder))
@@ -29,24 +28,23 @@ extension PostgresStore {
     }
 
     public func releaseLeases(board: String, holder: ClientID) {
-        guard !isClosed.load(ordering: .relaxed) else { return }
-        writer.execute([PostgresStatement("DELETE FROM lease WHERE board = $1 AND holder = $2", [board, holder])]) { _ in }
+        send([PostgresStatement("DELETE FROM lease WHERE board = $1 AND holder = $2", [board, holder])]) { _ in }
     }
 
     /// Renews this node's leases and tells the others it lives; on the writer's queue.
     func startHeartbeat() {
         writer.queue.async { [self] in
             let timer = DispatchSource.makeTimerSource(queue: writer.queue)
-        timer.schedule(deadline: .now(), repeating: Self.heartbeatInterval)
-        timer.setEventHandler { [weak self] in
-            guard let self, writer.isReady else { return }
-            writer.executeOnQueue([
-                PostgresStatement(
-                    "UPDATE lease SET expires_at = now() + $2 * interval '1 millisecond' WHERE node = $1",
-                    [node, String(Self.leaseLifetimeMilliseconds)]),
-                PostgresStatement("SELECT pg_notify($1, $2)", [Self.nodesChannel, node]),
-            ]) { _ in }
-        }
+            timer.schedule(deadline: .now(), repeating: Self.heartbeatInterval)
+            timer.setEventHandler { [weak self] in
+                guard let self, writer.isReady else { return }
+                writer.executeOnQueue([
+                    PostgresStatement(
+                        "UPDATE lease SET expires_at = now() + $2 * interval '1 millisecond' WHERE node = $1",
+                        [node, String(Self.leaseLifetimeMilliseconds)]),
+                    PostgresStatement("SELECT pg_notify($1, $2)", [Self.nodesChannel, node]),
+                ]) { _ in }
+            }
             timer.resume()
             heartbeat = timer
         }

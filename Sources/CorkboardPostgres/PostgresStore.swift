@@ -165,8 +165,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     }
 
     public func publish(presence payload: String) {
-        guard !isClosed.load(ordering: .relaxed) else { return }
-        writer.execute([PostgresStatement("SELECT pg_notify($1, $2)", [Self.presenceChannel, payload])]) { _ in }
+        send([PostgresStatement("SELECT pg_notify($1, $2)", [Self.presenceChannel, payload])]) { _ in }
     }
 
     public func close() {
@@ -181,13 +180,31 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
         writer.close()
     }
 
+    /// Runs a group on the writer, unless the store is closed.
+    func send(
+        _ statements: [PostgresStatement],
+        _ completion: @escaping @Sendable (Result<[PostgresRows], PostgresError>) -> Void
+    ) {
+        guard !isClosed.load(ordering: .relaxed) else { return completion(.failure(.connection("the store is closed"))) }
+        writer.execute(statements, completion)
+    }
+
+    /// Runs `reads` on one snapshot of the database (a fold or an append between them would
+    /// otherwise tear the log from its snapshot); one `PostgresRows` per read.
+    func runReading(
+        _ reads: [PostgresStatement],
+        _ completion: @escaping @Sendable (Result<[PostgresRows], StoreError>) -> Void
+    ) {
+        let group = [PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")] + reads + [PostgresStatement("COMMIT")]
+        run(group) { result in completion(result.map { Array($0.dropFirst().dropLast()) }) }
+    }
+
     /// Runs a group on the writer and maps a failure to `.unavailable`.
     func run(
         _ statements: [PostgresStatement],
         _ completion: @escaping @Sendable (Result<[PostgresRows], StoreError>) -> Void
     ) {
-        guard !isClosed.load(ordering: .relaxed) else { return completion(.failure(.unavailable("the store is closed"))) }
-        writer.execute(statements) { result in completion(result.mapError { .unavailable("\($0)") }) }
+        send(statements) { result in completion(result.mapError { .unavailable("\($0)") }) }
     }
 }
 
