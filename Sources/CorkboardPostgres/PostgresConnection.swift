@@ -103,18 +103,15 @@ final class PostgresConnection: @unchecked Sendable {
         guard case .ready(let connection) = phase else {
             return completion(.failure(.connection(phaseDescription)))
         }
-        for statement in statements {
-            let sent = withCStrings(statement.parameters) { parameters in
+        let sent = statements.allSatisfy { statement in
+            withCStrings(statement.parameters) { parameters in
                 PQsendQueryParams(connection, statement.sql, Int32(parameters.count), nil, parameters, nil, nil, 0)
-            }
-            guard sent == 1 else {
-                completion(.failure(.connection(errorMessage(connection))))
-                return lose(errorMessage(connection))
-            }
-        }
-        guard PQpipelineSync(connection) == 1 else {
-            completion(.failure(.connection(errorMessage(connection))))
-            return lose(errorMessage(connection))
+            } == 1
+        } && PQpipelineSync(connection) == 1
+        guard sent else {
+            let reason = errorMessage(connection)
+            completion(.failure(.connection(reason)))
+            return lose(reason)
         }
         inFlight.append(Group(completion: completion, sentAt: .now()))
         flush(connection)

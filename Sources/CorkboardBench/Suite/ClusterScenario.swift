@@ -82,8 +82,7 @@ public struct ClusterScenario {
             }
             let variant = Variant(
                 nodes: nodeCount, clients: clients,
-                opsPerSecond: Double(outcome.samples.count) / (Double(outcome.lastAnswered - outcome.firstSent) / 1e9),
-                commitLatency: LatencySummary(nanoseconds: outcome.samples.map { $0.answeredAt > $0.sentAt ? $0.answeredAt - $0.sentAt : 0 }),
+                opsPerSecond: outcome.committedPerSecond, commitLatency: outcome.commitLatency,
                 crossNodeDelivery: crossNode.isEmpty ? nil : LatencySummary(nanoseconds: crossNode),
                 noops: outcome.noops, rejections: outcome.rejections)
             progress(String(format: "%d node%@, %d clients: %8.0f committed/s  commit %@%@%@", nodeCount, nodeCount == 1 ? " " : "s",

@@ -33,6 +33,16 @@ final class MoveDriver: MoveAnswerListener, Sendable {
         var lastAnswered: UInt64 = 0
         /// The member that sent each committed seq.
         var senders: [Int: Int] = [:]
+
+        /// Committed moves from the first send to the last answer.
+        var committedPerSecond: Double {
+            Double(samples.count) / (Double(lastAnswered - firstSent) / 1e9)
+        }
+
+        /// From sending each committed move to its sender's `committed`.
+        var commitLatency: LatencySummary {
+            LatencySummary(nanoseconds: samples.map { $0.answeredAt > $0.sentAt ? $0.answeredAt - $0.sentAt : 0 })
+        }
     }
 
     private struct State {

@@ -56,8 +56,7 @@ public struct OpsScenario {
             let outcome = try driver.run(moves: configuration.moves, senders: [], timeout: configuration.timeout)
             let variant = Variant(
                 boards: boards, connections: connections,
-                opsPerSecond: Double(outcome.samples.count) / (Double(outcome.lastAnswered - outcome.firstSent) / 1e9),
-                latency: LatencySummary(nanoseconds: outcome.samples.map { $0.answeredAt > $0.sentAt ? $0.answeredAt - $0.sentAt : 0 }),
+                opsPerSecond: outcome.committedPerSecond, latency: outcome.commitLatency,
                 noops: outcome.noops, rejections: outcome.rejections)
             progress(String(format: "%3d board%@, %3d connections: %8.0f committed/s  %@%@", boards, boards == 1 ? " " : "s",
                             connections, variant.opsPerSecond, variant.latency.text,
