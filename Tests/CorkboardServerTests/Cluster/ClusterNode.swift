@@ -6,21 +6,11 @@ import TestSupport
 
 /// A real `corkboard serve --store postgres` child: one node of a cluster sharing a database.
 final class ClusterNode: @unchecked Sendable {
-    let folder: TemporaryDirectory
-    let process: ServerProcess
-    let port: UInt16
+    let server: ChildServer
+    var port: UInt16 { server.port }
 
     init(databaseURL: String) throws {
-        folder = try TemporaryDirectory("corkboard-node")
-        try folder.write("web/index.html", "<!doctype html><title>node</title>")
-        process = try ServerProcess([
-            "serve", "--port", "0", "--no-demo", "--log-level", "warning", "--loops", "2",
-            "--web-root", folder.path + "/web", "--store", "postgres", "--database-url", databaseURL,
-        ])
-        guard let port = process.waitForListeningPort(timeout: 30) else {
-            throw HubTestFailure("corkboard serve --store postgres did not start: \(process.standardError)")
-        }
-        self.port = port
+        server = try ChildServer(["--store", "postgres", "--database-url", databaseURL], createsBoard: false, startTimeout: 30)
     }
 
     /// Nodes on one fresh database, with the standard board created through the first.
@@ -30,17 +20,10 @@ final class ClusterNode: @unchecked Sendable {
         return nodes
     }
 
-    deinit {
-        process.signal(SIGTERM)
-        _ = process.waitForExit(timeout: 10)
-    }
-
-    var isRunning: Bool { process.process.isRunning }
-
     /// As a crash: nothing is flushed, no connection is closed politely.
     func kill() {
-        process.signal(SIGKILL)
-        _ = process.waitForExit(timeout: 10)
+        server.process.signal(SIGKILL)
+        _ = server.process.waitForExit(timeout: 10)
     }
 
     func events(board: String = "board") throws -> [CommittedEvent] {

@@ -115,19 +115,21 @@ final class ChildServer: @unchecked Sendable {
     let process: ServerProcess
     let port: UInt16
 
-    /// `tokens` is written to a token file and passed with `--tokens`; `ownerToken` creates the board.
-    init(_ extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil) throws {
+    /// `tokens` is written to a token file and passed with `--tokens`; `ownerToken` creates the
+    /// board, unless `createsBoard` is false (a node whose database has it already).
+    init(_ extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil, createsBoard: Bool = true,
+         startTimeout: Double = 20) throws {
         folder = try TemporaryDirectory("corkboard-hostile")
         try folder.write("web/index.html", "<!doctype html><title>hostile</title>")
         var arguments = ["serve", "--port", "0", "--no-demo", "--log-level", "warning", "--loops", "2",
                          "--web-root", folder.path + "/web", "--data", folder.path + "/data"]
         if let tokens { arguments += ["--tokens", try folder.write("tokens.json", tokens)] }
         process = try ServerProcess(arguments + extra)
-        guard let port = process.waitForListeningPort() else {
-            throw HubTestFailure("corkboard serve did not start: \(process.standardError)")
+        guard let port = process.waitForListeningPort(timeout: startTimeout) else {
+            throw HubTestFailure("corkboard serve \(extra.joined(separator: " ")) did not start: \(process.standardError)")
         }
         self.port = port
-        try Unharmed.createBoard(port: port, token: ownerToken)
+        if createsBoard { try Unharmed.createBoard(port: port, token: ownerToken) }
     }
 
     deinit {
