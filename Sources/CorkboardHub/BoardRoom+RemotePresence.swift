@@ -83,8 +83,7 @@ extension BoardRoom {
         switch presence.kind {
         case .drag:
             guard let items = presence.items else { return }
-            remoteDrags[presence.client] = RemoteDrag(
-                node: presence.node, name: presence.name ?? presence.client, state: DragState(items: items, over: presence.over))
+            remoteDrags[presence.client] = presence.node
             // The origin holds the store's lease: here the items only count as held.
             leases.releaseAll(heldBy: presence.client)
             _ = leases.acquire(items, for: presence.client)
@@ -98,7 +97,7 @@ extension BoardRoom {
     /// Another node stopped beating: its members' drags end as if they had left.
     func nodeGone(_ node: String) {
         perform {
-            for (client, drag) in self.remoteDrags where drag.node == node { self.endRemoteDrag(of: client, .left) }
+            for (client, origin) in self.remoteDrags where origin == node { self.endRemoteDrag(of: client, .left) }
         }
     }
 

@@ -43,10 +43,3 @@ struct NodePresence: Codable, Sendable, Hashable {
         try? JSONDecoder().decode(NodePresence.self, from: Data(payload.utf8))
     }
 }
-
-/// A drag of a member of another node, as this room shows it to its members.
-struct RemoteDrag {
-    var node: String
-    var name: String
-    var state: DragState
-}
