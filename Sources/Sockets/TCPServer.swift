@@ -79,8 +79,9 @@ public final class TCPServer: Sendable {
             // address is the connection's own).
             connection.whenClosed { [weak self] reason in
                 if case .transportFailed(let failure) = reason {
-                    // A client that does not trust us, speaks plain HTTP, or offers only old versions.
-                    self?.logger.info("connection from \(connection.remoteAddress?.description ?? "?") closed: \(failure)")
+                    // A client that does not trust us, speaks plain HTTP, or offers only old versions:
+                    // counted in /metrics, and logged at debug only, as internet scanners make many.
+                    self?.logger.debug("connection from \(connection.remoteAddress?.description ?? "?") closed: \(failure)")
                 }
                 admission.release(connection.remoteAddress)
                 self?.forget(connection)

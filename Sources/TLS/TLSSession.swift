@@ -25,6 +25,10 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
     public private(set) var failure: TransportFailure?
     private var peerClosed = false
     private var closeSent = false
+    /// Whether anything was received yet: the first byte tells TLS from plain HTTP.
+    private var receivedAny = false
+    /// The plain-text answer to a plain HTTP request on the TLS port, sent before closing.
+    private var plainReply: ByteChunk?
 
     init(context: TLSContext, serverName: String?) throws(TLSError) {
         ERR_clear_error()
@@ -82,6 +86,14 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
 
     public func receive(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil, var base = bytes.baseAddress else { return }
+        if !receivedAny {
+            receivedAny = true
+            if context.role == .server, Self.startsPlainHTTP(bytes[0]) {
+                plainReply = ByteChunk(Self.plainHTTPReply)
+                fail(TransportFailure("plain HTTP sent to the TLS port"))
+                return
+            }
+        }
         var left = bytes.count
         while left > 0 {
             // A memory BIO only refuses when out of memory.
@@ -148,6 +160,10 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
     }
 
     public func takeOutput() -> ByteChunk? {
+        if let reply = plainReply {
+            plainReply = nil
+            return reply
+        }
         let pending = Int(BIO_ctrl_pending(outgoing))
         guard pending > 0 else { return nil }
         var read: Int32 = 0
@@ -162,6 +178,19 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
     public var hasBufferedInput: Bool {
         failure == nil && !peerClosed && (SSL_has_pending(ssl) == 1 || BIO_ctrl_pending(incoming) > 0)
     }
+
+    // MARK: Plain HTTP on the TLS port
+
+    /// Every TLS stream starts with a record type (20–24) or an SSLv2 length (≥ 0x80); an
+    /// ASCII capital starts a request line (`GET`, `POST`, …): someone typed http:// for
+    /// https://. Telling them so, as nginx does, beats an empty reply.
+    static func startsPlainHTTP(_ first: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) }
+
+    static let plainHTTPReply: [UInt8] = {
+        let body = "This port speaks HTTPS: use an https:// URL.\n"
+        return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
+    }()
 
     // MARK: What was negotiated
 

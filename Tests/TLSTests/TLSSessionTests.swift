@@ -79,7 +79,7 @@ import Testing
         #expect(pair.server.takeOutput() == nil)
     }
 
-    @Test(arguments: ["GET / HTTP/1.1\r\nHost: example\r\n\r\n", "\u{16}\u{03}\u{01}\u{00}\u{05}hello", "\0\0\0\0\0\0\0\0\0\0"])
+    @Test(arguments: ["\u{16}\u{03}\u{01}\u{00}\u{05}hello", "\0\0\0\0\0\0\0\0\0\0"])
     func aGarbageClientHelloIsACleanFailure(garbage: String) throws {
         let server = try certificates.serverContext().makeServerSession()
         Array(garbage.utf8).withUnsafeBytes { server.receive($0) }
@@ -88,6 +88,7 @@ import Testing
         let result = server.read(into: buffer)
         let reason = try #require(result.failureText)
         #expect(reason.hasPrefix("TLS handshake failed: "))
+        #expect(server.takeOutput().map { Array($0.bytes) } != TLSSession.plainHTTPReply)
         #expect(!server.isEstablished)
         // Once failed, it stays failed, and nothing else can be done with it.
         #expect(server.read(into: buffer) == result)
@@ -97,12 +98,33 @@ import Testing
         #expect(!server.hasBufferedInput)
     }
 
-    @Test func plainHTTPIsNamedAsSuch() throws {
+    /// Someone typed http:// for https://: a plain 400 says so (as nginx does), not an empty
+    /// reply; the session then stays failed. Any request line counts, in any split.
+    @Test(arguments: [["GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"], ["P", "OST / HTTP/1.1\r\n"], ["OPTIONS * HTTP/1.1\r\n"]])
+    func plainHTTPGetsAPlainBadRequest(pieces: [String]) throws {
         let server = try certificates.serverContext().makeServerSession()
-        Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { server.receive($0) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
         defer { buffer.deallocate() }
-        #expect(server.read(into: buffer).failureText == "TLS handshake failed: http request")
+        for piece in pieces {
+            Array(piece.utf8).withUnsafeBytes { server.receive($0) }
+            #expect(server.read(into: buffer).failureText == "plain HTTP sent to the TLS port")
+        }
+        let reply = try #require(server.takeOutput().map { String(decoding: $0.bytes, as: UTF8.self) })
+        #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(reply.contains("\r\nConnection: close\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\nThis port speaks HTTPS: use an https:// URL.\n"))
+        #expect(server.takeOutput()?.count == nil)
+    }
+
+    /// A client session never answers so: its first bytes are the server's, and TLS.
+    @Test func onlyAServerAnswersPlainHTTP() throws {
+        let client = try certificates.trustingClient().makeClientSession(serverName: "localhost")
+        client.start()
+        _ = client.takeOutput()
+        Array("HTTP/1.1 200 OK\r\n\r\n".utf8).withUnsafeBytes { client.receive($0) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { buffer.deallocate() }
+        #expect(client.read(into: buffer).failureText?.hasPrefix("TLS handshake failed: ") == true)
     }
 
     @Test func aTLS11OnlyClientIsRefused() throws {
