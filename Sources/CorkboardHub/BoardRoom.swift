@@ -99,6 +99,7 @@ final class BoardRoom: @unchecked Sendable {
         for rejection in stored.rejections { engine.remember(rejection) }
         for noop in stored.noops { engine.remember(noop) }
         engine.maximumItems = hub.configuration.maxItemsPerBoard
+        engine.maximumCollections = hub.configuration.maxCollectionsPerBoard
         self.engine = engine
         epoch = stored.epoch
         pipeline = CommitPipeline(durableSeq: engine.seq)

@@ -31,6 +31,9 @@ public struct HubConfiguration: Sendable {
     /// Items one board may hold; an insert past it is `rejected` `invalid`, and a new board
     /// with more is refused (HTTP 400). nil: no limit.
     public var maxItemsPerBoard: Int? = 10_000
+    /// Collections one board may hold; a `collection.add` past it is `rejected` `invalid`, and
+    /// a new board with more is refused (HTTP 400). nil: no limit.
+    public var maxCollectionsPerBoard: Int? = 1_000
     /// With a shared store: another node not heard from for this long (heartbeats come every
     /// 2 s) is gone, and the drags of its members end with reason `left`.
     public var nodeTimeout: Double = 7
@@ -167,12 +170,20 @@ public final class Hub: Sendable {
         store.listBoards { result in completion(result.mapError(HubError.init)) }
     }
 
-    /// Creates a board at seq 0 with a new epoch, within `maxBoards` and `maxItemsPerBoard`.
+    /// Creates a board at seq 0 with a new epoch, within `maxBoards`, `maxItemsPerBoard` and
+    /// `maxCollectionsPerBoard`.
     public func createBoard(_ board: Board, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         let problems = board.validationProblems()
         guard problems.isEmpty else { return completion(.failure(.invalid(problems.joined(separator: "; ")))) }
         if let limit = configuration.maxItemsPerBoard, board.allItemIDs.count > limit {
             return completion(.failure(.invalid("a board holds at most \(limit) items; this one has \(board.allItemIDs.count)")))
+        }
+        // Not among the board's validation problems: boards stored before this bound must still load.
+        if let item = board.collections.lazy.flatMap(\.items).first(where: { $0.data.map { !Limits.isValidData($0) } ?? false }) {
+            return completion(.failure(.invalid("data of item \(item.id) is longer than \(Limits.maximumDataBytes) bytes")))
+        }
+        if let limit = configuration.maxCollectionsPerBoard, board.collections.count > limit {
+            return completion(.failure(.invalid("a board holds at most \(limit) collections; this one has \(board.collections.count)")))
         }
         guard let limit = configuration.maxBoards else { return insertBoard(board, completion) }
         // Counted before the store is asked, so that boards created side by side cannot

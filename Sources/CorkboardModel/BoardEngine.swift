@@ -14,6 +14,8 @@ public struct BoardEngine: Sendable {
     /// Items the board may hold; an insert past it is rejected `invalid` (a server limit,
     /// not part of the model's rules). Nil: no limit.
     public var maximumItems: Int?
+    /// Collections the board may hold; a `collection.add` past it is rejected `invalid`.
+    public var maximumCollections: Int?
 
     /// A board at `seq` with no history before it (a new board has seq 0).
     ///

@@ -12,6 +12,9 @@ public enum Limits {
     public static let maximumIDBytes = 128
     /// Labels and titles are free text; the bound keeps one field from filling a 1 MiB message.
     public static let maximumTextBytes = 16_384
+    /// An item's `data`, measured as its JSON encoding (about: escapes are not counted). The
+    /// bound keeps 10,000 items from making a board of gigabytes through 1 MiB messages.
+    public static let maximumDataBytes = 65_536
 
     /// True for a non-empty id of at most 128 UTF-8 bytes.
     public static func isValidID(_ id: String) -> Bool {
@@ -27,5 +30,11 @@ public enum Limits {
     /// Labels and titles may be empty (a blank card is legitimate) but not unbounded.
     public static func isValidText(_ text: String) -> Bool {
         text.utf8.count <= maximumTextBytes
+    }
+
+    /// True when `data` encodes to at most `maximumDataBytes` (stops counting past it).
+    public static func isValidData(_ data: JSONObject) -> Bool {
+        var budget = maximumDataBytes
+        return JSONValue.object(data).fits(in: &budget)
     }
 }

@@ -11,6 +11,30 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
+extension JSONValue {
+    /// Takes this value's encoded size (without escapes) from `budget`; false as soon as it
+    /// runs out, so a huge value costs no more than the budget to refuse.
+    func fits(in budget: inout Int) -> Bool {
+        switch self {
+        case .null, .bool: budget -= 5
+        case .number: budget -= 24
+        case .string(let text): budget -= text.utf8.count + 2
+        case .array(let values):
+            budget -= 2 + max(0, values.count - 1)
+            for value in values where budget >= 0 {
+                if !value.fits(in: &budget) { return false }
+            }
+        case .object(let members):
+            budget -= 2 + max(0, members.count - 1)
+            for (key, value) in members where budget >= 0 {
+                budget -= key.utf8.count + 3
+                if !value.fits(in: &budget) { return false }
+            }
+        }
+        return budget >= 0
+    }
+}
+
 /// An item's optional `data` is always a JSON object.
 public typealias JSONObject = [String: JSONValue]
 

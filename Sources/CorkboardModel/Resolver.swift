@@ -60,6 +60,9 @@ extension BoardEngine {
         if case .insert(let items, _) = operation, let limit = maximumItems, current.itemCount + items.count > limit {
             throw .invalid("the board holds at most \(limit) items (it has \(current.itemCount))")
         }
+        if case .addCollection = operation, let limit = maximumCollections, current.collections.count >= limit {
+            throw .invalid("the board holds at most \(limit) collections")
+        }
         // Rules 3–6, per operation.
         switch operation {
         case .move(let sources, let destination):
@@ -117,6 +120,10 @@ extension BoardEngine {
         func checkText(_ text: String, _ what: String) throws(Refusal) {
             guard Limits.isValidText(text) else { throw .invalid("\(what) is longer than \(Limits.maximumTextBytes) bytes") }
         }
+        func checkData(_ data: JSONObject?, of item: ItemID) throws(Refusal) {
+            guard let data, !Limits.isValidData(data) else { return }
+            throw .invalid("data of item \(item) is longer than \(Limits.maximumDataBytes) bytes")
+        }
         switch operation {
         case .move(let sources, let destination):
             guard !sources.isEmpty else { throw .invalid("a move needs at least one source") }
@@ -132,6 +139,7 @@ extension BoardEngine {
             for item in items {
                 try checkID(item.id, "item")
                 try checkText(item.label, "label")
+                try checkData(item.data, of: item.id)
             }
             try checkID(destination.collection, "collection")
             if let before = destination.before { try checkID(before, "before") }
@@ -141,6 +149,7 @@ extension BoardEngine {
         case .updateItem(let item, let label, let data):
             try checkID(item, "item")
             if let label { try checkText(label, "label") }
+            if case .replace(let object) = data { try checkData(object, of: item) }
             if label == nil, data == .unchanged { throw .invalid("an update needs a label or data") }
         case .renameCollection(let collection, let title):
             try checkID(collection, "collection")

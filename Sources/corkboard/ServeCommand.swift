@@ -82,6 +82,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Items one board holds; an insert past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_ITEMS_PER_BOARD; default 10000).")
     var maxItemsPerBoard: Int?
 
+    @Option(help: "Collections one board holds; a collection.add past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_COLLECTIONS_PER_BOARD; default 1000).")
+    var maxCollectionsPerBoard: Int?
+
     @Option(help: "Unwritten bytes a client that does not read may hold before it is disconnected (env: CORKBOARD_MAX_OUTPUT_BYTES; default 4194304).")
     var maxOutputBytes: Int?
 
@@ -163,6 +166,9 @@ struct ServeCommand: ParsableCommand {
             settings.hub.maxItemsPerBoard = try limit(
                 maxItemsPerBoard ?? environment.integer("CORKBOARD_MAX_ITEMS_PER_BOARD"), "--max-items-per-board",
                 default: settings.hub.maxItemsPerBoard)
+            settings.hub.maxCollectionsPerBoard = try limit(
+                maxCollectionsPerBoard ?? environment.integer("CORKBOARD_MAX_COLLECTIONS_PER_BOARD"), "--max-collections-per-board",
+                default: settings.hub.maxCollectionsPerBoard)
             settings.maxPendingOutput = try maxOutputBytes ?? environment.integer("CORKBOARD_MAX_OUTPUT_BYTES") ?? settings.maxPendingOutput
             if let seconds = try seconds(handshakeTimeout ?? environment.integer("CORKBOARD_HANDSHAKE_TIMEOUT"), "--handshake-timeout") {
                 settings.http.headerTimeout = seconds

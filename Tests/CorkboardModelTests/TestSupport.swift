@@ -60,10 +60,12 @@ extension Outcome {
         return nil
     }
 
-    var rejectionCode: RejectionCode? {
-        if case .rejected(let rejection) = self { return rejection.code }
+    var rejection: Rejection? {
+        if case .rejected(let rejection) = self { return rejection }
         return nil
     }
+
+    var rejectionCode: RejectionCode? { rejection?.code }
 
     var isNoop: Bool {
         if case .noop = self { return true }

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The limits on what clients may make the server hold: boards (507 past the limit), items per
-/// board (`rejected` `invalid`), and the size of one message (close 1009). Whoever hits one gets
+/// The limits on what clients may make the server hold: boards (507 past the limit), items and
+/// collections per board and an item's data (`rejected` `invalid`), and the size of one message
+/// (close 1009). Whoever hits one gets
 /// its documented answer; everyone else carries on.
 @Suite struct BoardLimitTests {
     @Test func pastTheBoardLimitCreatingIsRefusedWith507() async throws {
@@ -58,6 +59,53 @@ import TestSupport
         }
     }
 
+    @Test func pastTheCollectionLimitAddsAreRejectedInvalid() async throws {
+        // The standard board has two collections.
+        try await offPool {
+            let fixture = try HubFixture { $0.hub.maxCollectionsPerBoard = 3 }
+            let port = fixture.port
+            let before = try Unharmed.seed(port: port)
+            let editor = try fixture.join("Editor")
+            let other = try fixture.join("Other")
+            try editor.commit(.addCollection(collection: "later", title: "Later", before: nil))
+            let rejected = try editor.reject(.addCollection(collection: "someday", title: "Someday", before: nil))
+            #expect(rejected.code == .invalid)
+            #expect(rejected.message == "the board holds at most 3 collections")
+            // A board created already over the limit is refused.
+            let wide = HubFixture.grid(id: "wide", collections: 4, itemsEach: 1)
+            let wideBody = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(wide)), as: UTF8.self)
+            let created = try Unharmed.post(port, "/api/boards", body: wideBody, token: nil)
+            #expect(created.status == 400 && created.text.contains("at most 3 collections"))
+            try Unharmed.commitAMove(other)
+            try fixture.expectAgreement([editor, other])
+            #expect(try Unharmed.events(port: port, board: "board", token: nil).starts(with: before))
+        }
+    }
+
+    @Test func itemDataPastItsBoundIsRejectedInvalidAndTheSenderCarriesOn() async throws {
+        try await offPool {
+            let fixture = try HubFixture()
+            let port = fixture.port
+            let before = try Unharmed.seed(port: port)
+            let editor = try fixture.join("Editor")
+            // 100 KB of data: under the 1 MiB message bound, over the 64 KiB data bound.
+            let big: JSONObject = ["blob": .string(String(repeating: "x", count: 100_000))]
+            let rejected = try editor.reject(.updateItem(item: "i2", label: nil, data: .replace(big)))
+            #expect(rejected.code == .invalid)
+            #expect(rejected.message == "data of item i2 is longer than 65536 bytes")
+            #expect(try editor.reject(.insert(items: [Item(id: "n1", label: "N", data: big)], destination: Destination(collection: "todo"))).code == .invalid)
+            var board = HubFixture.standardBoard
+            board.id = "heavy"
+            board.collections[0].items[0].data = big
+            let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
+            let created = try Unharmed.post(port, "/api/boards", body: body, token: nil)
+            #expect(created.status == 400 && created.text.contains("data of item i1 is longer than 65536 bytes"))
+            // The same connection goes on.
+            try editor.commit(.updateItem(item: "i2", label: nil, data: .replace(["small": .bool(true)])))
+            #expect(try Unharmed.events(port: port, board: "board", token: nil).starts(with: before))
+        }
+    }
+
     @Test func aMessageOverTheSizeLimitClosesOnlyItsSenderWith1009() async throws {
         try await offPool {
             let fixture = try HubFixture { $0.webSocket.maxMessageSize = 4096 }
@@ -76,7 +124,7 @@ import TestSupport
 
     @Test func serveTakesEveryLimitFromItsFlags() async throws {
         try await offPool {
-            let server = try ChildServer(["--max-boards", "1", "--max-items-per-board", "9", "--max-connections", "100",
+            let server = try ChildServer(["--max-boards", "1", "--max-items-per-board", "9", "--max-collections-per-board", "2", "--max-connections", "100",
                                           "--max-connections-per-ip", "5", "--max-output-bytes", "100000",
                                           "--handshake-timeout", "1", "--hello-timeout", "1", "--idle-timeout", "1"])
             let port = server.port
@@ -87,6 +135,7 @@ import TestSupport
             let client = try BoardTestClient(port: port, board: "board", name: "C")
             try client.commit(.insert(items: [Item(id: "n1", label: "1")], destination: Destination(collection: "todo")))
             #expect(try client.reject(.insert(items: [Item(id: "n2", label: "2")], destination: Destination(collection: "todo"))).code == .invalid)
+            #expect(try client.reject(.addCollection(collection: "later", title: "Later", before: nil)).message == "the board holds at most 2 collections")
             // The hello and handshake deadlines are one second.
             let silent = try WebSocketTestClient(port: port)
             let started = Date()
@@ -95,7 +144,7 @@ import TestSupport
             let idle = try BlockingClient(port: port)
             #expect(idle.isClosedByPeer())
         }
-        for bad in [["--max-output-bytes", "10"], ["--max-boards", "-1"], ["--hello-timeout", "0"], ["--max-connections", "x"]] {
+        for bad in [["--max-output-bytes", "10"], ["--max-boards", "-1"], ["--max-collections-per-board", "-2"], ["--hello-timeout", "0"], ["--max-connections", "x"]] {
             let process = try ServerProcess(["serve", "--port", "0"] + bad)
             #expect(process.waitForExit() == 64, "\(bad)")
         }
