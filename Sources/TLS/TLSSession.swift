@@ -85,7 +85,7 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
     }
 
     public func receive(_ bytes: UnsafeRawBufferPointer) {
-        guard failure == nil, var base = bytes.baseAddress else { return }
+        guard failure == nil, !bytes.isEmpty, var base = bytes.baseAddress else { return }
         if !receivedAny {
             receivedAny = true
             if context.role == .server, Self.startsPlainHTTP(bytes[0]) {
