@@ -93,7 +93,7 @@ extension BoardRoom {
             // it; its batch is refused (`unavailable`) or conflicts and catches up again.
             hub.logger.warning("board \(id): cannot catch up with the store: \(error)")
             // No retry from here (it would spin while the store is down): the store's
-            // `.resynchronize` once it is back, or the next conflict, tries again.
+            // `.resynchronize` once its connection is back, or the next conflict, tries again.
             readEverything = false
         }
         isCatchingUp = false

@@ -11,8 +11,9 @@ import Synchronization
 /// append at once without waiting for each other's round trips); `listener` only LISTENs,
 /// turning other nodes' commits (`corkboard_commits`) and drags (`corkboard_presence`) into
 /// `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
-/// answers `.unavailable` at once; when the listener is back it signals `.resynchronize`,
-/// since notifications sent meanwhile are lost and rooms must catch up by seq.
+/// answers `.unavailable` at once. When either connection is back it signals `.resynchronize`:
+/// notifications sent while the listener was away are lost, and a room's catch-up that failed
+/// while the writer was away is not retried by the room, so rooms catch up by seq again.
 ///
 /// Confinement: `folding`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue; the rest
 /// is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
@@ -92,10 +93,16 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     private func startWriter() throws {
         let ready = DispatchSemaphore(value: 0)
         let lastFailure = Mutex<String?>(nil)
-        writer.onState = { state in
+        let started = Atomic<Bool>(false)
+        writer.onState = { [weak self] state in
             switch state {
-            case .ready: ready.signal()
-            case .lost(let reason): lastFailure.withLock { $0 = reason }
+            case .ready:
+                // Back after a loss: rooms whose catch-up failed while the writer was down do
+                // not retry by themselves (it would spin), and the listener may have come back
+                // first and had its `.resynchronize` read nothing. Read again now.
+                if started.load(ordering: .acquiring) { self?.signal(.resynchronize) } else { ready.signal() }
+            case .lost(let reason):
+                lastFailure.withLock { $0 = reason }
             }
         }
         writer.start()
@@ -103,7 +110,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
             let reason = lastFailure.withLock { $0 } ?? "no answer"
             throw PostgresStoreError.unreachable(reason: reason, seconds: configuration.startupTimeout)
         }
-        writer.onState = nil
+        started.store(true, ordering: .releasing)
     }
 
     private func migrate() throws {

@@ -115,6 +115,28 @@ import TestSupport
         #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.presence("hello from one node")) } })
     }
 
+    /// Only the writer's connection is lost (its backend terminated; the listener stays). Once
+    /// the writer is back the store says `.resynchronize`: a room whose catch-up failed while
+    /// the writer was away retries only then, and the listener has nothing to say.
+    @Test func aReconnectedWriterAsksRoomsToCatchUp() throws {
+        let url = try TestDatabase.fresh()
+        let store = try TestDatabase.open(url)
+        defer { store.close() }
+        let heard = Mutex<[StoreSignal]>([])
+        store.observe { signal in heard.withLock { $0.append(signal) } }
+        // The listener's own, once it listens.
+        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
+        heard.withLock { $0.removeAll() }
+        let database = String(url[url.index(after: try #require(url.lastIndex(of: "/")))...])
+        let terminated = try PostgresCluster.shared().psql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'corkboard'")
+        #expect(terminated.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
+        // The writer works again.
+        try store.create(TestDatabase.board())
+        #expect(try store.load("b") != nil)
+    }
+
     @Test func rememberedAnswersComeBackWithTheBoard() throws {
         let store = try TestDatabase.open(try TestDatabase.fresh())
         defer { store.close() }
