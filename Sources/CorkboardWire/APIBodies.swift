@@ -71,7 +71,7 @@ extension WireFormat {
     /// optional, false by default). Returns the board, or what is wrong with the body;
     /// the board's own rules (ids, duplicates) are checked by whoever creates it.
     public static func decodeNewBoard(_ data: Data) -> Result<Board, ErrorMessage> {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(let object)? = JSONParser.parse(data) else {
             return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
         }
         let fields = FieldReader(object)

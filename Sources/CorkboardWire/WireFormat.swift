@@ -43,7 +43,7 @@ public enum WireFormat {
     /// Field values are checked for shape here; ids, offsets and the rest of an
     /// operation's validity are the resolver's (which rejects them `invalid` too).
     public static func decodeClientMessage(_ data: Data) -> DecodedClientMessage {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard let value = JSONParser.parse(data) else {
             return .error(ErrorMessage(code: .invalid, message: "malformed JSON"))
         }
         guard case .object(let object) = value else {
