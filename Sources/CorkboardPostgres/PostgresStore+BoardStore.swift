@@ -63,6 +63,12 @@ extension PostgresStore {
         }
     }
 
+    /// Drops the conflict's stash for `board` unless it already reaches `seq`. On the writer's queue.
+    func forgetCaughtUp(_ board: String, before seq: Int) {
+        guard let caught = caughtUp[board], caught.events.last.map({ $0.seq < seq }) ?? true else { return }
+        caughtUp[board] = nil
+    }
+
     private func readEvents(
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void
@@ -111,6 +117,8 @@ extension PostgresStore {
                         }
                         return completion(.failure(.conflict(currentSeq: seq)))
                     }
+                    // What an earlier conflict stashed is older than this append.
+                    caughtUp[batch.board] = nil
                     completion(.success(()))
                     let snapshotSeq = try rows.int(0, "current_snapshot_seq")
                     if let through = pruning.foldThrough(seq: seq, snapshotSeq: snapshotSeq) {

@@ -52,8 +52,9 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     public var nodeName: String? { node }
     /// Renews leases and announces this node (touched on the writer's queue only).
     var heartbeat: DispatchSourceTimer?
-    /// The events a conflict answer brought, by board, until the room asks for them
-    /// (touched on the writer's queue only).
+    /// The events a conflict answer brought, by board, until the room asks for them; dropped
+    /// once this store appends to the board or hears of a commit past them, when they would
+    /// be stale (touched on the writer's queue only).
     var caughtUp: [String: (after: Int, events: [CommittedEvent])] = [:]
     let writer: PostgresConnection
     let listener: PostgresConnection
@@ -139,7 +140,12 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
         case Self.commitsChannel:
             // "<board> <seq>"; a board id holds no space (Limits.isValidID).
             guard let space = payload.lastIndex(of: " "), let seq = Int(payload[payload.index(after: space)...]) else { return }
-            signal(.committed(board: String(payload[..<space]), seq: seq))
+            let board = String(payload[..<space])
+            // A conflict's stash ends where that conflict saw the log end; a later commit makes it
+            // incomplete. It goes before anyone hears of the commit, so no catch-up the wake-up
+            // starts is answered from it (the room would take the commit as read).
+            writer.queue.sync { forgetCaughtUp(board, before: seq) }
+            signal(.committed(board: board, seq: seq))
         case Self.presenceChannel:
             signal(.presence(payload))
         case Self.nodesChannel:

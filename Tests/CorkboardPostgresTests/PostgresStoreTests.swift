@@ -93,26 +93,49 @@ import TestSupport
         #expect(try loser.eventsWaiting("b", after: 1).get() == [TestDatabase.event(2), TestDatabase.event(3)])
     }
 
+    /// A conflict's events are kept for the catch-up that follows it, but never served stale:
+    /// not once the store has appended after them, nor once it has heard of a later commit.
+    @Test func aConflictsStashIsNeverServedStale() throws {
+        let url = try TestDatabase.fresh()
+        let first = try TestDatabase.open(url)
+        let second = try TestDatabase.open(url)
+        defer { first.close(); second.close() }
+        try first.create(TestDatabase.board())
+        let heard = try #require(first.observeListening())
+
+        // Its own append after the conflict.
+        try second.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1, client: "b")])).get()
+        #expect(first.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1)])).failure == .conflict(currentSeq: 1))
+        try first.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2)])).get()
+        #expect(try first.eventsWaiting("b", after: 0).get().map(\.seq) == [1, 2])
+
+        // Another node's commit after the conflict, heard before the read.
+        #expect(first.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2)])).failure == .conflict(currentSeq: 2))
+        try second.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3, client: "b")])).get()
+        #expect(eventually(timeout: 10) { heard.contains(.committed(board: "b", seq: 3)) })
+        #expect(try first.eventsWaiting("b", after: 1).get().map(\.seq) == [2, 3])
+
+        // And the stash itself, right after a conflict, holds what won.
+        #expect(first.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3)])).failure == .conflict(currentSeq: 3))
+        #expect(try first.eventsWaiting("b", after: 2).get().map(\.client) == ["b"])
+    }
+
     @Test func anotherStoreHearsEachCommitAsAWakeUp() throws {
         let url = try TestDatabase.fresh()
         let writer = try TestDatabase.open(url)
         let reader = try TestDatabase.open(url)
         defer { writer.close(); reader.close() }
-        let heard = Mutex<[StoreSignal]>([])
-        reader.observe { signal in heard.withLock { $0.append(signal) } }
+        let heard = try #require(reader.observeListening())
         try writer.create(TestDatabase.board())
-        // The listener's LISTEN may still be on its way: wait for its resynchronize first.
-        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
         try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1)])).get()
         try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2), TestDatabase.event(3)])).get()
         // A batch of answers only wakes nobody: there is no new seq.
         try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 3, events: [], noops: [Noop(opId: "n1", seq: 3)])).get()
-        #expect(eventually(timeout: 10) { heard.withLock { $0.filter { if case .committed = $0 { true } else { false } }.count == 2 } })
-        let commits = heard.withLock { $0 }.filter { if case .committed = $0 { true } else { false } }
-        #expect(commits == [.committed(board: "b", seq: 1), .committed(board: "b", seq: 3)])
+        #expect(eventually(timeout: 10) { heard.commits.count == 2 })
+        #expect(heard.commits == [.committed(board: "b", seq: 1), .committed(board: "b", seq: 3)])
         // Presence goes to every store, the sender's included.
         writer.publish(presence: "hello from one node")
-        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.presence("hello from one node")) } })
+        #expect(eventually(timeout: 10) { heard.contains(.presence("hello from one node")) })
     }
 
     /// Only the writer's connection is lost (its backend terminated; the listener stays). Once
@@ -122,16 +145,12 @@ import TestSupport
         let url = try TestDatabase.fresh()
         let store = try TestDatabase.open(url)
         defer { store.close() }
-        let heard = Mutex<[StoreSignal]>([])
-        store.observe { signal in heard.withLock { $0.append(signal) } }
-        // The listener's own, once it listens.
-        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
-        heard.withLock { $0.removeAll() }
+        let heard = try #require(store.observeListening())
         let database = String(url[url.index(after: try #require(url.lastIndex(of: "/")))...])
         let terminated = try PostgresCluster.shared().psql(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'corkboard'")
         #expect(terminated.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-        #expect(eventually(timeout: 10) { heard.withLock { $0.contains(.resynchronize) } })
+        #expect(eventually(timeout: 10) { heard.contains(.resynchronize) })
         // The writer works again.
         try store.create(TestDatabase.board())
         #expect(try store.load("b") != nil)

@@ -61,6 +61,31 @@ extension PostgresStore {
     func eventsWaiting(_ id: String, after seq: Int, limit: Int = 1_000) -> Result<[CommittedEvent], StoreError> {
         wait { events(board: id, after: seq, limit: limit, $0) }
     }
+
+    /// Observes the store and waits until its listener LISTENs: its own presence notifications
+    /// come back to it. (Its first `.resynchronize` may come before anyone observes, so waiting
+    /// for that one is a race.) Nil when it does not listen within 10 s.
+    func observeListening() -> HeardSignals? {
+        let heard = HeardSignals()
+        observe { heard.append($0) }
+        let probe = StoreSignal.presence("probe-\(node)")
+        let listening = eventually(timeout: 10) {
+            publish(presence: "probe-\(node)")
+            return heard.contains(probe)
+        }
+        // Probes still on their way come after the clearing; they are presence only.
+        heard.removeAll()
+        return listening ? heard : nil
+    }
+}
+
+/// What a store signalled, for a test to look at.
+final class HeardSignals: Sendable {
+    private let signals = Mutex<[StoreSignal]>([])
+    func append(_ signal: StoreSignal) { signals.withLock { $0.append(signal) } }
+    func contains(_ signal: StoreSignal) -> Bool { signals.withLock { $0.contains(signal) } }
+    func removeAll() { signals.withLock { $0.removeAll() } }
+    var commits: [StoreSignal] { signals.withLock { $0 }.filter { if case .committed = $0 { true } else { false } } }
 }
 
 extension Result {
