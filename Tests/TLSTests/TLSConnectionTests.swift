@@ -78,6 +78,8 @@ import TestSupport
         let clientSide = Recorder()
         let client = try await connect(port: port, context: try certificates.trustingClient(), recorder: clientSide)
         client.send(Array("bye".utf8))
+        // Once the handshake is done (a close before it drops what waits for it).
+        #expect(try await BlockingWork { eventually(timeout: 10) { serverSide.received == Array("bye".utf8) } }.value)
         client.close()
         #expect(try await BlockingWork { eventually(timeout: 10) { serverSide.closeReason != nil } }.value)
         #expect(serverSide.received == Array("bye".utf8))
