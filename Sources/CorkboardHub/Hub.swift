@@ -179,8 +179,8 @@ public final class Hub: Sendable {
             return completion(.failure(.invalid("a board holds at most \(limit) items; this one has \(board.allItemIDs.count)")))
         }
         // Not among the board's validation problems: boards stored before this bound must still load.
-        if let item = board.collections.lazy.flatMap(\.items).first(where: { $0.data.map { !Limits.isValidData($0) } ?? false }) {
-            return completion(.failure(.invalid("data of item \(item.id) is longer than \(Limits.maximumDataBytes) bytes")))
+        if let problem = board.collections.lazy.flatMap(\.items).compactMap({ Limits.dataProblem($0.data, of: $0.id) }).first {
+            return completion(.failure(.invalid(problem)))
         }
         if let limit = configuration.maxCollectionsPerBoard, board.collections.count > limit {
             return completion(.failure(.invalid("a board holds at most \(limit) collections; this one has \(board.collections.count)")))

@@ -37,4 +37,10 @@ public enum Limits {
         var budget = maximumDataBytes
         return JSONValue.object(data).fits(in: &budget)
     }
+
+    /// Why `item`'s data is refused (it is past `maximumDataBytes`); nil when it has none or it fits.
+    public static func dataProblem(_ data: JSONObject?, of item: ItemID) -> String? {
+        guard let data, !isValidData(data) else { return nil }
+        return "data of item \(item) is longer than \(maximumDataBytes) bytes"
+    }
 }

@@ -121,8 +121,7 @@ extension BoardEngine {
             guard Limits.isValidText(text) else { throw .invalid("\(what) is longer than \(Limits.maximumTextBytes) bytes") }
         }
         func checkData(_ data: JSONObject?, of item: ItemID) throws(Refusal) {
-            guard let data, !Limits.isValidData(data) else { return }
-            throw .invalid("data of item \(item) is longer than \(Limits.maximumDataBytes) bytes")
+            if let problem = Limits.dataProblem(data, of: item) { throw .invalid(problem) }
         }
         switch operation {
         case .move(let sources, let destination):
