@@ -5,7 +5,7 @@ import TestSupport
 
 /// Each scenario, small, against a real `corkboard serve`: the figures exist and every member
 /// received every event exactly once.
-@Suite(.serialized) struct ScenarioTests {
+@Suite(.serialized, .threadsOfTheirOwn) struct ScenarioTests {
     private func withServer<T: Sendable>(_ body: @escaping @Sendable (String, Int32) throws -> T) async throws -> T {
         let server = try ServerProcess(["serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
                                         "--web-root", FileManager.default.temporaryDirectory.path])

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// `corkboard bot …` as a script runs it: the real binary, its output and its exit status.
-@Suite struct BotCommandTests {
+@Suite(.threadsOfTheirOwn) struct BotCommandTests {
     struct Run {
         let status: Int32?
         let output: String

@@ -12,7 +12,7 @@ import TestSupport
 ///
 /// A few seconds by default; `CORKBOARD_SOAK_SECONDS=300` for a long run
 /// (`CORKBOARD_SOAK_SEED` repeats a run's random choices, as far as timing allows).
-@Suite struct ConvergenceSoakTests {
+@Suite(.threadsOfTheirOwn) struct ConvergenceSoakTests {
     static let botCount = 20
     static let boardCount = 3
 

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Joining: the replica is the server's board; refusals are typed errors.
-@Suite struct JoinTests {
+@Suite(.threadsOfTheirOwn) struct JoinTests {
     @Test func replicaEqualsTheServersBoard() async throws {
         let server = try CorkboardTestServer()
         let client = server.client(board: "demo", name: "joiner")

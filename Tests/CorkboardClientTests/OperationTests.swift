@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Every operation of spec §5 through the typed API, with its committed, noop and rejected answers.
-@Suite struct OperationTests {
+@Suite(.threadsOfTheirOwn) struct OperationTests {
     @Test func everyOperationGivesItsAnswer() async throws {
         let server = try CorkboardTestServer(demo: false)
         try server.create(Board(id: "ops", title: "Ops", collections: [

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Two clients on one board see each other's changes and drags (spec §4).
-@Suite struct PresenceTests {
+@Suite(.threadsOfTheirOwn) struct PresenceTests {
     @Test func twoClientsSeeEachOthersChangesAndDrags() async throws {
         let server = try CorkboardTestServer()
         let ada = server.client(board: "demo", name: "Ada")

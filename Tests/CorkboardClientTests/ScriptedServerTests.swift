@@ -7,7 +7,7 @@ import TestSupport
 
 /// Against a scripted fake server: the hello the client sends, and what it does with a gap, an
 /// event that does not fit, and an operation whose answer was lost.
-@Suite struct ScriptedServerTests {
+@Suite(.threadsOfTheirOwn) struct ScriptedServerTests {
     static let board = Board(id: "b", title: "B", collections: [
         BoardCollection(id: "todo", title: "To do", items: [Item(id: "x", label: "X"), Item(id: "y", label: "Y")]),
         BoardCollection(id: "done", title: "Done"),

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The bot client over `wss://` against a real `corkboard serve --tls-cert --tls-key`:
 /// verification is on, a CA file makes a self-signed server trusted.
-@Suite struct TLSClientTests {
+@Suite(.threadsOfTheirOwn) struct TLSClientTests {
     let keys: TemporaryDirectory
     let certificate: TestCertificate
 

@@ -5,7 +5,7 @@ import TestSupport
 /// The throwaway PostgreSQL server the store's tests run against: it starts, serves fresh
 /// databases over 127.0.0.1 only, keeps its data across restarts and crashes, and leaves no
 /// process or folder behind. Everything here blocks, so it runs through `BlockingWork`.
-@Suite struct PostgresClusterTests {
+@Suite(.threadsOfTheirOwn) struct PostgresClusterTests {
     private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await BlockingWork(work).value
     }

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The PostgreSQL store against a real server: what each call writes and reads back, the
 /// seq check two nodes rely on, the wake-ups they hear, and the log kept bounded.
-@Suite struct PostgresStoreTests {
+@Suite(.threadsOfTheirOwn) struct PostgresStoreTests {
     @Test func createListAndLoadRoundTrip() throws {
         let store = try TestDatabase.open(try TestDatabase.fresh())
         defer { store.close() }

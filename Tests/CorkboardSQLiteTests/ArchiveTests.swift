@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `exportBoard` and `importBoard`, and the archive's JSON.
-@Suite struct ArchiveTests {
+@Suite(.threadsOfTheirOwn) struct ArchiveTests {
     @Test func exportGivesTheBoardAtItsSeqAndRoundTripsAsJSON() throws {
         let directory = try TemporaryDirectory()
         let store = try Fixtures.open(directory, retainedEvents: 3)

@@ -9,7 +9,7 @@ import Testing
 /// A full disk (simulated with `PRAGMA max_page_count`): the append is answered
 /// `unavailable` with a message, nothing of it is written, and once there is room again
 /// the store works without a restart.
-@Suite struct DiskFullTests {
+@Suite(.threadsOfTheirOwn) struct DiskFullTests {
     private static func fill(_ store: SQLiteStore) throws {
         let text = try store.pragma("page_count") ?? ""
         let pages = try #require(Int(text))

@@ -8,7 +8,7 @@ import Testing
 
 /// Appends of different boards that wait together go into one transaction; each batch's
 /// own failure stays its own.
-@Suite struct GroupCommitTests {
+@Suite(.threadsOfTheirOwn) struct GroupCommitTests {
     /// Starts appends while the store's queue is held, then waits for all their answers.
     private static func appendTogether(_ store: SQLiteStore, _ batches: [CommitBatch]) -> [Result<Void, StoreError>] {
         let results = Mutex<[Int: Result<Void, StoreError>]>([:])

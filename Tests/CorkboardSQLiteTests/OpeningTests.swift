@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Opening refuses, with a typed error naming the path, what the store must not run on.
-@Suite struct OpeningTests {
+@Suite(.threadsOfTheirOwn) struct OpeningTests {
     @Test func createsTheDirectoryAndUsesWALWithTheChosenSyncMode() throws {
         let directory = try TemporaryDirectory()
         let full = try SQLiteStore(directory: directory.path + "/new/data")

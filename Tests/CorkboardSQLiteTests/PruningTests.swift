@@ -6,7 +6,7 @@ import Testing
 
 /// The log and the remembered rejections stay bounded; at least `retainedEvents` events
 /// are kept; the epoch never changes; a load rebuilds the same board.
-@Suite struct PruningTests {
+@Suite(.threadsOfTheirOwn) struct PruningTests {
     @Test func logIsFoldedIntoTheSnapshot() throws {
         let directory = try TemporaryDirectory()
         let retained = 3

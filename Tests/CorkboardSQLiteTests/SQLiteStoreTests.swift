@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The `BoardStore` calls, read back from the file, and again after a restart.
-@Suite struct SQLiteStoreTests {
+@Suite(.threadsOfTheirOwn) struct SQLiteStoreTests {
     @Test func createListAndLoad() throws {
         let directory = try TemporaryDirectory()
         let store = try Fixtures.open(directory)

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `corkboard export` and `corkboard import` as a user runs them, against the data folder
 /// of a real `corkboard serve`.
-@Suite struct ArchiveCommandTests {
+@Suite(.threadsOfTheirOwn) struct ArchiveCommandTests {
     let webRoot: TemporaryDirectory
     let data: TemporaryDirectory
 

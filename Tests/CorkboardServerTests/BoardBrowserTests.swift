@@ -8,7 +8,7 @@ import TestSupport
 /// each scenario is one test case here, so a failure names its scenario, with the script's
 /// message (what was expected, what the page showed, console problems, screenshots).
 /// Pictures and logs go to `.build/test-output/board-browser/`.
-@Suite(.serialized) struct BoardBrowserTests {
+@Suite(.serialized, .threadsOfTheirOwn) struct BoardBrowserTests {
     /// The scenarios, in the script's order; `console-clean` (no console error or warning, page
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [

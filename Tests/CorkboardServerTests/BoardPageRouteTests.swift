@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 
 /// `/b/{id}` serves the one board page for every board (its script reads the id from the path).
-@Suite struct BoardPageRouteTests {
+@Suite(.threadsOfTheirOwn) struct BoardPageRouteTests {
     @Test func everyBoardPathServesTheBoardPage() throws {
         let server = try TestServer { $0.createsDemoBoard = false }
         try server.webRoot.write("board.html", "<!doctype html><title>board page</title>")

@@ -8,7 +8,7 @@ import TestSupport
 /// WebSocket to `/ws/echo`, exchanges small and large (compressed) messages, and closes. The
 /// page then reports what it saw to a one-shot listener of the test's: waiting on a real
 /// request, not on Chromium's virtual clock, keeps the test right on a loaded machine.
-@Suite struct BrowserWebSocketTests {
+@Suite(.threadsOfTheirOwn) struct BrowserWebSocketTests {
     static let page = """
         <!doctype html><title>ws check</title><body><script>
         const reportPort = new URLSearchParams(location.search).get("report");

@@ -6,7 +6,7 @@ import Yams
 /// No Docker engine runs where the tests do, so the deployment files are checked as data:
 /// the compose service, its port, its volume, and that the Dockerfile agrees with them; the
 /// scale-out profile (PostgreSQL, two nodes, nginx) and the load balancer's configuration.
-@Suite struct DeploymentFilesTests {
+@Suite(.threadsOfTheirOwn) struct DeploymentFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private func read(_ name: String) throws -> String {

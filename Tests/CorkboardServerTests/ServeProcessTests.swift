@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `corkboard serve` as a user runs it: a real process, real signals, real exit codes.
-@Suite struct ServeProcessTests {
+@Suite(.threadsOfTheirOwn) struct ServeProcessTests {
     let webRoot: TemporaryDirectory
     let data: TemporaryDirectory
 

@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 
 /// The static part of the server, over real sockets.
-@Suite struct StaticServingTests {
+@Suite(.threadsOfTheirOwn) struct StaticServingTests {
     let server: TestServer
     init() throws { server = try TestServer() }
 

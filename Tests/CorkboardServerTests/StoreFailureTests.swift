@@ -37,7 +37,7 @@ final class FlakyStore: BoardStore {
 
 /// Spec §5 `unavailable`: the store could not make an operation durable, so nothing
 /// changed, nobody heard of it, and the same opId may be sent again.
-@Suite struct StoreFailureTests {
+@Suite(.threadsOfTheirOwn) struct StoreFailureTests {
     @Test func unavailableChangesNothingAndTheOpIdMayBeRetried() throws {
         let store = FlakyStore()
         let server = try TestServer(store: store) { $0.createsDemoBoard = false }

@@ -7,7 +7,7 @@ import TestSupport
 /// `corkboard serve --tls-cert --tls-key` as clients see it: curl, Python's `ssl` with
 /// `websockets`, our own client, and `openssl s_client` reading the served certificate.
 /// Certificates are made at test time; everything that blocks runs through `BlockingWork`.
-@Suite struct TLSServeTests {
+@Suite(.threadsOfTheirOwn) struct TLSServeTests {
     let webRoot: TemporaryDirectory
     let data: TemporaryDirectory
     let keys: TemporaryDirectory

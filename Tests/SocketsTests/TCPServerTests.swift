@@ -14,7 +14,7 @@ private func startServer(
     return (server, address.port)
 }
 
-@Suite struct TCPServerTests {
+@Suite(.threadsOfTheirOwn) struct TCPServerTests {
     @Test func echoesOverIPv4() throws {
         let (server, port) = try startServer { _ in EchoHandler() }
         let client = try BlockingClient(port: port)

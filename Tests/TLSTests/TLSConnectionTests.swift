@@ -9,7 +9,7 @@ import TestSupport
 
 /// TLS on real sockets: `TCPServer` with server sessions, `Connector` with client sessions,
 /// the connection's filter in between (decoding after reads, encoding at flushes).
-@Suite struct TLSConnectionTests {
+@Suite(.threadsOfTheirOwn) struct TLSConnectionTests {
     let certificates: Certificates
     let loops = IOLoopGroup(count: 2)
 

@@ -84,6 +84,13 @@ public final class BlockingClient: @unchecked Sendable {
         return Array(chunk[0..<count])
     }
 
+    /// True once something can be read (or the peer has closed), without reading it.
+    public func waitUntilReadable(timeout: Double = 30) -> Bool {
+        if !buffered.isEmpty { return true }
+        var watch = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&watch, 1, Int32(timeout * 1000)) > 0
+    }
+
     /// Reads until the peer closes. Throws on timeout.
     public func receiveUntilClosed() throws -> [UInt8] {
         var all: [UInt8] = []

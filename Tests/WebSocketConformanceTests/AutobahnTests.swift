@@ -6,7 +6,7 @@ import TestSupport
 
 /// Autobahn|Testsuite's fuzzingclient against a real `corkboard serve --echo-endpoint` (issue 3):
 /// every case must end OK, NON-STRICT or INFORMATIONAL, both in `behavior` and `behaviorClose`.
-@Suite struct AutobahnTests {
+@Suite(.threadsOfTheirOwn) struct AutobahnTests {
     /// The groups CI runs: the core protocol and permessage-deflate (12.*, 13.*). 9.* (large
     /// messages, performance) runs in the benchmark instead.
     static let defaultCases = ["1.*", "2.*", "3.*", "4.*", "5.*", "6.*", "7.*", "10.*", "12.*", "13.*"]

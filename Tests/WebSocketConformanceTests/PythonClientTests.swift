@@ -4,7 +4,10 @@ import TestSupport
 
 /// The Python `websockets` client (an independent, widely used implementation) against a real
 /// `corkboard serve --echo-endpoint` over loopback sockets.
-@Suite struct PythonClientTests {
+///
+/// Serialized: the first test waits for the release build of the server (minutes on CI), and
+/// one test waiting holds one thread, where five would hold most of `.threadsOfTheirOwn`.
+@Suite(.serialized, .threadsOfTheirOwn) struct PythonClientTests {
     @Test(.timeLimit(.minutes(5)))
     func textAndBinaryMessagesOfEverySizeComeBackIdentical() throws {
         let server = try EchoServerProcess()

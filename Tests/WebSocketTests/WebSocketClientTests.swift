@@ -34,7 +34,7 @@ private func connect(port: UInt16, path: String = "/ws", subprotocols: [String] 
     return outcome.withLock { $0 }
 }
 
-@Suite struct WebSocketClientTests {
+@Suite(.threadsOfTheirOwn) struct WebSocketClientTests {
     @Test func talksToOurServer() throws {
         let server = try WebSocketTestServer()
         let inbox = ClientInbox()

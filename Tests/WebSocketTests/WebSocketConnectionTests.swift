@@ -58,7 +58,7 @@ final class WebSocketTestServer {
     }
 }
 
-@Suite struct WebSocketConnectionTests {
+@Suite(.threadsOfTheirOwn) struct WebSocketConnectionTests {
     @Test func echoesAndReportsTheLifecycle() throws {
         let server = try WebSocketTestServer()
         let client = try WebSocketTestClient(port: server.port, extraHeaders: "Sec-WebSocket-Protocol: corkboard.v1\r\n")
@@ -155,7 +155,8 @@ final class WebSocketTestServer {
         // We never answer the close: the server closes the TCP connection on its own.
         let started = Date()
         #expect(try client.receiveFrame() == nil)
-        #expect(Date().timeIntervalSince(started) < 2)
+        // Well under the default 5 s: the configured 200 ms applied (loosely, for a loaded machine).
+        #expect(Date().timeIntervalSince(started) < 4)
     }
 
     @Test func shutdownSendsGoingAway() throws {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `--allowed-origins`: a page of another origin may neither open a WebSocket nor call the API
 /// through its visitor's browser; the allowed origin and clients without `Origin` (bots) may.
-@Suite struct OriginTests {
+@Suite(.threadsOfTheirOwn) struct OriginTests {
     @Test func otherOriginsAreRefusedOnTheWebSocketAndTheAPI() async throws {
         try await offPool {
             let fixture = try HubFixture { $0.webSocket.allowedOrigins = ["https://corkboard.example"] }

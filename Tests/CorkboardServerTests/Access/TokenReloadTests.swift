@@ -7,7 +7,7 @@ import TestSupport
 /// The token file read again on SIGHUP by a real `corkboard serve`: a revoked token's live
 /// connections get `error` `forbidden` and close 1008, a changed role closes with 1012 and
 /// joins again with the new role, everybody else carries on; a broken file changes nothing.
-@Suite struct TokenReloadTests {
+@Suite(.threadsOfTheirOwn) struct TokenReloadTests {
     static func tokens(_ grants: [String]) -> String {
         #"{"tokens":["# + grants.joined(separator: ",") + "]}"
     }

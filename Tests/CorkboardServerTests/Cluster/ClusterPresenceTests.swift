@@ -8,7 +8,7 @@ import TestSupport
 /// Drags across nodes: a member's drag reaches the members of every node, its items are
 /// leased in the database so no other node grants them, a drop's clear follows its commit
 /// everywhere, and a killed node's drags end as `left` while its leases lapse.
-@Suite struct ClusterPresenceTests {
+@Suite(.threadsOfTheirOwn) struct ClusterPresenceTests {
     @Test(.timeLimit(.minutes(3)))
     func aDragOnOneNodeIsSeenAndRespectedOnTheOthers() async throws {
         try await offPool {

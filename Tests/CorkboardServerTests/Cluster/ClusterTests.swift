@@ -8,7 +8,7 @@ import TestSupport
 /// Several `corkboard serve` nodes on one PostgreSQL database (issue #13): one order per
 /// board whichever node takes an operation, fan-out across nodes, nothing acknowledged lost
 /// when a node is killed, resume on another node, and a database restart under live nodes.
-@Suite struct ClusterTests {
+@Suite(.threadsOfTheirOwn) struct ClusterTests {
     @Test(.timeLimit(.minutes(3)))
     func clientsOnThreeNodesConvergeOnOneOrder() async throws {
         try await offPool {

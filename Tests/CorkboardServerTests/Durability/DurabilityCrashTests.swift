@@ -12,7 +12,7 @@ import TestSupport
 ///
 /// SIGKILL is a process crash: both `--sync full` and `--sync normal` survive it (the WAL
 /// is in the OS's hands once a transaction commits), so both are run.
-@Suite struct DurabilityCrashTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityCrashTests {
     static let initial = HubFixture.grid(collections: 4, itemsEach: 8)
     /// The kill comes once some client has seen this many commits.
     static let killAfter = 300

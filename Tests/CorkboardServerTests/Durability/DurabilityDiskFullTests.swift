@@ -13,7 +13,7 @@ import TestSupport
 /// size capped with `PRAGMA max_page_count`): spec §5's `unavailable` — nothing changed,
 /// nobody heard of it, the message says why — and once there is room again, the same opId
 /// commits without a restart.
-@Suite struct DurabilityDiskFullTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityDiskFullTests {
     /// An insert big enough to need new pages: 400 items with 200-byte labels (about 100 KB).
     static func bulkyInsert() -> RequestedOperation {
         .insert(

@@ -9,7 +9,7 @@ import TestSupport
 /// outcome survive a restart? It must: otherwise the resend is resolved anew on a board that
 /// may have changed since, and a move the client was told changed nothing is applied after all.
 /// (Noops travel to the store with the batch, like permanent rejections.)
-@Suite struct DurabilityNoopReplayTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityNoopReplayTests {
     @Test func aNoopIsStillTheAnswerToItsOpIdAfterARestart() throws {
         let host = try RestartableServer()
         try host.start()

@@ -8,7 +8,7 @@ import TestSupport
 /// epochs and histories come back exactly, seq continues from where it stopped, and an opId
 /// sent again after the restart gets its first outcome (spec §5) — the committed event for a
 /// committed one, the same rejection for a permanent rejection — instead of being applied twice.
-@Suite struct DurabilityRestartTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityRestartTests {
     static let notes = HubFixture.grid(id: "notes", collections: 2, itemsEach: 3)
 
     @Test func boardsHistoriesAndOpIdOutcomesSurviveACleanRestart() throws {

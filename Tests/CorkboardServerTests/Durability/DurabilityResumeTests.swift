@@ -9,7 +9,7 @@ import TestSupport
 /// committed just before the stop, which it never read), then live ones. The epoch survives a
 /// restart, so the resume point stays valid; a crash loses nothing that was acknowledged, so
 /// there is no gap to paper over.
-@Suite struct DurabilityResumeTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityResumeTests {
     /// A label change on i8: always a real commit.
     static func touch(_ round: Int) -> RequestedOperation {
         .updateItem(item: "i8", label: "Eight, round \(round)", data: .unchanged)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A store the server cannot trust or cannot write is refused at startup with one line
 /// naming the path and exit status 1, rather than served and then failing every operation.
-@Suite struct DurabilityStartupTests {
+@Suite(.threadsOfTheirOwn) struct DurabilityStartupTests {
     let webRoot: TemporaryDirectory
     let data: TemporaryDirectory
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `examples/python/bot.py`, run as a reader of the README would run it, against a real
 /// `corkboard serve`: the protocol is usable from another language, with another library.
-@Suite struct PythonBotExampleTests {
+@Suite(.threadsOfTheirOwn) struct PythonBotExampleTests {
     static let script = PythonTools.packageRoot + "/examples/python/bot.py"
 
     @Test func theBotSortsAColumnWhileSomeoneElseWorksOnTheBoard() throws {

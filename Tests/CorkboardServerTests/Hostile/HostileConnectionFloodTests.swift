@@ -6,7 +6,7 @@ import TestSupport
 
 /// Floods of connections: 10,000 opened and dropped against a real `corkboard serve`, and the
 /// connection limits (total, per address) answering 503 while the clients already in carry on.
-@Suite struct HostileConnectionFloodTests {
+@Suite(.threadsOfTheirOwn) struct HostileConnectionFloodTests {
     /// Opens `count` TCP connections without blocking and drops them: a third with a reset, a
     /// third after half a request, a third with a plain FIN.
     static func openAndDrop(_ count: Int, port: UInt16) -> (opened: Int, failure: String?) {

@@ -8,7 +8,7 @@ import WebSocketDeflate
 /// Messages built to exhaust memory: a 100 MB frame, and deflate bombs (a small compressed
 /// message that inflates far past the size limit, whole or in fragments). Each is closed with
 /// 1009 as soon as it is known to be too big, without holding it in memory.
-@Suite struct HostileMessageTests {
+@Suite(.threadsOfTheirOwn) struct HostileMessageTests {
     static let hundredMegabytes = 100 << 20
 
     @Test func aHundredMegabyteFrameIsClosedWith1009AtItsHeader() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// starts like the root's, absolute-form targets, and board ids made of `..` on every route
 /// that takes one (static, `/b/{id}`, `/api/boards/{id}`, `hello`). None reaches a file outside
 /// the root or another board.
-@Suite struct HostilePathTraversalTests {
+@Suite(.threadsOfTheirOwn) struct HostilePathTraversalTests {
     static let secret = "TOP-SECRET-\(UUID().uuidString)"
 
     static let targets = [

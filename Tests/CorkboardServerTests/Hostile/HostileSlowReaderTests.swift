@@ -7,7 +7,7 @@ import TestSupport
 /// A member that keeps the board busy with its own large inserts and never reads a byte of
 /// what comes back: it is dropped at its output bound, the others keep their pace and see
 /// every event, and nothing it had committed is lost.
-@Suite struct HostileSlowReaderTests {
+@Suite(.threadsOfTheirOwn) struct HostileSlowReaderTests {
     @Test func aFloodingClientThatNeverReadsIsDroppedAndNothingIsLost() async throws {
         try await offPool {
             let fixture = try HubFixture { $0.maxPendingOutput = 512 * 1024 }

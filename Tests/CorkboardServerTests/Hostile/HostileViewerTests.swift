@@ -7,7 +7,7 @@ import TestSupport
 
 /// A viewer (and a token for another board) trying every operation, every drag message and
 /// every HTTP write: each is refused, nothing changes, and the editors never hear of it.
-@Suite struct HostileViewerTests {
+@Suite(.threadsOfTheirOwn) struct HostileViewerTests {
     static let tokens = [
         TokenFile.Grant(token: "owner-token", role: .owner),
         TokenFile.Grant(token: "editor-token", role: .editor, boards: ["board"]),

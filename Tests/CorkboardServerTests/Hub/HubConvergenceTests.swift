@@ -6,7 +6,7 @@ import TestSupport
 
 /// Spec §6, last line: every client that applies the committed events in seq order to its
 /// snapshot holds exactly the server's board, here with 8 clients (and an HTTP caller) moving at once.
-@Suite struct HubConvergenceTests {
+@Suite(.threadsOfTheirOwn) struct HubConvergenceTests {
     enum Workload: String, Sendable, CaseIterable, CustomStringConvertible {
         /// Moves anywhere on a 4 × 8 board.
         case spread

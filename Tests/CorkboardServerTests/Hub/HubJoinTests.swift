@@ -6,7 +6,7 @@ import TestSupport
 import WebSocket
 
 /// Spec §3: hello, welcome, membership; §5: a commit reaches every member.
-@Suite struct HubJoinTests {
+@Suite(.threadsOfTheirOwn) struct HubJoinTests {
     @Test func welcomeCarriesTheSnapshot() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Spec §5 and §6 over real sockets: the board is todo [i1…i5], done [i6 i7 i8].
-@Suite struct HubOperationTests {
+@Suite(.threadsOfTheirOwn) struct HubOperationTests {
     static func offsets(_ collection: CollectionID, _ from: [Int], _ to: Int, into toCollection: CollectionID? = nil) -> RequestedOperation {
         .moveByOffsets(collection: collection, fromOffsets: from, toOffset: to, toCollection: toCollection)
     }

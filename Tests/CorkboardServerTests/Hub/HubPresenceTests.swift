@@ -7,7 +7,7 @@ import TestSupport
 
 /// Live drag state (spec §4) over real sockets: leases, placeholders, pacing, and exactly one
 /// `drag.cleared` per accepted `drag.start`, with its reason.
-@Suite struct HubPresenceTests {
+@Suite(.threadsOfTheirOwn) struct HubPresenceTests {
     static func drag(_ message: ServerMessage) -> DragUpdate? {
         if case .drag(let update) = message { update } else { nil }
     }

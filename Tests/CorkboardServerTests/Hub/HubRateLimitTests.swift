@@ -8,7 +8,7 @@ import TestSupport
 
 /// Per-connection rates over real sockets: operations beyond the rate are `rate-limited`
 /// (transient, so the same opId succeeds later), presence beyond it is coalesced, never refused.
-@Suite struct HubRateLimitTests {
+@Suite(.threadsOfTheirOwn) struct HubRateLimitTests {
     /// Five operations a second, in bursts of five.
     static func tightOperations(_ configuration: inout ServerConfiguration) {
         configuration.hub.operationRate = RateLimit(perSecond: 5, burst: 5)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Spec §3: `hello` with `resume` gets the missed events, none skipped, none repeated; a
 /// resume point the server cannot serve gets a full snapshot.
-@Suite struct HubResumeTests {
+@Suite(.threadsOfTheirOwn) struct HubResumeTests {
     /// A label change on i8: always a real commit, whatever the board looks like.
     static func touch(_ round: Int) -> RequestedOperation {
         .updateItem(item: "i8", label: "Eight, round \(round)", data: .unchanged)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Spec §5: sending an opId again returns its first outcome to the sender alone when that was
 /// committed, a noop or a permanent rejection; after a transient rejection it is resolved anew.
-@Suite struct HubRetryTests {
+@Suite(.threadsOfTheirOwn) struct HubRetryTests {
     @Test func aCommittedOpIdRetriedFromANewConnectionIsNotAppliedAgain() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")

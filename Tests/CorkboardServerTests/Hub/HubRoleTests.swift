@@ -8,7 +8,7 @@ import TestSupport
 
 /// Roles from a token file (spec §3, §7): viewers watch, editors change, owners also lock;
 /// a token limited to some boards gives nothing on the others.
-@Suite struct HubRoleTests {
+@Suite(.threadsOfTheirOwn) struct HubRoleTests {
     static let grants = [
         TokenFile.Grant(token: "own", role: .owner, boards: nil),
         TokenFile.Grant(token: "edit", role: .editor, boards: ["board"]),

@@ -7,7 +7,7 @@ import TestSupport
 
 /// A member that stops reading is disconnected when its unread output reaches the bound,
 /// and nobody else's delivery waits for it; it can come back with a resume.
-@Suite struct HubSlowConsumerTests {
+@Suite(.threadsOfTheirOwn) struct HubSlowConsumerTests {
     @Test func aClientThatNeverReadsIsDroppedWhileOthersKeepTheirPace() throws {
         let fixture = try HubFixture { $0.maxPendingOutput = 256 * 1024 }
         let ada = try fixture.join("Ada")

@@ -8,7 +8,7 @@ import TestSupport
 /// collections per board and an item's data (`rejected` `invalid`), and the size of one message
 /// (close 1009). Whoever hits one gets
 /// its documented answer; everyone else carries on.
-@Suite struct BoardLimitTests {
+@Suite(.threadsOfTheirOwn) struct BoardLimitTests {
     @Test func pastTheBoardLimitCreatingIsRefusedWith507() async throws {
         try await offPool {
             let fixture = try HubFixture { $0.hub.maxBoards = 3 }
@@ -140,7 +140,7 @@ import TestSupport
             let silent = try WebSocketTestClient(port: port)
             let started = Date()
             #expect(try decodeServerText(try silent.receiveText()).errorMessage?.message == "no hello within 1 s")
-            #expect(Date().timeIntervalSince(started) < 2.5)
+            #expect(Date().timeIntervalSince(started) < 8, "the default is 10 s")
             let idle = try BlockingClient(port: port)
             #expect(idle.isClosedByPeer())
         }

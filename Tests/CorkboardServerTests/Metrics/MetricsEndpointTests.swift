@@ -8,7 +8,7 @@ import TestSupport
 
 /// `GET /metrics` over a real socket: it parses as Prometheus text and counts exactly what
 /// the test did on a fresh server.
-@Suite struct MetricsEndpointTests {
+@Suite(.threadsOfTheirOwn) struct MetricsEndpointTests {
     static func scrape(_ fixture: HubFixture) throws -> PrometheusText {
         let response = try BlockingClient.request(port: fixture.port, "GET /metrics HTTP/1.1\r\nHost: test\r\n\r\n")
         #expect(response.status == 200)
