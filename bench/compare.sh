@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-SERVERS=${SERVERS:-"corkboard hummingbird flyingfox node-ws"}
+# corkboard-sqlite: Corkboard on its embedded store at default durability, for `ops` only.
+SERVERS=${SERVERS:-"corkboard corkboard-sqlite hummingbird flyingfox node-ws"}
 SCENARIOS=${SCENARIOS:-"memory memory-deflate fanout ops echo presence"}
 MAX_CLIENTS=${MAX_CLIENTS:-10000}
 STEP=${STEP:-500}
@@ -39,6 +40,7 @@ esac
 server_command() {
     case "$1" in
     corkboard)   echo "$corkboard serve --port 0 --no-demo --store memory --echo-endpoint --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
+    corkboard-sqlite) echo "$corkboard serve --port 0 --no-demo --store sqlite --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
     hummingbird) echo "$peers/hummingbird-peer --port 0" ;;
     flyingfox)   echo "$peers/flyingfox-peer --port 0" ;;
     node-ws)     echo "node $root/bench/peers/node/server.js --port 0" ;;
@@ -79,6 +81,7 @@ mkdir -p "$RAW"
 for server in $SERVERS; do
     for scenario in $SCENARIOS; do
         [ "$scenario" = presence ] && [ "$server" != corkboard ] && continue   # the peers have no presence
+        [ "$server" = corkboard-sqlite ] && [ "$scenario" != ops ] && continue
         start_server "$server"
         url="ws://127.0.0.1:$port"
         out="$RAW/$server-$scenario.json"

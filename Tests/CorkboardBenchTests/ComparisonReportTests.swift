@@ -42,6 +42,19 @@ import FoundationXML
         #expect(goals.contains { $0.contains("**met**") && $0.contains("4 KiB") })
     }
 
+    @Test func theEmbeddedStoreHasATableOfItsOwnAndIsNoPeer() {
+        let durable = BenchRecord(server: ComparisonReport.durableServer, scenario: "ops", variant: "1 board",
+                                  figures: ["ops_per_second": 6_000], latency: LatencySummary(nanoseconds: [4_000_000]))
+        let report = ComparisonReport(records: records + [durable])
+        #expect(report.servers == ["corkboard", "hummingbird"])
+        let markdown = report.markdown(title: "T", machine: "m")
+        #expect(markdown.contains("on the embedded store"))
+        #expect(markdown.contains("| 1 board | 6000 | 4.0 ms | 4.0 ms | 20 % |"))  // 6,000 of 30,000
+        #expect(!report.goals().contains { $0.contains(ComparisonReport.durableServer) })
+        // Without its records the table is left out.
+        #expect(!ComparisonReport(records: records).markdown(title: "T", machine: "m").contains("embedded store"))
+    }
+
     @Test func theFanoutPlotIsWellFormedSVGWithOneCurvePairPerServer() throws {
         let svg = ComparisonReport(records: records).fanoutSVG()
         final class Counter: NSObject, XMLParserDelegate {

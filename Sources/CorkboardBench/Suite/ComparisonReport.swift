@@ -10,11 +10,16 @@ public struct ComparisonReport {
 
     /// uWebSockets' fan-out capacity as measured by the authors (not in our run).
     static let uWebSocketsCapacity = 6_000.0
+    /// Corkboard on its embedded store (SQLite at default durability): not a peer, and reported
+    /// apart, since every peer (and `corkboard` in the other tables) persists nothing.
+    public static let durableServer = "corkboard-sqlite"
 
     public init(records: [BenchRecord]) {
         self.records = records
         var seen: [String] = []
-        for record in records where !seen.contains(record.server) { seen.append(record.server) }
+        for record in records where !seen.contains(record.server) && record.server != Self.durableServer {
+            seen.append(record.server)
+        }
         servers = seen.filter { $0 == "corkboard" } + seen.filter { $0 != "corkboard" }
     }
 
@@ -28,7 +33,7 @@ public struct ComparisonReport {
 
     public func markdown(title: String, machine: String) -> String {
         var lines = ["# \(title)", "", machine, ""]
-        lines += fanoutTable() + [""] + opsTable() + [""] + echoTable() + [""] + memoryTable() + [""] + presenceTable()
+        lines += fanoutTable() + [""] + opsTable() + [""] + durableOpsTable() + [""] + echoTable() + [""] + memoryTable() + [""] + presenceTable()
         lines += [""] + goals()
         return lines.joined(separator: "\n") + "\n"
     }
@@ -75,6 +80,22 @@ public struct ComparisonReport {
                                                                run?.figures["ops_per_second"])]
                 }
             })
+    }
+
+    /// The same `ops` run against `corkboard serve --store sqlite` at its default `--sync full`:
+    /// a `committed` leaves the server only once its batch is on disk (fsync).
+    private func durableOpsTable() -> [String] {
+        let variants = ["1 board", "100 boards"]
+        let rows = variants.compactMap { variant -> [String]? in
+            guard let run = record(Self.durableServer, "ops", variant) else { return nil }
+            let inMemory = record("corkboard", "ops", variant)?.figures["ops_per_second"]
+            let share = inMemory.flatMap { memory in run.figures["ops_per_second"].map { String(format: "%.0f %%", 100 * $0 / memory) } }
+            return [variant, number(run.figures["ops_per_second"]), number(run.latency?.p50, "%.1f ms"),
+                    number(run.latency?.p99, "%.1f ms"), share ?? "–"]
+        }
+        guard !rows.isEmpty else { return [] }
+        return ["## Committed moves per second on the embedded store (SQLite, `--sync full`: each `committed` is on disk first)", ""]
+            + table(["boards", "committed/s", "p50", "p99", "of `--store memory`"], rows)
     }
 
     private func echoTable() -> [String] {
