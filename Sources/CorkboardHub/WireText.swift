@@ -6,7 +6,7 @@ import WebSocket
 enum WireText {
     static func encode(_ message: ServerMessage) -> String {
         do {
-            return String(decoding: try WireFormat.encode(message), as: UTF8.self)
+            return try WireFormat.text(message)
         } catch {
             // Only a non-finite number fails to encode, and decoded JSON has none; if it
             // ever happens the client hears why rather than nothing.

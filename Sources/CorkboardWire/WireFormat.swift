@@ -22,7 +22,14 @@ public enum WireFormat {
     }
 
     public static func encode(_ message: ServerMessage) throws -> Data {
-        try makeEncoder().encode(message)
+        if let written = message.writtenJSON { return Data(written) }
+        return try makeEncoder().encode(message)
+    }
+
+    /// A server message as the text of a WebSocket message, encoded once for all its members.
+    public static func text(_ message: ServerMessage) throws -> String {
+        if let written = message.writtenJSON { return String(decoding: written, as: UTF8.self) }
+        return String(decoding: try makeEncoder().encode(message), as: UTF8.self)
     }
 
     public static func encode(_ message: ClientMessage) throws -> Data {

@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    private static func randomValue(depth: Int, _ random: inout SplitMix64) -> JSONValue {
+    static func randomValue(depth: Int, _ random: inout SplitMix64) -> JSONValue {
         switch Int.random(in: depth < 4 ? 0..<7 : 0..<5, using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
