@@ -8,7 +8,8 @@
 //   message;
 // - a `rejected` answer names a string opId and an operation type; an `error` has a message;
 // - an accepted operation resolved by a BoardEngine (on a small fixture board, as owner)
-//   leaves a valid board, and a committed event survives its own JSON round trip.
+//   leaves a valid board, and a committed event survives its own JSON round trip, both as
+//   `JSONEncoder` writes it and as the server's `committed` message (`JSONWriter`).
 import CorkboardModel
 import CorkboardWire
 import Foundation
@@ -47,6 +48,10 @@ func resolve(_ request: OperationRequest) {
         let encoded = try? WireFormat.encode(commit.event)
         let decoded = encoded.flatMap { try? JSONDecoder().decode(CommittedEvent.self, from: $0) }
         check(decoded == commit.event, "event \(commit.event) did not survive JSON")
+        let message = ServerMessage.committed(commit.event)
+        let written = try? WireFormat.encode(message)
+        check(written.flatMap { try? WireFormat.decodeServerMessage($0) } == message,
+              "\(message) written as \(written.map { String(decoding: $0, as: UTF8.self) } ?? "nothing") did not decode")
         var replica = Replica(board: fixture, seq: 5)
         do { try replica.apply(commit.event) } catch { check(false, "a replica could not apply \(commit.event): \(error)") }
         check(replica.board == engine.board, "replica and engine disagree after \(commit.event)")
