@@ -118,7 +118,7 @@ import TestSupport
             hogs.append(try BlockingClient(port: port))
             if hogs.count % 50 == 0 { usleep(50_000) }
         }
-        #expect(eventually(timeout: 2) { process.standardError.contains("accept paused") })
+        #expect(eventually(timeout: 10) { process.standardError.contains("accept paused") })
         hogs.removeAll()
         // Once they are gone, new clients are served again.
         var served = false
