@@ -35,7 +35,8 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// A comma before anything but the first member or element (what comes after `{`, `[` or `:`).
@@ -46,14 +47,13 @@ struct JSONWriter {
 
     // MARK: Values
 
-    mutating func null() {
-        separate()
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
-    }
+    mutating func null() { literal("null") }
 
-    mutating func bool(_ value: Bool) {
+    mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+
+    private mutating func literal(_ text: StaticString) {
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     mutating func int(_ value: Int) {
