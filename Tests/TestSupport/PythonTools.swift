@@ -178,6 +178,9 @@ public enum PythonTools {
         let deadline = Date().addingTimeInterval(timeout)
         var nextHeartbeat = Date().addingTimeInterval(heartbeat)
         while process.isRunning && Date() < deadline {
+            if let status = exitStatusOfUnnoticedExit(process.processIdentifier) {
+                return CommandOutcome(status: status, standardOutput: readText(outputPath), standardError: readText(errorPath))
+            }
             usleep(20_000)
             if let whileRunning, Date() >= nextHeartbeat {
                 whileRunning(readText(outputPath))
@@ -199,6 +202,25 @@ public enum PythonTools {
         process.waitUntilExit()
         return CommandOutcome(status: process.terminationStatus, standardOutput: readText(outputPath),
                               standardError: readText(errorPath))
+    }
+
+    /// The exit status of a child that has exited but that Foundation has not noticed yet (a
+    /// zombie), from its wait status in `/proc/PID/stat` (field 52); nil while it runs.
+    ///
+    /// Why: Foundation notices a child's exit when a socket it shares with the child closes. A
+    /// long-lived child that another test starts meanwhile (Autobahn's `wstest`, a release
+    /// build) inherits that socket and keeps it open, and `isRunning` stays true until that
+    /// other child ends: on CI a `createdb` that had long finished was killed at its 60 s timeout.
+    static func exitStatusOfUnnoticedExit(_ pid: pid_t) -> Int32? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // After "pid (command)": the state is field 3, the wait status field 52.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 49, fields[0] == "Z", let wait = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        // WIFEXITED / WEXITSTATUS; a death by signal reads as 128 + its number, as in a shell.
+        return wait & 0x7F == 0 ? (wait >> 8) & 0xFF : 128 + wait & 0x7F
     }
 
     /// The inherited environment minus what would point a Python at someone else's packages.
