@@ -68,24 +68,15 @@ enum JSONParser {
             guard depth <= JSONParser.maximumDepth else { throw Malformed() }
             index += 1
             var members: [String: JSONValue] = [:]
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
+            if closes(UInt8(ascii: "}")) { return .object(members) }
             while true {
                 skipWhitespace()
                 let key = try string()
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 members[key] = try value(depth: depth)
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                } else {
-                    try expect(UInt8(ascii: "}"))
-                    return .object(members)
-                }
+                if closes(UInt8(ascii: "}")) { return .object(members) }
+                try expect(UInt8(ascii: ","))
             }
         }
 
@@ -93,21 +84,21 @@ enum JSONParser {
             guard depth <= JSONParser.maximumDepth else { throw Malformed() }
             index += 1
             var elements: [JSONValue] = []
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
+            if closes(UInt8(ascii: "]")) { return .array(elements) }
             while true {
                 elements.append(try value(depth: depth))
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                } else {
-                    try expect(UInt8(ascii: "]"))
-                    return .array(elements)
-                }
+                if closes(UInt8(ascii: "]")) { return .array(elements) }
+                try expect(UInt8(ascii: ","))
             }
+        }
+
+        /// Skips whitespace and takes `closing` if it comes next: the end of an object or array
+        /// (right after its opening, or after a member or element, where a comma must follow otherwise).
+        private mutating func closes(_ closing: UInt8) -> Bool {
+            skipWhitespace()
+            guard current == closing else { return false }
+            index += 1
+            return true
         }
 
         private mutating func literal(_ word: StaticString) throws(Malformed) {
