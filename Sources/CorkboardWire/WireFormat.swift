@@ -22,14 +22,17 @@ public enum WireFormat {
     }
 
     public static func encode(_ message: ServerMessage) throws -> Data {
-        if let written = message.writtenJSON { return Data(written) }
-        return try makeEncoder().encode(message)
+        Data(try bytes(message))
     }
 
     /// A server message as the text of a WebSocket message, encoded once for all its members.
     public static func text(_ message: ServerMessage) throws -> String {
-        if let written = message.writtenJSON { return String(decoding: written, as: UTF8.self) }
-        return String(decoding: try makeEncoder().encode(message), as: UTF8.self)
+        String(decoding: try bytes(message), as: UTF8.self)
+    }
+
+    /// Written by `JSONWriter`; a `welcome` through `JSONEncoder`.
+    private static func bytes(_ message: ServerMessage) throws -> [UInt8] {
+        try message.writtenJSON ?? Array(makeEncoder().encode(message))
     }
 
     public static func encode(_ message: ClientMessage) throws -> Data {
