@@ -66,8 +66,11 @@ public struct ComparisonReport {
                     })
     }
 
+    /// The `ops` records' variants, in the tables' order.
+    static let opsVariants = ["1 board", "100 boards"]
+
     private func opsTable() -> [String] {
-        let variants = ["1 board", "100 boards"]
+        let variants = Self.opsVariants
         var header = ["server"]
         for variant in variants { header += ["\(variant): committed/s", "p50", "p99", "Corkboard ×"] }
         return ["## Committed moves per second (50 clients, one move in flight each; peers relay and persist nothing)", ""]
@@ -85,8 +88,7 @@ public struct ComparisonReport {
     /// The same `ops` run against `corkboard serve --store sqlite` at its default `--sync full`:
     /// a `committed` leaves the server only once its batch is on disk (fsync).
     private func durableOpsTable() -> [String] {
-        let variants = ["1 board", "100 boards"]
-        let rows = variants.compactMap { variant -> [String]? in
+        let rows = Self.opsVariants.compactMap { variant -> [String]? in
             guard let run = record(Self.durableServer, "ops", variant) else { return nil }
             let inMemory = record("corkboard", "ops", variant)?.figures["ops_per_second"]
             let share = inMemory.flatMap { memory in run.figures["ops_per_second"].map { String(format: "%.0f %%", 100 * $0 / memory) } }
