@@ -424,11 +424,8 @@ public final class PostgresCluster: @unchecked Sendable {
     /// The state and start time of a process, from /proc/PID/stat (readable for any process,
     /// unlike /proc/PID/cwd, which a root without CAP_SYS_PTRACE cannot read for `postgres`).
     static func statFields(_ pid: pid_t) -> (state: String, parent: pid_t, startTime: String)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        // After "pid (command)": state, ppid, …; the start time is field 22 of the whole line.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let parent = pid_t(fields[1]) else { return nil }
+        // State, ppid, …; the start time is field 22 of the whole line.
+        guard let fields = procStatFields(pid), fields.count > 19, let parent = pid_t(fields[1]) else { return nil }
         return (String(fields[0]), parent, String(fields[19]))
     }
 

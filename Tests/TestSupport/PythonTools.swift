@@ -212,13 +212,8 @@ public enum PythonTools {
     /// build) inherits that socket and keeps it open, and `isRunning` stays true until that
     /// other child ends: on CI a `createdb` that had long finished was killed at its 60 s timeout.
     static func exitStatusOfUnnoticedExit(_ pid: pid_t) -> Int32? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        // After "pid (command)": the state is field 3, the wait status field 52.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 49, fields[0] == "Z", let wait = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            return nil
-        }
+        // The state is field 3 of the whole line, the wait status field 52.
+        guard let fields = procStatFields(pid), fields.count > 49, fields[0] == "Z", let wait = Int32(fields[49]) else { return nil }
         // WIFEXITED / WEXITSTATUS; a death by signal reads as 128 + its number, as in a shell.
         return wait & 0x7F == 0 ? (wait >> 8) & 0xFF : 128 + wait & 0x7F
     }
