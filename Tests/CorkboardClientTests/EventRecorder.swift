@@ -47,9 +47,3 @@ func eventuallyAsync(timeout: Double = 5, _ condition: () async throws -> Bool) 
     }
     return try await condition()
 }
-
-/// Runs blocking work (a fake server's script, a child process) on a thread of its own, so it
-/// never holds one of the few threads the tasks it waits for need.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await BlockingWork(work).value
-}

@@ -4,12 +4,8 @@ import TestSupport
 
 /// The throwaway PostgreSQL server the store's tests run against: it starts, serves fresh
 /// databases over 127.0.0.1 only, keeps its data across restarts and crashes, and leaves no
-/// process or folder behind. Everything here blocks, so it runs through `BlockingWork`.
+/// process or folder behind. Everything here blocks, so it runs through `offPool`.
 @Suite(.threadsOfTheirOwn) struct PostgresClusterTests {
-    private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await BlockingWork(work).value
-    }
-
     /// `psql URL -c SQL`, as a libpq client sees the URL (not through the helper's own flags).
     private static func query(_ url: String, _ sql: String, binaries: String) throws -> PythonTools.CommandOutcome {
         var environment = PythonTools.cleanEnvironment().filter { !$0.key.hasPrefix("PG") }
@@ -18,7 +14,7 @@ import TestSupport
     }
 
     @Test func sharedClusterServesFreshDatabasesThroughTheirURLs() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.shared()
             #expect(try PostgresCluster.shared() === cluster, "started once per process")
 
@@ -42,7 +38,7 @@ import TestSupport
     }
 
     @Test func listensOnLoopbackOnly() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.shared()
             #expect(try cluster.psql("show listen_addresses") == "127.0.0.1")
             // The kernel's own list of listening sockets: every one on the port is 127.0.0.1.
@@ -53,7 +49,7 @@ import TestSupport
     }
 
     @Test func refusesDatabaseNamesThatWouldNeedEscaping() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.shared()
             for name in ["Board", "a-b", "a b", "x;drop", "1abc", "", String(repeating: "a", count: 64)] {
                 #expect(throws: PostgresCluster.Failure.self, "\(name)") { try cluster.createDatabase(name) }
@@ -62,7 +58,7 @@ import TestSupport
     }
 
     @Test func stopAndStartKeepTheDataOnTheSamePort() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.start()
             defer { cluster.destroy() }
             try cluster.psql("create table cards (id int primary key, title text); insert into cards values (1, 'kept')")
@@ -86,7 +82,7 @@ import TestSupport
     }
 
     @Test func aKilledServerRecoversItsCommittedData() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.start()
             defer { cluster.destroy() }
             try cluster.psql("create table cards (id int); insert into cards select generate_series(1, 1000)")
@@ -104,7 +100,7 @@ import TestSupport
     }
 
     @Test func destroyStopsTheServerAndRemovesItsFolder() async throws {
-        try await blocking {
+        try await offPool {
             let cluster = try PostgresCluster.start()
             let processes = cluster.serverProcesses()
             #expect(FileManager.default.fileExists(atPath: cluster.dataDirectory + "/PG_VERSION"))
@@ -122,7 +118,7 @@ import TestSupport
         let starts = (0..<2).map { _ in BlockingWork { try PostgresCluster.start() } }
         let first = try await starts[0].value
         let second = try await starts[1].value
-        try await blocking {
+        try await offPool {
             defer { first.destroy(); second.destroy() }
             #expect(first.port != second.port)
             #expect(first.directory != second.directory)

@@ -41,6 +41,12 @@ public final class BlockingWork<T: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Runs blocking work (sockets, a fake server's script, a child process) on a thread of its
+/// own, so it never holds one of the few threads the tasks it waits for need.
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await BlockingWork(work).value
+}
+
 /// Hands a value that is not Sendable (a child process) across to or from `BlockingWork`
 /// when only one side uses it at a time.
 public struct UncheckedSendable<Value>: @unchecked Sendable {

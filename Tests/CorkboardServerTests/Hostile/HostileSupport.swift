@@ -8,11 +8,6 @@ import TestSupport
 // Shared by the hostile-client suites: what every scenario checks afterwards, and a real
 // `corkboard serve` child for the scenarios where per-process limits matter.
 
-/// Runs a scenario's blocking socket work on a thread of its own, off the cooperative pool.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await BlockingWork(work).value
-}
-
 /// Blocking work on a thread of its own, waited for from another blocking thread (a
 /// scenario's second client that runs while the first one is checked).
 final class Background<T>: @unchecked Sendable {
