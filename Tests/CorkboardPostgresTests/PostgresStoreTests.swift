@@ -45,11 +45,8 @@ import TestSupport
     }
 
     @Test func twoStoresOnOneDatabaseNeverCommitTheSameSeq() throws {
-        let url = try TestDatabase.fresh()
-        let first = try TestDatabase.open(url)
-        let second = try TestDatabase.open(url)
+        let (first, second) = try TestDatabase.twoStoresWithABoard()
         defer { first.close(); second.close() }
-        try first.create(TestDatabase.board())
         // Both race to extend seq 0, many times: exactly one wins each round.
         for round in 0..<20 {
             let a = CommitBatch(board: "b", expectedSeq: round, events: [TestDatabase.event(round + 1, client: "a")])
@@ -73,11 +70,8 @@ import TestSupport
     }
 
     @Test func aConflictBringsTheWinningEventsForTheCatchUp() throws {
-        let url = try TestDatabase.fresh()
-        let winner = try TestDatabase.open(url)
-        let loser = try TestDatabase.open(url)
+        let (winner, loser) = try TestDatabase.twoStoresWithABoard()
         defer { winner.close(); loser.close() }
-        try winner.create(TestDatabase.board())
         try winner.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1), TestDatabase.event(2)])).get()
         #expect(loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1, client: "x")])).failure
             == .conflict(currentSeq: 2))
@@ -96,11 +90,8 @@ import TestSupport
     /// A conflict's events are kept for the catch-up that follows it, but never served stale:
     /// not once the store has appended after them, nor once it has heard of a later commit.
     @Test func aConflictsStashIsNeverServedStale() throws {
-        let url = try TestDatabase.fresh()
-        let first = try TestDatabase.open(url)
-        let second = try TestDatabase.open(url)
+        let (first, second) = try TestDatabase.twoStoresWithABoard()
         defer { first.close(); second.close() }
-        try first.create(TestDatabase.board())
         let heard = try #require(first.observeListening())
 
         // Its own append after the conflict.

@@ -16,6 +16,14 @@ enum TestDatabase {
         try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: retainedEvents, startupTimeout: 10))
     }
 
+    /// Two stores on one fresh database, as two nodes would be, holding `board()`: the caller closes both.
+    static func twoStoresWithABoard() throws -> (PostgresStore, PostgresStore) {
+        let url = try fresh()
+        let stores = (try open(url), try open(url))
+        try stores.0.create(board())
+        return stores
+    }
+
     static func board(_ id: String = "b") -> Board {
         Board(id: id, title: "Board \(id)", collections: [
             BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
