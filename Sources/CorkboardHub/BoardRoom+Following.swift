@@ -81,6 +81,7 @@ extension BoardRoom {
                 pipeline.follow(event)
                 broadcastFollowed(event)
             }
+            engine.protectHistory(after: pipeline.durableSeq)
             if events.count == Self.catchUpPage { return readEvents(then: resolutions) }
             // The store holds nothing more than what was read: an announcement (or a
             // reconnect's "maybe") from before the read is settled.

@@ -95,7 +95,8 @@ final class BoardRoom: @unchecked Sendable {
     func install(_ stored: StoredBoard) throws {
         var engine = try BoardEngine(
             snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
-            historyCapacity: hub.configuration.historyCapacity)
+            historyCapacity: hub.configuration.historyCapacity, historyByteBudget: hub.configuration.historyByteBudget)
+        engine.protectHistory(after: engine.seq)
         for rejection in stored.rejections { engine.remember(rejection) }
         for noop in stored.noops { engine.remember(noop) }
         engine.maximumItems = hub.configuration.maxItemsPerBoard
@@ -170,8 +171,12 @@ final class BoardRoom: @unchecked Sendable {
         while !held.isEmpty && !isBackedUp && !isCatchingUp { held.removeFirst()() }
     }
 
+    /// Too much waits for the store: half the history's count, or half its byte budget
+    /// (the events not durable yet are kept whatever their bytes, so that a failed write
+    /// can undo them; holding the rest bounds them).
     private var isBackedUp: Bool {
         engine.seq - pipeline.durableSeq >= max(1, hub.configuration.historyCapacity / 2)
+            || engine.historyBytes.protected >= engine.historyByteBudget / 2
     }
 
     func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
@@ -198,6 +203,7 @@ final class BoardRoom: @unchecked Sendable {
         switch result {
         case .success:
             let deliveries = pipeline.batchSucceeded()
+            engine.protectHistory(after: pipeline.durableSeq)
             // The next batch goes to the store before this one is sent to every member, so
             // the disk works while the sockets do.
             writeNextBatch()

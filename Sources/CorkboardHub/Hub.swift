@@ -12,6 +12,9 @@ import WebSocket
 public struct HubConfiguration: Sendable {
     /// Committed events each board keeps in memory for resume, base seqs and `GET …/ops`.
     public var historyCapacity = BoardEngine.defaultHistoryCapacity
+    /// About how many bytes of events each board keeps in memory (the history is the
+    /// shorter of this and `historyCapacity`); the stores fold their logs by the same rule.
+    public var historyByteBudget = BoardEngine.defaultHistoryByteBudget
     /// How long a new WebSocket may take to send `hello`.
     public var helloTimeout: DispatchTimeInterval = .seconds(10)
     /// A drag nobody updated for this long is cleared with reason `timeout` (spec §4: 30 s).
@@ -23,6 +26,10 @@ public struct HubConfiguration: Sendable {
     /// Operations one WebSocket (or one HTTP client address) may send; beyond it they are
     /// `rejected` with `rate-limited`, which the client may retry with the same opId. nil: no limit.
     public var operationRate: RateLimit? = RateLimit(perSecond: 2000)
+    /// Bytes of operation messages one WebSocket (or one HTTP client address) may send, so a
+    /// client of big `update`s and `insert`s cannot fill the history and the store as fast as
+    /// its socket allows; beyond it they are `rejected` `rate-limited` too. nil: no limit.
+    public var operationByteRate: RateLimit? = Self.byteRate(perSecond: 1 << 20)
     /// `drag.over` messages of one WebSocket handed to its room; those beyond it are
     /// coalesced (the latest waits for the next token and replaces older ones), never rejected.
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
@@ -40,10 +47,22 @@ public struct HubConfiguration: Sendable {
 
     public init() {}
 
+    /// A byte rate with bursts of four seconds' worth.
+    public static func byteRate(perSecond bytes: Int) -> RateLimit {
+        RateLimit(perSecond: Double(bytes), burst: 4 * Double(bytes))
+    }
+
     /// The answer to an operation over `operationRate`.
     func rateLimitedRejection(_ opId: OperationID) -> Rejection {
         let rate = operationRate.map { "\(Int($0.perSecond))" } ?? "the allowed number of"
         return Rejection(opId: opId, code: .rateLimited, message: "more than \(rate) operations per second; retry the same opId shortly")
+    }
+
+    /// The answer to an operation over `operationByteRate`.
+    func byteRateLimitedRejection(_ opId: OperationID) -> Rejection {
+        let rate = operationByteRate.map { "\(Int($0.perSecond))" } ?? "the allowed number of"
+        return Rejection(
+            opId: opId, code: .rateLimited, message: "more than \(rate) bytes of operations per second; retry the same opId shortly")
     }
 }
 
@@ -61,8 +80,9 @@ public final class Hub: Sendable {
     let metrics: HubMetrics
     private let rooms = Mutex<[String: BoardRoom]>([:])
     private let clientCounter = Atomic<Int>(0)
-    /// HTTP callers' operation budgets, by address.
+    /// HTTP callers' operation budgets, in operations and in bytes, by address.
     private let httpOperationRates: RateTable?
+    private let httpOperationByteRates: RateTable?
     /// The serial queues every room's own queue runs on, one per core. A room's queue on its
     /// own targets the global pool, and a hundred busy boards then had Dispatch running a
     /// hundred threads on two cores: most of the time went to switching between them.
@@ -85,6 +105,7 @@ public final class Hub: Sendable {
         self.configuration = configuration
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
+        httpOperationByteRates = configuration.operationByteRate.map(RateTable.init)
         roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
         clientSuffix = store.nodeName.map { "-" + $0 } ?? ""
         nodes = store.nodeName.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
@@ -226,15 +247,20 @@ public final class Hub: Sendable {
 
     /// One operation from an HTTP caller with `role`: answered when its outcome may be told
     /// (a commit once durable, and broadcast to the board's members like any other).
-    /// `caller` (the client's address) is what the operation rate is counted by.
+    /// `caller` (the client's address) is what the operation rates are counted by, and
+    /// `bytes` (the request's body) what it costs against the byte rate.
     public func submit(
-        _ request: OperationRequest, board: String, role: Role, caller: String,
+        _ request: OperationRequest, board: String, role: Role, caller: String, bytes: Int,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
         guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
         if let rates = httpOperationRates, !rates.take(caller) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
+        }
+        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes)) {
+            metrics.rejected(.rateLimited)
+            return completion(.success(.rejected(configuration.byteRateLimitedRejection(request.opId))))
         }
         room(for: board).submit(request, role: role, completion)
     }

@@ -26,6 +26,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     private let hub: Hub
     private var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
+    private var operationByteBudget: TokenBucket?
     private var presenceBudget: TokenBucket?
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
     private var waitingDragOver: (collection: String, index: Int)?
@@ -38,6 +39,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     init(hub: Hub) {
         self.hub = hub
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
+        operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
     }
 
@@ -82,6 +84,10 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
                 if operationBudget?.take() == false {
                     hub.metrics.rejected(.rateLimited)
                     return socket.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
+                }
+                if operationByteBudget?.take(Double(text.utf8.count)) == false {
+                    hub.metrics.rejected(.rateLimited)
+                    return socket.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
                 }
                 room.submit(request, from: key)
             case .message(.hello):

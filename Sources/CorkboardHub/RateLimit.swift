@@ -26,11 +26,13 @@ struct TokenBucket: Sendable {
         updated = now
     }
 
-    /// Takes a token if there is one.
-    mutating func take(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+    /// Takes `cost` tokens (one action, or the bytes of one message) if there are that
+    /// many. A cost above the burst passes when the bucket is full and leaves it in debt,
+    /// so that no single message is refused for ever while the rate still holds on average.
+    mutating func take(_ cost: Double = 1, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         refill(now)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= min(cost, limit.burst) else { return false }
+        tokens -= cost
         return true
     }
 
@@ -68,7 +70,7 @@ final class RateTable: Sendable {
 
     init(_ limit: RateLimit) { self.limit = limit }
 
-    func take(_ caller: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+    func take(_ caller: String, cost: Double = 1, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         state.withLock { state in
             if state.buckets.count >= state.sweepAt {
                 state.buckets = state.buckets.filter { _, bucket in
@@ -78,7 +80,7 @@ final class RateTable: Sendable {
                 state.sweepAt = max(1024, 2 * state.buckets.count)
             }
             var bucket = state.buckets[caller] ?? TokenBucket(limit, now: now)
-            let allowed = bucket.take(now: now)
+            let allowed = bucket.take(cost, now: now)
             state.buckets[caller] = bucket
             return allowed
         }

@@ -7,10 +7,16 @@
 public struct BoardEngine: Sendable {
     /// Spec §1: at least the last 100,000 committed events are kept.
     public static let defaultHistoryCapacity = 100_000
+    /// About how many bytes of events a board's history keeps (`Footprint`): 100,000 events
+    /// of a few hundred bytes fit, while events of 60 KB keep about 1,000 of them.
+    public static let defaultHistoryByteBudget = 64 << 20
+    /// Noops and permanent rejections remembered per sender (`AnswerMemory`).
+    public static let answersPerSender = 1_000
 
     var current: IndexedBoard
     var history: History
-    var outcomes: OutcomeMemory
+    var committedOpIds: CommittedOpIDs
+    var answers: AnswerMemory
     /// Items the board may hold; an insert past it is rejected `invalid` (a server limit,
     /// not part of the model's rules). Nil: no limit.
     public var maximumItems: Int?
@@ -19,16 +25,23 @@ public struct BoardEngine: Sendable {
 
     /// A board at `seq` with no history before it (a new board has seq 0).
     ///
-    /// `historyCapacity` is how many recent events are kept for base seqs and resume;
-    /// the same number of opId outcomes is remembered for resends.
-    public init(board: Board, seq: Int = 0, historyCapacity: Int = defaultHistoryCapacity) throws(BoardError) {
+    /// `historyCapacity` is how many recent events are kept for base seqs and resume, and
+    /// `historyByteBudget` about how many bytes of them (the window is the shorter of the
+    /// two). The opIds of the last `historyCapacity` commits are remembered for resends
+    /// whatever their bytes, and as many noops and permanent rejections (fewer per sender).
+    public init(
+        board: Board, seq: Int = 0, historyCapacity: Int = defaultHistoryCapacity,
+        historyByteBudget: Int = defaultHistoryByteBudget
+    ) throws(BoardError) {
         let problems = board.validationProblems()
         guard problems.isEmpty else { throw BoardError(problems.joined(separator: "; ")) }
         guard seq >= 0 else { throw BoardError("seq must not be negative") }
         guard historyCapacity > 0 else { throw BoardError("the history must keep at least one event") }
+        guard historyByteBudget > 0 else { throw BoardError("the history's byte budget must be positive") }
         current = IndexedBoard(board)
-        history = History(capacity: historyCapacity, latestSeq: seq)
-        outcomes = OutcomeMemory(capacity: historyCapacity)
+        history = History(capacity: historyCapacity, byteBudget: historyByteBudget, latestSeq: seq)
+        committedOpIds = CommittedOpIDs(capacity: historyCapacity)
+        answers = AnswerMemory(perSender: min(Self.answersPerSender, historyCapacity), total: historyCapacity)
     }
 
     /// Restores a board from a snapshot at `seq` and the committed events after it, in
@@ -36,9 +49,9 @@ public struct BoardEngine: Sendable {
     /// or `historyCapacity` events, whichever is shorter.
     public init(
         snapshot: Board, seq: Int, replaying events: some Sequence<CommittedEvent>,
-        historyCapacity: Int = defaultHistoryCapacity
+        historyCapacity: Int = defaultHistoryCapacity, historyByteBudget: Int = defaultHistoryByteBudget
     ) throws(BoardError) {
-        try self.init(board: snapshot, seq: seq, historyCapacity: historyCapacity)
+        try self.init(board: snapshot, seq: seq, historyCapacity: historyCapacity, historyByteBudget: historyByteBudget)
         for event in events { try append(event) }
     }
 
@@ -83,10 +96,22 @@ public struct BoardEngine: Sendable {
         return (seq + 1 ..< last + 1).map { history[$0].event }
     }
 
-    /// The first outcome remembered for this opId, if any.
+    /// The first outcome remembered for this opId, if any. A commit whose event has left
+    /// the history (its bytes) is remembered by its seq alone, and answered as a noop at
+    /// that seq: nothing to apply, the event is in every snapshot since.
     public func rememberedOutcome(for opId: OperationID) -> RememberedOutcome? {
-        outcomes[opId]
+        if let seq = committedOpIds[opId] {
+            return history.reaches(seq - 1) ? .committed(history[seq].event) : .noop(Noop(opId: opId, seq: seq))
+        }
+        return answers[opId]
     }
+
+    /// About how many bytes the history holds now (`Footprint`), and how many of them are
+    /// in events after the protected seq.
+    public var historyBytes: (all: Int, protected: Int) { (history.bytes, history.protectedBytes) }
+
+    /// The history's byte budget.
+    public var historyByteBudget: Int { history.byteBudget }
 
     // MARK: Changing
 
@@ -100,12 +125,12 @@ public struct BoardEngine: Sendable {
             // Not remembered: an opId this malformed cannot name an operation.
             return .rejected(Rejection(opId: request.opId, code: .invalid, message: "opId must be 1…128 bytes"))
         }
-        if let remembered = outcomes[request.opId] { return .repeated(remembered) }
+        if let remembered = rememberedOutcome(for: request.opId) { return .repeated(remembered) }
         do {
             switch try resolve(request, client: client, role: role, leases: leases) {
             case .noop:
                 let noop = Noop(opId: request.opId, seq: seq)
-                outcomes.remember(.noop(noop), for: request.opId)
+                answers.remember(.noop(noop), for: request.opId, sender: client)
                 return .noop(noop)
             case .change(let operation, let adjusted, let leaseHits):
                 let event = CommittedEvent(
@@ -122,7 +147,7 @@ public struct BoardEngine: Sendable {
             }
         } catch {
             let rejection = Rejection(opId: request.opId, code: error.code, message: error.message)
-            if error.code.isPermanent { outcomes.remember(.rejected(rejection), for: request.opId) }
+            if error.code.isPermanent { answers.remember(.rejected(rejection), for: request.opId, sender: client) }
             return .rejected(rejection)
         }
     }
@@ -133,28 +158,37 @@ public struct BoardEngine: Sendable {
         guard event.seq == seq + 1 else { throw BoardError("expected event \(seq + 1), got \(event.seq)") }
         let effect = try current.apply(event.op)
         history.append(HistoryEntry(event: event, effect: effect))
-        outcomes.remember(.committed(event), for: event.opId)
+        // A committed opId is final: an answer remembered for it before (a transient one
+        // is never remembered, but a restored one may be) gives way.
+        answers.forget(event.opId)
+        committedOpIds.append(event.opId, seq: event.seq)
+    }
+
+    /// Keeps every event after `seq` in the history whatever its byte budget: the events
+    /// not durable yet, which `revert(after:)` must be able to undo. The owner moves it
+    /// forward as events become durable; until it is first called nothing is protected.
+    public mutating func protectHistory(after seq: Int) {
+        history.protect(after: seq)
     }
 
     /// Remembers a permanent rejection decided before (restored from the store), so a
     /// resend of its opId gets it again. Transient rejections are not remembered.
     public mutating func remember(_ rejection: Rejection) {
-        guard rejection.code.isPermanent, outcomes[rejection.opId] == nil else { return }
-        outcomes.remember(.rejected(rejection), for: rejection.opId)
+        guard rejection.code.isPermanent, rememberedOutcome(for: rejection.opId) == nil else { return }
+        answers.remember(.rejected(rejection), for: rejection.opId, sender: nil)
     }
 
     /// Forgets the answer to an opId (a noop or a rejection) that could not be made
     /// durable and was told `unavailable` instead: the opId is resolved anew when resent.
     public mutating func forgetAnswer(to opId: OperationID) {
-        if case .committed = outcomes[opId] { return }
-        outcomes.forget(opId)
+        answers.forget(opId)
     }
 
     /// Remembers a noop answered before (restored from the store after a restart), so a
     /// repeat of its opId is that noop again, not resolved anew against a changed board.
     public mutating func remember(_ noop: Noop) {
-        guard outcomes[noop.opId] == nil else { return }
-        outcomes.remember(.noop(noop), for: noop.opId)
+        guard rememberedOutcome(for: noop.opId) == nil else { return }
+        answers.remember(.noop(noop), for: noop.opId, sender: nil)
     }
 
     /// Undoes every event after `seq`, newest first, and forgets their opIds so they
@@ -166,7 +200,7 @@ public struct BoardEngine: Sendable {
         var undone: [CommittedEvent] = []
         while history.latestSeq > seq, let entry = history.removeLast() {
             current.undo(entry)
-            outcomes.forget(entry.event.opId)
+            committedOpIds.removeLast()
             undone.append(entry.event)
         }
         return undone.reversed()

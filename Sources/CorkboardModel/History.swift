@@ -1,5 +1,10 @@
 /// The kept window of committed events, each with its effect.
 ///
+/// Bounded twice: at most `capacity` events, and about `byteBudget` bytes of them
+/// (`Footprint`), so a board of small events keeps its full count and one of big events a
+/// shorter window instead of gigabytes. Events after `protectedSeq` are never dropped for
+/// bytes: they are not durable yet, and a failed write must still be able to undo them.
+///
 /// The board at any seq `b` in `oldestSeq...latestSeq` is the current board with the
 /// effects after `b` undone, newest first. Undoing a move costs a couple of short
 /// array edits, so this needs no copy of the board per seq. For the hot questions
@@ -13,12 +18,23 @@ struct History {
     /// absolute index `firstPoolIndex`.
     private var positions = RingBuffer<Position>(capacity: .max)
     private var firstPoolIndex = 0
+    /// One per entry, same order: what each is counted as against the byte budget.
+    private var footprints: RingBuffer<Int>
     /// The seq of the newest entry (the board's current seq), also when empty.
     private(set) var latestSeq: Int
+    let byteBudget: Int
+    /// The footprints of the kept entries, added up.
+    private(set) var bytes = 0
+    /// Entries after this seq stay whatever their bytes (`Int.max`: none is protected).
+    private(set) var protectedSeq = Int.max
+    /// The footprints of the entries after `protectedSeq`, added up.
+    private(set) var protectedBytes = 0
 
-    init(capacity: Int, latestSeq: Int) {
+    init(capacity: Int, byteBudget: Int = .max, latestSeq: Int) {
         entries = RingBuffer(capacity: capacity)
         motions = RingBuffer(capacity: capacity)
+        footprints = RingBuffer(capacity: capacity)
+        self.byteBudget = byteBudget
         self.latestSeq = latestSeq
     }
 
@@ -48,30 +64,64 @@ struct History {
         positions[absoluteIndex - firstPoolIndex]
     }
 
-    /// Appends the next event.
+    /// Appends the next event, then drops the oldest while over the byte budget.
     mutating func append(_ entry: HistoryEntry) {
         precondition(entry.event.seq == latestSeq + 1, "events are appended in seq order")
+        if entries.count == entries.capacity { dropOldest() }
         latestSeq += 1
-        let motion = Motion(entry.effect, firstPosition: firstPoolIndex + positions.count)
+        let footprint = Footprint.of(entry)
+        motions.append(Motion(entry.effect, firstPosition: firstPoolIndex + positions.count))
         for position in Motion.positions(of: entry.effect) { positions.append(position) }
         entries.append(entry)
-        if let dropped = motions.append(motion) {
-            // The oldest event left the window; its positions go with it.
-            for _ in 0..<dropped.count where dropped.kind == .move || dropped.kind == .delete {
-                _ = positions.removeFirst()
-                firstPoolIndex += 1
-            }
+        footprints.append(footprint)
+        bytes += footprint
+        if latestSeq > protectedSeq { protectedBytes += footprint }
+        trimToBudget()
+    }
+
+    /// Keeps every entry after `seq` whatever the byte budget; the ones before it may go.
+    /// Costs one step per entry after `seq` (the events not durable yet: a few batches).
+    mutating func protect(after seq: Int) {
+        protectedSeq = seq
+        protectedBytes = 0
+        if seq < latestSeq {
+            for kept in max(seq, oldestSeq) + 1 ... latestSeq { protectedBytes += footprints[kept - oldestSeq - 1] }
         }
+        trimToBudget()
     }
 
     /// Removes the newest entry (to undo it), if any.
     mutating func removeLast() -> HistoryEntry? {
-        guard let entry = entries.removeLast(), let motion = motions.removeLast() else { return nil }
+        guard let entry = entries.removeLast(), let motion = motions.removeLast(), let footprint = footprints.removeLast() else {
+            return nil
+        }
         for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete {
             _ = positions.removeLast()
         }
+        bytes -= footprint
+        if latestSeq > protectedSeq { protectedBytes -= footprint }
         latestSeq -= 1
         return entry
+    }
+
+    /// Drops the oldest entries while over the byte budget, down to the protected ones and
+    /// never the newest (a board always reaches one event back).
+    private mutating func trimToBudget() {
+        while bytes > byteBudget, entries.count > 1, oldestSeq + 1 <= protectedSeq {
+            dropOldest()
+        }
+    }
+
+    private mutating func dropOldest() {
+        guard entries.removeFirst() != nil, let motion = motions.removeFirst(), let footprint = footprints.removeFirst() else {
+            return
+        }
+        bytes -= footprint
+        // The oldest event left the window; its positions go with it.
+        for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete {
+            _ = positions.removeFirst()
+            firstPoolIndex += 1
+        }
     }
 
     /// The events after `seq`, oldest first; nil when `seq` is outside the window.

@@ -15,6 +15,9 @@ struct RingBuffer<Element> {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The oldest element kept, if any.
+    var first: Element? { isEmpty ? nil : self[0] }
+
     /// The element at logical position `index`, 0 being the oldest kept.
     subscript(index: Int) -> Element {
         precondition(index >= 0 && index < count, "ring buffer index out of range")

@@ -121,9 +121,7 @@ extension PostgresStore {
                     caughtUp[batch.board] = nil
                     completion(.success(()))
                     let snapshotSeq = try rows.int(0, "current_snapshot_seq")
-                    if let through = pruning.foldThrough(seq: seq, snapshotSeq: snapshotSeq) {
-                        fold(batch.board, from: snapshotSeq, through: through)
-                    }
+                    foldIfDue(batch.board, appended: batch.events, seq: seq, snapshotSeq: snapshotSeq)
                 } catch {
                     completion(.failure(.unavailable("\(error)")))
                 }

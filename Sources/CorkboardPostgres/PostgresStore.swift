@@ -24,6 +24,8 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
         /// Events kept per board beyond its snapshot (as in SQLite): at least this many,
         /// folded once `retainedEvents + slack` are passed.
         public var retainedEvents: Int
+        /// About how many bytes of events each board's log keeps (`LogRetention`).
+        public var historyByteBudget = BoardEngine.defaultHistoryByteBudget
         public var connectTimeout: Double
         public var replyTimeout: Double
         /// How long `open` waits for the database before giving up.
@@ -62,6 +64,10 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var folding: Set<String> = []
+    /// Bytes this node appended to each board since it last measured the board's log
+    /// (touched on the writer's queue only). Every node measures after its own share of
+    /// `byteSlack`, so a board's log passes its budget by at most a slack per node.
+    var appendedBytes: [String: Int] = [:]
 
     /// Connects, brings the schema up to date and starts listening. Throws when the database
     /// cannot be reached within `startupTimeout` or a migration fails.

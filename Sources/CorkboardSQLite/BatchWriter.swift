@@ -32,7 +32,7 @@ struct BatchWriter {
         for (offset, event) in batch.events.enumerated() where event.seq != batch.expectedSeq + offset + 1 {
             return .failure(.unavailable("batch for \(batch.board) is not in seq order at \(event.seq)"))
         }
-        try BoardTables.insertEvents(db, board: batch.board, batch.events)
+        let appendedBytes = try BoardTables.insertEvents(db, board: batch.board, batch.events)
         head.seq = batch.expectedSeq + batch.events.count
         head.rejectionCount += try BoardTables.remember(db, board: batch.board, batch.rejections, batch.noops, decidedSeq: head.seq)
         // Keep the listing's `locked` current without decoding the snapshot: the last lock
@@ -43,7 +43,7 @@ struct BatchWriter {
         // The new seq first: the snapshot may then move up to it (snapshotSeq <= seq).
         try BoardTables.updateAfterAppend(db, head)
         let counted = head.rejectionCount
-        if let through = pruning.foldThrough(head) {
+        if let through = try pruning.foldThrough(head, appendedBytes: appendedBytes, in: db) {
             head = try pruning.fold(db, head, through: through)
         }
         head = try pruning.trimRejections(db, head)

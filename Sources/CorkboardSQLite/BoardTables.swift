@@ -90,15 +90,35 @@ enum BoardTables {
 
     // MARK: Events
 
-    static func insertEvents(_ db: Database, board: String, _ events: [CommittedEvent]) throws {
+    /// Returns the events' stored bytes (`LogRetention.storedBytes`).
+    static func insertEvents(_ db: Database, board: String, _ events: [CommittedEvent]) throws -> Int {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO event (board, seq, opId, client, op, adjusted) VALUES (?, ?, ?, ?, ?, ?)
             """)
         let encoder = JSONEncoder()
+        var bytes = 0
         for event in events {
             let op = String(decoding: try encoder.encode(event.op), as: UTF8.self)
             try statement.execute(arguments: [board, event.seq, event.opId, event.client, op, event.adjusted])
+            bytes += LogRetention.storedBytes(opJSONBytes: op.utf8.count, opId: event.opId)
         }
+        return bytes
+    }
+
+    /// The newest seq of the board's log whose event, with every newer one, no longer fits
+    /// in `keepingBytes` (`LogRetention.storedBytes` each); nil when the whole log fits.
+    /// Reads sizes newest first and stops there, so it costs what is kept plus one row.
+    static func foldPoint(_ db: Database, board: String, keepingBytes budget: Int) throws -> Int? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId FROM event WHERE board = ? ORDER BY seq DESC
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: [board])
+        var kept = 0
+        while let row = try rows.next() {
+            kept += LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"])
+            if kept > budget { return row["seq"] }
+        }
+        return nil
     }
 
     /// Events of `board` with `after < seq <= through`, oldest first, at most `limit`.

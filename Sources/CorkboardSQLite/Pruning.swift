@@ -9,17 +9,25 @@ import GRDB
 /// only forgotten (spec §1).
 struct Pruning: Sendable {
     let retention: LogRetention
+    /// Bytes appended to each board since its log was last measured.
+    private let appended = ByteTally()
 
-    init(retained: Int) {
-        retention = LogRetention(retained: retained)
+    init(_ retention: LogRetention) {
+        self.retention = retention
     }
 
     var retained: Int { retention.retained }
     var bound: Int { retention.bound }
 
-    /// The seq through which the log should be folded now, if it should.
-    func foldThrough(_ head: BoardHead) -> Int? {
-        retention.foldThrough(seq: head.seq, snapshotSeq: head.snapshotSeq)
+    /// The seq through which the log should be folded now, if it should: by its count, or
+    /// by its bytes once `byteSlack` more were appended since they were last measured.
+    /// `appendedBytes` are the stored bytes of the events just appended.
+    func foldThrough(_ head: BoardHead, appendedBytes: Int, in db: Database) throws -> Int? {
+        let byCount = retention.foldThrough(seq: head.seq, snapshotSeq: head.snapshotSeq)
+        guard appended.add(appendedBytes, to: head.id) > retention.byteSlack else { return byCount }
+        appended.reset(head.id)
+        let byBytes = try BoardTables.foldPoint(db, board: head.id, keepingBytes: retention.byteBudget)
+        return [byCount, byBytes].compactMap { $0 }.max()
     }
 
     /// Folds the events through `seq` into the board's snapshot, deletes them, and forgets

@@ -30,6 +30,8 @@ public final class SQLiteStore: BoardStore, Sendable {
     public let syncMode: SyncMode
     /// Events kept per board at least; the log is folded into the snapshot beyond it.
     public let retainedEvents: Int
+    /// About how many bytes of events each board's log keeps (`LogRetention`).
+    public let historyByteBudget: Int
     /// Opened by `openReadOnly` (for export): every write answers an error.
     public let isReadOnly: Bool
 
@@ -57,13 +59,19 @@ public final class SQLiteStore: BoardStore, Sendable {
     /// when the database cannot be read, trusted or written (see `SQLiteStoreError`).
     public convenience init(
         directory: String, syncMode: SyncMode = .full,
-        retainedEvents: Int = BoardEngine.defaultHistoryCapacity
+        retainedEvents: Int = BoardEngine.defaultHistoryCapacity,
+        historyByteBudget: Int = BoardEngine.defaultHistoryByteBudget
     ) throws(SQLiteStoreError) {
-        try self.init(directory: directory, syncMode: syncMode, retainedEvents: retainedEvents, maxPageCount: nil)
+        try self.init(
+            directory: directory, syncMode: syncMode, retainedEvents: retainedEvents,
+            historyByteBudget: historyByteBudget, maxPageCount: nil)
     }
 
     /// `maxPageCount` (`PRAGMA max_page_count`) lets tests fill the "disk" on purpose.
-    init(directory: String, syncMode: SyncMode, retainedEvents: Int, maxPageCount: Int?) throws(SQLiteStoreError) {
+    init(
+        directory: String, syncMode: SyncMode, retainedEvents: Int,
+        historyByteBudget: Int = BoardEngine.defaultHistoryByteBudget, maxPageCount: Int?
+    ) throws(SQLiteStoreError) {
         precondition(retainedEvents > 0, "a store keeps at least one event")
         try Self.makeDirectory(directory)
         let lock = try DirectoryLock(directory: directory)
@@ -72,8 +80,9 @@ public final class SQLiteStore: BoardStore, Sendable {
         database = try DatabaseOpening.openForWriting(path: databasePath, syncMode: syncMode, maxPageCount: maxPageCount)
         self.syncMode = syncMode
         self.retainedEvents = retainedEvents
+        self.historyByteBudget = historyByteBudget
         isReadOnly = false
-        writer = BatchWriter(pruning: Pruning(retained: retainedEvents))
+        writer = BatchWriter(pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)))
         queue = DispatchQueue(label: "corkboard.sqlite")
         lifecycle = Mutex(Lifecycle(lock: lock))
     }
@@ -84,8 +93,9 @@ public final class SQLiteStore: BoardStore, Sendable {
         database = try DatabaseOpening.openForReading(path: databasePath)
         syncMode = .full
         retainedEvents = BoardEngine.defaultHistoryCapacity
+        historyByteBudget = BoardEngine.defaultHistoryByteBudget
         isReadOnly = true
-        writer = BatchWriter(pruning: Pruning(retained: retainedEvents))
+        writer = BatchWriter(pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)))
         queue = DispatchQueue(label: "corkboard.sqlite.read-only")
         lifecycle = Mutex(Lifecycle(lock: nil))
     }

@@ -69,7 +69,9 @@ enum BoardAPI {
             guard let role = authorize(request, board: board, hub: hub, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
-                hub.submit(operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local") { result in
+                hub.submit(
+                    operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local", bytes: request.body.count
+                ) { result in
                     responder.respond(result.map { outcome in
                         let message = ServerMessage(outcome)
                         var response = json(status(of: message), message)

@@ -97,19 +97,21 @@ public final class CorkboardServer: Sendable {
     private static func makeStore(_ configuration: ServerConfiguration) throws(StartupError) -> BoardStore {
         switch configuration.store {
         case .memory:
-            return MemoryStore(retainedEvents: configuration.hub.historyCapacity)
+            return MemoryStore(retainedEvents: configuration.hub.historyCapacity, historyByteBudget: configuration.hub.historyByteBudget)
         case .sqlite:
             do {
                 return try SQLiteStore(
                     directory: configuration.dataDirectory, syncMode: configuration.sync,
-                    retainedEvents: configuration.hub.historyCapacity)
+                    retainedEvents: configuration.hub.historyCapacity, historyByteBudget: configuration.hub.historyByteBudget)
             } catch {
                 throw .storeUnusable(error.description)
             }
         case .postgres:
             guard let url = configuration.databaseURL else { throw .storeUnusable("--store postgres needs --database-url") }
             do {
-                return try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: configuration.hub.historyCapacity))
+                var postgres = PostgresStore.Configuration(url: url, retainedEvents: configuration.hub.historyCapacity)
+                postgres.historyByteBudget = configuration.hub.historyByteBudget
+                return try PostgresStore.open(postgres)
             } catch {
                 throw .storeUnusable("\(error)")
             }

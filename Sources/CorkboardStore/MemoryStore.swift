@@ -13,17 +13,32 @@ public final class MemoryStore: BoardStore {
         var events: [CommittedEvent]
         var rejections: [Rejection]
         var noops: [Noop] = []
+        /// The events' footprints, added up (`LogRetention.byteBudget` bounds it).
+        var logBytes = 0
         var seq: Int { events.last?.seq ?? baseSeq }
+
+        /// How many of the oldest events to fold so the log is back within `retention`:
+        /// by count past its bound, by bytes past budget plus slack.
+        func eventsToFold(_ retention: LogRetention) -> Int {
+            let byCount = events.count > 2 * retention.retained ? events.count - retention.retained : 0
+            guard logBytes > retention.byteBudget + retention.byteSlack else { return byCount }
+            let newestFirst = events.reversed().lazy.map { (seq: $0.seq, bytes: $0.footprint) }
+            guard let through = retention.foldThrough(newestFirst: newestFirst) else { return byCount }
+            return max(byCount, through - baseSeq)
+        }
     }
 
     private let boards = Mutex<[String: Entry]>([:])
     /// Events kept per board. The log is folded into the base snapshot once it holds twice
-    /// as many, so appends stay cheap on average.
+    /// as many, so appends stay cheap on average; or once its events' footprints pass the
+    /// byte budget by its slack (`LogRetention`).
     public let retainedEvents: Int
+    private let retention: LogRetention
 
-    public init(retainedEvents: Int = BoardEngine.defaultHistoryCapacity) {
+    public init(retainedEvents: Int = BoardEngine.defaultHistoryCapacity, historyByteBudget: Int = BoardEngine.defaultHistoryByteBudget) {
         precondition(retainedEvents > 0, "a store keeps at least one event")
         self.retainedEvents = retainedEvents
+        retention = LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)
     }
 
     public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void) {
@@ -62,6 +77,7 @@ public final class MemoryStore: BoardStore {
 
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         let retained = retainedEvents
+        let retention = retention
         let result: Result<Void, StoreError> = boards.withLock { boards in
             // Taken out of the dictionary while it changes, so its log is appended to in
             // place rather than copied on every batch; put back on every path.
@@ -72,23 +88,26 @@ public final class MemoryStore: BoardStore {
                 return .failure(.unavailable("batch for \(batch.board) is not in seq order at \(event.seq)"))
             }
             entry.events += batch.events
+            entry.logBytes += batch.events.reduce(0) { $0 + $1.footprint }
             entry.rejections += batch.rejections
             if entry.rejections.count > 2 * retained { entry.rejections.removeFirst(entry.rejections.count - retained) }
             entry.noops += batch.noops
             if entry.noops.count > 2 * retained { entry.noops.removeFirst(entry.noops.count - retained) }
-            if entry.events.count > 2 * retained {
-                let folded = entry.events.count - retained
+            let folded = entry.eventsToFold(retention)
+            if folded > 0 {
                 var base = entry.base
                 do {
                     for event in entry.events.prefix(folded) { try base.apply(event.op) }
                 } catch {
                     entry.events.removeLast(batch.events.count)
+                    entry.logBytes -= batch.events.reduce(0) { $0 + $1.footprint }
                     entry.rejections.removeLast(min(batch.rejections.count, entry.rejections.count))
                     entry.noops.removeLast(min(batch.noops.count, entry.noops.count))
                     return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
                 }
                 entry.base = base
                 entry.baseSeq += folded
+                entry.logBytes -= entry.events.prefix(folded).reduce(0) { $0 + $1.footprint }
                 entry.events.removeFirst(folded)
             }
             return .success(())

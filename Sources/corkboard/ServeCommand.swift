@@ -67,6 +67,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Operations per second one connection (or one HTTP client address) may send; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_RATE; default 2000).")
     var opRate: Int?
 
+    @Option(help: "Bytes of operation messages per second one connection (or one HTTP client address) may send, in bursts of four seconds' worth; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_BYTE_RATE; default 1048576).")
+    var opByteRate: Int?
+
     @Option(help: "drag.over messages per second of one connection handed to its board; more are coalesced, never refused. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
     var presenceRate: Int?
 
@@ -84,6 +87,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "Collections one board holds; a collection.add past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_COLLECTIONS_PER_BOARD; default 1000).")
     var maxCollectionsPerBoard: Int?
+
+    @Option(help: "About how many bytes of committed events each board keeps, in memory and in its stored log, beside the last 100,000 events; the oldest are folded into the snapshot beyond it (env: CORKBOARD_MAX_HISTORY_BYTES; default 67108864, at least 65536).")
+    var maxHistoryBytes: Int?
 
     @Option(help: "Unwritten bytes a client that does not read may hold before it is disconnected (env: CORKBOARD_MAX_OUTPUT_BYTES; default 4194304).")
     var maxOutputBytes: Int?
@@ -180,6 +186,12 @@ struct ServeCommand: ParsableCommand {
                 settings.http.idleTimeout = seconds
             }
             settings.hub.operationRate = try rate(opRate ?? environment.integer("CORKBOARD_OP_RATE"), "--op-rate", default: settings.hub.operationRate)
+            if let bytes = try opByteRate ?? environment.integer("CORKBOARD_OP_BYTE_RATE") {
+                guard bytes >= 0 else { throw ValidationError("--op-byte-rate must be 0 (no limit) or a number of bytes per second") }
+                settings.hub.operationByteRate = bytes == 0 ? nil : HubConfiguration.byteRate(perSecond: bytes)
+            }
+            settings.hub.historyByteBudget = try maxHistoryBytes ?? environment.integer("CORKBOARD_MAX_HISTORY_BYTES")
+                ?? settings.hub.historyByteBudget
             settings.hub.presenceRate = try rate(
                 presenceRate ?? environment.integer("CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
             settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
@@ -194,6 +206,7 @@ struct ServeCommand: ParsableCommand {
         }
         guard settings.loopCount > 0 else { throw ValidationError("--loops must be at least 1") }
         guard settings.webSocket.maxMessageSize >= 125 else { throw ValidationError("--max-message-bytes must be at least 125") }
+        guard settings.hub.historyByteBudget >= 64 * 1024 else { throw ValidationError("--max-history-bytes must be at least 65536") }
         guard settings.maxPendingOutput >= 64 * 1024 else { throw ValidationError("--max-output-bytes must be at least 65536") }
 
         LoggingSystem.bootstrap { label in

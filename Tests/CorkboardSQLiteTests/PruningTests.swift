@@ -10,7 +10,7 @@ import Testing
     @Test func logIsFoldedIntoTheSnapshot() throws {
         let directory = try TemporaryDirectory()
         let retained = 3
-        let bound = Pruning(retained: retained).bound
+        let bound = LogRetention(retained: retained).bound
         do {
             let store = try Fixtures.open(directory, retainedEvents: retained)
             try store.create(Fixtures.board(), epoch: "kept")
@@ -64,7 +64,7 @@ import Testing
             try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: rejections)).get()
         }
         let rows = try store.countRows("rejection", board: "b")
-        #expect(rows >= retained && rows <= Pruning(retained: retained).bound)
+        #expect(rows >= retained && rows <= LogRetention(retained: retained).bound)
         let loaded = try #require(try store.load("b"))
         #expect(loaded.rejections.count == rows)
         #expect(loaded.rejections.last?.opId == "bad-29-2")
