@@ -186,6 +186,31 @@ import TestSupport
         #expect(try TestDatabase.rebuild(short) == (try TestDatabase.expected(after: 40)))
     }
 
+    /// Events of about 20 KB: the log is folded by its bytes long before its count.
+    @Test func aLogOfBigEventsIsFoldedByItsBytes() throws {
+        let budget = 100_000
+        let store = try TestDatabase.open(try TestDatabase.fresh(), retainedEvents: 1_000, historyByteBudget: budget)
+        defer { store.close() }
+        try store.create(TestDatabase.board())
+        let blob: JSONObject = ["blob": .string(String(repeating: "z", count: 20_000))]
+        var expected = TestDatabase.board()
+        for seq in 1...40 {
+            let event = CommittedEvent(
+                seq: seq, opId: "u-\(seq)", client: "c1", op: .updateItem(item: "i1", label: "L\(seq)", data: .replace(blob)),
+                adjusted: false)
+            try store.appendWaiting(CommitBatch(board: "b", expectedSeq: seq - 1, events: [event])).get()
+            try expected.apply(event.op)
+        }
+        // Measured after each eighth of the budget appended, folded in the background: about
+        // five events fit the budget, one slack more may wait for the next measure.
+        #expect(eventually(timeout: 10) {
+            store.foldingIsIdle && ((try? store.load("b"))??.events.count ?? .max) <= 7
+        })
+        let stored = try #require(try store.load("b", historyLimit: 1_000))
+        #expect(stored.seq == 40 && !stored.events.isEmpty)
+        #expect(try TestDatabase.rebuild(stored) == expected)
+    }
+
     @Test func migrationsRunOnceWhenNodesStartTogether() throws {
         let url = try TestDatabase.fresh()
         let stores = Mutex<[PostgresStore]>([])

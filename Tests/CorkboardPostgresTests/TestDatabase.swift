@@ -12,8 +12,12 @@ enum TestDatabase {
         try PostgresCluster.shared().createDatabase()
     }
 
-    static func open(_ url: String, retainedEvents: Int = 100) throws -> PostgresStore {
-        try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: retainedEvents, startupTimeout: 10))
+    static func open(
+        _ url: String, retainedEvents: Int = 100, historyByteBudget: Int = BoardEngine.defaultHistoryByteBudget
+    ) throws -> PostgresStore {
+        var configuration = PostgresStore.Configuration(url: url, retainedEvents: retainedEvents, startupTimeout: 10)
+        configuration.historyByteBudget = historyByteBudget
+        return try PostgresStore.open(configuration)
     }
 
     /// Two stores on one fresh database, as two nodes would be, holding `board()`: the caller closes both.

@@ -41,6 +41,35 @@ import Testing
         #expect(try Fixtures.rebuild(reopened) == Fixtures.expected(after: 40))
     }
 
+    /// Events of about 20 KB: the log is folded by its bytes long before its count, and what
+    /// is kept still rebuilds the board after a reopen.
+    @Test func aLogOfBigEventsIsFoldedByItsBytes() throws {
+        let directory = try TemporaryDirectory()
+        let budget = 100_000
+        let retention = LogRetention(retained: 1_000, byteBudget: budget)
+        let blob: JSONObject = ["blob": .string(String(repeating: "z", count: 20_000))]
+        var expected = Fixtures.board()
+        do {
+            let store = try SQLiteStore(
+                directory: directory.path + "/data", syncMode: .normal, retainedEvents: retention.retained, historyByteBudget: budget)
+            try store.create(Fixtures.board())
+            for seq in 1...60 {
+                let event = CommittedEvent(
+                    seq: seq, opId: "u-\(seq)", client: "c1", op: .updateItem(item: "i1", label: "L\(seq)", data: .replace(blob)),
+                    adjusted: false)
+                try store.appendResult(CommitBatch(board: "b", expectedSeq: seq - 1, events: [event])).get()
+                try expected.apply(event.op)
+                // Each event is stored as about 20,100 bytes: at most budget + slack of them, and one more.
+                #expect(try store.countRows("event", board: "b") <= (budget + retention.byteSlack) / 20_000 + 1)
+            }
+            store.close()
+        }
+        let store = try Fixtures.open(directory, retainedEvents: retention.retained)
+        let loaded = try #require(try store.load("b"))
+        #expect(loaded.seq == 60 && !loaded.events.isEmpty)
+        #expect(try Fixtures.rebuild(loaded) == expected)
+    }
+
     /// One big batch passes the bound at once: it is folded down to `retained` too.
     @Test func bigBatchIsFoldedAtOnce() throws {
         let directory = try TemporaryDirectory()

@@ -44,6 +44,29 @@ import Testing
         #expect(try Self.wait { store.listBoards($0) }.get().first?.seq == 2)
     }
 
+    /// Events of about 20 KB: the log is folded by its bytes long before its count.
+    @Test func aLogOfBigEventsIsFoldedByItsBytes() throws {
+        let budget = 100_000
+        let store = MemoryStore(retainedEvents: 1_000, historyByteBudget: budget)
+        _ = Self.wait { store.createBoard(Self.board, epoch: "e1", $0) }
+        var expected = Self.board
+        let blob: JSONObject = ["blob": .string(String(repeating: "z", count: 20_000))]
+        for seq in 1...60 {
+            let event = CommittedEvent(
+                seq: seq, opId: "u-\(seq)", client: "c1", op: .updateItem(item: "i1", label: "L\(seq)", data: .replace(blob)), adjusted: false)
+            try Self.wait { store.append(CommitBatch(board: "b", expectedSeq: seq - 1, events: [event]), $0) }.get()
+            try expected.apply(event.op)
+            let kept = try #require(try Self.wait { store.loadBoard("b", historyLimit: 1_000, $0) }.get())
+            let keptBytes = kept.events.reduce(0) { $0 + $1.footprint }
+            #expect(keptBytes <= budget + LogRetention(retained: 1_000, byteBudget: budget).byteSlack + event.footprint)
+        }
+        let loaded = try #require(try Self.wait { store.loadBoard("b", historyLimit: 1_000, $0) }.get())
+        #expect(loaded.seq == 60 && loaded.events.count < 10 && !loaded.events.isEmpty)
+        var board = loaded.snapshot
+        for event in loaded.events { try board.apply(event.op) }
+        #expect(board == expected)
+    }
+
     /// A long log is folded into the snapshot; a load still rebuilds the same board.
     @Test func trimmedLogStillRebuildsTheBoard() throws {
         let store = MemoryStore(retainedEvents: 3)
