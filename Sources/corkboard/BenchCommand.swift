@@ -9,7 +9,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Run a benchmark and print its figures.",
         subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
                       HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
-                      PresenceBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self])
+                      PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.

@@ -91,6 +91,41 @@ struct OpsBenchCommand: ParsableCommand {
     }
 }
 
+/// `corkboard bench heavy`: editors of big updates on one board, a good client on another.
+struct HeavyEditorBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heavy",
+        abstract: "Editors offering big updates to one board: the server's memory, what it committed, and a good client's move latency on another board.")
+
+    @OptionGroup var target: SuiteTargetOptions
+    @Option(help: "Editors sending updates.") var editors = 3
+    @Option(help: "Updates each editor offers per second.") var rate = 100.0
+    @Option(help: "Bytes of data in each update.") var dataBytes = 60_000
+    @Option(help: "Seconds the editors send.") var seconds = 15.0
+    @Option(parsing: .remaining, help: "Options for the server started when no --url is given, after --.") var serverOptions: [String] = []
+
+    func run() throws {
+        guard editors > 0, rate > 0, dataBytes > 0, seconds > 0 else { throw ValidationError("every figure must be positive") }
+        var configuration = HeavyEditorScenario.Configuration()
+        configuration.url = target.url
+        configuration.serverArguments = serverOptions.filter { $0 != "--" }
+        configuration.editors = editors
+        configuration.updatesPerSecond = rate
+        configuration.dataBytes = dataBytes
+        configuration.seconds = seconds
+        let result = try HeavyEditorScenario(configuration: configuration).run { say($0) }
+        let megabytes = { (bytes: Int?) in bytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "?" }
+        say("offered \(result.offered) updates, committed \(result.committed), dropped editors \(result.dropped.count)")
+        say("server memory \(megabytes(result.residentBefore)) before, \(megabytes(result.residentPeak)) at its peak")
+        say("good client: \(result.goodMoves) moves, \(result.goodLatency.text)")
+        try target.write([BenchRecord(
+            server: target.server, scenario: "heavy",
+            figures: ["offered": Double(result.offered), "committed": Double(result.committed),
+                      "resident_before": Double(result.residentBefore ?? 0), "resident_peak": Double(result.residentPeak ?? 0)],
+            latency: result.goodLatency, notes: result.dropped)])
+    }
+}
+
 /// `corkboard bench presence`: drag updates sustained with many draggers and watchers.
 struct PresenceBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
