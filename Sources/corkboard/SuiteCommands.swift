@@ -102,13 +102,13 @@ struct HeavyEditorBenchCommand: ParsableCommand {
     @Option(help: "Updates each editor offers per second.") var rate = 100.0
     @Option(help: "Bytes of data in each update.") var dataBytes = 60_000
     @Option(help: "Seconds the editors send.") var seconds = 15.0
-    @Option(parsing: .remaining, help: "Options for the server started when no --url is given, after --.") var serverOptions: [String] = []
+    @Argument(parsing: .postTerminator, help: "Options for the server started when no --url is given, after --.") var serverOptions: [String] = []
 
     func run() throws {
         guard editors > 0, rate > 0, dataBytes > 0, seconds > 0 else { throw ValidationError("every figure must be positive") }
         var configuration = HeavyEditorScenario.Configuration()
         configuration.url = target.url
-        configuration.serverArguments = serverOptions.filter { $0 != "--" }
+        configuration.serverArguments = serverOptions
         configuration.editors = editors
         configuration.updatesPerSecond = rate
         configuration.dataBytes = dataBytes
