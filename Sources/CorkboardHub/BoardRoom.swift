@@ -94,8 +94,10 @@ final class BoardRoom: @unchecked Sendable {
     /// Takes the board as the store gave it: the engine, its epoch, remembered answers.
     func install(_ stored: StoredBoard) throws {
         var engine = try BoardEngine(
-            snapshot: stored.snapshot, seq: stored.snapshotSeq, replaying: stored.events,
-            historyCapacity: hub.configuration.historyCapacity, historyByteBudget: hub.configuration.historyByteBudget)
+            board: stored.snapshot, seq: stored.snapshotSeq, historyCapacity: hub.configuration.historyCapacity,
+            historyByteBudget: hub.configuration.historyByteBudget)
+        for folded in stored.foldedCommits { engine.remember(committed: folded.opId, seq: folded.seq) }
+        for event in stored.events { try engine.append(event) }
         engine.protectHistory(after: engine.seq)
         for rejection in stored.rejections { engine.remember(rejection) }
         for noop in stored.noops { engine.remember(noop) }

@@ -191,6 +191,15 @@ public struct BoardEngine: Sendable {
         answers.remember(.noop(noop), for: noop.opId, sender: nil)
     }
 
+    /// Remembers the opId of an event committed at `seq` that is older than the history
+    /// (restored from a store, which keeps the opIds of the events it folded): a resend of it
+    /// is answered as a noop at that seq instead of being applied again. Oldest first, before
+    /// the history has any event.
+    public mutating func remember(committed opId: OperationID, seq: Int) {
+        guard seq <= history.oldestSeq, history.count == 0, committedOpIds[opId] == nil else { return }
+        committedOpIds.append(opId, seq: seq)
+    }
+
     /// Undoes every event after `seq`, newest first, and forgets their opIds so they
     /// can be sent again: what the hub does when a batch could not be made durable
     /// (`unavailable`: nothing changed). Returns the undone events, oldest first.

@@ -177,6 +177,40 @@ enum PostgresSchema {
             END
             $body$;
             """),
+        Migration(version: 4, name: "opIds of folded events", sql: """
+            -- The opId and seq of each event folded into the snapshot, for the board's last
+            -- p_retained seqs: a resend of such an opId is answered, not applied again, also
+            -- after a restart and when the log was folded by its bytes (docs/storage.md).
+            CREATE TABLE folded_op (
+                board text NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                seq bigint NOT NULL,
+                op_id text NOT NULL,
+                PRIMARY KEY (board, seq)
+            );
+
+            -- corkboard_fold, keeping the folded events' opIds (those after seq - p_retained).
+            CREATE FUNCTION corkboard_fold_keeping_op_ids(
+                p_board text, p_from bigint, p_through bigint, p_snapshot text, p_retained bigint
+            ) RETURNS boolean LANGUAGE plpgsql AS $body$
+            DECLARE
+                v_oldest bigint;
+            BEGIN
+                UPDATE board SET snapshot = p_snapshot, snapshot_seq = p_through
+                    WHERE id = p_board AND snapshot_seq = p_from AND seq >= p_through
+                    RETURNING seq - p_retained INTO v_oldest;
+                IF NOT FOUND THEN
+                    RETURN false;
+                END IF;
+                INSERT INTO folded_op (board, seq, op_id)
+                    SELECT board, seq, op_id FROM event WHERE board = p_board AND seq <= p_through AND seq > v_oldest
+                    ON CONFLICT (board, seq) DO UPDATE SET op_id = excluded.op_id;
+                DELETE FROM folded_op WHERE board = p_board AND seq <= v_oldest;
+                DELETE FROM event WHERE board = p_board AND seq <= p_through;
+                DELETE FROM rejection WHERE board = p_board AND decided_seq <= p_through;
+                RETURN true;
+            END
+            $body$;
+            """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

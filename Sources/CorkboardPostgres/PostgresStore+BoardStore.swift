@@ -43,10 +43,16 @@ extension PostgresStore {
             PostgresStatement("SELECT epoch, snapshot, snapshot_seq FROM board WHERE id = $1", [id]),
             PostgresStatement("SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 ORDER BY seq", [id]),
             PostgresStatement("SELECT op_id, code, message, noop_seq FROM rejection WHERE board = $1 ORDER BY id", [id]),
+            // The opIds of the last `historyLimit` commits that were folded away.
+            PostgresStatement(
+                "SELECT f.op_id, f.seq FROM folded_op f JOIN board b ON b.id = f.board WHERE f.board = $1 AND f.seq > b.seq - $2 ORDER BY f.seq",
+                [id, String(max(0, historyLimit))]),
         ]
         runReading(reads) { result in
             completion(result.flatMap { groups in
-                Result { () throws(StoreError) in try Self.storedBoard(id, groups[0], groups[1], groups[2], historyLimit: historyLimit) }
+                Result { () throws(StoreError) in
+                    try Self.storedBoard(id, groups[0], groups[1], groups[2], groups[3], historyLimit: historyLimit)
+                }
             })
         }
     }
@@ -132,7 +138,8 @@ extension PostgresStore {
     // MARK: Decoding rows
 
     static func storedBoard(
-        _ id: String, _ board: PostgresRows, _ eventRows: PostgresRows, _ answerRows: PostgresRows, historyLimit: Int
+        _ id: String, _ board: PostgresRows, _ eventRows: PostgresRows, _ answerRows: PostgresRows, _ foldedRows: PostgresRows,
+        historyLimit: Int
     ) throws(StoreError) -> StoredBoard? {
         guard board.count == 1 else { return nil }
         let (epoch, snapshotText, snapshotSeq) = try decoding { () throws(PostgresError) in
@@ -154,6 +161,13 @@ extension PostgresStore {
                 throw .unavailable("stored log of \(id) does not apply at \(event.seq): \(error)")
             }
         }
+        var folded: [FoldedCommit] = []
+        try decoding { () throws(PostgresError) in
+            for row in 0..<foldedRows.count {
+                folded.append(FoldedCommit(opId: try foldedRows.string(row, "op_id"), seq: try foldedRows.int(row, "seq")))
+            }
+        }
+        folded += events.prefix(skipped).map { FoldedCommit(opId: $0.opId, seq: $0.seq) }
         events.removeFirst(skipped)
         var rejections: [Rejection] = []
         var noops: [Noop] = []
@@ -172,7 +186,7 @@ extension PostgresStore {
         }
         return StoredBoard(
             snapshot: snapshot, snapshotSeq: snapshotSeq + skipped, epoch: epoch, events: events,
-            rejections: rejections, noops: noops)
+            rejections: rejections, noops: noops, foldedCommits: folded)
     }
 
     static func events(_ rows: PostgresRows, board: String) throws(StoreError) -> [CommittedEvent] {

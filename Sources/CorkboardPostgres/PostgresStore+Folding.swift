@@ -5,7 +5,8 @@ import Foundation
 /// When a board's log has grown past `retained + slack` events, the node whose append
 /// passed the bound folds the oldest into a new snapshot: it reads the snapshot and the
 /// events through the fold point, applies them here (the model is Swift, not SQL), and
-/// hands the result to `corkboard_fold`, which installs it only if nobody folded first.
+/// hands the result to `corkboard_fold_keeping_op_ids`, which installs it only if nobody folded
+/// first, keeping the folded events' opIds (`folded_op`) for the last `retained` seqs.
 /// Appends go on meanwhile; the fold takes the board's row lock only for its own update.
 ///
 /// By bytes (`LogRetention`): after `byteSlack` bytes of its own appends to a board, a node
@@ -63,7 +64,8 @@ extension PostgresStore {
                 for event in try Self.events(groups[1], board: board) { try snapshot.apply(event.op) }
                 let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
                 let install = PostgresStatement(
-                    "SELECT corkboard_fold($1, $2, $3, $4)", [board, String(snapshotSeq), String(seq), encoded])
+                    "SELECT corkboard_fold_keeping_op_ids($1, $2, $3, $4, $5)",
+                    [board, String(snapshotSeq), String(seq), encoded, String(pruning.retained)])
                 run([install]) { [self] _ in folding.remove(board) }
             } catch {
                 // The log stays as it is and is folded at a later append.

@@ -68,6 +68,7 @@ enum BoardTables {
     static func replaceBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
         try db.execute(sql: "DELETE FROM event WHERE board = ?", arguments: [board.id])
         try db.execute(sql: "DELETE FROM rejection WHERE board = ?", arguments: [board.id])
+        try db.execute(sql: "DELETE FROM folded_op WHERE board = ?", arguments: [board.id])
         try db.execute(
             sql: """
                 UPDATE board SET title = ?, locked = ?, seq = ?, epoch = ?, snapshot = ?, snapshotSeq = ?,
@@ -142,6 +143,21 @@ enum BoardTables {
             events.append(CommittedEvent(seq: seq, opId: row["opId"], client: row["client"], op: op, adjusted: row["adjusted"]))
         }
         return events
+    }
+
+    /// Keeps the opIds of the events through `foldedThrough` (about to be folded away) and
+    /// forgets those kept through `forgettingThrough`.
+    static func keepOpIds(_ db: Database, board: String, foldedThrough seq: Int, forgettingThrough oldest: Int) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO folded_op (board, seq, opId) SELECT board, seq, opId FROM event WHERE board = ? AND seq <= ? AND seq > ?",
+            arguments: [board, seq, oldest])
+        try db.execute(sql: "DELETE FROM folded_op WHERE board = ? AND seq <= ?", arguments: [board, oldest])
+    }
+
+    /// The kept opIds of folded events after `seq`, oldest first.
+    static func foldedCommits(_ db: Database, board: String, after seq: Int) throws -> [FoldedCommit] {
+        try Row.fetchAll(db, sql: "SELECT opId, seq FROM folded_op WHERE board = ? AND seq > ? ORDER BY seq", arguments: [board, seq])
+            .map { FoldedCommit(opId: $0["opId"], seq: $0["seq"]) }
     }
 
     static func deleteEvents(_ db: Database, board: String, through seq: Int) throws {

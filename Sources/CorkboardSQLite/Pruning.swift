@@ -30,8 +30,9 @@ struct Pruning: Sendable {
         return [byCount, byBytes].compactMap { $0 }.max()
     }
 
-    /// Folds the events through `seq` into the board's snapshot, deletes them, and forgets
-    /// rejections decided before the kept window. Returns the updated head.
+    /// Folds the events through `seq` into the board's snapshot, deletes them (keeping their
+    /// opIds for the last `retained` seqs), and forgets rejections decided before the kept
+    /// window. Returns the updated head.
     func fold(_ db: Database, _ head: BoardHead, through seq: Int) throws -> BoardHead {
         var board = try BoardTables.snapshot(db, head.id)
         for event in try BoardTables.events(db, board: head.id, after: head.snapshotSeq, through: seq) {
@@ -42,6 +43,7 @@ struct Pruning: Sendable {
             }
         }
         try BoardTables.updateSnapshot(db, head.id, board, seq: seq)
+        try BoardTables.keepOpIds(db, board: head.id, foldedThrough: seq, forgettingThrough: head.seq - retained)
         try BoardTables.deleteEvents(db, board: head.id, through: seq)
         var head = head
         head.snapshotSeq = seq

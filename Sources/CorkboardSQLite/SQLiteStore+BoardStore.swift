@@ -27,18 +27,21 @@ extension SQLiteStore {
             // the stored snapshot is left as it is.
             let start = max(head.snapshotSeq, head.seq - max(0, historyLimit))
             var snapshot = try BoardTables.snapshot(db, id)
+            // The opIds of the last `historyLimit` commits, folded ones included.
+            var folded = try BoardTables.foldedCommits(db, board: id, after: head.seq - max(0, historyLimit))
             for event in try BoardTables.events(db, board: id, after: head.snapshotSeq, through: start) {
                 do {
                     try snapshot.apply(event.op)
                 } catch {
                     return .failure(.unavailable("stored log of \(id) does not apply at \(event.seq): \(error)"))
                 }
+                folded.append(FoldedCommit(opId: event.opId, seq: event.seq))
             }
             let answers = try BoardTables.answers(db, board: id)
             return .success(StoredBoard(
                 snapshot: snapshot, snapshotSeq: start, epoch: head.epoch,
                 events: try BoardTables.events(db, board: id, after: start),
-                rejections: answers.rejections, noops: answers.noops))
+                rejections: answers.rejections, noops: answers.noops, foldedCommits: folded))
         }
     }
 

@@ -69,6 +69,19 @@ enum Schema {
             // answered in `noopSeq`).
             try db.execute(sql: "ALTER TABLE rejection ADD COLUMN noopSeq INTEGER")
         }
+        migrator.registerMigration("v3: opIds of folded events") { db in
+            // The opId and seq of each event folded into the snapshot, for the board's last
+            // `retainedEvents` seqs: a resend of such an opId after a restart is answered, not
+            // applied again, also when the log was folded by its bytes (docs/storage.md).
+            try db.execute(sql: """
+                CREATE TABLE folded_op (
+                    board TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    opId TEXT NOT NULL,
+                    PRIMARY KEY (board, seq)
+                ) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

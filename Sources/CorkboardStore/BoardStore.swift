@@ -72,10 +72,13 @@ public struct StoredBoard: Sendable, Hashable {
     public var rejections: [Rejection]
     /// Noops still remembered for opId replays: a repeat gets the noop again (spec §5).
     public var noops: [Noop]
+    /// The opIds of committed events folded into `snapshot`, oldest first, as far back as the
+    /// store keeps them (its `retained` count): a resend of one is answered, not applied again.
+    public var foldedCommits: [FoldedCommit]
 
     public init(
         snapshot: Board, snapshotSeq: Int, epoch: String, events: [CommittedEvent],
-        rejections: [Rejection] = [], noops: [Noop] = []
+        rejections: [Rejection] = [], noops: [Noop] = [], foldedCommits: [FoldedCommit] = []
     ) {
         self.snapshot = snapshot
         self.snapshotSeq = snapshotSeq
@@ -83,10 +86,22 @@ public struct StoredBoard: Sendable, Hashable {
         self.events = events
         self.rejections = rejections
         self.noops = noops
+        self.foldedCommits = foldedCommits
     }
 
     /// The seq after the last event.
     public var seq: Int { events.last?.seq ?? snapshotSeq }
+}
+
+/// A committed event that was folded into a snapshot, by its opId and seq alone.
+public struct FoldedCommit: Sendable, Hashable {
+    public var opId: OperationID
+    public var seq: Int
+
+    public init(opId: OperationID, seq: Int) {
+        self.opId = opId
+        self.seq = seq
+    }
 }
 
 /// What one sequencer hands the store in one go (group commit): the events committed

@@ -15,6 +15,8 @@ public final class MemoryStore: BoardStore {
         var noops: [Noop] = []
         /// The events' footprints, added up (`LogRetention.byteBudget` bounds it).
         var logBytes = 0
+        /// The opIds of folded events, for the last `retainedEvents` seqs.
+        var folded: [FoldedCommit] = []
         var seq: Int { events.last?.seq ?? baseSeq }
 
         /// How many of the oldest events to fold so the log is back within `retention`:
@@ -70,9 +72,12 @@ public final class MemoryStore: BoardStore {
         } catch {
             return completion(.failure(.unavailable("stored log of \(id) does not apply: \(error)")))
         }
+        let kept = entry.seq - max(0, historyLimit)
+        let folded = entry.folded.filter { $0.seq > kept } + entry.events.prefix(skipped).map { FoldedCommit(opId: $0.opId, seq: $0.seq) }
         completion(.success(StoredBoard(
             snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
-            events: Array(entry.events.dropFirst(skipped)), rejections: entry.rejections, noops: entry.noops)))
+            events: Array(entry.events.dropFirst(skipped)), rejections: entry.rejections, noops: entry.noops,
+            foldedCommits: folded)))
     }
 
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
@@ -106,6 +111,8 @@ public final class MemoryStore: BoardStore {
                     return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
                 }
                 entry.base = base
+                entry.folded += entry.events.prefix(folded).map { FoldedCommit(opId: $0.opId, seq: $0.seq) }
+                entry.folded.removeFirst(entry.folded.prefix { $0.seq <= entry.seq - retained }.count)
                 entry.baseSeq += folded
                 entry.logBytes -= entry.events.prefix(folded).reduce(0) { $0 + $1.footprint }
                 entry.events.removeFirst(folded)

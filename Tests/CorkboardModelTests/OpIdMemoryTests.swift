@@ -66,6 +66,14 @@ import Testing
         #expect(engine.seq == 11)
     }
 
+    @Test func foldedCommitsRestoredFromAStoreAreAnsweredAsNoops() throws {
+        var restored = try BoardEngine(board: makeBoard("todo: a b c"), seq: 7)
+        restored.remember(committed: "old-5", seq: 5)
+        restored.remember(committed: "old-7", seq: 7)
+        #expect(restored.apply(move("old-5", base: 7, ["a"], to: "todo"), client: "c9", role: .editor) == .repeated(.noop(Noop(opId: "old-5", seq: 5))))
+        #expect(restored.seq == 7)
+    }
+
     @Test func aRevertedCommitMaySendItsOpIdAgain() throws {
         var engine = try makeEngine("todo: a b c")
         _ = engine.apply(move("k", base: 0, ["a"], to: "todo"), client: "c1", role: .editor)

@@ -209,6 +209,8 @@ import TestSupport
         let stored = try #require(try store.load("b", historyLimit: 1_000))
         #expect(stored.seq == 40 && !stored.events.isEmpty)
         #expect(try TestDatabase.rebuild(stored) == expected)
+        // Every commit's opId is still known, the folded ones by their seq alone.
+        #expect(stored.foldedCommits.map(\.seq) + stored.events.map(\.seq) == Array(1...40))
     }
 
     @Test func migrationsRunOnceWhenNodesStartTogether() throws {

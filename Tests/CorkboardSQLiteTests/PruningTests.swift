@@ -68,6 +68,12 @@ import Testing
         let loaded = try #require(try store.load("b"))
         #expect(loaded.seq == 60 && !loaded.events.isEmpty)
         #expect(try Fixtures.rebuild(loaded) == expected)
+        // Every commit's opId is still known, the folded ones by their seq alone.
+        #expect(loaded.foldedCommits.map(\.seq) + loaded.events.map(\.seq) == Array(1...60))
+        #expect(loaded.foldedCommits.first == FoldedCommit(opId: "u-1", seq: 1))
+        // As far back as the history limit asks: a shorter one gets fewer.
+        let short = try #require(try store.load("b", historyLimit: 10))
+        #expect(short.foldedCommits.map(\.seq) + short.events.map(\.seq) == Array(51...60))
     }
 
     /// One big batch passes the bound at once: it is folded down to `retained` too.

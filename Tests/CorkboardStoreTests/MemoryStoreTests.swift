@@ -62,6 +62,7 @@ import Testing
         }
         let loaded = try #require(try Self.wait { store.loadBoard("b", historyLimit: 1_000, $0) }.get())
         #expect(loaded.seq == 60 && loaded.events.count < 10 && !loaded.events.isEmpty)
+        #expect(loaded.foldedCommits.map(\.seq) + loaded.events.map(\.seq) == Array(1...60))
         var board = loaded.snapshot
         for event in loaded.events { try board.apply(event.op) }
         #expect(board == expected)
