@@ -28,9 +28,14 @@ struct TokenBucket: Sendable {
 
     /// Takes a token if there is one.
     mutating func take(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        take(1, now: now)
+    }
+
+    /// Takes `count` tokens if there are that many (never more than `limit.burst` can be).
+    mutating func take(_ count: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         refill(now)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= count else { return false }
+        tokens -= count
         return true
     }
 
