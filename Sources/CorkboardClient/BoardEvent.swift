@@ -28,7 +28,11 @@ public enum BoardEvent: Sendable, Hashable {
     case committed(CommittedEvent)
     case peerJoined(client: ClientID, name: String)
     case peerLeft(client: ClientID)
+    /// A drag's start (or a drag in progress first heard of): its items, once per drag.
     case drag(DragUpdate)
+    /// The placeholder of a drag announced by `drag` moved.
+    case dragOver(client: ClientID, over: DragTarget)
+    /// A drag ended. With our own client id: the server ended our drag (`timeout`, `expired`).
     case dragCleared(client: ClientID, reason: DragClearReason)
     /// Our `drag.start` was refused (`busy` with its `holder`, `locked`, `gone`, …).
     case dragRejected(Rejected)
@@ -45,6 +49,7 @@ public enum BoardEvent: Sendable, Hashable {
         case .peerJoined(let client, let name): .peerJoined(client: client, name: name)
         case .peerLeft(let client): .peerLeft(client: client)
         case .drag(let update): .drag(update)
+        case .dragOver(let client, let over): .dragOver(client: client, over: over)
         case .dragCleared(let client, let reason): .dragCleared(client: client, reason: reason)
         case .dragRejected(let rejected): .rejected(rejected)
         case .serverError(let error): .error(error)

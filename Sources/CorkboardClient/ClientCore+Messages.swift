@@ -32,6 +32,9 @@ extension ClientCore {
                 peers[index].drag = DragState(items: update.items, over: update.over)
             }
             events.emit(.drag(update))
+        case .dragOver(let client, let over):
+            if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag?.over = over }
+            events.emit(.dragOver(client: client, over: over))
         case .dragCleared(let client, let reason):
             if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
             events.emit(.dragCleared(client: client, reason: reason))

@@ -89,6 +89,7 @@ extension BoardRoom {
                 client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
             members[key] = member
         }
+        showRemoteDrags(to: key)
         sendToOthers(of: key, .peerJoined(client: client, name: hello.name))
         hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)")
     }

@@ -3,8 +3,8 @@ import CorkboardWire
 import Dispatch
 import WebSocket
 
-/// Live drag state (spec §4): leases, placeholders, coalesced `drag` broadcasts and exactly
-/// one `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything
+/// Live drag state (spec §4): leases, placeholders, one `drag` per drag with its items,
+/// coalesced `drag.over` broadcasts and exactly one `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything
 /// else about the board, so a clear is ordered after the commit that caused it. Only
 /// members send these, and a member exists only in a room that loaded.
 extension BoardRoom {
@@ -32,10 +32,26 @@ extension BoardRoom {
                 return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
             }
             self.dragCounter += 1
-            self.members[key]?.drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            self.members[key]?.drag = drag
             self.hub.metrics.drags.increment()
-            self.broadcastDrag(of: key)
+            // The only time this drag's items are sent: its placeholder moves go as `drag.over`.
+            let start = ServerMessage.drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: nil))
+            self.sendToOthers(of: key, start)
+            self.publish(start)
             self.scheduleDragTimeout(of: key)
+        }
+    }
+
+    /// A `drag.start` over the connection's rates: refused, and like a `busy` refusal it
+    /// ends the member's previous drag (its items are let go, as the member meant to).
+    func refuseDragStart(_ refusal: Rejected, from key: MemberKey) {
+        perform {
+            self.inOrderOfPresence(key) {
+                guard let member = self.members[key] else { return }
+                self.clearDrag(of: key, .cancel)
+                member.socket.send(.rejected(refusal))
+            }
         }
     }
 
@@ -76,12 +92,13 @@ extension BoardRoom {
 
     /// Why this member may not pick these items up, if it may not.
     private func refusal(ofDragOf items: [ItemID], by member: Member) -> Rejected? {
-        func refuse(_ code: RejectionCode, _ message: String) -> Rejected {
-            Rejected(opId: nil, ref: "drag.start", code: code, message: message)
-        }
+        let refuse = Rejected.dragStart
         guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
         guard !items.isEmpty, items.allSatisfy(Limits.isValidID) else {
             return refuse(.invalid, "drag.start needs 1 or more item ids of 1…128 bytes")
+        }
+        if let limit = hub.configuration.maxDragItems, items.count > limit {
+            return refuse(.invalid, "a drag holds at most \(limit) items, not \(items.count)")
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
@@ -89,7 +106,9 @@ extension BoardRoom {
     }
 
     /// Ends the member's drag, if any: leases released, `drag.cleared` to the others (which
-    /// also makes any paced `drag` still waiting for it moot).
+    /// also makes any paced `drag.over` still waiting for it moot), and to the holder too
+    /// when it `expired`: its `drag.over` no longer keeps it, and it must stop dragging.
+    /// (A `timeout` is not told: the holder has been still, and may still drop with a move.)
     /// `releasingStoreLeases: false` when a new lease in the store replaced the old one.
     func clearDrag(of key: MemberKey, _ reason: DragClearReason, releasingStoreLeases: Bool = true) {
         guard let member = members[key], member.drag != nil else { return }
@@ -97,21 +116,23 @@ extension BoardRoom {
         hub.metrics.drags.decrement()
         leases.releaseAll(heldBy: member.client)
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
-        sendToOthers(of: key, cleared)
+        sendToOthers(of: reason == .expired ? nil : key, cleared)
         publish(cleared)
         if releasingStoreLeases { hub.store.releaseLeases(board: id, holder: member.client) }
     }
 
-    /// Sends the member's current drag to the others now, or in its next pacing slot.
+    /// Sends the member's latest placeholder to the others now, or in its next pacing slot:
+    /// a `drag.over`, a few dozen bytes, whatever the drag holds.
     private func broadcastDrag(of key: MemberKey) {
-        guard let member = members[key], var drag = member.drag, drag.unsent, !drag.flushScheduled else { return }
+        guard let member = members[key], var drag = member.drag, drag.unsent, !drag.flushScheduled,
+              let over = drag.state.over else { return }
         let interval = hub.configuration.dragBroadcastInterval
         let now = DispatchTime.now()
-        if let last = drag.lastBroadcast, now < last + interval {
+        if now < drag.lastBroadcast + interval {
             drag.flushScheduled = true
             members[key]?.drag = drag
             let generation = drag.generation
-            queue.asyncAfter(deadline: last + interval) {
+            queue.asyncAfter(deadline: drag.lastBroadcast + interval) {
                 guard self.members[key]?.drag?.generation == generation else { return }
                 self.members[key]?.drag?.flushScheduled = false
                 self.broadcastDrag(of: key)
@@ -121,18 +142,24 @@ extension BoardRoom {
         drag.lastBroadcast = now
         drag.unsent = false
         members[key]?.drag = drag
-        let update = ServerMessage.drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: drag.state.over))
+        let update = ServerMessage.dragOver(client: member.client, over: over)
         sendToOthers(of: key, update)
-        publish(update)
+        publish(update, name: member.name)
     }
 
-    /// Clears a drag nobody has updated for the timeout (spec §4: 30 s).
+    /// Clears a drag nobody has updated for the timeout (spec §4: 30 s), and one held for
+    /// longer than `maxDragDuration` however often it was updated.
     private func scheduleDragTimeout(of key: MemberKey) {
         guard let drag = members[key]?.drag else { return }
         let generation = drag.generation
-        queue.asyncAfter(deadline: drag.lastUpdate + hub.configuration.dragTimeout) {
+        let configuration = hub.configuration
+        let expiry = configuration.maxDragDuration.map { drag.started + $0 }
+        queue.asyncAfter(deadline: min(drag.lastUpdate + configuration.dragTimeout, expiry ?? .distantFuture)) {
             guard let current = self.members[key]?.drag, current.generation == generation else { return }
-            if DispatchTime.now() >= current.lastUpdate + self.hub.configuration.dragTimeout {
+            let now = DispatchTime.now()
+            if let expiry, now >= expiry {
+                self.clearDrag(of: key, .expired)
+            } else if now >= current.lastUpdate + configuration.dragTimeout {
                 self.clearDrag(of: key, .timeout)
             } else {
                 self.scheduleDragTimeout(of: key)

@@ -4,9 +4,11 @@ import CorkboardWire
 
 /// Drags across nodes (docs/architecture.md, "Presence across nodes"). A member's drag is
 /// decided by its own node: the items are leased in the store first (so two nodes never
-/// grant the same item), then the drag goes on as on one node, and every `drag` and
-/// `drag.cleared` it broadcasts is also published for the other nodes, whose rooms show it
-/// to their members and count its items as leased when they resolve moves. Only the origin
+/// grant the same item), then the drag goes on as on one node, and every `drag`, `drag.over`
+/// and `drag.cleared` it broadcasts is also published for the other nodes, whose rooms show
+/// it to their members and count its items as leased when they resolve moves. A node that
+/// missed a drag's start (or whose start was too long for one notification) reads its
+/// items from the store's leases, once. Only the origin
 /// ever clears its drags; a node that stops hearing another one's heartbeat clears that
 /// node's drags itself, as `left`.
 extension BoardRoom {
@@ -54,15 +56,20 @@ extension BoardRoom {
         }
     }
 
-    /// Tells the other nodes what this room just told its members about one of its drags.
-    func publish(_ message: ServerMessage) {
+    /// Tells the other nodes what this room just told its members about one of its drags
+    /// (`name`: the holder's, sent along with a placeholder move for a node that missed the
+    /// drag's start).
+    func publish(_ message: ServerMessage, name: String? = nil) {
         guard let node = hub.store.nodeName else { return }
+        let seq = pipeline.durableSeq
         let presence: NodePresence
         switch message {
         case .drag(let update):
-            presence = .drag(node: node, board: id, seq: pipeline.durableSeq, update)
+            presence = .drag(node: node, board: id, seq: seq, update)
+        case .dragOver(let client, let over):
+            presence = .over(node: node, board: id, seq: seq, client: client, name: name ?? client, over)
         case .dragCleared(let client, let reason):
-            presence = .cleared(node: node, board: id, seq: pipeline.durableSeq, client: client, reason: reason)
+            presence = .cleared(node: node, board: id, seq: seq, client: client, reason: reason)
         default:
             return
         }
@@ -80,30 +87,78 @@ extension BoardRoom {
     }
 
     private func apply(_ presence: NodePresence) {
+        let client = presence.client
         switch presence.kind {
         case .drag:
-            guard let items = presence.items else { return }
-            remoteDrags[presence.client] = presence.node
-            // The origin holds the store's lease: here the items only count as held.
-            leases.releaseAll(heldBy: presence.client)
-            _ = leases.acquire(items, for: presence.client)
-            sendToOthers(of: nil, .drag(DragUpdate(
-                client: presence.client, name: presence.name ?? presence.client, items: items, over: presence.over)))
+            // A new drag of that client. The origin cleared its previous one first; should that
+            // clear have been lost, the previous one ends here.
+            endRemoteDrag(of: client, .cancel)
+            remoteDrags[client] = RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: presence.over)
+            if let items = presence.items { show(items, ofRemoteDrag: client) } else { lookUpItems(ofRemoteDrag: client) }
+        case .over:
+            guard let over = presence.over else { return }
+            guard remoteDrags[client] != nil else {
+                // Its start was missed (this room loaded later, or the notification was lost).
+                remoteDrags[client] = RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: over)
+                return lookUpItems(ofRemoteDrag: client)
+            }
+            remoteDrags[client]?.over = over
+            if remoteDrags[client]?.items != nil { sendToOthers(of: nil, .dragOver(client: client, over: over)) }
         case .cleared:
-            endRemoteDrag(of: presence.client, presence.reason ?? .cancel)
+            endRemoteDrag(of: client, presence.reason ?? .cancel)
+        }
+    }
+
+    /// Reads from the store what a remote drag holds, then shows it; nothing is shown when
+    /// it holds nothing any more (its clear is then on its way, or it never started here).
+    private func lookUpItems(ofRemoteDrag client: ClientID) {
+        remoteLookupCounter += 1
+        let lookup = remoteLookupCounter
+        remoteDrags[client]?.lookup = lookup
+        hub.store.leasedItems(board: id, holder: client) { result in
+            self.queue.async {
+                guard self.remoteDrags[client]?.lookup == lookup, self.remoteDrags[client]?.items == nil else { return }
+                guard case .success(let items) = result, !items.isEmpty else {
+                    // Forgotten: a later placeholder move of it asks again.
+                    self.remoteDrags[client] = nil
+                    return
+                }
+                // The leases keep no order: the items go in the board's.
+                let held = Set(items)
+                self.show(self.engine.board.allItemIDs.filter(held.contains), ofRemoteDrag: client)
+            }
+        }
+    }
+
+    /// The items of a remote drag are known: they count as held here, and the members see it.
+    private func show(_ items: [ItemID], ofRemoteDrag client: ClientID) {
+        remoteDrags[client]?.items = items
+        // The origin holds the store's lease: here the items only count as held.
+        leases.releaseAll(heldBy: client)
+        _ = leases.acquire(items, for: client)
+        if let update = remoteDrags[client]?.update(of: client) { sendToOthers(of: nil, .drag(update)) }
+    }
+
+    /// A member who just joined hears of the other nodes' drags in progress (`welcome.peers`
+    /// lists only this node's members).
+    func showRemoteDrags(to key: MemberKey) {
+        for (client, drag) in remoteDrags {
+            guard let update = drag.update(of: client) else { continue }
+            reply(WireText.encode(.drag(update)), to: key)
         }
     }
 
     /// Another node stopped beating: its members' drags end as if they had left.
     func nodeGone(_ node: String) {
         perform {
-            for (client, origin) in self.remoteDrags where origin == node { self.endRemoteDrag(of: client, .left) }
+            for (client, drag) in self.remoteDrags where drag.node == node { self.endRemoteDrag(of: client, .left) }
         }
     }
 
     private func endRemoteDrag(of client: ClientID, _ reason: DragClearReason) {
-        guard remoteDrags.removeValue(forKey: client) != nil else { return }
+        guard let drag = remoteDrags.removeValue(forKey: client) else { return }
         leases.releaseAll(heldBy: client)
-        sendToOthers(of: nil, .dragCleared(client: client, reason: reason))
+        // A drag this room never showed ends without a word.
+        if drag.items != nil { sendToOthers(of: nil, .dragCleared(client: client, reason: reason)) }
     }
 }

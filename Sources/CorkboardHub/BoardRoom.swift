@@ -40,9 +40,10 @@ final class BoardRoom: @unchecked Sendable {
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0
-    /// Drags of members of other nodes (a shared store): the node of each dragging client,
-    /// so that a node gone silent has its drags ended. Their state is only passed on.
-    var remoteDrags: [ClientID: String] = [:]
+    /// Drags of members of other nodes (a shared store), by client: their origin node, so
+    /// that a node gone silent has its drags ended, and what this room's members were shown.
+    var remoteDrags: [ClientID: RemoteDrag] = [:]
+    var remoteLookupCounter = 0
     /// Operations waiting because too many events are not durable yet (the store is slow),
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.

@@ -30,9 +30,19 @@ public struct HubConfiguration: Sendable {
     /// client of big `update`s and `insert`s cannot fill the history and the store as fast as
     /// its socket allows; beyond it they are `rejected` `rate-limited` too. nil: no limit.
     public var operationByteRate: RateLimit? = Self.byteRate(perSecond: 1 << 20)
-    /// `drag.over` messages of one WebSocket handed to its room; those beyond it are
-    /// coalesced (the latest waits for the next token and replaces older ones), never rejected.
+    /// Presence messages of one WebSocket handed to its room: `drag.over` beyond it is
+    /// coalesced (the latest waits for the next token and replaces older ones), `drag.start`
+    /// beyond it is `rejected` `rate-limited`, `drag.end` is always taken (counted, never
+    /// refused, so no lease outlives the wish to let go).
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
+    /// Items one `drag.start` may hold (more: `rejected` `invalid`), and the items one
+    /// WebSocket's drag starts may name per second (a full drag, then a full one a second
+    /// later; beyond it `rejected` `rate-limited`): what the others receive of item lists is
+    /// bounded whatever the dragger does. nil: no limit.
+    public var maxDragItems: Int? = 1_000
+    /// How long one drag may hold its items, `drag.over` or not; then it is cleared with
+    /// reason `expired`, for the holder too. nil: as long as it is kept alive.
+    public var maxDragDuration: DispatchTimeInterval? = .seconds(120)
     /// Boards the store may hold; creating one more is refused (HTTP 507). nil: no limit.
     public var maxBoards: Int? = 10_000
     /// Items one board may hold; an insert past it is `rejected` `invalid`, and a new board

@@ -10,8 +10,9 @@ import WebSocket
 /// bad input costs its own loop and never the board's sequencer.
 ///
 /// The session also applies the per-connection rates: operations beyond `operationRate` are
-/// answered `rate-limited` here, and `drag.over` beyond `presenceRate` is coalesced here,
-/// so a flooding client never reaches its room's queue with more than its budget.
+/// answered `rate-limited` here, `drag.over` beyond `presenceRate` is coalesced here, and
+/// `drag.start` beyond it (or beyond `maxDragItems` items a second) is refused here, so a
+/// flooding client never reaches its room's queue with more than its budget.
 ///
 /// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
 /// socket's loop (every handler call arrives there, and the hello deadline and the coalescing
@@ -28,6 +29,8 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
     private var presenceBudget: TokenBucket?
+    /// The items this connection's drag starts may name: `maxDragItems` a second.
+    private var dragItemBudget: TokenBucket?
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
     private var waitingDragOver: (collection: String, index: Int)?
     private var dragOverFlushScheduled = false
@@ -41,6 +44,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
+        dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
     }
 
     private var key: MemberKey { ObjectIdentifier(self) }
@@ -94,11 +98,18 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
                 socket.send(invalid: "already joined; a connection joins one board once")
             case .message(.dragStart(let items)):
                 flushDragOver(to: room)
+                if let refusal = rateRefusal(ofDragOf: items) {
+                    hub.metrics.rejected(.rateLimited)
+                    return room.refuseDragStart(refusal, from: key)
+                }
                 room.dragStart(items, from: key)
             case .message(.dragOver(let collection, let index)):
                 dragOver(collection: collection, index: index, room: room, socket: socket)
             case .message(.dragEnd):
                 flushDragOver(to: room)
+                // Counted, but never refused or delayed: an end only gives items back, and
+                // refusing it would leave them held.
+                _ = presenceBudget?.take()
                 room.dragEnd(from: key)
             case .error(let error):
                 socket.send(.error(error))
@@ -114,6 +125,21 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
         if case .joined(let room) = phase { room.leave(key) }
         phase = .closed
         stopWaitingForHello()
+    }
+
+    /// Why a `drag.start` is over this connection's rates, if it is: it takes one presence
+    /// token, and one item token for each item it names, so that the item lists the others
+    /// receive stay bounded however fast drags are started. A start over the item limit
+    /// takes no item tokens: the room refuses it `invalid`.
+    private func rateRefusal(ofDragOf items: [ItemID]) -> Rejected? {
+        if presenceBudget?.take() == false {
+            let rate = hub.configuration.presenceRate.map { "\(Int($0.perSecond))" } ?? ""
+            return .dragStart(.rateLimited, "more than \(rate) presence messages per second; start the drag again shortly")
+        }
+        if let limit = hub.configuration.maxDragItems, items.count <= limit, dragItemBudget?.take(Double(items.count)) == false {
+            return .dragStart(.rateLimited, "drags may pick up at most \(limit) items per second; start the drag again shortly")
+        }
+        return nil
     }
 
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only

@@ -8,19 +8,24 @@ struct LiveDrag {
     /// Tells this drag from the member's next one, so a timer or an answer that belongs to
     /// an ended drag does nothing.
     let generation: Int
+    /// When it started: it expires `maxDragDuration` later, whatever the holder sends.
+    let started: DispatchTime
     /// When the holder last said something about it (start or over): the 30 s timeout.
     var lastUpdate: DispatchTime
-    /// When a `drag` for it was last broadcast, and whether a newer state waits for the
-    /// 50 ms pacing slot (at most 20 per second, the latest always delivered).
-    var lastBroadcast: DispatchTime?
+    /// When its `drag` or a `drag.over` was last broadcast, and whether a newer placeholder
+    /// waits for the 50 ms pacing slot (at most 20 per second, the latest always delivered).
+    var lastBroadcast: DispatchTime
     var flushScheduled = false
-    var unsent = true
+    var unsent = false
     /// The opId of the holder's move that drops it: its outcome clears the drag.
     var dropOpId: OperationID?
 
     init(items: [ItemID], generation: Int) {
         state = DragState(items: items, over: nil)
         self.generation = generation
-        lastUpdate = .now()
+        started = .now()
+        lastUpdate = started
+        // Its `drag` goes out at once and takes the first pacing slot.
+        lastBroadcast = started
     }
 }

@@ -31,6 +31,23 @@ extension PostgresStore {
         send([PostgresStatement("DELETE FROM lease WHERE board = $1 AND holder = $2", [board, holder])]) { _ in }
     }
 
+    public func leasedItems(
+        board: String, holder: ClientID,
+        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void
+    ) {
+        let query = PostgresStatement(
+            "SELECT item FROM lease WHERE board = $1 AND holder = $2 AND expires_at > now()", [board, holder])
+        send([query]) { result in
+            switch result {
+            case .success(let groups):
+                let rows = groups[0]
+                completion(.success((0..<rows.count).compactMap { rows.text($0, "item") }))
+            case .failure(let error):
+                completion(.failure(.unavailable("\(error)")))
+            }
+        }
+    }
+
     /// Renews this node's leases and tells the others it lives; on the writer's queue.
     func startHeartbeat() {
         writer.queue.async { [self] in

@@ -58,6 +58,12 @@ public protocol BoardStore: AnyObject, Sendable {
 
     /// Gives back everything `holder` leased on `board`.
     func releaseLeases(board: String, holder: ClientID)
+
+    /// The items `holder` holds on `board` now (in no particular order): how a node that
+    /// missed the start of another node's drag learns what it holds. Empty when nothing.
+    func leasedItems(
+        board: String, holder: ClientID,
+        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void)
 }
 
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
@@ -172,4 +178,10 @@ extension BoardStore {
         completion(.success(nil))
     }
     public func releaseLeases(board: String, holder: ClientID) {}
+    public func leasedItems(
+        board: String, holder: ClientID,
+        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void
+    ) {
+        completion(.success([]))
+    }
 }

@@ -21,6 +21,9 @@ extension ServerMessage {
             json.key("name"); json.string(update.name)
             json.key("over")
             if let over = update.over { json.write(over) } else { json.null() }
+        case .dragOver(let client, let over):
+            json.key("client"); json.string(client)
+            json.key("over"); json.write(over)
         case .dragCleared(let client, let reason):
             json.key("client"); json.string(client)
             json.key("reason"); json.string(reason.rawValue)

@@ -5,7 +5,10 @@ public enum ServerMessage: Sendable, Hashable {
     case welcome(Welcome)
     case peerJoined(client: ClientID, name: String)
     case peerLeft(client: ClientID)
+    /// A drag's start (or a drag in progress first heard of): its items, sent once per drag.
     case drag(DragUpdate)
+    /// A paced placeholder move of a drag already announced with `drag`.
+    case dragOver(client: ClientID, over: DragTarget)
     case dragCleared(client: ClientID, reason: DragClearReason)
     case committed(CommittedEvent)
     /// `{"type":"committed","opId":…,"seq":N,"noop":true}`
@@ -19,6 +22,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .peerJoined: "peer.joined"
         case .peerLeft: "peer.left"
         case .drag: "drag"
+        case .dragOver: "drag.over"
         case .dragCleared: "drag.cleared"
         case .committed, .noop: "committed"
         case .rejected: "rejected"
@@ -29,7 +33,7 @@ public enum ServerMessage: Sendable, Hashable {
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, reason, opId, seq, noop
+        case type, client, name, over, reason, opId, seq, noop
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -44,6 +48,9 @@ extension ServerMessage: Codable {
         case .peerLeft(let client):
             try container.encode(client, forKey: .client)
         case .drag(let update): try update.encode(to: encoder)
+        case .dragOver(let client, let over):
+            try container.encode(client, forKey: .client)
+            try container.encode(over, forKey: .over)
         case .dragCleared(let client, let reason):
             try container.encode(client, forKey: .client)
             try container.encode(reason, forKey: .reason)
@@ -68,6 +75,10 @@ extension ServerMessage: Codable {
                 name: try container.decode(String.self, forKey: .name))
         case "peer.left": self = .peerLeft(client: try container.decode(ClientID.self, forKey: .client))
         case "drag": self = .drag(try DragUpdate(from: decoder))
+        case "drag.over":
+            self = .dragOver(
+                client: try container.decode(ClientID.self, forKey: .client),
+                over: try container.decode(DragTarget.self, forKey: .over))
         case "drag.cleared":
             self = .dragCleared(
                 client: try container.decode(ClientID.self, forKey: .client),

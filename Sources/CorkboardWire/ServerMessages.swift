@@ -86,7 +86,9 @@ public struct Welcome: Sendable, Hashable, Codable {
     }
 }
 
-/// `{"type":"drag","client","name","items","over"}`: a peer's drag, coalesced.
+/// `{"type":"drag","client","name","items","over"}`: a peer's drag, sent once per drag (at
+/// its start, or when a drag in progress is first heard of); its placeholder moves follow
+/// as `drag.over`, so the item list never travels again.
 public struct DragUpdate: Sendable, Hashable, Codable {
     public var client: ClientID
     public var name: String
@@ -114,6 +116,8 @@ public struct DragUpdate: Sendable, Hashable, Codable {
 /// Why a drag ended (spec §4).
 public enum DragClearReason: String, Sendable, Hashable, Codable, CaseIterable {
     case drop, cancel, left, timeout, deleted
+    /// Held for longer than the server allows (`--max-drag-seconds`), whatever came meanwhile.
+    case expired
 }
 
 /// `{"type":"rejected",…}`: for an operation it carries `opId` and `message`; for a
@@ -141,6 +145,11 @@ public struct Rejected: Sendable, Hashable, Codable {
     /// `{"type":"rejected","ref":"drag.start","code":"busy","holder":…}`.
     public static func dragStartBusy(holder: ClientID) -> Rejected {
         Rejected(opId: nil, ref: "drag.start", code: .busy, message: nil, holder: holder)
+    }
+
+    /// `{"type":"rejected","ref":"drag.start","code":…,"message":…}`.
+    public static func dragStart(_ code: RejectionCode, _ message: String) -> Rejected {
+        Rejected(opId: nil, ref: "drag.start", code: code, message: message)
     }
 }
 

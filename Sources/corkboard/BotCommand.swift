@@ -299,7 +299,7 @@ struct BotWatchCommand: ParsableCommand {
         abstract: "Print every event of the board, one per line, until interrupted.",
         discussion: """
             With --json each line is the server message as one JSON object (welcome, committed, \
-            peer.joined, peer.left, drag, drag.cleared, rejected, error), and connection changes go to \
+            peer.joined, peer.left, drag, drag.over, drag.cleared, rejected, error), and connection changes go to \
             standard error. Reconnects and resumes until stopped; no event is printed twice.
 
             \(exitCodes)
@@ -508,8 +508,9 @@ private enum BotText {
         case .peerLeft(let client):
             return "\(client) left"
         case .drag(let update):
-            let over = update.over.map { " over \($0.collection)[\($0.index)]" + ($0.before.map { " before \($0)" } ?? " at the end") } ?? ""
-            return "\(update.client) (\(update.name)) drags \(update.items.joined(separator: ", "))\(over)"
+            return "\(update.client) (\(update.name)) drags \(update.items.joined(separator: ", "))" + (update.over.map(describe) ?? "")
+        case .dragOver(let client, let over):
+            return "\(client) drags\(describe(over))"
         case .dragCleared(let client, let reason):
             return "\(client) drag ended: \(reason.rawValue)"
         case .rejected(let rejected):
@@ -546,6 +547,11 @@ private enum BotText {
         case .lock(let locked):
             return locked ? "lock" : "unlock"
         }
+    }
+
+    /// " over done[2] before x": a drag's placeholder.
+    static func describe(_ over: DragTarget) -> String {
+        " over \(over.collection)[\(over.index)]" + (over.before.map { " before \($0)" } ?? " at the end")
     }
 
     static func describe(_ destination: Destination) -> String {

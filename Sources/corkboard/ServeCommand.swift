@@ -70,8 +70,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Bytes of operation messages per second one connection (or one HTTP client address) may send, in bursts of four seconds' worth; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_BYTE_RATE; default 1048576).")
     var opByteRate: Int?
 
-    @Option(help: "drag.over messages per second of one connection handed to its board; more are coalesced, never refused. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
+    @Option(help: "Presence messages per second of one connection handed to its board: more drag.over are coalesced, more drag.start rejected rate-limited; drag.end is always taken. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
     var presenceRate: Int?
+
+    @Option(help: "Items one drag.start may hold (more: rejected invalid), and items one connection's drag starts may name per second (more: rejected rate-limited). 0: no limit (env: CORKBOARD_MAX_DRAG_ITEMS; default 1000).")
+    var maxDragItems: Int?
+
+    @Option(help: "Seconds one drag may hold its items, drag.over or not; then it is cleared for everyone, holder included, with reason expired. 0: no limit (env: CORKBOARD_MAX_DRAG_SECONDS; default 120).")
+    var maxDragSeconds: Int?
 
     @Option(help: "Connections held open at once; more are answered 503 and closed. 0: no limit (env: CORKBOARD_MAX_CONNECTIONS; default 20000).")
     var maxConnections: Int?
@@ -194,6 +200,11 @@ struct ServeCommand: ParsableCommand {
                 ?? settings.hub.historyByteBudget
             settings.hub.presenceRate = try rate(
                 presenceRate ?? environment.integer("CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
+            settings.hub.maxDragItems = try limit(
+                maxDragItems ?? environment.integer("CORKBOARD_MAX_DRAG_ITEMS"), "--max-drag-items", default: settings.hub.maxDragItems)
+            if let value = try maxDragSeconds ?? environment.integer("CORKBOARD_MAX_DRAG_SECONDS") {
+                settings.hub.maxDragDuration = try limit(value, "--max-drag-seconds", default: nil).map { .seconds($0) }
+            }
             settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
             settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
             let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"

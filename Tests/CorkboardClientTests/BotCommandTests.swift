@@ -126,7 +126,7 @@ import TestSupport
         try await mover.connect()
         #expect(await mover.move(["card-bot"], to: "done").isCommitted)
         await mover.dragStart(["card-spec"])
-        // A drag dropped within the server's coalescing window may never be shown: wait for it.
+        // The drag reaches the watcher before the drop does.
         #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"drag""#) })
         #expect(await mover.move(["card-spec"], to: "done").isCommitted)
         let waiting = UncheckedSendable(watcher)

@@ -28,9 +28,11 @@ import TestSupport
         let started = await seenByBob.first { if case .drag(let update) = $0, update.client == adaWelcome.client { update } else { nil } }
         #expect(started?.items == ["card-spec"])
         await ada.dragOver(collection: "done", index: 0)
-        let over = await seenByBob.first { if case .drag(let update) = $0, update.over != nil { update.over } else { nil } }
+        let over = await seenByBob.first { if case .dragOver(let client, let over) = $0, client == adaWelcome.client { over } else { nil } }
         #expect(over == DragTarget(collection: "done", index: 0, before: "card-start"))
-        #expect(await eventuallyAsync { bob.peers.first?.drag?.items == ["card-spec"] })
+        #expect(await eventuallyAsync {
+            bob.peers.first?.drag == DragState(items: ["card-spec"], over: DragTarget(collection: "done", index: 0, before: "card-start"))
+        })
 
         // The card is leased to Ada: Bob can neither move it nor pick it up.
         #expect(await bob.move(["card-spec"], to: "doing").rejection == .busy)

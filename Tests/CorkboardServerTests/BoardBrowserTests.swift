@@ -14,7 +14,7 @@ import TestSupport
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "move-while-server-down",
-        "holder-leaves", "unknown-board", "console-clean",
+        "holder-leaves", "drag-expires", "unknown-board", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

@@ -64,7 +64,12 @@ import Testing
          .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: DragTarget(collection: "done", index: 0, before: nil)))),
         (#"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":null}"#,
          .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: nil))),
+        (#"{"type":"drag.over","client":"c7","over":{"collection":"done","index":2,"before":"card-start"}}"#,
+         .dragOver(client: "c7", over: DragTarget(collection: "done", index: 2, before: "card-start"))),
         (#"{"type":"drag.cleared","client":"c7","reason":"deleted"}"#, .dragCleared(client: "c7", reason: .deleted)),
+        (#"{"type":"drag.cleared","client":"c7","reason":"expired"}"#, .dragCleared(client: "c7", reason: .expired)),
+        (#"{"type":"rejected","ref":"drag.start","code":"rate-limited","message":"more than 60 presence messages per second; start the drag again shortly"}"#,
+         .rejected(.dragStart(.rateLimited, "more than 60 presence messages per second; start the drag again shortly"))),
         (#"{"type":"committed","seq":43,"opId":"k3f9x-17","client":"c7","op":{"type":"move","sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}},"adjusted":false}"#,
          .committed(CommittedEvent(seq: 43, opId: "k3f9x-17", client: "c7",
                                    op: .move(sources: ["i3", "i4"], destination: Destination(collection: "done", before: "i9")), adjusted: false))),
@@ -81,7 +86,7 @@ import Testing
     }
 
     @Test func everyClearReasonAndRejectionCodeIsTheSpecsString() {
-        #expect(DragClearReason.allCases.map(\.rawValue) == ["drop", "cancel", "left", "timeout", "deleted"])
+        #expect(DragClearReason.allCases.map(\.rawValue) == ["drop", "cancel", "left", "timeout", "deleted", "expired"])
         #expect(RejectionCode.allCases.map(\.rawValue) == ["locked", "gone", "busy", "forbidden", "invalid", "rate-limited", "unavailable"])
     }
 

@@ -72,6 +72,15 @@ session.addEventListener("rejected", (event) => {
   announcer.say(`Not done: ${rejected.message ?? rejected.code}.`);
 });
 
+// The server let go of our drag (held longer than it allows): the card stays where the
+// board has it, and we say why.
+session.addEventListener("drag-ended", () => {
+  if (!pointer.letGo() && !keyboard.letGo()) return;
+  const text = "You held the card for longer than this board allows, so it was let go. Pick it up again to go on.";
+  notices.show(text);
+  announcer.say(text);
+});
+
 session.addEventListener("fatal", (event) => {
   view.root.replaceChildren();
   const message = document.createElement("p");

@@ -165,6 +165,16 @@ export class KeyboardMove {
     this.notices.show(`${holderName ?? "Someone"} is holding this card.`);
   }
 
+  /** The server let go of our drag (held too long): the card goes back. False when none was in hand. */
+  letGo() {
+    if (!this.lift) return false;
+    const { items } = this.lift;
+    this.end();
+    this.session.refresh("local");
+    this.view.cards.get(items[0])?.focus();
+    return true;
+  }
+
   end() {
     this.card()?.classList.remove("lifted", "keyboard-lifted");
     this.lift = null;

@@ -205,6 +205,14 @@ export class PointerDrag {
     this.notices.show(`${holderName ?? "Someone"} is holding this card.`);
   }
 
+  /** The server let go of our drag (held too long): it ends here too, without a drop. False when there was none. */
+  letGo() {
+    if (!this.drag) return false;
+    this.finish();
+    this.release();
+    return true;
+  }
+
   /** Removes every trace of the drag from the page and shows the board as it is. */
   finish() {
     const { items, avatar } = this.drag;

@@ -4,8 +4,9 @@
 //
 // Events: "state" (connection state changed), "board" (what to show changed: detail.cause
 // is "welcome", "committed", "local" or "rollback"), "presence", "rejected" (one of our
-// operations or drags was refused; detail is the message), "fatal" (the server refused us
-// for good, detail.message).
+// operations or drags was refused; detail is the message), "drag-ended" (the server let go
+// of our own drag: detail is its drag.cleared, reason "expired"), "fatal" (the
+// server refused us for good, detail.message).
 
 import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
 
@@ -162,7 +163,19 @@ export class BoardSession extends EventTarget {
         this.peers.set(message.client, peer);
         return this.dispatch("presence");
       }
+      case "drag.over": {
+        // A placeholder move of a drag announced by its "drag" (which alone carries the items).
+        const peer = this.peers.get(message.client);
+        if (!peer?.drag) return undefined;
+        peer.drag.over = message.over;
+        return this.dispatch("presence");
+      }
       case "drag.cleared": {
+        if (message.client === this.clientId) {
+          // The server let go of our own drag (held too long): nothing more to send for it.
+          this.cancelDragOver();
+          return this.dispatch("drag-ended", message);
+        }
         const peer = this.peers.get(message.client);
         if (peer?.elsewhere) this.peers.delete(message.client);
         else if (peer) peer.drag = null;

@@ -60,9 +60,9 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
         log.withLock { log in
             log.received += 1
             if let seq { log.record(seq: seq, at: now) }
-            if type == "drag" { log.drags += 1 }
+            if type == "drag" || type == "drag.over" { log.drags += 1 }
         }
-        if type == "drag" { dragProbe?.received(text, at: now) }
+        if let type, type == "drag" || type == "drag.over" { dragProbe?.received(text, type: type, at: now) }
     }
 
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {

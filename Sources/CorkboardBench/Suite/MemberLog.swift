@@ -29,7 +29,7 @@ struct MemberLog {
     var arrivals: [UInt64] = []
     /// Every message since the welcome, sequenced or not.
     var received = 0
-    /// Others' drag updates (`drag`) since the welcome.
+    /// Others' drag updates (`drag` starts and `drag.over` placeholder moves) since the welcome.
     var drags = 0
     /// Sequenced events that came again (at or below a seq already had), since the welcome.
     var duplicates = 0

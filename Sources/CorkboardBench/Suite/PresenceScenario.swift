@@ -6,9 +6,10 @@ import WebSocket
 
 /// Live drag state at scale (issue #11): `draggers` members each hold one card of the board and
 /// move its placeholder `rate` times a second while `watchers` members only watch. Measured are
-/// the `drag` updates every watcher receives per second (the server coalesces each dragger to
-/// at most 20 a second, spec §4) and the delay from a `drag.over` to a watcher's `drag`, on a
-/// sample of watchers. Corkboard only: the peers implement no presence.
+/// the drag updates every watcher receives per second (each drag's `drag` once, then its
+/// `drag.over`s, which the server coalesces to at most 20 a second per dragger, spec §4) and
+/// the delay from a dragger's `drag.over` to a watcher's, on a sample of watchers. Corkboard
+/// only: the peers implement no presence.
 public struct PresenceScenario {
     public struct Configuration: Sendable {
         public var url: String?
@@ -17,7 +18,7 @@ public struct PresenceScenario {
         /// `drag.over` per dragger per second.
         public var rate = 20.0
         public var seconds = 5.0
-        /// Watchers that time each `drag` (the others only count them).
+        /// Watchers that time each `drag.over` (the others only count them).
         public var probes = 50
         public var clientLoops = 2
         public var timeout = 120.0
@@ -26,7 +27,7 @@ public struct PresenceScenario {
 
     public struct Result: Sendable {
         public var sentPerSecond: Double
-        /// `drag` messages received per second by all watchers together, and by each.
+        /// `drag` and `drag.over` messages received per second by all watchers together, and by each.
         public var deliveredPerSecond: Double
         public var perWatcherPerSecond: Double
         public var latency: LatencySummary
@@ -99,6 +100,8 @@ final class DragProbe: Sendable {
         var started = false
         var sent: [String: UInt64] = [:]
         var delays: [UInt64] = []
+        /// Client ids to names, from each drag's start: its `drag.over`s carry only the id.
+        var names: [String: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -110,12 +113,16 @@ final class DragProbe: Sendable {
         state.withLock { $0.sent["\(name)/\(index)"] = now }
     }
 
-    func received(_ text: String, at time: UInt64) {
-        guard let name = WireScan.string("name", in: text), let over = WireScan.object("over", in: text),
-              let index = WireScan.integer("index", in: over) else { return }
-        let key = "\(name)/\(index)"
+    /// A `drag` (a start: who the client is) or a `drag.over` (a placeholder to time).
+    func received(_ text: String, type: Substring, at time: UInt64) {
+        guard let client = WireScan.string("client", in: text).map(String.init) else { return }
+        if type == "drag" {
+            if let name = WireScan.string("name", in: text).map(String.init) { state.withLock { $0.names[client] = name } }
+            return
+        }
+        guard let over = WireScan.object("over", in: text), let index = WireScan.integer("index", in: over) else { return }
         state.withLock { state in
-            guard state.started, let sentAt = state.sent[key], time > sentAt else { return }
+            guard state.started, let name = state.names[client], let sentAt = state.sent["\(name)/\(index)"], time > sentAt else { return }
             state.delays.append(time - sentAt)
         }
     }

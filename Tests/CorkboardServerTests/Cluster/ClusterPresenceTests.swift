@@ -25,8 +25,8 @@ import TestSupport
                 #expect(update.client == ada.clientID && update.name == "Ada" && update.items == ["i1"] && update.over == nil)
             }
             try ada.send(.dragOver(collection: "done", index: 1))
-            guard case .drag(let moved) = try bob.waitFor(type: "drag") else { return }
-            #expect(moved.over == DragTarget(collection: "done", index: 1, before: "i7"))
+            guard case .dragOver(let mover, let moved) = try bob.waitFor(type: "drag.over") else { return }
+            #expect(mover == ada.clientID && moved == DragTarget(collection: "done", index: 1, before: "i7"))
 
             // The item is Ada's on every node: another node neither leases it nor moves it.
             try bob.send(.dragStart(items: ["i1"]))

@@ -5,11 +5,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Live drag state (spec §4) over real sockets: leases, placeholders, pacing, and exactly one
-/// `drag.cleared` per accepted `drag.start`, with its reason.
+/// Live drag state (spec §4) over real sockets: leases, placeholders, pacing, the items sent
+/// once per drag, and exactly one `drag.cleared` per accepted `drag.start`, with its reason.
 @Suite(.threadsOfTheirOwn) struct HubPresenceTests {
     static func drag(_ message: ServerMessage) -> DragUpdate? {
         if case .drag(let update) = message { update } else { nil }
+    }
+
+    /// A `drag.over`: whose placeholder, and where.
+    static func over(_ message: ServerMessage) -> (client: ClientID, over: DragTarget)? {
+        if case .dragOver(let client, let over) = message { (client, over) } else { nil }
     }
 
     static func cleared(_ message: ServerMessage) -> (ClientID, DragClearReason)? {
@@ -35,11 +40,14 @@ import TestSupport
 
         // Index 1 of "todo" without the dragged items (i3 i4 i5) is i4.
         try ada.send(.dragOver(collection: "todo", index: 1))
-        let over = try #require(Self.drag(try bob.waitFor(type: "drag")))
-        #expect(over.over == DragTarget(collection: "todo", index: 1, before: "i4"))
+        let over = try #require(Self.over(try bob.waitFor(type: "drag.over")))
+        #expect(over.client == ada.clientID && over.over == DragTarget(collection: "todo", index: 1, before: "i4"))
         try ada.send(.dragOver(collection: "done", index: 3))
-        let end = try #require(Self.drag(try bob.waitFor(type: "drag")))
+        let end = try #require(Self.over(try bob.waitFor(type: "drag.over")))
         #expect(end.over == DragTarget(collection: "done", index: 3, before: nil))
+        // The items went once, with the start.
+        #expect(bob.log.compactMap(Self.drag).count == 1)
+        #expect(!bob.rawLog.contains { $0.contains("drag.over") && $0.contains("i1") })
 
         // A newcomer sees the drag in welcome.peers.
         let cy = try fixture.join("Cy")
@@ -51,7 +59,7 @@ import TestSupport
         let next = try bob.waitFor("the drop") { if case .committed = $0 { true } else { Self.cleared($0) != nil } }
         #expect(next == .committed(event))
         #expect(Self.cleared(try bob.nextMessage()).map { $0 == (ada.clientID, .drop) } == true)
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.cleared($0) == nil })
+        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil && Self.cleared($0) == nil })
     }
 
     @Test func leasedItemsAreBusyForEveryoneElse() throws {
@@ -99,6 +107,8 @@ import TestSupport
         try ada.send(.dragStart(items: ["i1"]))
         _ = try bob.waitFor(type: "drag")
         #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .timeout) } == true)
+        // A holder who has been still is not told: it may still drop with a move.
+        #expect(try ada.sync().allSatisfy { Self.cleared($0) == nil })
         try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
     }
 
@@ -115,14 +125,14 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.002)
         }
         try ada.send(.dragOver(collection: "todo", index: 2))
-        var updates: [DragUpdate] = []
-        while updates.last?.over?.collection != "todo" {
-            if let update = Self.drag(try bob.nextMessage()) { updates.append(update) }
+        var updates: [DragTarget] = []
+        for _ in 0..<BoardTestClient.readBound where updates.last?.collection != "todo" {
+            if let update = Self.over(try bob.nextMessage()) { updates.append(update.over) }
         }
         let seconds = Date().timeIntervalSince(started)
-        #expect(updates.count <= Int(seconds * 20) + 2, "\(updates.count) drag messages in \(seconds) s")
-        #expect(updates.last?.over == DragTarget(collection: "todo", index: 2, before: "i4"))
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil })
+        #expect(updates.count <= Int(seconds * 20) + 2, "\(updates.count) drag.over messages in \(seconds) s")
+        #expect(updates.last == DragTarget(collection: "todo", index: 2, before: "i4"))
+        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
     }
 
     @Test func badDragMessagesAreAnsweredAndChangeNothing() throws {
@@ -139,6 +149,6 @@ import TestSupport
         #expect(try ada.waitFor(type: "error").typeName == "error", "todo has 4 items besides i1: 0…4")
         try ada.send(.dragOver(collection: "nowhere", index: 0))
         #expect(try ada.waitFor(type: "error").typeName == "error")
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil })
+        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
     }
 }

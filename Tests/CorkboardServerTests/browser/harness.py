@@ -47,15 +47,16 @@ class Server:
     def origin(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, port=0, timeout=20):
-        """Starts the server (port 0: any free port) and waits for its listening line."""
+    def start(self, port=0, timeout=20, options=()):
+        """Starts the server (port 0: any free port) with `options` besides the usual ones, and
+        waits for its listening line."""
         self.starts += 1
         run = self.starts
         listening = threading.Event()
         found = {}
         environment = {k: v for k, v in os.environ.items() if not k.startswith("CORKBOARD_")}
         args = [self.binary, "serve", "--port", str(port), "--web-root", self.web_root, "--data", self.data,
-                "--sync", "normal"]
+                "--sync", "normal", *options]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, env=environment, text=True, bufsize=1)
         process = self.process

@@ -687,6 +687,50 @@ def holder_leaves(run):
     return "B's marks cleared when A's page closed"
 
 
+@scenario("drag-expires")
+def drag_expires(run):
+    """A holds a card, moving it about, past the server's drag limit (`--max-drag-seconds 3` for
+    this scenario): A's page lets go and says why, B's marks clear, and B can move the card."""
+    port = run.server.port
+    run.recorder.begin_outage(run.server.origin)
+    try:
+        run.server.stop()
+        run.server.start(port=port, options=("--max-drag-seconds", "3"))
+        run.recorder.end_outage()
+        board_id = run.new_board("expires")
+        a, b, holder = hold_in_a(run, board_id)
+        # The pointer keeps moving (drag.over keeps coming) until A's page tells of the end.
+        spots = (("doing", "d1"), ("done", "x1"))
+        deadline = time.monotonic() + 10
+        turn = 0
+        while time.monotonic() < deadline and not a.locator("#notice").is_visible():
+            pointer_move_before(a, *spots[turn % 2])
+            turn += 1
+            time.sleep(0.3)
+        notice = a.locator("#notice").inner_text(timeout=2000).strip() if a.locator("#notice").is_visible() else ""
+        if "let go" not in notice:
+            raise ScenarioFailure(f"page A says nothing of the expired drag after 10 s (#notice: {notice!r})")
+        if count(a, "li.card.lifted") or count(a, "li.placeholder"):
+            raise ScenarioFailure("page A still shows the card lifted (or its placeholder) after the drag expired")
+        wait_until("page B has no held card and no ghost once A's drag expired",
+                   lambda: count(b, "li.card.held") == 0 and count(b, "li.ghost-slot") == 0, timeout=5)
+        a.mouse.up()
+        # The card is free: B moves it.
+        pointer_pick_up(b, "t1")
+        pointer_move_before(b, "doing", "d2")
+        wait_placeholder(b, "doing", 1)
+        b.mouse.up()
+        wait_server_board(run, board_id, moved(as_state(standard_columns()), "t1", "doing", "d2"))
+        return f"A said {notice!r}; B then moved t1 ({holder} had held it)"
+    finally:
+        run.recorder.begin_outage(run.server.origin)
+        run.close_pages()
+        if run.server.running():
+            run.server.stop()
+        run.server.start(port=port)
+        run.recorder.end_outage()
+
+
 @scenario("unknown-board")
 def unknown_board(run):
     """/b/{an id that does not exist} says so (and links home) rather than spinning."""

@@ -1,0 +1,65 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import Testing
+import TestSupport
+
+/// A drag whose item list does not fit in one PostgreSQL notification (under 8,000 bytes),
+/// seen on the other nodes all the same: its items once, then placeholder moves; by a node
+/// that opened the board after the drag began; and by a member who joins a node that knows it.
+@Suite(.threadsOfTheirOwn) struct ClusterLargeDragTests {
+    /// "a" holds 100 items with 128-byte ids (about 13 KB of ids), "b" three short ones.
+    static let board: Board = {
+        let long = (0..<100).map { index in
+            let id = "a-\(index)-"
+            return Item(id: id + String(repeating: "x", count: Limits.maximumIDBytes - id.utf8.count), label: "A\(index)")
+        }
+        return Board(id: "board", title: "Long ids", collections: [
+            BoardCollection(id: "a", title: "A", items: long),
+            BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "B1"), Item(id: "b2", label: "B2"), Item(id: "b3", label: "B3")]),
+        ])
+    }()
+
+    @Test(.timeLimit(.minutes(3)))
+    func aLongDragReachesEveryNodeEvenOneThatOpenedTheBoardLater() async throws {
+        try await offPool {
+            let databaseURL = try PostgresCluster.shared().createDatabase()
+            let nodes = try (0..<3).map { _ in try ClusterNode(databaseURL: databaseURL) }
+            _ = try BoardAPI(port: nodes[0].port).createBoard(Self.board)
+            let items = Self.board.ids("a")
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+
+            try ada.send(.dragStart(items: items))
+            let started = try bob.waitFor("Ada's drag") { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
+            #expect(started == .drag(DragUpdate(client: ada.clientID, name: "Ada", items: items, over: nil)))
+            try ada.send(.dragOver(collection: "b", index: 1))
+            #expect(try bob.waitFor(type: "drag.over")
+                == .dragOver(client: ada.clientID, over: DragTarget(collection: "b", index: 1, before: "b2")))
+
+            // Node 2 opens the board only now: it missed the start, and learns the drag from
+            // its next placeholder move (the items read from the leases).
+            let cy = try BoardTestClient(port: nodes[2].port, board: "board", name: "Cy")
+            try ada.send(.dragOver(collection: "b", index: 2))
+            let late = try cy.waitFor("Ada's drag, late") { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
+            #expect(late == .drag(DragUpdate(
+                client: ada.clientID, name: "Ada", items: items, over: DragTarget(collection: "b", index: 2, before: "b3"))))
+            #expect(try cy.reject(.move(sources: [items[7]], destination: Destination(collection: "b"))).code == .busy)
+
+            // A newcomer on a node that knows the drag hears of it right after its welcome.
+            _ = try bob.waitFor(type: "drag.over")
+            let dan = try BoardTestClient(port: nodes[1].port, board: "board", name: "Dan")
+            guard case .drag(let known) = try dan.nextMessage() else { Issue.record("no drag after the welcome: \(dan.log)"); return }
+            #expect(known == DragUpdate(client: ada.clientID, name: "Ada", items: items, over: DragTarget(collection: "b", index: 2, before: "b3")))
+
+            // Each of them sees the item list once, and the drag end once.
+            try ada.send(.dragEnd)
+            for watcher in [bob, cy, dan] {
+                _ = try watcher.waitFor("Ada's drag ends") { if case .dragCleared(ada.clientID, .cancel) = $0 { true } else { false } }
+                let lists = watcher.log.filter { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
+                #expect(lists.count == 1, "\(watcher.name) received Ada's items \(lists.count) times")
+            }
+            try cy.commit(.move(sources: [items[7]], destination: Destination(collection: "b")))
+        }
+    }
+}
