@@ -46,7 +46,8 @@ extension ClientCore {
     /// one that does not fit means we are out of step: both start over from a snapshot.
     private func committed(_ event: CommittedEvent) {
         guard var replica, phase == .joined else { return }
-        if event.seq == replica.seq + 1 {
+        // Compared before one is added or taken: the server's seqs may be any Int, the largest too.
+        if event.seq > replica.seq && event.seq - 1 == replica.seq {
             do {
                 try replica.apply(event)
                 setReplica(replica)
@@ -54,7 +55,7 @@ extension ClientCore {
             } catch {
                 resynchronize()
             }
-        } else if event.seq > replica.seq + 1 {
+        } else if event.seq > replica.seq {
             resynchronize()
         }
         // The outcome is final whatever happened to the replica.

@@ -206,15 +206,8 @@ public final class Hub: Sendable {
     public func createBoard(_ board: Board, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         let problems = board.validationProblems()
         guard problems.isEmpty else { return completion(.failure(.invalid(problems.joined(separator: "; ")))) }
-        if let limit = configuration.maxItemsPerBoard, board.allItemIDs.count > limit {
-            return completion(.failure(.invalid("a board holds at most \(limit) items; this one has \(board.allItemIDs.count)")))
-        }
-        // Not among the board's validation problems: boards stored before this bound must still load.
-        if let problem = board.collections.lazy.flatMap(\.items).compactMap({ Limits.dataProblem($0.data, of: $0.id) }).first {
+        if let problem = configuration.boardSizeLimits.problems(of: board).first {
             return completion(.failure(.invalid(problem)))
-        }
-        if let limit = configuration.maxCollectionsPerBoard, board.collections.count > limit {
-            return completion(.failure(.invalid("a board holds at most \(limit) collections; this one has \(board.collections.count)")))
         }
         guard let limit = configuration.maxBoards else { return insertBoard(board, completion) }
         // Counted before the store is asked, so that boards created side by side cannot

@@ -36,6 +36,7 @@ public struct BoardEngine: Sendable {
         let problems = board.validationProblems()
         guard problems.isEmpty else { throw BoardError(problems.joined(separator: "; ")) }
         guard seq >= 0 else { throw BoardError("seq must not be negative") }
+        guard seq <= Limits.maximumSeq else { throw BoardError("seq \(seq) is past the last seq a board reaches (\(Limits.maximumSeq))") }
         guard historyCapacity > 0 else { throw BoardError("the history must keep at least one event") }
         guard historyByteBudget > 0 else { throw BoardError("the history's byte budget must be positive") }
         current = IndexedBoard(board)
@@ -54,6 +55,9 @@ public struct BoardEngine: Sendable {
         try self.init(board: snapshot, seq: seq, historyCapacity: historyCapacity, historyByteBudget: historyByteBudget)
         for event in events { try append(event) }
     }
+
+    /// Why a board at `Limits.maximumSeq` takes nothing more.
+    static let lastSeqMessage = "the board is at its last seq (\(Limits.maximumSeq)) and takes no more operations"
 
     // MARK: Reading
 
@@ -126,7 +130,9 @@ public struct BoardEngine: Sendable {
             return .rejected(Rejection(opId: request.opId, code: .invalid, message: "opId must be 1…128 bytes"))
         }
         if let remembered = rememberedOutcome(for: request.opId) { return .repeated(remembered) }
-        do {
+        do throws(Refusal) {
+            // `seq + 1` below must stay a seq every JSON reader holds exactly.
+            guard seq < Limits.maximumSeq else { throw Refusal.invalid(Self.lastSeqMessage) }
             switch try resolve(request, client: client, role: role, leases: leases) {
             case .noop:
                 let noop = Noop(opId: request.opId, seq: seq)
@@ -155,6 +161,7 @@ public struct BoardEngine: Sendable {
     /// Applies an already committed event: replaying the log on restore, or following
     /// another sequencer. Its seq must be the next one.
     public mutating func append(_ event: CommittedEvent) throws(BoardError) {
+        guard seq < Limits.maximumSeq else { throw BoardError(Self.lastSeqMessage) }
         guard event.seq == seq + 1 else { throw BoardError("expected event \(seq + 1), got \(event.seq)") }
         let effect = try current.apply(event.op)
         history.append(HistoryEntry(event: event, effect: effect))

@@ -15,6 +15,23 @@ public enum Limits {
     /// An item's `data`, measured as its JSON encoding (about: escapes are not counted). The
     /// bound keeps 10,000 items from making a board of gigabytes through 1 MiB messages.
     public static let maximumDataBytes = 65_536
+    /// Levels of arrays and objects a JSON text may nest (the server's parser, Foundation's
+    /// `JSONDecoder`, an archive): past it a text is refused as nested too deep.
+    public static let maximumJSONDepth = 512
+    /// Levels an item's `data` may nest, the object itself counting as one: a `welcome`, a
+    /// page of events and an archive hold it six levels down, so every text that carries it
+    /// stays within `maximumJSONDepth` and every client can read it back.
+    public static let maximumDataDepth = maximumJSONDepth - 6
+    /// The last seq a board reaches: 2^53 − 1, the largest integer every JSON reader holds
+    /// exactly (a double, a JavaScript number). Seqs travel as JSON numbers, so a board
+    /// beyond it could not be named by a `baseSeq` or a resume; at it, operations are
+    /// refused rather than committed, and a stored or imported board beyond it is refused.
+    public static let maximumSeq = 9_007_199_254_740_991
+
+    /// True for a seq a board may be at: 0…`maximumSeq`.
+    public static func isValidSeq(_ seq: Int) -> Bool {
+        seq >= 0 && seq <= maximumSeq
+    }
 
     /// True for a non-empty id of at most 128 UTF-8 bytes.
     public static func isValidID(_ id: String) -> Bool {
@@ -38,9 +55,14 @@ public enum Limits {
         return JSONValue.object(data).fits(in: &budget)
     }
 
-    /// Why `item`'s data is refused (it is past `maximumDataBytes`); nil when it has none or it fits.
+    /// Why `item`'s data is refused (it is past `maximumDataBytes` or nests deeper than
+    /// `maximumDataDepth`); nil when it has none or it fits.
     public static func dataProblem(_ data: JSONObject?, of item: ItemID) -> String? {
-        guard let data, !isValidData(data) else { return nil }
-        return "data of item \(item) is longer than \(maximumDataBytes) bytes"
+        guard let data else { return nil }
+        if !isValidData(data) { return "data of item \(item) is longer than \(maximumDataBytes) bytes" }
+        if !JSONValue.object(data).nests(within: maximumDataDepth) {
+            return "data of item \(item) nests deeper than \(maximumDataDepth) levels"
+        }
+        return nil
     }
 }

@@ -33,6 +33,16 @@ extension JSONValue {
         }
         return budget >= 0
     }
+
+    /// True when arrays and objects nest at most `levels` deep (this value counting as one).
+    /// Goes no deeper than `levels`, however deep the value is.
+    func nests(within levels: Int) -> Bool {
+        switch self {
+        case .null, .bool, .number, .string: true
+        case .array(let values): levels > 0 && values.allSatisfy { $0.nests(within: levels - 1) }
+        case .object(let members): levels > 0 && members.values.allSatisfy { $0.nests(within: levels - 1) }
+        }
+    }
 }
 
 /// An item's optional `data` is always a JSON object.

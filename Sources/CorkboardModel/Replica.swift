@@ -15,6 +15,8 @@ public struct Replica: Sendable, Hashable {
     /// next seq or does not fit the board: the replica has lost step and should take a
     /// new snapshot (or resume).
     public mutating func apply(_ event: CommittedEvent) throws(BoardError) {
+        // The snapshot's seq came from a server: past `Limits.maximumSeq` it is refused, not added to.
+        guard seq < Limits.maximumSeq else { throw BoardError("the replica is at seq \(seq), the last a board reaches or past it") }
         guard event.seq == seq + 1 else { throw BoardError("expected event \(seq + 1), got \(event.seq)") }
         try board.apply(event.op)
         seq = event.seq

@@ -50,26 +50,38 @@ extension SQLiteStore {
     /// - An existing id: its snapshot, log and remembered rejections are replaced; it gets
     ///   a fresh epoch always and seq `max(old seq, archive seq) + 1`, so no client holding
     ///   the old history can mistake the new one for it (spec §1).
+    ///
+    /// Refused before anything is written (`invalidArchive`, naming the board): an archive
+    /// with any of `validationProblems(limits:)` (`limits` are the server's, as `serve` is
+    /// configured), or one over a board already at `Limits.maximumSeq`, which has no seq
+    /// left to give the replacement.
     @discardableResult
-    public func importBoard(_ archive: BoardArchive) throws(SQLiteStoreError) -> ImportedBoard {
+    public func importBoard(_ archive: BoardArchive, limits: BoardSizeLimits) throws(SQLiteStoreError) -> ImportedBoard {
         dispatchPrecondition(condition: .notOnQueue(queue))
-        let problems = archive.validationProblems()
-        guard problems.isEmpty else { throw .invalidArchive(problems.joined(separator: "; ")) }
-        let result: Result<ImportedBoard, StoreError> = queue.sync {
+        let board = archive.board
+        let problems = archive.validationProblems(limits: limits)
+        guard problems.isEmpty else { throw .invalidArchive(board: board.id, problems: problems) }
+        // The inner result is the import's own verdict; the outer one the store's.
+        let result: Result<Result<ImportedBoard, SQLiteStoreError>, StoreError> = queue.sync {
             run(writing: true) { db in
-                let board = archive.board
                 if let existing = try BoardTables.head(db, board.id) {
-                    let seq = max(existing.seq, archive.seq) + 1
+                    let highest = max(existing.seq, archive.seq)
+                    guard highest < Limits.maximumSeq else {
+                        return .success(.failure(.invalidArchive(board: board.id, problems: [
+                            "the board here is at seq \(existing.seq); a replacement needs a seq above \(highest), past the last a board reaches (\(Limits.maximumSeq))",
+                        ])))
+                    }
+                    let seq = highest + 1
                     let epoch = Self.freshEpoch(differentFrom: [existing.epoch, archive.epoch])
                     try BoardTables.replaceBoard(db, board, seq: seq, epoch: epoch)
-                    return .success(ImportedBoard(id: board.id, seq: seq, epoch: epoch, replacedExisting: true))
+                    return .success(.success(ImportedBoard(id: board.id, seq: seq, epoch: epoch, replacedExisting: true)))
                 }
                 let epoch = archive.epoch ?? Epoch.make()
                 try BoardTables.insertBoard(db, board, seq: archive.seq, epoch: epoch)
-                return .success(ImportedBoard(id: board.id, seq: archive.seq, epoch: epoch, replacedExisting: false))
+                return .success(.success(ImportedBoard(id: board.id, seq: archive.seq, epoch: epoch, replacedExisting: false)))
             }
         }
-        return try unwrap(result)
+        return try unwrap(result).get()
     }
 
     /// `Epoch.make()` is random; a collision with the epoch being replaced would let a

@@ -21,8 +21,9 @@ public enum SQLiteStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case missing(path: String)
     /// Any other SQLite failure, with SQLite's own words.
     case storage(path: String, reason: String)
-    /// An archive that cannot be imported (unknown format, invalid board).
-    case invalidArchive(String)
+    /// An archive that cannot be imported (unknown format, seq out of range, invalid board,
+    /// past the server's limits): the board's id and every problem found.
+    case invalidArchive(board: String, problems: [String])
     /// The store was opened read-only (for export) and was asked to write.
     case openedReadOnly(path: String)
     /// The store was closed.
@@ -47,12 +48,21 @@ public enum SQLiteStoreError: Error, Sendable, Hashable, CustomStringConvertible
             return "there is no corkboard database at \(path)"
         case .storage(let path, let reason):
             return "SQLite error on \(path): \(reason)"
-        case .invalidArchive(let reason):
-            return "the archive cannot be imported: \(reason)"
+        case .invalidArchive(let board, let problems):
+            // One line however many problems: the first few, and how many more.
+            let shown = problems.prefix(3).joined(separator: "; ")
+            let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
+            return "board \(Self.quoted(board)) cannot be imported: \(shown)\(more)"
         case .openedReadOnly(let path):
             return "\(path) was opened read-only (for export) and cannot be written"
         case .closed(let path):
             return "the store on \(path) is closed"
         }
+    }
+
+    /// A board id as it reads in one line: quoted and escaped, cut after 64 characters
+    /// (an id that is too long is among the problems).
+    private static func quoted(_ id: String) -> String {
+        id.count > 64 ? String(reflecting: String(id.prefix(64))) + "…" : String(reflecting: id)
     }
 }

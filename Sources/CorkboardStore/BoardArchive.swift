@@ -3,7 +3,8 @@ import Foundation
 
 /// One board as `corkboard export` writes it and `corkboard import` reads it: the board at
 /// a seq, its epoch, and a format number. Plain JSON a person can read and edit; history is
-/// not included (an import starts the board's log afresh).
+/// not included (an import starts the board's log afresh), so there are no events to check:
+/// a board and a seq are all an archive can bring in.
 public struct BoardArchive: Sendable, Hashable, Codable {
     /// The format this code writes. A file with a higher number was written by a newer
     /// corkboard and is refused rather than half understood.
@@ -24,16 +25,51 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         self.epoch = epoch
     }
 
-    /// Why this archive cannot be imported, if anything: an unknown format, a negative
-    /// seq, an empty epoch, or a board that breaks the model's rules (spec §1).
-    public func validationProblems() -> [String] {
+    private enum CodingKeys: String, CodingKey { case format, board, seq, epoch }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        board = try container.decode(Board.self, forKey: .board)
+        seq = try Self.decodeSeq(container)
+        epoch = try container.decodeIfPresent(String.self, forKey: .epoch)
+    }
+
+    /// `seq` as an Int; a number no Int holds (2^64, 2.5, 1e400) is named in the error, which
+    /// Foundation would only call "not valid JSON".
+    private static func decodeSeq(_ container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
+        if let seq = try? container.decode(Int.self, forKey: .seq) { return seq }
+        let reason: String
+        if let number = try? container.decode(Double.self, forKey: .seq) {
+            reason = number.rounded() == number
+                ? "\(String(format: "%.0f", number)) is past the last seq a board reaches, \(Limits.maximumSeq) (2^53 − 1)"
+                : "\(number) is not a whole number"
+        } else {
+            // Missing: the decoder's own "the field is missing".
+            if !container.contains(.seq) { _ = try container.decode(Int.self, forKey: .seq) }
+            reason = "not a whole number 0…\(Limits.maximumSeq)"
+        }
+        throw DecodingError.dataCorruptedError(forKey: .seq, in: container, debugDescription: reason)
+    }
+
+    /// Why this archive cannot be imported, if anything: an unknown format, a seq outside
+    /// 0…`Limits.maximumSeq`, an epoch that is empty or not id-like, a board that breaks the
+    /// model's rules (spec §1), or one past the server's size limits. Everything a board can
+    /// get into through the protocol passes; nothing else does.
+    public func validationProblems(limits: BoardSizeLimits) -> [String] {
         var problems: [String] = []
         if format < 1 || format > Self.currentFormat {
             problems.append("archive format \(format) is not supported (this corkboard reads 1…\(Self.currentFormat))")
         }
         if seq < 0 { problems.append("seq must not be negative") }
-        if let epoch, epoch.isEmpty { problems.append("epoch must not be empty (leave it out for a fresh one)") }
+        if seq > Limits.maximumSeq {
+            problems.append("seq \(seq) is past the last seq a board reaches, \(Limits.maximumSeq) (2^53 − 1)")
+        }
+        if let epoch, !Limits.isValidBoardID(epoch) {
+            problems.append("epoch must be 1…128 bytes without NUL (leave it out for a fresh one)")
+        }
         problems += board.validationProblems()
+        problems += limits.problems(of: board)
         return problems
     }
 
@@ -43,9 +79,5 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
-    }
-
-    public static func decode(_ data: Data) throws -> BoardArchive {
-        try JSONDecoder().decode(BoardArchive.self, from: data)
     }
 }

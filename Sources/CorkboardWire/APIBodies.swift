@@ -71,7 +71,15 @@ extension WireFormat {
     /// optional, false by default). Returns the board, or what is wrong with the body;
     /// the board's own rules (ids, duplicates) are checked by whoever creates it.
     public static func decodeNewBoard(_ data: Data) -> Result<Board, ErrorMessage> {
-        guard case .object(let object)? = JSONParser.parse(data) else {
+        let body: JSONValue
+        do throws(JSONParser.Failure) {
+            body = try JSONParser.parse(data)
+        } catch .malformed {
+            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
+        } catch {
+            return .failure(ErrorMessage(code: .invalid, message: error.message))
+        }
+        guard case .object(let object) = body else {
             return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
         }
         let fields = FieldReader(object)

@@ -52,8 +52,12 @@ extension ClientMessage {
         let type = try fields.string("type")
         switch type {
         case "hello":
-            let resume = try fields.optionalObject("resume").map { resume throws(FieldError) in
-                ResumePoint(epoch: try resume.string("epoch"), seq: try resume.int("seq"))
+            let resume = try fields.optionalObject("resume").flatMap { resume throws(FieldError) -> ResumePoint? in
+                let epoch = try resume.string("epoch")
+                // A seq no board reaches cannot be resumed from: the hello is answered as one
+                // without `resume`, with a full snapshot (spec §3), not refused.
+                guard let seq = try resume.seq("seq") else { return nil }
+                return ResumePoint(epoch: epoch, seq: seq)
             }
             self = .hello(Hello(
                 board: try fields.string("board"), name: try fields.string("name"),

@@ -46,6 +46,15 @@ struct FieldReader {
         return try Self.integer(value, key)
     }
 
+    /// A seq a client names (a resume point): an integer, or nil for a whole number past
+    /// every seq a board reaches (beyond ±`Limits.maximumSeq`, however large), which names
+    /// no seq at all. Anything else that is not an integer is refused as `int` refuses it.
+    func seq(_ key: String) throws(FieldError) -> Int? {
+        guard case .number(let number)? = object[key], number.rounded() == number,
+              abs(number) > Double(Limits.maximumSeq) else { return try int(key) }
+        return nil
+    }
+
     func strings(_ key: String) throws(FieldError) -> [String] {
         try array(key).map { value throws(FieldError) in
             guard case .string(let string) = value else { throw FieldError(message: "field \"\(key)\" must hold strings") }

@@ -13,26 +13,54 @@ import Foundation
 /// whitespace; at most `maximumDepth` nested arrays and objects. A repeated key keeps its last
 /// value.
 enum JSONParser {
-    static let maximumDepth = 512
+    static let maximumDepth = Limits.maximumJSONDepth
 
-    struct Malformed: Error {}
+    /// Why a text is not taken.
+    enum Failure: Error, Equatable {
+        case malformed
+        /// Well-formed as far as the parser read, but nested deeper than `maximumDepth`.
+        /// `outline` is the value with every array or object past the limit replaced by
+        /// `null` (their contents unread), so the message's `type` and `opId` can still be
+        /// answered.
+        case nestedTooDeep(outline: JSONValue)
 
-    /// The value of a whole JSON text, or nil when it is not one.
-    static func parse(_ data: Data) -> JSONValue? {
-        data.withUnsafeBytes { bytes in try? parse(bytes) }
+        /// What the client is told (spec §2: `error` or `rejected`, code `invalid`).
+        var message: String {
+            switch self {
+            case .malformed: "malformed JSON"
+            case .nestedTooDeep: "nested too deep (more than \(JSONParser.maximumDepth) levels)"
+            }
+        }
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> JSONValue {
+    /// Internal to the reader: the text is not JSON.
+    private struct Malformed: Error {}
+
+    /// The value of a whole JSON text.
+    static func parse(_ data: Data) throws(Failure) -> JSONValue {
+        // `Data.withUnsafeBytes` rethrows untyped: the failure travels out as a value.
+        try data.withUnsafeBytes { bytes in Result { () throws(Failure) in try parse(bytes) } }.get()
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> JSONValue {
         var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self))
-        let value = try reader.value(depth: 0)
-        reader.skipWhitespace()
-        guard reader.atEnd else { throw Malformed() }
+        let value: JSONValue
+        do throws(Malformed) {
+            value = try reader.value(depth: 0)
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw Malformed() }
+        } catch {
+            throw .malformed
+        }
+        if reader.skippedTooDeep { throw .nestedTooDeep(outline: value) }
         return value
     }
 
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// An array or object past `maximumDepth` was stepped over (read as `null`).
+        var skippedTooDeep = false
 
         var atEnd: Bool { index == bytes.count }
 
@@ -65,7 +93,7 @@ enum JSONParser {
         }
 
         private mutating func object(depth: Int) throws(Malformed) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw Malformed() }
+            guard depth <= JSONParser.maximumDepth else { return try skipTooDeep() }
             index += 1
             var members: [String: JSONValue] = [:]
             if closes(UInt8(ascii: "}")) { return .object(members) }
@@ -81,7 +109,7 @@ enum JSONParser {
         }
 
         private mutating func array(depth: Int) throws(Malformed) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw Malformed() }
+            guard depth <= JSONParser.maximumDepth else { return try skipTooDeep() }
             index += 1
             var elements: [JSONValue] = []
             if closes(UInt8(ascii: "]")) { return .array(elements) }
@@ -90,6 +118,37 @@ enum JSONParser {
                 if closes(UInt8(ascii: "]")) { return .array(elements) }
                 try expect(UInt8(ascii: ","))
             }
+        }
+
+        /// Steps over the array or object starting here, nested past the limit, without
+        /// building it or recursing (the reason for the limit): brackets are counted outside
+        /// strings until the one that opened it closes. What it holds is not checked, so a
+        /// text both too deep and malformed inside the deep part is reported as too deep.
+        private mutating func skipTooDeep() throws(Malformed) -> JSONValue {
+            var open = 0
+            while let byte = current {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    open += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    open -= 1
+                    if open == 0 {
+                        skippedTooDeep = true
+                        return .null
+                    }
+                case UInt8(ascii: "\""):
+                    // To the closing quote; a backslash takes the byte after it along.
+                    while let inner = current, inner != UInt8(ascii: "\"") {
+                        index += inner == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard current != nil else { throw Malformed() }
+                    index += 1
+                default:
+                    break
+                }
+            }
+            throw Malformed()
         }
 
         /// Skips whitespace and takes `closing` if it comes next: the end of an object or array

@@ -53,8 +53,15 @@ public enum WireFormat {
     /// Field values are checked for shape here; ids, offsets and the rest of an
     /// operation's validity are the resolver's (which rejects them `invalid` too).
     public static func decodeClientMessage(_ data: Data) -> DecodedClientMessage {
-        guard let value = JSONParser.parse(data) else {
-            return .error(ErrorMessage(code: .invalid, message: "malformed JSON"))
+        let value: JSONValue
+        do throws(JSONParser.Failure) {
+            value = try JSONParser.parse(data)
+        } catch {
+            // Too deep is still well-formed: an operation in it gets its `rejected`.
+            guard case .nestedTooDeep(.object(let outline)) = error else {
+                return .error(ErrorMessage(code: .invalid, message: error.message))
+            }
+            return refusal(of: outline, error.message)
         }
         guard case .object(let object) = value else {
             return .error(ErrorMessage(code: .invalid, message: "a message must be a JSON object"))
@@ -62,11 +69,16 @@ public enum WireFormat {
         do throws(FieldError) {
             return .message(try ClientMessage(json: object))
         } catch {
-            if case .string(let type) = object["type"], ClientMessage.operationTypes.contains(type),
-               case .string(let opId) = object["opId"] {
-                return .rejected(Rejected(opId: opId, code: .invalid, message: error.message))
-            }
-            return .error(ErrorMessage(code: .invalid, message: error.message))
+            return refusal(of: object, error.message)
         }
+    }
+
+    /// An unusable message: `rejected` when it is an operation with a string opId, else `error`.
+    private static func refusal(of object: JSONObject, _ message: String) -> DecodedClientMessage {
+        if case .string(let type) = object["type"], ClientMessage.operationTypes.contains(type),
+           case .string(let opId) = object["opId"] {
+            return .rejected(Rejected(opId: opId, code: .invalid, message: message))
+        }
+        return .error(ErrorMessage(code: .invalid, message: message))
     }
 }

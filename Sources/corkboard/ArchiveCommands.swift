@@ -1,4 +1,5 @@
 import ArgumentParser
+import CorkboardHub
 import CorkboardServer
 import CorkboardSQLite
 import CorkboardStore
@@ -57,14 +58,22 @@ struct ExportCommand: ParsableCommand {
 
 /// `corkboard import FILE`: puts an exported board into the data folder, replacing a board
 /// with the same id (which then gets a new epoch, so its clients reload rather than resume).
-/// Needs the server stopped: the store takes the folder's lock.
+/// Needs the server stopped: the store takes the folder's lock. The board is held to every
+/// limit the server holds boards to (the size limits as `serve` reads them), so nothing
+/// gets in through a file that the server could not have made, or could not serve.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Read a board from a JSON file made by `corkboard export` (or by hand) into the data folder.",
-        discussion: "Stop the server first. A board with the same id is replaced and gets a new epoch.")
+        discussion: """
+            Stop the server first. A board with the same id is replaced and gets a new epoch. \
+            A board past the server's limits (items, collections, ids, labels and titles, data, \
+            JSON nesting, seq 0…2^53 − 1) is refused whole, naming the board and what is wrong.
+            """)
 
     @OptionGroup var folder: DataFolderOption
+
+    @OptionGroup var boardLimits: BoardLimitOptions
 
     @Argument(help: "The JSON file to import; - for standard input.")
     var file: String
@@ -74,6 +83,12 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func importArchive() throws {
+        var hub = HubConfiguration()
+        do {
+            try boardLimits.apply(to: &hub, environment: EnvironmentSettings(ProcessInfo.processInfo.environment))
+        } catch let error as EnvironmentSettings.InvalidValue {
+            throw ValidationError(error.description)
+        }
         let data: Data
         do {
             data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
@@ -81,27 +96,17 @@ struct ImportCommand: ParsableCommand {
             throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
         }
         let archive: BoardArchive
-        do {
+        do throws(ArchiveDecodingError) {
             archive = try BoardArchive.decode(data)
         } catch {
-            throw CommandFailure("\(file) is not a board archive: \(Self.describe(error))")
+            let named = error.board.map { "board \(String(reflecting: $0)) in " } ?? ""
+            throw CommandFailure("\(named)\(file) is not a board archive: \(error)")
         }
         let store = try openOrExplain { try SQLiteStore(directory: folder.path) }
         defer { store.close() }
-        let imported = try openOrExplain { try store.importBoard(archive) }
+        let imported = try openOrExplain { try store.importBoard(archive, limits: hub.boardSizeLimits) }
         let verb = imported.replacedExisting ? "replaced" : "created"
         print("\(verb) board \(imported.id) at seq \(imported.seq), epoch \(imported.epoch)")
-    }
-
-    /// JSON decoding errors name the field that is wrong, not Foundation's whole context.
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): "the field \"\(key.stringValue)\" is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        case DecodingError.dataCorrupted(let context): context.debugDescription
-        default: "\(error)"
-        }
     }
 }
 
@@ -109,7 +114,13 @@ struct ImportCommand: ParsableCommand {
 /// `serve` reports its startup errors), exit status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// Line breaks and other control characters (an id may hold them) are written escaped,
+    /// so the failure stays one line.
+    init(_ description: String) {
+        self.description = description.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+    }
 }
 
 /// Turns the store's typed errors into one-line command failures.

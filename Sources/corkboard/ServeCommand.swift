@@ -88,11 +88,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Boards the server holds; creating more is refused with 507. 0: no limit (env: CORKBOARD_MAX_BOARDS; default 10000).")
     var maxBoards: Int?
 
-    @Option(help: "Items one board holds; an insert past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_ITEMS_PER_BOARD; default 10000).")
-    var maxItemsPerBoard: Int?
-
-    @Option(help: "Collections one board holds; a collection.add past it is rejected invalid. 0: no limit (env: CORKBOARD_MAX_COLLECTIONS_PER_BOARD; default 1000).")
-    var maxCollectionsPerBoard: Int?
+    @OptionGroup var boardLimits: BoardLimitOptions
 
     @Option(help: "About how many bytes of committed events each board keeps, in memory and in its stored log, beside the last 100,000 events; the oldest are folded into the snapshot beyond it (env: CORKBOARD_MAX_HISTORY_BYTES; default 67108864, at least 65536).")
     var maxHistoryBytes: Int?
@@ -175,12 +171,7 @@ struct ServeCommand: ParsableCommand {
                 default: settings.http.admission.maxConnectionsPerAddress)
             settings.hub.maxBoards = try limit(
                 maxBoards ?? environment.integer("CORKBOARD_MAX_BOARDS"), "--max-boards", default: settings.hub.maxBoards)
-            settings.hub.maxItemsPerBoard = try limit(
-                maxItemsPerBoard ?? environment.integer("CORKBOARD_MAX_ITEMS_PER_BOARD"), "--max-items-per-board",
-                default: settings.hub.maxItemsPerBoard)
-            settings.hub.maxCollectionsPerBoard = try limit(
-                maxCollectionsPerBoard ?? environment.integer("CORKBOARD_MAX_COLLECTIONS_PER_BOARD"), "--max-collections-per-board",
-                default: settings.hub.maxCollectionsPerBoard)
+            try boardLimits.apply(to: &settings.hub, environment: environment)
             settings.maxPendingOutput = try maxOutputBytes ?? environment.integer("CORKBOARD_MAX_OUTPUT_BYTES") ?? settings.maxPendingOutput
             if let seconds = try seconds(handshakeTimeout ?? environment.integer("CORKBOARD_HANDSHAKE_TIMEOUT"), "--handshake-timeout") {
                 settings.http.headerTimeout = seconds
@@ -264,7 +255,7 @@ private func rate(_ value: Int?, _ option: String, default defaultRate: RateLimi
 }
 
 /// A count limit option: nil keeps the default, 0 turns the limit off.
-private func limit(_ value: Int?, _ option: String, default defaultLimit: Int?) throws -> Int? {
+func limit(_ value: Int?, _ option: String, default defaultLimit: Int?) throws -> Int? {
     guard let value else { return defaultLimit }
     guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a positive number") }
     return value == 0 ? nil : value

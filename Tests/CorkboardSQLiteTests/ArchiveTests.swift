@@ -26,7 +26,7 @@ import Testing
         let archive = BoardArchive(board: try Fixtures.expected(after: 4, "n"), seq: 4, epoch: "from-elsewhere")
         do {
             let store = try Fixtures.open(directory)
-            let imported = try store.importBoard(archive)
+            let imported = try store.importBoard(archive, limits: Fixtures.limits)
             #expect(imported == ImportedBoard(id: "n", seq: 4, epoch: "from-elsewhere", replacedExisting: false))
             store.close()
         }
@@ -41,7 +41,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try Fixtures.open(directory)
         let json = Data(#"{"format": 1, "seq": 0, "board": {"id": "h", "title": "Hand made", "locked": false, "collections": []}}"#.utf8)
-        let imported = try store.importBoard(BoardArchive.decode(json))
+        let imported = try store.importBoard(BoardArchive.decode(json), limits: Fixtures.limits)
         #expect(imported.epoch.count == 16 && imported.seq == 0)
         #expect(try store.load("h")?.epoch == imported.epoch)
     }
@@ -55,10 +55,10 @@ import Testing
             try store.appendEvents("b", after: 0, count: 6, rejections: [Rejection(opId: "r", code: .invalid, message: "no")])
             // An archive behind the board (seq 2) and one ahead of it (seq 50).
             let behind = BoardArchive(board: try Fixtures.expected(after: 2), seq: 2, epoch: "old")
-            let first = try store.importBoard(behind)
+            let first = try store.importBoard(behind, limits: Fixtures.limits)
             #expect(first.replacedExisting && first.seq == 7 && first.epoch != "old")
             let ahead = BoardArchive(board: Fixtures.board(), seq: 50, epoch: first.epoch)
-            let second = try store.importBoard(ahead)
+            let second = try store.importBoard(ahead, limits: Fixtures.limits)
             #expect(second.seq == 51 && second.epoch != first.epoch && second.epoch != "old")
             store.close()
         }
@@ -75,11 +75,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try Fixtures.open(directory)
         let future = BoardArchive(board: Fixtures.board(), seq: 0, epoch: nil, format: 99)
-        #expect(throws: SQLiteStoreError.self) { try store.importBoard(future) }
+        #expect(throws: SQLiteStoreError.self) { try store.importBoard(future, limits: Fixtures.limits) }
         var twice = Fixtures.board()
         twice.collections[1].items = [Item(id: "i1", label: "again")]
         do {
-            try store.importBoard(BoardArchive(board: twice, seq: 0, epoch: nil))
+            try store.importBoard(BoardArchive(board: twice, seq: 0, epoch: nil), limits: Fixtures.limits)
             Issue.record("an item twice must be refused")
         } catch {
             #expect("\(error)".contains("i1 appears twice"))
@@ -99,7 +99,7 @@ import Testing
         // Committed later by the running store: a new read sees it.
         try running.appendEvents("b", after: 3, count: 1)
         #expect(try reader.exportBoard("b")?.seq == 4)
-        #expect(throws: SQLiteStoreError.self) { try reader.importBoard(BoardArchive(board: Fixtures.board("z"), seq: 0, epoch: nil)) }
+        #expect(throws: SQLiteStoreError.self) { try reader.importBoard(BoardArchive(board: Fixtures.board("z"), seq: 0, epoch: nil), limits: Fixtures.limits) }
         guard case .unavailable? = reader.appendResult(CommitBatch(board: "b", expectedSeq: 4, events: [Fixtures.event(5)])).failure else {
             Issue.record("a read-only store must refuse appends")
             return

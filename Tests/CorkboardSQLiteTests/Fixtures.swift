@@ -8,6 +8,9 @@ import TestSupport
 
 /// Boards, events and waiting helpers shared by this target's tests.
 enum Fixtures {
+    /// The server's default size limits (`corkboard serve` without options).
+    static let limits = BoardSizeLimits(maximumItems: 10_000, maximumCollections: 1_000)
+
     static func board(_ id: String = "b") -> Board {
         Board(id: id, title: "Board \(id)", collections: [
             BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),

@@ -8,32 +8,16 @@ import TestSupport
 /// `corkboard export` and `corkboard import` as a user runs them, against the data folder
 /// of a real `corkboard serve`.
 @Suite(.threadsOfTheirOwn) struct ArchiveCommandTests {
-    let webRoot: TemporaryDirectory
-    let data: TemporaryDirectory
+    let folder: ArchiveFolder
+    var data: TemporaryDirectory { folder.data }
 
     init() throws {
-        webRoot = try TemporaryDirectory("corkboard-web")
-        try webRoot.write("index.html", "<!doctype html><title>hello</title>")
-        data = try TemporaryDirectory("corkboard-data")
+        folder = try ArchiveFolder()
     }
 
-    private func serve() throws -> (ServerProcess, BoardAPI) {
-        let process = try ServerProcess(["serve", "--port", "0", "--web-root", webRoot.path, "--data", data.path])
-        let port = try #require(process.waitForListeningPort())
-        return (process, BoardAPI(port: port))
-    }
-
-    /// Runs a command to its end; returns its exit status, standard output and standard error.
-    private func run(_ arguments: [String]) throws -> (Int32?, String, String) {
-        let process = try ServerProcess(arguments)
-        let status = process.waitForExit()
-        return (status, process.standardOutput, process.standardError)
-    }
-
-    private func stop(_ process: ServerProcess) {
-        process.signal(SIGTERM)
-        #expect(process.waitForExit() == 0)
-    }
+    private func serve() throws -> (ServerProcess, BoardAPI) { try folder.serve() }
+    private func run(_ arguments: [String]) throws -> (Int32?, String, String) { try folder.run(arguments) }
+    private func stop(_ process: ServerProcess) { folder.stop(process) }
 
     @Test func exportWhileServingThenImportOverTheBoardGivesItANewEpoch() throws {
         let (server, api) = try serve()

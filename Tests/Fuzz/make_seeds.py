@@ -196,6 +196,53 @@ def engine_seeds():
         write("BoardEngineFuzz", name, b"\n".join(line(m) for m in messages) + b"\n")
 
 
+# Archive import: one choice byte (bit 0: small limits, 3 items and 2 collections), then the
+# file as `corkboard export` writes it, or as a hand (or an attacker) might.
+def archive_seeds():
+    def archive(seq=7, epoch="0123456789abcdef", collections=None, board_id="seeded", **extra):
+        if collections is None:
+            collections = [{"id": "todo", "title": "To do", "items": [
+                {"id": "a", "label": "A", "data": {"n": 1, "tags": ["x", "y"], "nested": {"k": None}}},
+                {"id": "b", "label": "B"}]}, {"id": "done", "title": "Done", "items": []}]
+        value = {"format": 1, "seq": seq, "board": {"id": board_id, "title": "Seeded", "locked": False,
+                                                     "collections": collections}}
+        if epoch is not None:
+            value["epoch"] = epoch
+        value.update(extra)
+        return json.dumps(value, indent=2, sort_keys=True).encode()
+
+    def raw_seq(text):
+        return archive(seq=424242).replace(b"424242", text)
+
+    items = lambda n: [{"id": "i%d" % i, "label": "I%d" % i} for i in range(n)]
+    seeds = {
+        "exported": archive(),
+        "no-epoch": archive(epoch=None),
+        "empty-board": archive(seq=0, collections=[]),
+        "locked": archive().replace(b'"locked": false', b'"locked": true'),
+        "last-seq": archive(seq=2**53 - 1),
+        "seq-2-53": archive(seq=2**53),
+        "seq-int-max": archive(seq=2**63 - 1),
+        "seq-2-64": raw_seq(b"18446744073709551616"),
+        "seq-fraction": raw_seq(b"2.5"),
+        "seq-huge": raw_seq(b"1e400"),
+        "seq-negative": archive(seq=-1),
+        "format-2": archive(format=2),
+        "duplicate-ids": archive(collections=[{"id": "c", "title": "C", "items": [{"id": "a", "label": "A"}]},
+                                              {"id": "c", "title": "C", "items": [{"id": "a", "label": "A"}]}]),
+        "nul-board-id": archive(board_id="a\u0000b"),
+        "empty-epoch": archive(epoch=""),
+        "four-items": archive(collections=[{"id": "c", "title": "C", "items": items(4)}]),
+        "three-collections": archive(collections=[{"id": "c%d" % i, "title": "C", "items": []} for i in range(3)]),
+        "deep-data": archive().replace(b'"n": 1', b'"n": ' + b"[" * 600 + b"]" * 600),
+        "deep-brackets-in-strings": archive().replace(b'"A"', b'"' + b"[{" * 300 + b'"'),
+        "missing-board": b'{"format": 1, "seq": 0}',
+    }
+    for name, text in seeds.items():
+        write("ArchiveImportFuzz", name, bytes([0]) + text)
+        write("ArchiveImportFuzz", name + "-small-limits", bytes([1]) + text)
+
+
 if __name__ == "__main__":
     # Rewrite the seeds; keep the reproducers of past findings (regression-*), which
     # come from the fuzzer, not from here.
@@ -208,5 +255,6 @@ if __name__ == "__main__":
     deflate_seeds()
     client_message_seeds()
     engine_seeds()
+    archive_seeds()
     for target in sorted(os.listdir(ROOT)):
         print(target, len(os.listdir(os.path.join(ROOT, target))), "seeds")

@@ -27,7 +27,7 @@ for argument in "$@"; do
         *) seconds=$argument ;;
     esac
 done
-all_targets=(HTTPRequestFuzz WebSocketFrameFuzz WebSocketDeflateFuzz ClientMessageFuzz BoardEngineFuzz)
+all_targets=(HTTPRequestFuzz WebSocketFrameFuzz WebSocketDeflateFuzz ClientMessageFuzz BoardEngineFuzz ArchiveImportFuzz)
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
 # Inputs longer than this are not generated: every parser's interesting states are reachable
@@ -84,7 +84,7 @@ build() {
     mapfile -t logging < <(logging_sources)
     compile_module Logging no "${logging[@]}"
     local module
-    for module in Sockets HTTP WebSocket WebSocketDeflate CorkboardModel CorkboardWire; do
+    for module in Sockets HTTP WebSocket WebSocketDeflate CorkboardModel CorkboardWire CorkboardStore; do
         mapfile -t sources < <(module_sources "$module")
         compile_module "$module" yes "${sources[@]}"
     done
