@@ -447,7 +447,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Everything is written: half-closes and discards input until the peer closes (see `close`).
     /// The handler hears of the close now; the descriptor is closed when the linger ends.
     private func linger() {
-        guard !peerFinished, socket.shutdownWrite() else { return terminate(closeReason) }
+        // Without a handler (closed before it started) nothing reads: close at once.
+        guard !peerFinished, handler != nil, socket.shutdownWrite() else { return terminate(closeReason) }
         state = .lingering
         // After the caller's turn, as when the descriptor closes: a handler that closes in the
         // middle of its own work (a WebSocket noting its close code) finishes that work first.
