@@ -242,10 +242,12 @@ public final class Hub: Sendable {
         room(for: board).document(completion)
     }
 
-    /// The durable committed events after `since`.
-    public func events(board: String, since: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
+    /// The durable committed events after `since`, at most `limit` of them.
+    public func events(
+        board: String, since: Int, limit: Int = .max, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void
+    ) {
         guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
-        room(for: board).events(since: since, completion)
+        room(for: board).events(since: since, limit: limit, completion)
     }
 
     /// One operation from an HTTP caller with `role`: answered when its outcome may be told

@@ -12,7 +12,10 @@ enum BoardAPI {
     /// With `allowedOrigins`, a request from a browser page of another origin is refused (403)
     /// before anything else, as at the WebSocket handshake: no other site's page can change a
     /// board through its visitors' browsers (in open mode, or with a token the page obtained).
-    static func add(to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil) {
+    /// `outputBound` is the connections' output bound: a page of `…/ops` stays well under it.
+    static func add(to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20) {
+        let pageBytes = pageBudget(outputBound: outputBound)
+        let documentLengths = DocumentLengths()
         func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
             router.add(method, pattern) { request, responder in
                 if let allowedOrigins, let origin = request.headers["Origin"], !allowedOrigins.contains(origin) {
@@ -49,18 +52,34 @@ enum BoardAPI {
         route(.GET, "/api/boards/{id}") { request, responder in
             let board = request.pathParameters["id"] ?? ""
             guard authorize(request, board: board, hub: hub, responder) != nil else { return }
-            hub.document(board: board) { result in responder.respond(result.map { json(.ok, $0) }) }
+            hub.document(board: board) { result in
+                // Off the board's queue: counting a large board's bytes takes a while, and
+                // the board's members should not wait for it.
+                DispatchQueue.global().async {
+                    responder.respond(result.map { documentResponse($0, lengths: documentLengths) })
+                }
+            }
         }
 
         route(.GET, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
             guard authorize(request, board: board, hub: hub, responder) != nil else { return }
-            let sinceText = request.queryItems["since"] ?? "0"
-            guard let since = Int(sinceText), since >= 0 else {
-                return responder.respond(.error(.badRequest, "since must be a seq (a whole number ≥ 0), not \"\(sinceText)\""))
+            let query: OpsPageQuery
+            switch OpsPageQuery.parse(request.queryPairs) {
+            case .success(let parsed): query = parsed
+            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
             }
-            hub.events(board: board, since: since) { result in
-                responder.respond(result.map { json(.ok, EventPage(events: $0)) })
+            // One more than the page: whether it is there tells if the page is the last.
+            hub.events(board: board, since: query.since, limit: query.limit + 1) { result in
+                responder.respond(result.map { events in
+                    do {
+                        let page = try EventPage.encodedPage(
+                            Array(events.prefix(query.limit)), byteBudget: pageBytes, more: events.count > query.limit)
+                        return .json(.ok, page.body)
+                    } catch {
+                        return .error(.internalServerError, "the answer could not be encoded: \(error)")
+                    }
+                })
             }
         }
 
@@ -89,6 +108,27 @@ enum BoardAPI {
                     code: .invalid, message: "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))))
             }
         }
+    }
+
+    /// Bytes a page of `…/ops` may take (one event may pass it alone): a quarter of the output
+    /// bound, at most 1 MiB, so a page is written at once and a pipelined one may follow.
+    static func pageBudget(outputBound: Int) -> Int {
+        min(1 << 20, outputBound / 4)
+    }
+
+    /// `GET /api/boards/{id}`: whole when the board fits one piece, else written as the client
+    /// reads it (counted first, for its `Content-Length`, unless `lengths` knows it): a board
+    /// may be hundreds of MB.
+    static func documentResponse(_ document: BoardDocument, lengths: DocumentLengths) -> HTTPResponse {
+        var pieces = BoardDocumentPieces(document)
+        let first = pieces.next() ?? []
+        guard let second = pieces.next() else { return .json(.ok, first) }
+        let length = lengths.length(of: document) { first.count + second.count + pieces.reduce(0) { $0 + $1.count } }
+        let stream = HTTPBodyStream(length: length) {
+            var pieces = BoardDocumentPieces(document)
+            return { pieces.next() }
+        }
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], stream: stream)
     }
 
     /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after answering 403.

@@ -13,7 +13,8 @@ enum Routes {
         // Spec §2: every application message is JSON text; binary closes with 1003.
         boardSocket.acceptsBinary = false
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
-        BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins)
+        BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
+                     outputBound: configuration.maxPendingOutput)
         // A board's page is one page for every board; its script reads the id from the path.
         router.add(.GET, "/b/{id}") { request, responder in
             var page = request

@@ -40,14 +40,19 @@ public struct BoardList: Sendable, Hashable, Codable {
     public init(boards: [BoardSummary]) { self.boards = boards }
 }
 
-/// `GET /api/boards/{id}/ops?since=N`: `{"events":[…]}`, each event exactly the
-/// `committed` message a WebSocket member received.
+/// `GET /api/boards/{id}/ops?since=N&limit=M`: `{"events":[…],"next":S}`, each event exactly
+/// the `committed` message a WebSocket member received; `next` (the seq of the page's last
+/// event, the `since` of the next page) only when the board has events after this page.
 public struct EventPage: Sendable, Hashable, Codable {
     public var events: [CommittedEvent]
+    public var next: Int?
 
-    public init(events: [CommittedEvent]) { self.events = events }
+    public init(events: [CommittedEvent], next: Int? = nil) {
+        self.events = events
+        self.next = next
+    }
 
-    private enum CodingKeys: String, CodingKey { case events }
+    private enum CodingKeys: String, CodingKey { case events, next }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,11 +63,36 @@ public struct EventPage: Sendable, Hashable, Codable {
             }
             return event
         }
+        next = try container.decodeIfPresent(Int.self, forKey: .next)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(events.map(ServerMessage.committed), forKey: .events)
+        try container.encodeIfPresent(next, forKey: .next)
+    }
+
+    /// The body of one page, as `WireFormat.encode` would write it: the events in order until
+    /// the next one would take the body past `byteBudget` (always at least one), with `next`
+    /// when some were left out or `more` says the board has events after `events`.
+    /// Each event is encoded once, straight into the body.
+    public static func encodedPage(_ events: [CommittedEvent], byteBudget: Int, more: Bool) throws -> (body: [UInt8], count: Int) {
+        var body = Array(#"{"events":["#.utf8)
+        var count = 0
+        for event in events {
+            let encoded = try WireFormat.encode(ServerMessage.committed(event))
+            // Room for the comma, `]`, and the `,"next":…}` that follows a cut.
+            if count > 0 && body.count + encoded.count + 32 > byteBudget { break }
+            if count > 0 { body.append(UInt8(ascii: ",")) }
+            body += encoded
+            count += 1
+        }
+        body.append(UInt8(ascii: "]"))
+        if let last = events.prefix(count).last, more || count < events.count {
+            body += Array(#","next":\#(last.seq)"#.utf8)
+        }
+        body.append(UInt8(ascii: "}"))
+        return (body, count)
     }
 }
 

@@ -9,6 +9,8 @@ import CorkboardModel
 /// (an item's `data`) are sorted here, by Unicode code points.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
+    /// The last byte of what `takeBytes` handed out: commas still fall right across pieces.
+    private var lastTaken: UInt8?
 
     init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
@@ -41,8 +43,15 @@ struct JSONWriter {
 
     /// A comma before anything but the first member or element (what comes after `{`, `[` or `:`).
     private mutating func separate() {
-        guard let last = bytes.last, last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":") else { return }
+        guard let last = bytes.last ?? lastTaken, last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":") else { return }
         bytes.append(UInt8(ascii: ","))
+    }
+
+    /// Hands out what was written so far and starts a new piece of the same document.
+    mutating func takeBytes() -> [UInt8] {
+        lastTaken = bytes.last ?? lastTaken
+        defer { bytes = [] }
+        return bytes
     }
 
     // MARK: Values

@@ -109,7 +109,7 @@ extension JSONWriter {
     }
 
     /// `{"data"?,"id","label"}`: `data` absent when the item has none.
-    private mutating func write(_ item: Item) {
+    mutating func write(_ item: Item) {
         openObject()
         if let data = item.data { key("data"); object(data) }
         key("id"); string(item.id)

@@ -32,15 +32,19 @@ public struct HTTPRequest: Sendable {
         return String(target[target.index(after: mark)...].prefix { $0 != "#" })
     }
 
-    /// Query parameters, percent-decoded; `+` is a space as in HTML forms.
+    /// Query parameters, percent-decoded; `+` is a space as in HTML forms. A name given twice
+    /// keeps its last value (see `queryPairs` for a route that refuses repeats).
     public var queryItems: [String: String] {
-        var items: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
+        Dictionary(queryPairs, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Query parameters in the order sent, repeats included, decoded as in `queryItems`.
+    public var queryPairs: [(name: String, value: String)] {
+        (query ?? "").split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (s: Substring) in PercentDecoding.decode(String(s.map { $0 == "+" ? " " : $0 })) ?? String(s) }
-            items[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }
-        return items
     }
 
     /// HTTP/1.1 keeps the connection unless told `close`; HTTP/1.0 closes unless told `keep-alive`.

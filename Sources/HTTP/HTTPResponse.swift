@@ -1,16 +1,24 @@
 import Glibc
 import Sockets
 
-/// A complete response: status, headers, body.
+/// A complete response: status, headers, and a body held whole or made as it is sent.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// A body made piece by piece as the client reads it, instead of `body` (which is then empty).
+    public var stream: HTTPBodyStream?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response whose body is written as the client reads it (see `HTTPBodyStream`).
+    public init(status: HTTPStatus, headers: HTTPHeaders = [:], stream: HTTPBodyStream) {
+        self.init(status: status, headers: headers)
+        self.stream = stream
     }
 
     public static func text(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
@@ -29,11 +37,12 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The bytes on the wire. `Content-Length`, `Date`, `Server` and `Connection` are filled in;
-    /// a response to HEAD keeps the length of the body it does not send.
+    /// a response to HEAD keeps the length of the body it does not send. With a `stream`, only
+    /// the head: the connection sends the stream's pieces after it.
     public func serialized(headRequest: Bool = false, keepAlive: Bool) -> ByteChunk {
         var text = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if !status.forbidsBody && !headers.contains("Content-Length") { text += "Content-Length: \(body.count)\r\n" }
+        if !status.forbidsBody && !headers.contains("Content-Length") { text += "Content-Length: \(stream?.length ?? body.count)\r\n" }
         if !headers.contains("Date") { text += "Date: \(HTTPDate.now())\r\n" }
         if !headers.contains("Server") { text += "Server: corkboard\r\n" }
         if !keepAlive && !headers.contains("Connection") { text += "Connection: close\r\n" }
@@ -41,6 +50,22 @@ public struct HTTPResponse: Sendable {
         var bytes = Array(text.utf8)
         if !headRequest && !status.forbidsBody { bytes += body }
         return ByteChunk(bytes)
+    }
+}
+
+/// A body too large to hold whole for a client that may not read it (a board of tens of MB):
+/// the connection asks for its next piece only as the socket takes the previous ones, so a
+/// client that stops reading holds a few pieces of server memory, not the whole body.
+public struct HTTPBodyStream: Sendable {
+    /// The body's length in bytes, sent as `Content-Length`: the pieces must add up to it.
+    public let length: Int
+    let makePieces: @Sendable () -> () -> [UInt8]?
+
+    /// `pieces` is called once per response sent, on the connection's loop, and returns the
+    /// function that gives the next piece (nil after the last).
+    public init(length: Int, pieces: @escaping @Sendable () -> () -> [UInt8]?) {
+        self.length = length
+        makePieces = pieces
     }
 }
 

@@ -15,6 +15,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// While this many response bytes are unwritten, no further pipelined request is read:
     /// a client that sends and never reads holds at most this much of our memory.
     public var pipelineOutputLimit = 256 * 1024
+    /// A streamed body (`HTTPBodyStream`) is made no further ahead of the socket than this
+    /// (nor than a quarter of the connection's output bound).
+    public var streamAhead = 256 * 1024
     /// Connections held open at once, in total (default 20,000) and per client address (off;
     /// never applied to loopback). A connection over a limit is answered 503 and closed.
     public var admission = AdmissionLimits(maxConnections: 20_000)
@@ -25,10 +28,16 @@ public struct HTTPServerConfiguration: Sendable {
 /// HTTP/1.1 on one connection: parses requests, hands them to the router one at a time
 /// (responses go out in request order, so pipelining is safe), applies the timeouts.
 ///
+/// A client that stops reading holds little: a streamed body stops being made, pipelined
+/// requests stop being read, and when a deadline passes (the idle timeout while a response
+/// is unwritten) without the socket having taken a byte, the client is dropped as a slow
+/// consumer, like a WebSocket member past its output bound.
+///
 /// Confinement: every method runs on the connection's loop; the responder closures hop there
 /// before touching it, which is what makes `@unchecked Sendable` true.
 final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
-    private enum Phase { case idle, receivingHead, receivingBody, handling, upgraded }
+    /// `writing`: a streamed body is being sent; `closing`: the last response is being flushed.
+    private enum Phase { case idle, receivingHead, receivingBody, handling, writing, closing, upgraded }
 
     private let connection: Connection
     private let router: Router
@@ -45,6 +54,12 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private var waitingForDrain = false
     /// Identifies the request in flight, so a handler that answers twice is ignored.
     private var requestNumber = 0
+    /// The streamed body being sent (phase `writing`), and whether the connection stays open after it.
+    private var body: StreamedBodyWriter?
+    private var keepAliveAfterBody = false
+    /// `connection.bytesWritten` when the current deadline was armed: progress since then
+    /// shows a client that reads, however slowly.
+    private var writtenAtDeadline = 0
 
     init(connection: Connection, router: Router, configuration: HTTPServerConfiguration, logger: Logger) {
         self.connection = connection
@@ -72,6 +87,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidDrain(_ connection: Connection) {
+        if phase == .writing { return feedBody() }
         guard waitingForDrain else { return }
         waitingForDrain = false
         connection.resumeReading()
@@ -80,7 +96,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func connectionShouldShutDown(_ connection: Connection) {
         shuttingDown = true
-        if phase != .handling { closeAfterFlush() }
+        if phase != .handling && phase != .writing { closeAfterFlush() }
     }
 
     func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
@@ -90,7 +106,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     // MARK: Requests
 
     private func processRequests() {
-        while phase != .handling && phase != .upgraded && !closing {
+        while phase != .handling && phase != .writing && phase != .upgraded && !closing {
             if connection.pendingOutputBytes > configuration.pipelineOutputLimit {
                 waitingForDrain = true
                 connection.pauseReading()
@@ -140,11 +156,41 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         guard phase == .handling, number == requestNumber else { return }
         let keepAlive = request.keepAlive && !shuttingDown && !peerFinished
         connection.send(response.serialized(headRequest: request.method == .HEAD, keepAlive: keepAlive))
-        if keepAlive {
+        if let stream = response.stream, request.method != .HEAD, !response.status.forbidsBody {
+            body = StreamedBodyWriter(stream)
+            keepAliveAfterBody = keepAlive
+            enter(.writing)
+            return feedBody()
+        }
+        responded(keepAlive: keepAlive)
+    }
+
+    private func responded(keepAlive: Bool) {
+        if keepAlive && !shuttingDown {
             enter(.idle)
             processRequests()
         } else {
             closeAfterFlush()
+        }
+    }
+
+    /// Queues the next pieces of the streamed body, as far ahead as the bound allows.
+    private func feedBody() {
+        guard var writer = body else { return }
+        let ahead = min(configuration.streamAhead, connection.limits.maxPendingOutput / 4)
+        let progress = writer.feed(connection, ahead: ahead)
+        body = writer
+        switch progress {
+        case .waiting:
+            break
+        case .finished:
+            body = nil
+            responded(keepAlive: keepAliveAfterBody)
+        case .wrongLength(let count):
+            // The response's framing is broken: the client must not take what follows as a response.
+            logger.error("a streamed body gave \(count) bytes, not the length it announced; connection dropped")
+            body = nil
+            connection.abort()
         }
     }
 
@@ -170,10 +216,11 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         closeAfterFlush()
     }
 
+    /// Closes once the last response is written; the deadline still drops a client that stops reading it.
     private func closeAfterFlush() {
         guard !closing else { return }
         closing = true
-        timer.cancel()
+        enter(.closing)
         connection.close()
     }
 
@@ -184,8 +231,13 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private func enter(_ next: Phase) {
         guard next != phase else { return }
         phase = next
-        switch next {
-        case .idle: timer.schedule(deadline: .now() + configuration.idleTimeout)
+        armDeadline()
+    }
+
+    private func armDeadline() {
+        writtenAtDeadline = connection.bytesWritten
+        switch phase {
+        case .idle, .writing, .closing: timer.schedule(deadline: .now() + configuration.idleTimeout)
         case .receivingHead: timer.schedule(deadline: .now() + configuration.headerTimeout)
         case .receivingBody: timer.schedule(deadline: .now() + configuration.bodyTimeout)
         case .handling, .upgraded: timer.schedule(deadline: .distantFuture)
@@ -193,13 +245,21 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func timeout() {
+        guard phase != .handling && phase != .upgraded else { return }
+        // Output still waits for the socket: the client took some since the deadline was set
+        // (it reads, slowly) and gets another period, or it took nothing and is dropped.
+        if connection.pendingOutputBytes > 0 || phase == .writing {
+            if connection.bytesWritten > writtenAtDeadline { return armDeadline() }
+            logger.debug("dropped \(connection.remoteAddress?.description ?? "?"): it read nothing of its response for the idle timeout")
+            return connection.dropSlowConsumer()
+        }
         switch phase {
         case .idle:
             closeAfterFlush()
         case .receivingHead, .receivingBody:
             connection.send(HTTPResponse.error(.requestTimeout, "request not received in time").serialized(keepAlive: false))
             closeAfterFlush()
-        case .handling, .upgraded:
+        case .closing, .handling, .writing, .upgraded:
             break
         }
     }

@@ -9,7 +9,9 @@ import Synchronization
 public final class StaticFiles: Sendable {
     public let root: String
     private let cache = Mutex<[String: CachedFile]>([:])
-    /// Files up to this size stay in memory (with their gzip form); larger ones are read per request.
+    /// Files up to this size stay in memory (with their gzip form); larger ones are read piece
+    /// by piece as the client takes them (not compressed), so a client that stops reading holds
+    /// a few pieces, not the file.
     private let maxCachedFileSize = 1024 * 1024
     /// Larger files are not served: the web client is small, and this server is not a file host.
     private let maxFileSize = 64 * 1024 * 1024
@@ -37,9 +39,9 @@ public final class StaticFiles: Sendable {
             response.headers.set("Allow", "GET, HEAD")
             return response
         }
-        guard let path = resolve(request.path), let file = load(path) else {
-            return .error(.notFound, "not found")
-        }
+        guard let path = resolve(request.path) else { return .error(.notFound, "not found") }
+        if let large = largeFileResponse(path, request) { return large }
+        guard let file = load(path) else { return .error(.notFound, "not found") }
         let gzip = file.gzipped != nil && Self.acceptsGzip(request.headers)
         var headers: HTTPHeaders = [
             "Content-Type": file.contentType,
@@ -53,6 +55,34 @@ public final class StaticFiles: Sendable {
         }
         if gzip { headers.add("Content-Encoding", "gzip") }
         return HTTPResponse(status: .ok, headers: headers, body: gzip ? file.gzipped! : file.bytes)
+    }
+
+    /// The response for a file too large to cache, streamed; nil for any other file. Its ETag
+    /// comes from the file's identity (inode, size, modification time), not its bytes, which
+    /// would have to be read whole first.
+    private func largeFileResponse(_ path: String, _ request: HTTPRequest) -> HTTPResponse? {
+        var info = stat()
+        guard stat(path, &info) == 0, Int(info.st_size) > maxCachedFileSize else { return nil }
+        guard Int(info.st_size) <= maxFileSize else { return .error(.notFound, "not found") }
+        let version = FileVersion(info)
+        let etag = "\"f\(String(version.inode, radix: 16))-\(String(version.size, radix: 16))-"
+            + "\(String(version.modified.tv_sec, radix: 16)).\(String(version.modified.tv_nsec, radix: 16))\""
+        let fileExtension = Self.fileExtension(path)
+        let headers: HTTPHeaders = [
+            "Content-Type": MediaType.forExtension(fileExtension).type,
+            "ETag": etag,
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+        ]
+        let tags = request.headers.tokens("If-None-Match").map { $0.hasPrefix("w/") ? String($0.dropFirst(2)) : $0 }
+        if tags.contains(where: { $0 == "*" || $0 == etag.lowercased() }) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        let stream = HTTPBodyStream(length: version.size) {
+            let file = FilePieces(path: path)
+            return { file.next() }
+        }
+        return HTTPResponse(status: .ok, headers: headers, stream: stream)
     }
 
     /// Maps a request path (still percent-encoded) to a real file path under the root, or nil.
@@ -87,12 +117,17 @@ public final class StaticFiles: Sendable {
         let version = FileVersion(info)
         if let cached = cache.withLock({ $0[path] }), cached.version == version { return cached }
         guard let bytes = Self.readFile(path, size: Int(info.st_size)) else { return nil }
-        let fileExtension = path.split(separator: "/").last.flatMap { name in
-            name.contains(".") ? String(name.split(separator: ".").last!) : nil
-        } ?? ""
+        let fileExtension = Self.fileExtension(path)
         let file = CachedFile(bytes: bytes, version: version, fileExtension: fileExtension)
         if bytes.count <= maxCachedFileSize { cache.withLock { $0[path] = file } }
         return file
+    }
+
+    /// What follows the last `.` of the file's name ("" without one).
+    private static func fileExtension(_ path: String) -> String {
+        path.split(separator: "/").last.flatMap { name in
+            name.contains(".") ? String(name.split(separator: ".").last!) : nil
+        } ?? ""
     }
 
     private static func readFile(_ path: String, size: Int) -> [UInt8]? {

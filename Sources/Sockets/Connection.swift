@@ -12,7 +12,8 @@ public protocol ConnectionHandler: AnyObject {
     /// The server is shutting down gracefully. The default closes once pending output is written;
     /// a protocol with a request in flight finishes it first.
     func connectionShouldShutDown(_ connection: Connection)
-    /// Called once, after the descriptor was closed.
+    /// Called once, when nothing more can be sent: after the descriptor was closed, or when a
+    /// lingering close starts (the descriptor is closed up to `Limits.lingerTime` later).
     func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason)
 }
 
@@ -52,14 +53,25 @@ public final class Connection: @unchecked Sendable, Hashable {
         public var maxPendingOutput: Int
         /// Reads per readiness event before yielding the loop to other connections.
         public var readsPerEvent: Int
+        /// A lingering close (see `close`) reads and discards for at most this long...
+        public var lingerTime: DispatchTimeInterval
+        /// ...and at most this many bytes, then closes whatever the peer still sends.
+        public var lingerBytes: Int
 
-        public init(maxPendingOutput: Int = 4 * 1024 * 1024, readsPerEvent: Int = 8) {
+        public init(
+            maxPendingOutput: Int = 4 * 1024 * 1024, readsPerEvent: Int = 8,
+            lingerTime: DispatchTimeInterval = .seconds(2), lingerBytes: Int = 4 * 1024 * 1024
+        ) {
             self.maxPendingOutput = maxPendingOutput
             self.readsPerEvent = readsPerEvent
+            self.lingerTime = lingerTime
+            self.lingerBytes = lingerBytes
         }
     }
 
-    private enum State { case open, closingAfterFlush, closed }
+    /// `lingering`: everything was written and the write side shut down; input is read and
+    /// discarded until the peer closes or the linger limits are reached (see `close`).
+    private enum State { case open, closingAfterFlush, lingering, closed }
 
     public let socket: Socket
     public let loop: IOLoop
@@ -92,6 +104,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
     private var pendingCancels = 1
     private var closeReason = CloseReason.local
+    /// The peer sent FIN: nothing of its input can be left unread when we close.
+    private var peerFinished = false
+    /// Bytes discarded while lingering, and the deadline of the linger.
+    private var lingered = 0
+    private var lingerTimer: DispatchSourceTimer?
+    /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
+    private var written = 0
     private var onClose: [@Sendable (CloseReason) -> Void] = []
 
     public init(
@@ -170,6 +189,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     // MARK: Reading
 
     private func readAvailable() {
+        if state == .lingering { return discardInput() }
         // Replies produced while handling these bytes go out together right after.
         defer { loop.flushPending() }
         // Decoded bytes left over from before a pause come before anything newer.
@@ -190,12 +210,30 @@ public final class Connection: @unchecked Sendable, Hashable {
                 return
             case .endOfFile:
                 pauseReading()
+                peerFinished = true
                 closeReason = .peerClosed
                 handler?.connectionDidReadEOF(self)
                 return
             case .failed(let code):
                 terminate(code == ECONNRESET || code == EPIPE ? .reset : .failed(code))
                 return
+            }
+        }
+    }
+
+    /// While lingering: reads what the peer still sends and throws it away.
+    private func discardInput() {
+        for _ in 0..<limits.readsPerEvent {
+            switch socket.read(into: loop.readBuffer) {
+            case .transferred(let count):
+                counters?.received(count)
+                lingered += count
+                if lingered > limits.lingerBytes { return terminate(closeReason) }
+                if count < loop.readBuffer.count { return }
+            case .wouldBlock:
+                return
+            case .endOfFile, .failed:
+                return terminate(closeReason)
             }
         }
     }
@@ -280,6 +318,12 @@ public final class Connection: @unchecked Sendable, Hashable {
         return output.byteCount + plaintext.byteCount
     }
 
+    /// Bytes the socket has taken so far (ciphertext with TLS): grows while the peer reads.
+    public var bytesWritten: Int {
+        precondition(loop.isCurrent)
+        return written
+    }
+
     /// Queues bytes for the peer. From any thread; writes happen on the loop, coalesced with
     /// whatever else is queued in the same turn. A peer whose unread output would pass the
     /// bound is disconnected (`.outputOverflow`) so that nobody else waits for it.
@@ -326,6 +370,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             guard encodeForFilter() else { return }
             let queued = output.byteCount
             let result = output.flush(to: socket)
+            written += queued - output.byteCount
             counters?.sent(queued - output.byteCount)
             switch result {
             case .transferred:
@@ -336,7 +381,7 @@ public final class Connection: @unchecked Sendable, Hashable {
                     writeSource.suspend()
                 }
                 if state == .closingAfterFlush {
-                    terminate(closeReason)
+                    linger()
                 } else if wasPending && plaintext.isEmpty {
                     handler?.connectionDidDrain(self)
                 }
@@ -378,7 +423,12 @@ public final class Connection: @unchecked Sendable, Hashable {
         }
     }
 
-    /// Closes after everything queued has been written. Any thread.
+    /// Closes after everything queued has been written, with a lingering close: the write side
+    /// is shut down (the peer reads our last bytes, then EOF) and what the peer still sends is
+    /// read and discarded until it closes too, for at most `Limits.lingerTime` and
+    /// `Limits.lingerBytes`. Closing at once with unread input would make the kernel answer
+    /// with a reset, which can destroy our last bytes (a close frame, an error response)
+    /// before the peer read them. Any thread.
     public func close() {
         loop.execute {
             guard self.state == .open else { return }
@@ -390,8 +440,35 @@ public final class Connection: @unchecked Sendable, Hashable {
                 self.readSource.suspend()
             }
             // A filtered connection flushes in any case: its close_notify is still to be sent.
-            if self.output.isEmpty && self.filter == nil { self.terminate(self.closeReason) } else { self.scheduleFlush() }
+            if self.output.isEmpty && self.filter == nil { self.linger() } else { self.scheduleFlush() }
         }
+    }
+
+    /// Everything is written: half-closes and discards input until the peer closes (see `close`).
+    /// The handler hears of the close now; the descriptor is closed when the linger ends.
+    private func linger() {
+        // Without a handler (closed before it started) nothing reads: close at once.
+        guard !peerFinished, handler != nil, socket.shutdownWrite() else { return terminate(closeReason) }
+        state = .lingering
+        // After the caller's turn, as when the descriptor closes: a handler that closes in the
+        // middle of its own work (a WebSocket noting its close code) finishes that work first.
+        loop.queue.async { self.notifyHandlerOfClose() }
+        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        // A strong capture, released when the timer is cancelled (in `terminate`).
+        timer.setEventHandler { self.terminate(self.closeReason) }
+        timer.schedule(deadline: .now() + limits.lingerTime)
+        timer.resume()
+        lingerTimer = timer
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()
+        }
+    }
+
+    /// Drops a peer that stopped reading (a protocol's own judgement, such as an HTTP response
+    /// that stalled): closed at once and counted like an overflow of the output bound. Any thread.
+    public func dropSlowConsumer() {
+        loop.execute { self.terminate(.outputOverflow) }
     }
 
     /// Closes at once, dropping unwritten output. Any thread.
@@ -411,6 +488,8 @@ public final class Connection: @unchecked Sendable, Hashable {
         guard state != .closed else { return }
         state = .closed
         closeReason = reason
+        lingerTimer?.cancel()
+        lingerTimer = nil
         // A suspended source must be resumed before it is cancelled, or it is never released.
         if readSuspended { readSuspended = false; readSource.resume() }
         if let writeSource {
@@ -423,14 +502,19 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func finishClose() {
         socket.close()
         counters?.connectionClosed(closeReason)
+        notifyHandlerOfClose()
+        let callbacks = onClose
+        onClose = []
+        for callback in callbacks { callback(closeReason) }
+    }
+
+    /// Tells the handler, once, and lets go of it and of the output.
+    private func notifyHandlerOfClose() {
         let handler = self.handler
         self.handler = nil
         output = OutputQueue()
         plaintext.removeAll()
         handler?.connectionDidClose(self, reason: closeReason)
-        let callbacks = onClose
-        onClose = []
-        for callback in callbacks { callback(closeReason) }
     }
 
     public static func == (lhs: Connection, rhs: Connection) -> Bool { lhs === rhs }

@@ -144,6 +144,11 @@ public struct Socket: Sendable, Hashable {
         return SocketAddress(storage: storage, length: length)
     }
 
+    /// Half-closes: the peer reads what was sent, then EOF, and may still send to us.
+    public func shutdownWrite() -> Bool {
+        Glibc.shutdown(fd, Int32(SHUT_WR)) == 0
+    }
+
     public func close() {
         _ = Glibc.close(fd)
     }

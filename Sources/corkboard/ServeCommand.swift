@@ -102,7 +102,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a new WebSocket has to send hello; then error and close 1008 (env: CORKBOARD_HELLO_TIMEOUT; default 10).")
     var helloTimeout: Int?
 
-    @Option(help: "Seconds an idle keep-alive HTTP connection stays open (env: CORKBOARD_IDLE_TIMEOUT; default 60).")
+    @Option(help: "Seconds an idle keep-alive HTTP connection stays open, and an HTTP client may take no byte of its response before it is dropped (env: CORKBOARD_IDLE_TIMEOUT; default 60).")
     var idleTimeout: Int?
 
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")

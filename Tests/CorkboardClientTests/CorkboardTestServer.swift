@@ -97,11 +97,19 @@ final class CorkboardTestServer: @unchecked Sendable {
         return try JSONDecoder().decode(BoardDocument.self, from: Data(response.body))
     }
 
-    /// `GET /api/boards/{id}/ops?since=N`.
+    /// `GET /api/boards/{id}/ops?since=N`, page by page (following `next`).
     func events(_ board: String, since: Int = 0) throws -> [CommittedEvent] {
-        let response = try get("/api/boards/\(board)/ops?since=\(since)")
-        guard response.status == 200 else { throw ClientTestFailure("GET ops of \(board): \(response.status) \(response.text)") }
-        return try JSONDecoder().decode(EventPage.self, from: Data(response.body)).events
+        var events: [CommittedEvent] = []
+        var cursor = since
+        for _ in 0..<10_000 {
+            let response = try get("/api/boards/\(board)/ops?since=\(cursor)")
+            guard response.status == 200 else { throw ClientTestFailure("GET ops of \(board): \(response.status) \(response.text)") }
+            let page = try JSONDecoder().decode(EventPage.self, from: Data(response.body))
+            events += page.events
+            guard let next = page.next else { return events }
+            cursor = next
+        }
+        throw ClientTestFailure("GET ops of \(board): the pages did not end")
     }
 
     /// `POST /api/boards`; the board as created.

@@ -120,3 +120,29 @@ import TestSupport
         #expect(throws: StaticFiles.MissingRoot.self) { try StaticFiles(root: folder.path + "/app.js") }
     }
 }
+
+/// Files too large to cache are streamed: the same bytes, an ETag from the file's identity,
+/// and 304 for a client that has them.
+@Suite struct LargeStaticFileTests {
+    @Test func aLargeFileIsStreamedWhole() throws {
+        let folder = try TemporaryDirectory()
+        let bytes = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try folder.write("big.bin", Data(bytes))
+        let files = try StaticFiles(root: folder.path)
+        let response = files.response(to: HTTPRequest(method: .GET, target: "/big.bin"))
+        let stream = try #require(response.stream)
+        #expect(response.status == .ok)
+        #expect(stream.length == bytes.count)
+        let next = stream.makePieces()
+        var body: [UInt8] = []
+        for _ in 0..<1000 {
+            guard let piece = next() else { break }
+            #expect(piece.count <= 64 * 1024)
+            body += piece
+        }
+        #expect(body == bytes)
+        let etag = try #require(response.headers["ETag"])
+        let again = files.response(to: HTTPRequest(method: .GET, target: "/big.bin", headers: ["If-None-Match": etag]))
+        #expect(again.status == .notModified)
+    }
+}

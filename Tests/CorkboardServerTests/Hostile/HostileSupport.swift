@@ -70,10 +70,17 @@ enum Unharmed {
         return try client.commit(.move(sources: [collections[from].items[0].id], destination: Destination(collection: to)))
     }
 
+    /// The whole log, page by page (following `next`).
     static func events(port: UInt16, board: String, token: String?) throws -> [CommittedEvent] {
-        let response = try get(port, "/api/boards/\(board)/ops?since=0", token: token)
-        guard response.status == 200 else { throw HubTestFailure("GET ops: \(response.status) \(response.text)") }
-        return try JSONDecoder().decode(EventPage.self, from: Data(response.body)).events
+        var events: [CommittedEvent] = []
+        for _ in 0..<10_000 {
+            let response = try get(port, "/api/boards/\(board)/ops?since=\(events.last?.seq ?? 0)", token: token)
+            guard response.status == 200 else { throw HubTestFailure("GET ops: \(response.status) \(response.text)") }
+            let page = try JSONDecoder().decode(EventPage.self, from: Data(response.body))
+            events += page.events
+            if page.next == nil { return events }
+        }
+        throw HubTestFailure("GET ops of \(board): the pages did not end")
     }
 
     static func document(port: UInt16, board: String, token: String?) throws -> BoardDocument {

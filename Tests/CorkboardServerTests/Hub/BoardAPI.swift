@@ -72,11 +72,20 @@ struct BoardAPI {
         return try response.decode(BoardDocument.self)
     }
 
-    /// `GET /api/boards/{id}/ops?since=N`; requires 200.
+    /// `GET /api/boards/{id}/ops?since=N` (no `since` when nil), then the pages after it
+    /// (following `next`); requires 200.
     func events(_ id: String, since: Int? = nil) throws -> [CommittedEvent] {
-        let response = try get("/api/boards/\(id)/ops" + (since.map { "?since=\($0)" } ?? ""))
-        guard response.status == 200 else { throw HubTestFailure("GET ops of \(id) since \(since.map(String.init) ?? "-"): \(response)") }
-        return try response.decode(EventPage.self).events
+        var events: [CommittedEvent] = []
+        var query = since.map { "?since=\($0)" } ?? ""
+        for _ in 0..<10_000 {
+            let response = try get("/api/boards/\(id)/ops" + query)
+            guard response.status == 200 else { throw HubTestFailure("GET ops of \(id)\(query): \(response)") }
+            let page = try response.decode(EventPage.self)
+            events += page.events
+            guard let next = page.next else { return events }
+            query = "?since=\(next)"
+        }
+        throw HubTestFailure("GET ops of \(id): the pages did not end")
     }
 
     /// `POST /api/boards/{id}/ops` with the operation exactly as a WebSocket client sends it.

@@ -194,13 +194,38 @@ import TestSupport
         let fromSocket = try JSONDecoder().decode(JSONValue.self, from: Data(ada.rawLog.last!.utf8))
         #expect(events.first == fromSocket)
 
-        for query in ["?since=4", "?since=abc", "?since=1.5"] {
+        for query in ["?since=4", "?since=abc", "?since=1.5", "?limit=0", "?since=0&limit=10001", "?after=1", "?since=1&since=2"] {
             let response = try fixture.api.get("/api/boards/board/ops\(query)")
             #expect(response.status == 400, "\(query): \(response)")
             #expect(response.json != nil, "\(query): a JSON body")
         }
         let unknown = try fixture.api.get("/api/boards/nope/ops?since=0")
         #expect(unknown.status == 404)
+    }
+
+    @Test func readsTheLogInPagesFollowingNext() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        for round in 0..<5 {
+            try ada.commit(.updateItem(item: "i1", label: "One \(round)", data: .unchanged))
+        }
+        var seqs: [[Int]] = []
+        var nexts: [Int?] = []
+        var since = 0
+        for _ in 0..<10 {
+            let response = try fixture.api.get("/api/boards/board/ops?since=\(since)&limit=2")
+            #expect(response.status == 200, "\(response)")
+            let page = try response.decode(EventPage.self)
+            seqs.append(page.events.map(\.seq))
+            nexts.append(page.next)
+            guard let next = page.next else { break }
+            since = next
+        }
+        #expect(seqs == [[1, 2], [3, 4], [5]])
+        #expect(nexts == [2, 4, nil])
+        #expect(try fixture.api.get("/api/boards/board/ops?since=4&limit=1").decode(EventPage.self) == EventPage(events: [ada.events[4]]),
+                "the page that reaches the board's seq has no next")
+        #expect(try fixture.api.get("/api/boards/board/ops?since=5").text == #"{"events":[]}"#)
     }
 
     @Test func readingTheLogFromBeforeTheKeptHistoryIs410() throws {
