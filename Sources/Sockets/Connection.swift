@@ -290,7 +290,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Stops reading until `resumeReading`: backpressure for a peer that sends faster than we answer.
     public func pauseReading() {
         precondition(loop.isCurrent)
-        guard !readSuspended, state != .closed else { return }
+        // A lingering connection keeps reading (and discarding) until it closes: see `linger`.
+        guard !readSuspended, state == .open || state == .closingAfterFlush else { return }
         readSuspended = true
         readSource.suspend()
     }
@@ -448,7 +449,18 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// The handler hears of the close now; the descriptor is closed when the linger ends.
     private func linger() {
         // Without a handler (closed before it started) nothing reads: close at once.
-        guard !peerFinished, handler != nil, socket.shutdownWrite() else { return terminate(closeReason) }
+        guard !peerFinished, handler != nil else { return terminate(closeReason) }
+        // Nothing is written any more: the write source goes now, while the descriptor is
+        // whole. Once both directions are shut (the half-close below, then the peer's FIN),
+        // epoll reports a hang-up, and libdispatch crashed (in _dispatch_unote_register_muxed)
+        // when a source suspended through that hang-up was resumed to be cancelled.
+        if let writeSource {
+            if writeSuspended { writeSource.resume() }
+            writeSource.cancel()
+            self.writeSource = nil
+            writeSuspended = true
+        }
+        guard socket.shutdownWrite() else { return terminate(closeReason) }
         state = .lingering
         // After the caller's turn, as when the descriptor closes: a handler that closes in the
         // middle of its own work (a WebSocket noting its close code) finishes that work first.
