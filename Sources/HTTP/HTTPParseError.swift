@@ -11,12 +11,15 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case uriTooLong
     case bodyTooLarge
     case unsupportedVersion
+    /// A `Transfer-Encoding` other than `chunked` alone (gzip, or chunked applied twice).
     case unsupportedTransferEncoding
+    /// A chunked body whose framing is broken: a size that is not hex, a missing CRLF.
+    case malformedChunkedBody
     case unsupportedExpectation
 
     public var status: HTTPStatus {
         switch self {
-        case .malformedRequestLine, .malformedHeader, .invalidContentLength, .conflictingFraming, .missingHost:
+        case .malformedRequestLine, .malformedHeader, .invalidContentLength, .conflictingFraming, .missingHost, .malformedChunkedBody:
             return .badRequest
         case .headerBlockTooLarge, .tooManyHeaders: return .headerFieldsTooLarge
         case .uriTooLong: return .uriTooLong
@@ -40,7 +43,8 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .uriTooLong: return "request target too long"
         case .bodyTooLarge: return "request body too large"
         case .unsupportedVersion: return "only HTTP/1.0 and HTTP/1.1 are served"
-        case .unsupportedTransferEncoding: return "Transfer-Encoding is not supported; send Content-Length"
+        case .unsupportedTransferEncoding: return "only Transfer-Encoding: chunked is supported"
+        case .malformedChunkedBody: return "malformed chunked body"
         case .unsupportedExpectation: return "only Expect: 100-continue is supported"
         }
     }

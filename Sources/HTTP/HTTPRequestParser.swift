@@ -36,8 +36,14 @@ public struct HTTPRequestParser: Sendable {
     private var input = InputBuffer(retainedCapacity: 64 * 1024)
     /// Index up to which the current head has been searched for its end.
     private var scanned = 0
-    /// A parsed head waiting for `bodyLength` bytes of body.
-    private var pending: (request: HTTPRequest, bodyLength: Int)?
+    /// How the body of a parsed head arrives.
+    private enum Framing: Sendable {
+        case length(Int)
+        case chunked(ChunkedBodyDecoder)
+    }
+
+    /// A parsed head waiting for its body.
+    private var pending: (request: HTTPRequest, framing: Framing)?
     private var failure: HTTPParseError?
 
     public init(limits: Limits = Limits()) { self.limits = limits }
@@ -76,11 +82,10 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private mutating func step() throws(HTTPParseError) -> Event? {
-        if let (request, length) = pending {
-            guard bufferedByteCount >= length else { return nil }
+        if let (request, framing) = pending {
+            guard let body = try body(framing) else { return nil }
             var complete = request
-            complete.body = Array(input.bytes[input.start..<input.start + length])
-            input.start += length
+            complete.body = body
             pending = nil
             return .request(complete)
         }
@@ -90,13 +95,40 @@ public struct HTTPRequestParser: Sendable {
         input.start = headEnd
         scanned = headEnd
         let request = try HTTPHeadParser(limits: limits).parse(head)
-        let length = try bodyLength(of: request)
-        if length == 0 { return .request(request) }
-        pending = (request, length)
-        if request.headers.tokens("Expect").contains("100-continue") && bufferedByteCount < length {
+        let framing = try self.framing(of: request)
+        if case .length(0) = framing { return .request(request) }
+        pending = (request, framing)
+        if request.headers.tokens("Expect").contains("100-continue") && !hasBodyBytes(framing) {
             return .continueExpected
         }
         return try step()
+    }
+
+    /// The whole body once it has arrived, consuming it; nil (with a chunked body's progress
+    /// kept) until then.
+    private mutating func body(_ framing: Framing) throws(HTTPParseError) -> [UInt8]? {
+        switch framing {
+        case .length(let length):
+            guard bufferedByteCount >= length else { return nil }
+            defer { input.start += length }
+            return Array(input.bytes[input.start..<input.start + length])
+        case .chunked(var decoder):
+            input.start = try decoder.decode(input.bytes, from: input.start)
+            scanned = input.start
+            guard decoder.isDone else {
+                pending?.framing = .chunked(decoder)
+                return nil
+            }
+            return decoder.body
+        }
+    }
+
+    /// Whether any of the body has arrived (a `100 Continue` is only worth sending before).
+    private func hasBodyBytes(_ framing: Framing) -> Bool {
+        switch framing {
+        case .length(let length): bufferedByteCount >= length
+        case .chunked: bufferedByteCount > 0
+        }
     }
 
     /// RFC 9112 §2.2: a server should ignore empty lines before a request line
@@ -134,15 +166,19 @@ public struct HTTPRequestParser: Sendable {
         return nil
     }
 
-    private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int {
+    private func framing(of request: HTTPRequest) throws(HTTPParseError) -> Framing {
         let expectations = request.headers.tokens("Expect")
         if !expectations.isEmpty && expectations != ["100-continue"] { throw .unsupportedExpectation }
         let lengths = request.headers.tokens("Content-Length")
         if request.headers.contains("Transfer-Encoding") {
             if !lengths.isEmpty || request.version == .http1_0 { throw .conflictingFraming }
-            throw .unsupportedTransferEncoding
+            // RFC 9112 §6.1: chunked must be the final coding, and the only one served here.
+            guard request.headers.tokens("Transfer-Encoding") == ["chunked"] else {
+                throw .unsupportedTransferEncoding
+            }
+            return .chunked(ChunkedBodyDecoder(maxBodyBytes: limits.maxBodyBytes, maxTrailerBytes: limits.maxHeaderBytes))
         }
-        guard request.headers.contains("Content-Length") else { return 0 }
+        guard request.headers.contains("Content-Length") else { return .length(0) }
         // A Content-Length whose value is empty (or only commas) is invalid, not absent:
         // reading it as "no body" would frame the request differently from a proxy in front.
         guard let first = lengths.first, lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
@@ -150,7 +186,7 @@ public struct HTTPRequestParser: Sendable {
         }
         guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }
         if length > limits.maxBodyBytes { throw .bodyTooLarge }
-        return length
+        return .length(length)
     }
 }
 
