@@ -1,4 +1,5 @@
-/// Operations in their resolved form: what a `committed` event carries (spec §5) and
+/// Operations in their resolved form: what a `committed` event carries
+/// (docs/protocol.md#outcomes) and
 /// what applying to the board at `seq - 1` turns it into the board at `seq`.
 
 /// Where items land: before `before` in `collection`, or at its end when `before` is nil.
