@@ -23,7 +23,8 @@ public struct Destination: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(collection, forKey: .collection)
-        // The spec shows `"before":null` for the end, so null is written, not omitted.
+        // The protocol shows `"before":null` for the end (docs/protocol.md#4-operations), so null
+        // is written, not omitted.
         try container.encode(before, forKey: .before)
     }
 }
