@@ -7,10 +7,11 @@ import Synchronization
 import WebSocket
 import WebSocketDeflate
 
-/// The collaboration hub end to end (spec §3, §5): `writers` members move items on one board,
-/// each keeping `inFlight` moves outstanding, while N more members only watch. Measured are
-/// committed moves per second, the latency from sending a move to the writer's own
-/// `committed`, and when the last watcher has the final seq. Each N gets a board of its own.
+/// The collaboration hub end to end (docs/protocol.md#3-joining, docs/protocol.md#4-operations):
+/// `writers` members move items on one board, each keeping `inFlight` moves outstanding,
+/// while N more members only watch. Measured are committed moves per second, the latency
+/// from sending a move to the writer's own `committed`, and when the last watcher has the
+/// final seq. Each N gets a board of its own.
 public struct HubBenchmark {
     public struct Configuration: Sendable {
         public var url: String?

@@ -1,7 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 
-/// The operations of spec §5 and the drag presence of §4, typed.
+/// The operations (docs/protocol.md#4-operations) and the drag presence
+/// (docs/protocol.md#6-presence-drag-state), typed.
 ///
 /// Each operation gets an opId (`<prefix>-<n>`, or the caller's own `opId`, which makes a
 /// retry across processes safe), and `baseSeq` = the replica's seq when it is first sent.
@@ -68,7 +69,7 @@ extension BoardClient {
     public func lock(opId: OperationID? = nil) async -> OperationResult { await setLocked(true, opId: opId) }
     public func unlock(opId: OperationID? = nil) async -> OperationResult { await setLocked(false, opId: opId) }
 
-    // MARK: Presence (spec §4)
+    // MARK: Presence (docs/protocol.md#6-presence-drag-state)
 
     /// Picks `items` up. Success has no answer; a refusal comes as `BoardEvent.dragRejected`.
     /// Presence is never queued: returns false (nothing sent) when not joined. A drag does

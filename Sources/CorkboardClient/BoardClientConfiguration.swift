@@ -42,7 +42,7 @@ public struct BoardClientConfiguration: Sendable {
     public var operationTimeout: Double?
 
     /// Our opIds are `<prefix>-<n>`; the prefix is random so opIds never collide with other
-    /// clients' (the spec asks opIds to be unique on the board for all time).
+    /// clients' (opIds must be unique on the board for all time: docs/protocol.md#4-operations).
     public var opIdPrefix: String
     /// How long a silent connection waits before pinging the server, and for the answer:
     /// how a half-open TCP connection (a vanished server) is noticed.

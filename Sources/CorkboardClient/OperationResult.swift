@@ -1,6 +1,7 @@
 import CorkboardModel
 
-/// The answer to one operation (spec §5), after any resends the client made on its own.
+/// The answer to one operation (docs/protocol.md#outcomes), after any resends the client made
+/// on its own.
 public enum OperationResult: Sendable, Hashable {
     /// Sequenced: the event as every member received it (or, for an opId the server had
     /// already committed before a reconnect, that first event again).

@@ -5,7 +5,8 @@ struct PendingOperation {
     /// Submission order: operations are (re)sent in the order they were asked for.
     let order: Int
     /// The request as first sent. Its opId and (once sent) its baseSeq never change, so a
-    /// resend is the same request and the server answers it at most once (spec §5).
+    /// resend is the same request and the server answers it at most once
+    /// (docs/protocol.md#resending-an-opid).
     var request: OperationRequest
     var waiters: [CheckedContinuation<OperationResult, Never>]
     /// Sent on the current connection and not answered yet.

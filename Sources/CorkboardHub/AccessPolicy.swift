@@ -1,6 +1,7 @@
 import CorkboardModel
 
-/// Decides a client's role on a board from the token it presented (spec §3, §7).
+/// Decides a client's role on a board from the token it presented (docs/protocol.md#3-joining,
+/// docs/protocol.md#8-http-api).
 public protocol AccessPolicy: Sendable {
     /// The role `token` grants on `board`; nil when the token is not valid there, which
     /// the hub answers with `forbidden` (and, for `hello`, close 1008).

@@ -20,7 +20,8 @@ final class Member {
     /// Messages that came while it was replaying (answers to its own operations, presence):
     /// sent after the replay, so nothing overtakes it (a repeat of an event not replayed yet).
     var held: [String] = []
-    /// The live drag, if any (spec §4), and how its broadcasts are paced.
+    /// The live drag, if any (docs/protocol.md#6-presence-drag-state), and how its broadcasts
+    /// are paced.
     var drag: LiveDrag?
     /// While its items are being leased across nodes: its presence messages since, in order.
     var presenceWaiting: [() -> Void]?
@@ -37,9 +38,10 @@ final class Member {
     }
 }
 
-/// Joining, resuming and leaving (spec §3). All on the room's queue, so a member is
-/// registered, replayed and switched to live traffic without a gap or a repeat: broadcasts
-/// skip a member still replaying, and the replay reads up to the durable seq at each step.
+/// Joining, resuming and leaving (docs/protocol.md#3-joining). All on the room's queue, so a
+/// member is registered, replayed and switched to live traffic without a gap or a repeat:
+/// broadcasts skip a member still replaying, and the replay reads up to the durable seq at
+/// each step.
 extension BoardRoom {
     func join(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
         perform {
@@ -181,7 +183,7 @@ extension BoardRoom {
         if !live.isEmpty { WebSocketConnection.send(WebSocketBroadcast(text: text), to: live) }
     }
 
-    /// Sends `error` and closes the WebSocket (spec §3's refusals of `hello`).
+    /// Sends `error` and closes the WebSocket (docs/protocol.md#refusals-of-hello).
     static func refuse(_ socket: WebSocketConnection, _ code: ErrorCode, _ message: String, close: WebSocketCloseCode) {
         socket.send(.error(ErrorMessage(code: code, message: message)))
         socket.close(close, reason: message.utf8.count <= 120 ? message : "")

@@ -3,10 +3,11 @@ import CorkboardWire
 import Dispatch
 import WebSocket
 
-/// Live drag state (spec §4): leases, placeholders, one `drag` per drag with its items,
-/// coalesced `drag.over` broadcasts and exactly one `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything
-/// else about the board, so a clear is ordered after the commit that caused it. Only
-/// members send these, and a member exists only in a room that loaded.
+/// Live drag state (docs/protocol.md#6-presence-drag-state): leases, placeholders, one
+/// `drag` per drag with its items, coalesced `drag.over` broadcasts and exactly one
+/// `drag.cleared` per accepted `drag.start`. All on the room's queue, like everything else
+/// about the board, so a clear is ordered after the commit that caused it. Only members
+/// send these, and a member exists only in a room that loaded.
 extension BoardRoom {
     func dragStart(_ items: [ItemID], from key: MemberKey) {
         perform { self.inOrderOfPresence(key) { self.startDrag(items, from: key) } }
@@ -147,8 +148,8 @@ extension BoardRoom {
         publish(update, name: member.name)
     }
 
-    /// Clears a drag nobody has updated for the timeout (spec §4: 30 s), and one held for
-    /// longer than `maxDragDuration` however often it was updated.
+    /// Clears a drag nobody has updated for the timeout (30 s), and one held for longer than
+    /// `maxDragDuration` however often it was updated (docs/protocol.md#6-presence-drag-state).
     private func scheduleDragTimeout(of key: MemberKey) {
         guard let drag = members[key]?.drag else { return }
         let generation = drag.generation

@@ -17,9 +17,11 @@ public struct HubConfiguration: Sendable {
     public var historyByteBudget = BoardEngine.defaultHistoryByteBudget
     /// How long a new WebSocket may take to send `hello`.
     public var helloTimeout: DispatchTimeInterval = .seconds(10)
-    /// A drag nobody updated for this long is cleared with reason `timeout` (spec §4: 30 s).
+    /// A drag nobody updated for this long is cleared with reason `timeout`
+    /// (docs/protocol.md#6-presence-drag-state: 30 s).
     public var dragTimeout: DispatchTimeInterval = .seconds(30)
-    /// The least time between two `drag` broadcasts of one client (spec §4: at most 20 per second).
+    /// The least time between two `drag.over` broadcasts of one client
+    /// (docs/protocol.md#6-presence-drag-state: one per 50 ms).
     public var dragBroadcastInterval: DispatchTimeInterval = .milliseconds(50)
     /// Events sent per step of a resume replay; the next step waits until the socket drained.
     public var replayChunk = 512

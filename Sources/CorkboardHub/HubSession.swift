@@ -5,9 +5,9 @@ import Foundation
 import Sockets
 import WebSocket
 
-/// One WebSocket on `/ws`: waits for `hello` (spec §3), then hands the client's operations
-/// to its board's room. Messages are decoded here, on the connection's loop, so a flood of
-/// bad input costs its own loop and never the board's sequencer.
+/// One WebSocket on `/ws`: waits for `hello` (docs/protocol.md#3-joining), then hands the
+/// client's operations to its board's room. Messages are decoded here, on the connection's
+/// loop, so a flood of bad input costs its own loop and never the board's sequencer.
 ///
 /// The session also applies the per-connection rates: operations beyond `operationRate` are
 /// answered `rate-limited` here, `drag.over` beyond `presenceRate` is coalesced here, and
@@ -71,7 +71,8 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     }
 
     func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
-        // Binary messages never get here: the socket closes them with 1003 (spec §2).
+        // Binary messages never get here: the socket closes them with 1003
+        // (docs/protocol.md#close-codes).
         guard case .text(let text) = message else { return }
         let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
         switch phase {

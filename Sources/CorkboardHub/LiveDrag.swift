@@ -2,7 +2,8 @@ import CorkboardModel
 import CorkboardWire
 import Dispatch
 
-/// One member's drag in progress (spec §4): presence only, never persisted or sequenced.
+/// One member's drag in progress (docs/protocol.md#6-presence-drag-state): presence only,
+/// never persisted or sequenced.
 struct LiveDrag {
     var state: DragState
     /// Tells this drag from the member's next one, so a timer or an answer that belongs to

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// `seq` is the origin room's durable seq when it was sent: a node applies the message only
 /// once its room has caught up that far, so a drop's `drag.cleared` never overtakes the
-/// `committed` event it follows (spec §4), although the two travel on different channels.
+/// `committed` event it follows (docs/protocol.md#6-presence-drag-state), although the two
+/// travel on different channels.
 struct NodePresence: Codable, Sendable, Hashable {
     enum Kind: String, Codable, Sendable {
         case drag

@@ -1,7 +1,8 @@
 import CorkboardModel
 import Foundation
 
-/// Roles by token, read from `--tokens tokens.json` (spec §3, §7):
+/// Roles by token, read from `--tokens tokens.json` (docs/protocol.md#3-joining,
+/// docs/protocol.md#8-http-api):
 ///
 /// ```json
 /// {"tokens": [

@@ -1,5 +1,5 @@
 /// The answers told to one sender alone that a resend must repeat: noops and permanent
-/// rejections (protocol §4, "Resending an opId").
+/// rejections (docs/protocol.md#resending-an-opid).
 ///
 /// These cost a client nothing to provoke (a viewer's forbidden `lock`, a move of a missing
 /// item), so they are bounded twice, and never share room with committed opIds

@@ -1,5 +1,5 @@
-/// The board as the spec's §1 describes it and as it travels in `welcome` and
-/// `GET /api/boards/{id}`: plain values, the same on the server, in snapshots and in
+/// The board as docs/protocol.md#1-the-model describes it and as it travels in `welcome`
+/// and `GET /api/boards/{id}`: plain values, the same on the server, in snapshots and in
 /// every client's replica.
 
 /// One card on a board.
@@ -85,7 +85,8 @@ extension Board {
     }
 
     /// The problems that make this board unusable as a starting snapshot: bad ids or
-    /// texts, a collection id used twice, an item id in more than one place (spec §1).
+    /// texts, a collection id used twice, an item id in more than one place
+    /// (docs/protocol.md#1-the-model).
     public func validationProblems() -> [String] {
         var problems: [String] = []
         if !Limits.isValidBoardID(id) { problems.append("board id must be 1…128 bytes, without NUL") }

@@ -22,7 +22,7 @@ extension BoardEngine {
     }
 
     /// The id at `index` of the collection's list with `excluded` left out, nil for the
-    /// end or beyond: the `before` of a drag placeholder (spec §4).
+    /// end or beyond: the `before` of a drag placeholder (docs/protocol.md#6-presence-drag-state).
     public func itemID(at index: Int, in collection: CollectionID, excluding excluded: Set<ItemID> = []) -> ItemID? {
         guard index >= 0, let position = current.collectionIndex(of: collection) else { return nil }
         var remaining = index

@@ -1,11 +1,12 @@
-/// The server's board: the single sequencer's state for one board (spec §6).
+/// The server's board: the single sequencer's state for one board (docs/protocol.md#5-resolution).
 ///
 /// The hub keeps one `BoardEngine` per active board and calls `apply` for each
 /// operation in arrival order. The engine resolves it against the current board and
 /// its history, assigns the next seq, and remembers the outcome by opId. It is a value:
 /// no locks, no I/O; whoever owns it (the board's serial queue or actor) serialises it.
 public struct BoardEngine: Sendable {
-    /// Spec §1: at least the last 100,000 committed events are kept.
+    /// The last 100,000 committed events are kept, fewer when they pass the byte budget
+    /// (docs/protocol.md#1-the-model).
     public static let defaultHistoryCapacity = 100_000
     /// About how many bytes of events a board's history keeps (`Footprint`): 100,000 events
     /// of a few hundred bytes fit, while events of 60 KB keep about 1,000 of them.
@@ -70,7 +71,8 @@ public struct BoardEngine: Sendable {
     public var isLocked: Bool { current.locked }
 
     /// The oldest seq the board can be reconstructed at; base seqs older than this get
-    /// the spec's past-the-window behaviour, and resume from before it is impossible.
+    /// the past-the-window rules (docs/protocol.md#5-resolution), and resume from before it
+    /// is impossible.
     public var oldestReachableSeq: Int { history.oldestSeq }
 
     /// The board as it was at `seq`, or nil outside `oldestReachableSeq...seq`.
@@ -119,7 +121,7 @@ public struct BoardEngine: Sendable {
 
     // MARK: Changing
 
-    /// Resolves one operation from `client` (spec §5, §6) and, when it commits,
+    /// Resolves one operation from `client` (docs/protocol.md#5-resolution) and, when it commits,
     /// applies it and assigns it the next seq. `leases` is the hub's table of items in
     /// live drags. Never throws: every failure is a `rejected` outcome.
     public mutating func apply(

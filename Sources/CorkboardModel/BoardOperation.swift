@@ -1,4 +1,5 @@
-/// Operations in their resolved form: what a `committed` event carries (spec §5) and
+/// Operations in their resolved form: what a `committed` event carries
+/// (docs/protocol.md#outcomes) and
 /// what applying to the board at `seq - 1` turns it into the board at `seq`.
 
 /// Where items land: before `before` in `collection`, or at its end when `before` is nil.
@@ -22,7 +23,8 @@ public struct Destination: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(collection, forKey: .collection)
-        // The spec shows `"before":null` for the end, so null is written, not omitted.
+        // The protocol shows `"before":null` for the end (docs/protocol.md#4-operations), so null
+        // is written, not omitted.
         try container.encode(before, forKey: .before)
     }
 }

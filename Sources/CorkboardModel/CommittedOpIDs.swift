@@ -1,5 +1,5 @@
 /// The seqs of the last `capacity` committed opIds, so a resent committed operation is
-/// never applied twice (protocol §4, "Resending an opId").
+/// never applied twice (docs/protocol.md#resending-an-opid).
 ///
 /// Kept apart from the answers told to one sender (`AnswerMemory`), and filled only by
 /// commits: nothing a client can send without committing (a flood of rejected or

@@ -1,6 +1,7 @@
 /// Identifiers and the size limits the resolver enforces.
 ///
-/// Ids are plain strings on the wire (spec §1); the aliases only document intent.
+/// Ids are plain strings on the wire (docs/protocol.md#1-the-model); the aliases only
+/// document intent.
 public typealias ItemID = String
 public typealias CollectionID = String
 public typealias ClientID = String
@@ -8,7 +9,7 @@ public typealias OperationID = String
 
 /// Limits checked when an operation is validated (a violation is rejected `invalid`).
 public enum Limits {
-    /// Spec §1: ids are non-empty strings of at most 128 bytes (UTF-8).
+    /// Ids are non-empty strings of at most 128 bytes of UTF-8 (docs/protocol.md#1-the-model).
     public static let maximumIDBytes = 128
     /// Labels and titles are free text; the bound keeps one field from filling a 1 MiB message.
     public static let maximumTextBytes = 16_384

@@ -1,5 +1,5 @@
-/// What the engine answers for a request (spec §5): a committed event, a noop, or a
-/// rejection; and, for an opId seen before, its first outcome again.
+/// What the engine answers for a request (docs/protocol.md#outcomes): a committed event,
+/// a noop, or a rejection; and, for an opId seen before, its first outcome again.
 
 /// A sequenced, resolved operation: the `committed` message and the log entry.
 public struct CommittedEvent: Sendable, Hashable, Codable {
@@ -31,8 +31,8 @@ public enum RejectionCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The server could not make it durable; nothing changed. Produced by the hub.
     case unavailable
 
-    /// Spec §5: a permanent rejection is the opId's final outcome and is returned
-    /// again on a resend; after a transient one the same opId is resolved anew.
+    /// A permanent rejection is the opId's final outcome and is returned again on a resend;
+    /// after a transient one the same opId is resolved anew (docs/protocol.md#resending-an-opid).
     public var isPermanent: Bool {
         switch self {
         case .gone, .invalid, .forbidden: true

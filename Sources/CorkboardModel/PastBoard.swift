@@ -1,9 +1,10 @@
 /// Reading the board as it was at an earlier seq `b`, without rebuilding all of it.
 ///
-/// Offsets moves (spec §5) and anchor fallbacks (spec §6 rule 5) need a few facts
-/// about one or two lists as of `b`. Each is answered by walking the history between
-/// `b` and now and doing arithmetic on recorded positions, which costs a few
-/// nanoseconds per event instead of a copy of the board.
+/// Offsets moves (docs/protocol.md#4-operations) and anchor fallbacks (rule 5 of
+/// docs/protocol.md#5-resolution) need a few facts about one or two lists as of `b`.
+/// Each is answered by walking the history between `b` and now and doing arithmetic on
+/// recorded positions, which costs a few nanoseconds per event instead of a copy of the
+/// board.
 
 /// An item that was at some place at `b`, identified now.
 enum PastItem: Equatable {

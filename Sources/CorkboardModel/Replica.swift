@@ -1,4 +1,4 @@
-/// A client's copy of a board that follows the server's log (spec §6, last line):
+/// A client's copy of a board that follows the server's log (docs/protocol.md#1-the-model):
 /// start from a snapshot, apply every `committed` event in seq order, hold exactly the
 /// server's board.
 public struct Replica: Sendable, Hashable {

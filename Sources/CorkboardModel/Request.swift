@@ -1,4 +1,4 @@
-/// Operations as a client asks for them (spec §5), before resolution.
+/// Operations as a client asks for them (docs/protocol.md#4-operations), before resolution.
 
 /// What a client asked for. Unlike `BoardOperation`, a move may come in offsets form.
 public enum RequestedOperation: Sendable, Hashable {
@@ -15,8 +15,8 @@ public enum RequestedOperation: Sendable, Hashable {
     case removeCollection(collection: CollectionID)
     case lock(locked: Bool)
 
-    /// Spec §5: move, insert, delete and (item) update carry the seq the client had
-    /// applied; the other operations may omit it and it is ignored there.
+    /// Move, insert, delete and (item) update carry the seq the client had applied; the
+    /// other operations may omit it and it is ignored there (docs/protocol.md#4-operations).
     public var needsBaseSeq: Bool {
         switch self {
         case .move, .moveByOffsets, .insert, .delete, .updateItem: true

@@ -1,5 +1,6 @@
-/// The resolution rules of spec §6, in the order the spec gives them. Each rule that
-/// refuses throws a `Refusal`; what survives is one resolved operation (or a noop).
+/// The resolution rules of docs/protocol.md#5-resolution, in the order given there. Each
+/// rule that refuses throws a `Refusal`; what survives is one resolved operation (or a
+/// noop).
 
 struct Refusal: Error {
     var code: RejectionCode
@@ -104,7 +105,8 @@ extension BoardEngine {
 
     // MARK: Rule 1
 
-    /// The base seq where the operation needs one (else nil, ignored as the spec says).
+    /// The base seq where the operation needs one; nil where it is ignored
+    /// (docs/protocol.md#4-operations).
     private func checkedBaseSeq(_ request: OperationRequest) throws(Refusal) -> Int? {
         guard request.operation.needsBaseSeq else { return nil }
         guard let base = request.baseSeq else { throw .invalid("baseSeq is required") }

@@ -1,4 +1,5 @@
-/// Who may do what (spec §3), and who holds which items in a live drag (spec §4).
+/// Who may do what (docs/protocol.md#3-joining), and who holds which items in a live drag
+/// (docs/protocol.md#6-presence-drag-state).
 
 /// A member's role on a board.
 public enum Role: String, Sendable, Hashable, Codable, CaseIterable {

@@ -6,7 +6,7 @@ import GRDB
 /// without making any one append expensive.
 ///
 /// Pruning never touches the epoch: the board's history is not replaced, its old end is
-/// only forgotten (spec §1).
+/// only forgotten (docs/protocol.md#1-the-model).
 struct Pruning: Sendable {
     let retention: LogRetention
     /// Bytes appended to each board since its log was last measured.

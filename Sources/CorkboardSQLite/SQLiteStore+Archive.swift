@@ -49,7 +49,7 @@ extension SQLiteStore {
     ///   hold (epoch, seq) can resume if nothing happened since.
     /// - An existing id: its snapshot, log and remembered rejections are replaced; it gets
     ///   a fresh epoch always and seq `max(old seq, archive seq) + 1`, so no client holding
-    ///   the old history can mistake the new one for it (spec §1).
+    ///   the old history can mistake the new one for it (docs/protocol.md#1-the-model).
     ///
     /// Refused before anything is written (`invalidArchive`, naming the board): an archive
     /// with any of `validationProblems(limits:)` (`limits` are the server's, as `serve` is

@@ -4,8 +4,8 @@ import CorkboardWire
 import Foundation
 import HTTP
 
-/// The JSON API of spec §7 on top of the hub: the same resolver and the same broadcast
-/// as the WebSocket, with the statuses the spec gives each outcome.
+/// The JSON API (docs/protocol.md#8-http-api) on top of the hub: the same resolver and the
+/// same broadcast as the WebSocket, with the status the protocol gives each outcome.
 enum BoardAPI {
     /// Tokens are judged by the hub's access policy in force at each request (it changes
     /// when the token file is reloaded).
@@ -153,7 +153,7 @@ enum BoardAPI {
         return .some(String(parts[1]).trimmingOWS())
     }
 
-    /// Spec §7: the status of an operation's answer.
+    /// The status of an operation's answer (docs/protocol.md#8-http-api).
     static func status(of message: ServerMessage) -> HTTPStatus {
         guard case .rejected(let rejected) = message else { return .ok }
         switch rejected.code {

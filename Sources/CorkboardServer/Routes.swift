@@ -10,7 +10,8 @@ enum Routes {
     ) -> Router {
         var router = Router(fallback: staticFiles.handle)
         var boardSocket = configuration.webSocket
-        // Spec §2: every application message is JSON text; binary closes with 1003.
+        // Every application message is JSON text; binary closes with 1003
+        // (docs/protocol.md#2-transport).
         boardSocket.acceptsBinary = false
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
         BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,

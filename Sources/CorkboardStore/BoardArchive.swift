@@ -54,8 +54,8 @@ public struct BoardArchive: Sendable, Hashable, Codable {
 
     /// Why this archive cannot be imported, if anything: an unknown format, a seq outside
     /// 0…`Limits.maximumSeq`, an epoch that is empty or not id-like, a board that breaks the
-    /// model's rules (spec §1), or one past the server's size limits. Everything a board can
-    /// get into through the protocol passes; nothing else does.
+    /// model's rules (docs/protocol.md#1-the-model), or one past the server's size limits.
+    /// Everything a board can get into through the protocol passes; nothing else does.
     public func validationProblems(limits: BoardSizeLimits) -> [String] {
         var problems: [String] = []
         if format < 1 || format > Self.currentFormat {

@@ -74,9 +74,10 @@ public struct StoredBoard: Sendable, Hashable {
     public var epoch: String
     /// Events `snapshotSeq + 1 …` in seq order.
     public var events: [CommittedEvent]
-    /// Permanent rejections still remembered for opId replays (spec §5).
+    /// Permanent rejections still remembered for opId replays (docs/protocol.md#resending-an-opid).
     public var rejections: [Rejection]
-    /// Noops still remembered for opId replays: a repeat gets the noop again (spec §5).
+    /// Noops still remembered for opId replays: a repeat gets the noop again
+    /// (docs/protocol.md#resending-an-opid).
     public var noops: [Noop]
     /// The opIds of committed events folded into `snapshot`, oldest first, as far back as the
     /// store keeps them (its `retained` count): a resend of one is answered, not applied again.

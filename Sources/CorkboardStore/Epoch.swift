@@ -1,5 +1,6 @@
-/// Board epochs (spec §1): opaque strings that change only when a board's history is
-/// replaced, so a client holding `(epoch, seq)` from before knows it cannot resume.
+/// Board epochs (docs/protocol.md#1-the-model): opaque strings that change only when a
+/// board's history is replaced, so a client holding `(epoch, seq)` from before knows it
+/// cannot resume.
 public enum Epoch {
     /// A fresh epoch: 16 random hex digits, unique enough that two boards or two imports
     /// never share one by accident.

@@ -1,7 +1,7 @@
 import CorkboardModel
 
-/// How much of a board's log a durable store keeps (spec §1: at least the last `retained`
-/// events, and about `byteBudget` bytes of them, whichever is less).
+/// How much of a board's log a durable store keeps (docs/protocol.md#1-the-model): the
+/// last `retained` events at least, and about `byteBudget` bytes of them, whichever is less.
 ///
 /// By count: the log may grow to `retained + slack` events, and the append that passes that
 /// folds the oldest into the snapshot, leaving exactly `retained`. So a fold happens once

@@ -1,7 +1,8 @@
 import CorkboardModel
 import Foundation
 
-/// The bodies of the HTTP API (spec §7), shared by the server and by bots that call it.
+/// The bodies of the HTTP API (docs/protocol.md#8-http-api), shared by the server and by bots
+/// that call it.
 
 /// `GET /api/boards/{id}` and the answer to `POST /api/boards`: the board as in `welcome`,
 /// with `seq` and `epoch` at its top level.

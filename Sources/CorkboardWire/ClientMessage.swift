@@ -1,6 +1,6 @@
 import CorkboardModel
 
-/// `hello`'s optional resume point (spec §3).
+/// `hello`'s optional resume point (docs/protocol.md#resume).
 public struct ResumePoint: Sendable, Hashable {
     public var epoch: String
     public var seq: Int
@@ -26,7 +26,7 @@ public struct Hello: Sendable, Hashable {
     }
 }
 
-/// Every message a client sends (spec §3–5).
+/// Every message a client sends (docs/protocol.md).
 public enum ClientMessage: Sendable, Hashable {
     case hello(Hello)
     /// `{"type":"drag.start","items":[…]}`
@@ -35,7 +35,7 @@ public enum ClientMessage: Sendable, Hashable {
     case dragOver(collection: CollectionID, index: Int)
     /// `{"type":"drag.end"}`
     case dragEnd
-    /// Any of the operations of §5.
+    /// Any of the operations of docs/protocol.md#4-operations.
     case operation(OperationRequest)
 
     /// The `type` strings of the operations, which get `rejected` rather than `error`.
@@ -55,7 +55,7 @@ extension ClientMessage {
             let resume = try fields.optionalObject("resume").flatMap { resume throws(FieldError) -> ResumePoint? in
                 let epoch = try resume.string("epoch")
                 // A seq no board reaches cannot be resumed from: the hello is answered as one
-                // without `resume`, with a full snapshot (spec §3), not refused.
+                // without `resume`, with a full snapshot (docs/protocol.md#resume), not refused.
                 guard let seq = try resume.seq("seq") else { return nil }
                 return ResumePoint(epoch: epoch, seq: seq)
             }

@@ -24,7 +24,8 @@ enum JSONParser {
         /// answered.
         case nestedTooDeep(outline: JSONValue)
 
-        /// What the client is told (spec §2: `error` or `rejected`, code `invalid`).
+        /// What the client is told (`error` or `rejected`, code `invalid`:
+        /// docs/protocol.md#7-error-rules).
         var message: String {
             switch self {
             case .malformed: "malformed JSON"

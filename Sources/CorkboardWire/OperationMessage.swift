@@ -1,6 +1,6 @@
 import CorkboardModel
 
-/// Operation requests (spec §5) to and from their JSON objects.
+/// Operation requests (docs/protocol.md#4-operations) to and from their JSON objects.
 extension OperationRequest {
     /// Reads an operation whose `type` is one of `ClientMessage.operationTypes`.
     init(json fields: FieldReader, type: String) throws(FieldError) {

@@ -1,6 +1,6 @@
 import CorkboardModel
 
-/// Every message the server sends (spec §3–5), tagged by its `type`.
+/// Every message the server sends (docs/protocol.md), tagged by its `type`.
 public enum ServerMessage: Sendable, Hashable {
     case welcome(Welcome)
     case peerJoined(client: ClientID, name: String)
@@ -96,8 +96,8 @@ extension ServerMessage: Codable {
 }
 
 extension ServerMessage {
-    /// The message for an engine outcome, to be sent as the spec says: a new commit to
-    /// every member, anything else to the sender alone.
+    /// The message for an engine outcome, to be sent as docs/protocol.md#outcomes says: a new
+    /// commit to every member, anything else to the sender alone.
     public init(_ outcome: Outcome) {
         switch outcome {
         case .committed(let commit): self = .committed(commit.event)

@@ -1,7 +1,8 @@
 import CorkboardModel
 
-/// Where a peer's dragged items would land (spec §4): `before` is the id at `index` in
-/// the list without the dragged items, nil (written `null`) for the end.
+/// Where a peer's dragged items would land (docs/protocol.md#6-presence-drag-state):
+/// `before` is the id at `index` in the list without the dragged items, nil (written
+/// `null`) for the end.
 public struct DragTarget: Sendable, Hashable, Codable {
     public var collection: CollectionID
     public var index: Int
@@ -65,7 +66,7 @@ public struct Peer: Sendable, Hashable, Codable {
     }
 }
 
-/// The answer to `hello` (spec §3). With `resumed` there is no `board`.
+/// The answer to `hello` (docs/protocol.md#3-joining). With `resumed` there is no `board`.
 public struct Welcome: Sendable, Hashable, Codable {
     public var client: ClientID
     public var role: Role
@@ -113,7 +114,7 @@ public struct DragUpdate: Sendable, Hashable, Codable {
     }
 }
 
-/// Why a drag ended (spec §4).
+/// Why a drag ended (docs/protocol.md#6-presence-drag-state).
 public enum DragClearReason: String, Sendable, Hashable, Codable, CaseIterable {
     case drop, cancel, left, timeout, deleted
     /// Held for longer than the server allows (`--max-drag-seconds`), whatever came meanwhile.

@@ -1,7 +1,7 @@
 import CorkboardModel
 import Foundation
 
-/// What the server makes of one client text message (spec §2).
+/// What the server makes of one client text message (docs/protocol.md#7-error-rules).
 public enum DecodedClientMessage: Sendable, Hashable {
     case message(ClientMessage)
     /// Malformed JSON, an unknown type, or a bad field without a usable opId: answer
@@ -49,7 +49,7 @@ public enum WireFormat {
         try JSONDecoder().decode(ServerMessage.self, from: data)
     }
 
-    /// For the server: one client message, classified by the error rules of §2.
+    /// For the server: one client message, classified by docs/protocol.md#7-error-rules.
     /// Field values are checked for shape here; ids, offsets and the rest of an
     /// operation's validity are the resolver's (which rejects them `invalid` too).
     public static func decodeClientMessage(_ data: Data) -> DecodedClientMessage {

@@ -461,7 +461,8 @@ private struct RandomPlayer {
             try? await Task.sleep(for: .seconds(interval / 8))
             let current = client.board ?? board
             let collection = current.collections.randomElement(using: &random)!
-            // The placeholder index counts the list without the dragged card (spec §4).
+            // The placeholder index counts the list without the dragged card
+            // (docs/protocol.md#6-presence-drag-state).
             let others = collection.items.map(\.id).filter { $0 != item }
             let index = Int.random(in: 0...others.count, using: &random)
             await client.dragOver(collection: collection.id, index: index)

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every operation of spec §5 through the typed API, with its committed, noop and rejected answers.
+/// Every operation of docs/protocol.md#4-operations through the typed API, with its committed,
+/// noop and rejected answers.
 @Suite(.threadsOfTheirOwn) struct OperationTests {
     @Test func everyOperationGivesItsAnswer() async throws {
         let server = try CorkboardTestServer(demo: false)

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Two clients on one board see each other's changes and drags (spec §4).
+/// Two clients on one board see each other's changes and drags
+/// (docs/protocol.md#6-presence-drag-state).
 @Suite(.threadsOfTheirOwn) struct PresenceTests {
     @Test func twoClientsSeeEachOthersChangesAndDrags() async throws {
         let server = try CorkboardTestServer()

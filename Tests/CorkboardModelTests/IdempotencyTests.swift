@@ -1,8 +1,8 @@
 import CorkboardModel
 import Testing
 
-/// Spec §5: a resent opId gets its first outcome when that was final, and is resolved
-/// anew after a transient rejection.
+/// docs/protocol.md#resending-an-opid: a resent opId gets its first outcome when that was
+/// final, and is resolved anew after a transient rejection.
 @Suite struct IdempotencyTests {
     @Test func aCommittedOpIdIsAnsweredAgainAndNotReapplied() throws {
         var engine = try makeEngine("todo: a b c")

@@ -2,7 +2,8 @@ import CorkboardModel
 import Foundation
 import Testing
 
-/// The model's JSON forms are the spec's (§3 board object, §5 `op`).
+/// The model's JSON forms are the protocol's (the board object of docs/protocol.md#3-joining,
+/// the `op` of docs/protocol.md#outcomes).
 @Suite struct ModelCodingTests {
     private func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()

@@ -1,9 +1,10 @@
 import CorkboardModel
 import Testing
 
-/// Moves by offsets (spec §5): read against the board at the base seq with the meaning
-/// of `Array.move(fromOffsets:toOffset:)`. That method is SwiftUI's and does not exist on
-/// Linux, so `referenceMove` (TestSupport) is the documented semantics written out.
+/// Moves by offsets (docs/protocol.md#4-operations): read against the board at the base seq
+/// with the meaning of `Array.move(fromOffsets:toOffset:)`. That method is SwiftUI's and
+/// does not exist on Linux, so `referenceMove` (TestSupport) is the documented semantics
+/// written out.
 @Suite struct OffsetsMoveTests {
     /// Every subset of offsets and every `toOffset` of a five-item list.
     @Test func everyMoveOnAnUnchangedListAgreesWithArrayMove() throws {

@@ -1,8 +1,9 @@
 import CorkboardModel
 import Testing
 
-/// Committed opIds and the answers told to one sender are remembered apart (protocol §4,
-/// "Resending an opId"): nothing a client provokes without committing pushes a commit out.
+/// Committed opIds and the answers told to one sender are remembered apart
+/// (docs/protocol.md#resending-an-opid): nothing a client provokes without committing
+/// pushes a commit out.
 @Suite struct OpIdMemoryTests {
     /// A move of an item that is not on the board: rejected `gone`, and remembered.
     private func missingMove(_ opId: String, base: Int) -> OperationRequest {

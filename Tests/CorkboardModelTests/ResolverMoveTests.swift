@@ -1,8 +1,8 @@
 import CorkboardModel
 import Testing
 
-/// Spec §6 rules 3–7 for moves: source normalisation, busy, destination, anchor
-/// resolution, contiguous insertion, and concurrent moves and deletes.
+/// Rules 3–7 of docs/protocol.md#5-resolution for moves: source normalisation, busy,
+/// destination, anchor resolution, contiguous insertion, and concurrent moves and deletes.
 @Suite struct ResolverMoveTests {
     @Test func duplicateAndMissingSourcesAreDroppedAndMarkAdjusted() throws {
         var engine = try makeEngine("todo: a b c d; done: x")

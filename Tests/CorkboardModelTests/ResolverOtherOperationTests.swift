@@ -1,7 +1,8 @@
 import CorkboardModel
 import Testing
 
-/// Spec §5–6 for the operations other than move: insert, delete, update, collections.
+/// docs/protocol.md#4-operations and docs/protocol.md#5-resolution for the operations other
+/// than move: insert, delete, update, collections.
 @Suite struct ResolverOtherOperationTests {
     @Test func insertLandsBeforeItsAnchorOrFallsBack() throws {
         var engine = try makeEngine("todo: a b c")

@@ -1,8 +1,8 @@
 import CorkboardModel
 import Testing
 
-/// Spec §6 rule 1 (invalid, and gone for offsets past the window) and rule 2 (locked,
-/// then role).
+/// Rule 1 of docs/protocol.md#5-resolution (invalid, and gone for offsets past the window)
+/// and rule 2 (locked, then role).
 @Suite struct ResolverRule1And2Tests {
     @Test func baseSeqAheadOfTheBoardIsInvalid() throws {
         var engine = try makeEngine("todo: a b c")

@@ -35,8 +35,9 @@ final class FlakyStore: BoardStore {
     }
 }
 
-/// Spec §5 `unavailable`: the store could not make an operation durable, so nothing
-/// changed, nobody heard of it, and the same opId may be sent again.
+/// `unavailable` (docs/protocol.md#durability-and-ordering): the store could not make an
+/// operation durable, so nothing changed, nobody heard of it, and the same opId may be sent
+/// again.
 @Suite(.threadsOfTheirOwn) struct StoreFailureTests {
     @Test func unavailableChangesNothingAndTheOpIdMayBeRetried() throws {
         let store = FlakyStore()

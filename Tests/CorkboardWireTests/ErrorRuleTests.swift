@@ -3,7 +3,7 @@ import CorkboardWire
 import Foundation
 import Testing
 
-/// Spec §2: what an unusable client message gets back.
+/// What an unusable client message gets back (docs/protocol.md#7-error-rules).
 @Suite struct ErrorRuleTests {
     private func decode(_ text: String) -> DecodedClientMessage {
         WireFormat.decodeClientMessage(Data(text.utf8))

@@ -5,7 +5,8 @@ import Testing
 
 /// A text nested deeper than `JSONParser.maximumDepth` (512) is well-formed JSON the server
 /// will not build: it is told so (`nested too deep (more than 512 levels)`), not "malformed
-/// JSON", and an operation in it still gets its `rejected` with its opId (spec §2).
+/// JSON", and an operation in it still gets its `rejected` with its opId
+/// (docs/protocol.md#7-error-rules).
 @Suite struct NestedTooDeepTests {
     private let tooDeep = "nested too deep (more than 512 levels)"
 

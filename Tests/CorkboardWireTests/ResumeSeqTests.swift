@@ -5,7 +5,8 @@ import Testing
 
 /// `hello`'s `resume.seq` past every seq a board reaches (beyond ±(2^53 − 1), however large)
 /// names no seq: the hello is taken as one without `resume`, which the server answers with a
-/// full snapshot (`"resumed":false`, spec §3), instead of refusing it as "not an integer".
+/// full snapshot (`"resumed":false`, docs/protocol.md#resume), instead of refusing it as "not
+/// an integer".
 @Suite struct ResumeSeqTests {
     private func hello(seq: String) -> DecodedClientMessage {
         WireFormat.decodeClientMessage(Data(#"{"type":"hello","board":"demo","name":"n","resume":{"epoch":"e1","seq":\#(seq)}}"#.utf8))

@@ -3,8 +3,8 @@ import CorkboardModel
 import Foundation
 import Testing
 
-/// Every JSON example of PROTOCOL.md decodes to the expected value, and that value
-/// encodes back to the same JSON (compared as JSON, so a null must stay a null).
+/// Example messages of every kind in docs/protocol.md decode to the expected value, and that
+/// value encodes back to the same JSON (compared as JSON, so a null must stay a null).
 @Suite struct SpecExampleTests {
     private func json(_ text: String) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))

@@ -462,7 +462,8 @@ async def check_board(port, board):
     await c.send({"type": "move", "opId": "kc-nowhere", "baseSeq": total, "sources": ["a1"],
                   "destination": {"collection": "nowhere", "before": None}})
     rejected = await c.next_other({"rejected", "error"})
-    # The peers say invalid; Corkboard resolves fully (spec §6.4) and says gone.
+    # The peers say invalid; Corkboard resolves fully (rule 4 of docs/protocol.md#5-resolution)
+    # and says gone.
     expect(rejected.get("type") == "rejected" and rejected.get("opId") == "kc-nowhere"
            and rejected.get("code") in ("invalid", "gone"), f"a move to a missing collection: {rejected}")
     nowhere_code = rejected["code"]

@@ -1,6 +1,7 @@
 // Changing the board's content: adding, editing and deleting cards, adding, renaming and
-// removing (empty) columns, and the "Move to…" menu, all as spec §5 operations through the
-// session (so they show at once and roll back with a notice when refused).
+// removing (empty) columns, and the "Move to…" menu, all as operations
+// (docs/protocol.md#4-operations) through the session (so they show at once and roll back
+// with a notice when refused).
 
 const MAX_TEXT = 16384;
 

@@ -22,7 +22,7 @@ export class Notices {
     }, NOTICE_MS);
   }
 
-  /** The reason an operation was refused, in words (spec §5 codes). */
+  /** The reason an operation was refused, in words (the codes of docs/protocol.md#outcomes). */
   showRejection(rejected) {
     const reasons = {
       busy: "Someone is holding that card right now, so it stayed where it was.",

@@ -1,5 +1,6 @@
-// The board as data, and the operations of the protocol applied to it (spec §5), exactly
-// as the server applies a resolved `op`. Pure functions on plain objects: no DOM, no I/O.
+// The board as data, and the operations of the protocol applied to it
+// (docs/protocol.md#4-operations), exactly as the server applies a resolved `op`. Pure
+// functions on plain objects: no DOM, no I/O.
 
 /** A deep copy of a board (boards are small; copying keeps every version immutable). */
 export function cloneBoard(board) {
@@ -106,8 +107,9 @@ function insertItems(board, items, destination) {
 }
 
 /**
- * What the server will most likely make of a move we ask for (spec §6 rules 3–5 on the
- * state we have), so a drop shows at once. The server's `committed` op replaces it.
+ * What the server will most likely make of a move we ask for (rules 3–5 of
+ * docs/protocol.md#5-resolution on the state we have), so a drop shows at once. The
+ * server's `committed` op replaces it.
  * Returns the resolved op, or null when nothing would move.
  */
 export function resolveMoveLocally(board, sources, destination) {

@@ -10,7 +10,10 @@
 
 import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
 
-/** Spec §4: move, insert, delete and an item's update carry the seq they were made at. */
+/**
+ * Move, insert, delete and an item's update carry the seq they were made at
+ * (docs/protocol.md#4-operations).
+ */
 function needsBaseSeq(request) {
   return ["move", "insert", "delete"].includes(request.type) || (request.type === "update" && request.item !== undefined);
 }

@@ -7,9 +7,9 @@ import WebSocket
 /// Live drag state at scale (issue #11): `draggers` members each hold one card of the board and
 /// move its placeholder `rate` times a second while `watchers` members only watch. Measured are
 /// the drag updates every watcher receives per second (each drag's `drag` once, then its
-/// `drag.over`s, which the server coalesces to at most 20 a second per dragger, spec §4) and
-/// the delay from a dragger's `drag.over` to a watcher's, on a sample of watchers. Corkboard
-/// only: the peers implement no presence.
+/// `drag.over`s, which the server coalesces to at most 20 a second per dragger:
+/// docs/protocol.md#6-presence-drag-state) and the delay from a dragger's `drag.over` to a
+/// watcher's, on a sample of watchers. Corkboard only: the peers implement no presence.
 public struct PresenceScenario {
     public struct Configuration: Sendable {
         public var url: String?

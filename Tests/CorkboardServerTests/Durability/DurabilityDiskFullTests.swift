@@ -10,9 +10,9 @@ import TestSupport
 @testable import CorkboardSQLite
 
 /// A full disk while the server runs, at the server level, on the real SQLite store (its
-/// size capped with `PRAGMA max_page_count`): spec §5's `unavailable` — nothing changed,
-/// nobody heard of it, the message says why — and once there is room again, the same opId
-/// commits without a restart.
+/// size capped with `PRAGMA max_page_count`): `unavailable` (docs/protocol.md#outcomes) —
+/// nothing changed, nobody heard of it, the message says why — and once there is room
+/// again, the same opId commits without a restart.
 @Suite(.threadsOfTheirOwn) struct DurabilityDiskFullTests {
     /// An insert big enough to need new pages: 400 items with 200-byte labels (about 100 KB).
     static func bulkyInsert() -> RequestedOperation {

@@ -4,11 +4,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §5: an opId sent again gets its first outcome "when that outcome was committed, a
-/// noop, or a permanent rejection". A noop is not sequenced, so it is not in the log: does its
-/// outcome survive a restart? It must: otherwise the resend is resolved anew on a board that
-/// may have changed since, and a move the client was told changed nothing is applied after all.
-/// (Noops travel to the store with the batch, like permanent rejections.)
+/// docs/protocol.md#resending-an-opid: an opId sent again gets its first outcome "when that
+/// outcome was committed, a noop, or a permanent rejection". A noop is not sequenced, so it
+/// is not in the log: does its outcome survive a restart? It must: otherwise the resend is
+/// resolved anew on a board that may have changed since, and a move the client was told
+/// changed nothing is applied after all. (Noops travel to the store with the batch, like
+/// permanent rejections.)
 @Suite(.threadsOfTheirOwn) struct DurabilityNoopReplayTests {
     @Test func aNoopIsStillTheAnswerToItsOpIdAfterARestart() throws {
         let host = try RestartableServer()

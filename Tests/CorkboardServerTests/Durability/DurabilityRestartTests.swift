@@ -6,8 +6,9 @@ import TestSupport
 
 /// A clean stop and a start on the same data folder (issue #8): the boards, their seqs,
 /// epochs and histories come back exactly, seq continues from where it stopped, and an opId
-/// sent again after the restart gets its first outcome (spec §5) — the committed event for a
-/// committed one, the same rejection for a permanent rejection — instead of being applied twice.
+/// sent again after the restart gets its first outcome (docs/protocol.md#resending-an-opid)
+/// — the committed event for a committed one, the same rejection for a permanent rejection
+/// — instead of being applied twice.
 @Suite(.threadsOfTheirOwn) struct DurabilityRestartTests {
     static let notes = HubFixture.grid(id: "notes", collections: 2, itemsEach: 3)
 

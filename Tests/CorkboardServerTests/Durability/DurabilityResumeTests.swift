@@ -4,11 +4,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §3 across a restart: a client holding `(epoch, seq)` from before the server stopped
-/// resumes on the restarted server and gets exactly the events it missed (among them those
-/// committed just before the stop, which it never read), then live ones. The epoch survives a
-/// restart, so the resume point stays valid; a crash loses nothing that was acknowledged, so
-/// there is no gap to paper over.
+/// docs/protocol.md#resume across a restart: a client holding `(epoch, seq)` from before
+/// the server stopped resumes on the restarted server and gets exactly the events it missed
+/// (among them those committed just before the stop, which it never read), then live ones.
+/// The epoch survives a restart, so the resume point stays valid; a crash loses nothing
+/// that was acknowledged, so there is no gap to paper over.
 @Suite(.threadsOfTheirOwn) struct DurabilityResumeTests {
     /// A label change on i8: always a real commit.
     static func touch(_ round: Int) -> RequestedOperation {

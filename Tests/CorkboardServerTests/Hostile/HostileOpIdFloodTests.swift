@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Exactly-once that no one can evict (protocol §4, "Resending an opId"): editors flooding
+/// Exactly-once that no one can evict (docs/protocol.md#resending-an-opid): editors flooding
 /// rejected moves and viewers flooding forbidden locks, more of them than the board's whole
 /// answer memory, and then an editor's resend of a committed move is answered with its
 /// first commit, not applied a second time over someone else's later move.

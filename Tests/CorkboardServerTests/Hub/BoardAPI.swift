@@ -34,7 +34,8 @@ struct APIResponse: CustomStringConvertible {
     var description: String { "\(status) \(text)" }
 }
 
-/// The HTTP API of §7 through `BlockingClient`: one request per connection.
+/// The HTTP API (docs/protocol.md#8-http-api) through `BlockingClient`: one request per
+/// connection.
 struct BoardAPI {
     let port: UInt16
 

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §7: the `/api` endpoints and their statuses (403 and 429 belong to later parts).
+/// The `/api` endpoints and their statuses (docs/protocol.md#8-http-api; 403 and 429 belong to
+/// later parts).
 @Suite(.threadsOfTheirOwn) struct BoardAPITests {
     static func move(_ sources: [ItemID], to collection: CollectionID, before: ItemID? = nil, opId: String, baseSeq: Int = 0) -> OperationRequest {
         OperationRequest(opId: opId, baseSeq: baseSeq, .move(sources: sources, destination: Destination(collection: collection, before: before)))

@@ -31,7 +31,8 @@ final class BoardTestClient: @unchecked Sendable {
     /// Messages `waitFor` passed over, for failure messages.
     private(set) var skipped: [ServerMessage] = []
     /// Committed events that repeated one already applied: the first outcome of an opId this
-    /// client sent again (spec §5), answered to it alone. Not applied twice.
+    /// client sent again (docs/protocol.md#resending-an-opid), answered to it alone. Not
+    /// applied twice.
     private(set) var repeats: [CommittedEvent] = []
     /// How often this client sent each opId, and how often a committed event for it came back:
     /// a repeat is only accepted as the answer to a send that has none yet.

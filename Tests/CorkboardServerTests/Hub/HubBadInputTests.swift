@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 import WebSocket
 
-/// Spec §2: every kind of bad input from a joined client, and that none of it touches the
-/// board or the other members.
+/// docs/protocol.md#7-error-rules: every kind of bad input from a joined client, and that
+/// none of it touches the board or the other members.
 @Suite(.threadsOfTheirOwn) struct HubBadInputTests {
     /// The size limit the tests set, so an oversize message is cheap to send.
     static let messageLimit = 4096

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §6, last line: every client that applies the committed events in seq order to its
-/// snapshot holds exactly the server's board, here with 8 clients (and an HTTP caller) moving at once.
+/// docs/protocol.md#1-the-model, "Replicas converge": every client that applies the
+/// committed events in seq order to its snapshot holds exactly the server's board, here
+/// with 8 clients (and an HTTP caller) moving at once.
 @Suite(.threadsOfTheirOwn) struct HubConvergenceTests {
     enum Workload: String, Sendable, CaseIterable, CustomStringConvertible {
         /// Moves anywhere on a 4 × 8 board.

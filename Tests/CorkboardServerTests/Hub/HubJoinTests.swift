@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 import WebSocket
 
-/// Spec §3: hello, welcome, membership; §5: a commit reaches every member.
+/// docs/protocol.md#3-joining: hello, welcome, membership; docs/protocol.md#outcomes: a commit
+/// reaches every member.
 @Suite(.threadsOfTheirOwn) struct HubJoinTests {
     @Test func welcomeCarriesTheSnapshot() throws {
         let fixture = try HubFixture()
@@ -106,7 +107,7 @@ import WebSocket
         #expect(ada.board == (try fixture.document().board))
     }
 
-    // MARK: hello errors (§3)
+    // MARK: hello errors (docs/protocol.md#refusals-of-hello)
 
     static let notHello: [String] = [
         #"{"type":"move","opId":"x-1","baseSeq":0,"sources":["i1"],"destination":{"collection":"done","before":null}}"#,

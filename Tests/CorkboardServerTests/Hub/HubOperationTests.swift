@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §5 and §6 over real sockets: the board is todo [i1…i5], done [i6 i7 i8].
+/// docs/protocol.md#4-operations and docs/protocol.md#5-resolution over real sockets: the
+/// board is todo [i1…i5], done [i6 i7 i8].
 @Suite(.threadsOfTheirOwn) struct HubOperationTests {
     static func offsets(_ collection: CollectionID, _ from: [Int], _ to: Int, into toCollection: CollectionID? = nil) -> RequestedOperation {
         .moveByOffsets(collection: collection, fromOffsets: from, toOffset: to, toCollection: toCollection)

@@ -5,8 +5,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Live drag state (spec §4) over real sockets: leases, placeholders, pacing, the items sent
-/// once per drag, and exactly one `drag.cleared` per accepted `drag.start`, with its reason.
+/// Live drag state (docs/protocol.md#6-presence-drag-state) over real sockets: leases,
+/// placeholders, pacing, the items sent once per drag, and exactly one `drag.cleared` per
+/// accepted `drag.start`, with its reason.
 @Suite(.threadsOfTheirOwn) struct HubPresenceTests {
     static func drag(_ message: ServerMessage) -> DragUpdate? {
         if case .drag(let update) = message { update } else { nil }

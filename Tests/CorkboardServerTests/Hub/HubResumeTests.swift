@@ -4,8 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §3: `hello` with `resume` gets the missed events, none skipped, none repeated; a
-/// resume point the server cannot serve gets a full snapshot.
+/// docs/protocol.md#resume: `hello` with `resume` gets the missed events, none skipped,
+/// none repeated; a resume point the server cannot serve gets a full snapshot.
 @Suite(.threadsOfTheirOwn) struct HubResumeTests {
     /// A label change on i8: always a real commit, whatever the board looks like.
     static func touch(_ round: Int) -> RequestedOperation {
@@ -194,7 +194,8 @@ import TestSupport
         _ = try ada.waitFor(type: "peer.left")
 
         // Back from seq 0: the replay spans several pieces. He resends his move at once, and a
-        // noop too; their answers must not overtake the replay (spec §3: the missed events, then live traffic).
+        // noop too; their answers must not overtake the replay (docs/protocol.md#resume: the
+        // missed events, then live traffic).
         let back = try fixture.join("Bob", resumeFrom: bob)
         #expect(back.welcome.resumed)
         back.expectRepeat(of: request.opId)

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Spec §5: sending an opId again returns its first outcome to the sender alone when that was
-/// committed, a noop or a permanent rejection; after a transient rejection it is resolved anew.
+/// docs/protocol.md#resending-an-opid: sending an opId again returns its first outcome to
+/// the sender alone when that was committed, a noop or a permanent rejection; after a
+/// transient rejection it is resolved anew.
 @Suite(.threadsOfTheirOwn) struct HubRetryTests {
     @Test func aCommittedOpIdRetriedFromANewConnectionIsNotAppliedAgain() throws {
         let fixture = try HubFixture()

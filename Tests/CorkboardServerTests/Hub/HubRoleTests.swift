@@ -6,8 +6,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Roles from a token file (spec §3, §7): viewers watch, editors change, owners also lock;
-/// a token limited to some boards gives nothing on the others.
+/// Roles from a token file (docs/protocol.md#3-joining, docs/protocol.md#8-http-api):
+/// viewers watch, editors change, owners also lock; a token limited to some boards gives
+/// nothing on the others.
 @Suite(.threadsOfTheirOwn) struct HubRoleTests {
     static let grants = [
         TokenFile.Grant(token: "own", role: .owner, boards: nil),

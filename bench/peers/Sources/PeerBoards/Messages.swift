@@ -1,4 +1,5 @@
-/// The wire messages of the protocol subset the peers speak (PROTOCOL.md §3, §5).
+/// The wire messages of the protocol subset the peers speak (docs/protocol.md#3-joining,
+/// docs/protocol.md#4-operations).
 
 /// A client message, decoded once into one struct whose fields are optional: which ones
 /// must be there depends on `type`.
