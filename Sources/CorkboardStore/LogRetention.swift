@@ -1,6 +1,6 @@
 import CorkboardModel
 
-/// How much of a board's log a durable store keeps (spec §1: at least the last `retained`
+/// How much of a board's log every store keeps (spec §1: at least the last `retained`
 /// events, and about `byteBudget` bytes of them, whichever is less).
 ///
 /// By count: the log may grow to `retained + slack` events, and the append that passes that

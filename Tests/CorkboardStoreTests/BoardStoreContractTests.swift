@@ -3,14 +3,14 @@ import CorkboardStore
 import Testing
 import TestSupport
 
-/// What `BoardStore` promises, checked on every kind of store (`StoreKind.all`): boards,
+/// What `BoardStore` promises, checked on every kind of store (`StoreFactory.all`): boards,
 /// appends and their checks, reading the log, remembered answers, closing. How the log is
 /// kept bounded is in `LogRetentionContractTests`.
 @Suite(.threadsOfTheirOwn) struct BoardStoreContractTests {
     static let retention = LogRetention(retained: 100)
 
-    @Test(arguments: StoreKind.all) func createListAndLoad(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func createListAndLoad(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board("b"))
@@ -23,8 +23,8 @@ import TestSupport
         #expect(try store.load("nope").get() == nil)
     }
 
-    @Test(arguments: StoreKind.all) func appendExtendsOnlyTheSeqItNames(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func appendExtendsOnlyTheSeqItNames(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -44,8 +44,8 @@ import TestSupport
     }
 
     /// Each board has its own seq: appends to one never conflict with another's.
-    @Test(arguments: StoreKind.all) func boardsAreIndependent(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func boardsAreIndependent(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         for id in ["a", "b"] { try store.create(Contract.board(id)) }
@@ -59,8 +59,8 @@ import TestSupport
 
     /// A refused batch (behind, or its events not numbered on from `expectedSeq`) leaves the
     /// board as it was: no event, no remembered answer.
-    @Test(arguments: StoreKind.all) func aRefusedBatchLeavesTheBoardUntouched(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func aRefusedBatchLeavesTheBoardUntouched(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -81,8 +81,8 @@ import TestSupport
         #expect(try store.list().get().first?.seq == 3)
     }
 
-    @Test(arguments: StoreKind.all) func eventsAfterASeqOldestFirstAtMostLimit(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func eventsAfterASeqOldestFirstAtMostLimit(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -98,8 +98,8 @@ import TestSupport
     /// Rejections and noops come back with the board, in the order decided, one per opId
     /// (a later answer for an opId replaces the earlier, whichever kind); a batch of answers
     /// alone does not move the seq.
-    @Test(arguments: StoreKind.all) func rememberedAnswersComeBackWithTheBoard(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func rememberedAnswersComeBackWithTheBoard(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -128,9 +128,9 @@ import TestSupport
 
     /// Answers piling up while the seq stands still (a client sending invalid operations)
     /// stay within `retention.bound`, the newest kept.
-    @Test(arguments: StoreKind.all) func rememberedAnswersStayBounded(_ kind: StoreKind) throws {
+    @Test(arguments: StoreFactory.all) func rememberedAnswersStayBounded(_ factory: StoreFactory) throws {
         let retention = LogRetention(retained: 4)
-        let opened = try kind.open(retention)
+        let opened = try factory.open(retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -144,8 +144,8 @@ import TestSupport
     }
 
     /// After `close`, every call answers `.unavailable` (and nothing is written).
-    @Test(arguments: StoreKind.all) func aClosedStoreAnswersUnavailable(_ kind: StoreKind) throws {
-        let opened = try kind.open(Self.retention)
+    @Test(arguments: StoreFactory.all) func aClosedStoreAnswersUnavailable(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())

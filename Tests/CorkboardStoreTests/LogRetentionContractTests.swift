@@ -14,9 +14,9 @@ import TestSupport
         stored.foldedCommits.map(\.seq) + stored.events.map(\.seq)
     }
 
-    @Test(arguments: StoreKind.all) func aLongLogIsFoldedByItsCount(_ kind: StoreKind) throws {
+    @Test(arguments: StoreFactory.all) func aLongLogIsFoldedByItsCount(_ factory: StoreFactory) throws {
         let retention = LogRetention(retained: 4)
-        let opened = try kind.open(retention)
+        let opened = try factory.open(retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board(), epoch: "kept")
@@ -41,9 +41,9 @@ import TestSupport
     }
 
     /// One batch passing the bound at once is folded down to `retained` too.
-    @Test(arguments: StoreKind.all) func aBigBatchIsFoldedAtOnce(_ kind: StoreKind) throws {
+    @Test(arguments: StoreFactory.all) func aBigBatchIsFoldedAtOnce(_ factory: StoreFactory) throws {
         let retention = LogRetention(retained: 5)
-        let opened = try kind.open(retention)
+        let opened = try factory.open(retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -56,9 +56,9 @@ import TestSupport
 
     /// Events of about 20 KB: the log is folded by its bytes long before its count, and every
     /// commit's opId is still known, the folded ones by their seq alone.
-    @Test(arguments: StoreKind.all) func aLogOfBigEventsIsFoldedByItsBytes(_ kind: StoreKind) throws {
+    @Test(arguments: StoreFactory.all) func aLogOfBigEventsIsFoldedByItsBytes(_ factory: StoreFactory) throws {
         let retention = LogRetention(retained: 1_000, byteBudget: 100_000)
-        let opened = try kind.open(retention)
+        let opened = try factory.open(retention)
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())
@@ -78,8 +78,8 @@ import TestSupport
 
     /// A load cuts the history to its limit by folding the older events into the returned
     /// snapshot, on a copy: their opIds come as folded commits, and the store keeps its log.
-    @Test(arguments: StoreKind.all) func aLoadKeepsAtMostItsHistoryLimit(_ kind: StoreKind) throws {
-        let opened = try kind.open(LogRetention(retained: 100))
+    @Test(arguments: StoreFactory.all) func aLoadKeepsAtMostItsHistoryLimit(_ factory: StoreFactory) throws {
+        let opened = try factory.open(LogRetention(retained: 100))
         defer { opened.close() }
         let store = opened.store
         try store.create(Contract.board())

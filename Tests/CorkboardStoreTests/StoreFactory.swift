@@ -5,22 +5,22 @@ import CorkboardStore
 import Testing
 import TestSupport
 
-/// A kind of store the contract suite runs against. Adding a store to Corkboard is adding
-/// one entry to `all`: every test of the suite then runs on it too (docs/storage.md).
-struct StoreKind: Sendable, CustomTestStringConvertible {
+/// How the contract suite opens a fresh store of one kind. Adding a store to Corkboard is
+/// adding one entry to `all`: every test of the suite then runs on it too (docs/storage.md).
+struct StoreFactory: Sendable, CustomTestStringConvertible {
     let name: String
     /// A fresh store with no boards, keeping its logs by `retention`.
     let open: @Sendable (_ retention: LogRetention) throws -> OpenedStore
 
     var testDescription: String { name }
 
-    static let all: [StoreKind] = [.memory, .sqlite, .postgres]
+    static let all: [StoreFactory] = [.memory, .sqlite, .postgres]
 
-    static let memory = StoreKind(name: "memory") { retention in
+    static let memory = StoreFactory(name: "memory") { retention in
         OpenedStore(MemoryStore(retainedEvents: retention.retained, historyByteBudget: retention.byteBudget))
     }
 
-    static let sqlite = StoreKind(name: "SQLite") { retention in
+    static let sqlite = StoreFactory(name: "SQLite") { retention in
         let folder = try TemporaryDirectory("corkboard-contract")
         let store = try SQLiteStore(
             directory: folder.path + "/data", syncMode: .normal, retainedEvents: retention.retained,
@@ -29,7 +29,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     }
 
     /// A fresh database on the throwaway server of TestSupport (started once per test run).
-    static let postgres = StoreKind(name: "PostgreSQL") { retention in
+    static let postgres = StoreFactory(name: "PostgreSQL") { retention in
         var configuration = PostgresStore.Configuration(
             url: try PostgresCluster.shared().createDatabase(), retainedEvents: retention.retained, startupTimeout: 10)
         configuration.historyByteBudget = retention.byteBudget
