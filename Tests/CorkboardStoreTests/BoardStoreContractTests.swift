@@ -126,6 +126,20 @@ import TestSupport
         #expect(loaded.seq == 1 && loaded.events == Contract.events(1...1))
     }
 
+    /// Within one batch too, answers keep the order they were decided in (not their opIds').
+    @Test(arguments: StoreFactory.all) func answersOfOneBatchKeepTheirOrder(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        let rejections = ["z", "a", "m"].map { Rejection(opId: $0, code: .invalid, message: "no \($0)") }
+        let noops = ["y", "b"].map { Noop(opId: $0, seq: 0) }
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: rejections, noops: noops)).get()
+        let loaded = try #require(try store.load("b").get())
+        #expect(loaded.rejections == rejections)
+        #expect(loaded.noops == noops)
+    }
+
     /// Answers piling up while the seq stands still (a client sending invalid operations)
     /// stay within `retention.bound`, the newest kept.
     @Test(arguments: StoreFactory.all) func rememberedAnswersStayBounded(_ factory: StoreFactory) throws {
