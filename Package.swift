@@ -63,7 +63,7 @@ let package = Package(
         // source on the connection's socket; LISTEN/NOTIFY wakes the other nodes.
         .target(
             name: "CorkboardPostgres",
-            dependencies: ["CorkboardStore", "CorkboardModel", "CPostgres", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CorkboardStore", "CorkboardModel", "CPostgres"]),
         // Boards as rooms: one sequencer per board, sessions, membership, resume, broadcast.
         .target(
             name: "CorkboardHub",
@@ -117,10 +117,15 @@ let package = Package(
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocket", "HTTP", "Sockets", "TestSupport"]),
         // Autobahn|Testsuite and a Python `websockets` client against a real `corkboard serve`.
         .testTarget(name: "WebSocketConformanceTests", dependencies: ["TestSupport"], exclude: ["python"]),
-        .testTarget(name: "CorkboardStoreTests", dependencies: ["CorkboardStore", "CorkboardModel"]),
+        // The BoardStore contract, run against every store (memory, SQLite, PostgreSQL).
+        .testTarget(
+            name: "CorkboardStoreTests",
+            dependencies: ["CorkboardStore", "CorkboardModel", "CorkboardSQLite", "CorkboardPostgres", "TestSupport"]),
         .testTarget(
             name: "CorkboardSQLiteTests",
-            dependencies: ["CorkboardSQLite", "CorkboardStore", "CorkboardModel", "TestSupport"]),
+            dependencies: [
+                "CorkboardSQLite", "CorkboardStore", "CorkboardModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "CorkboardClientTests",
             dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "TestSupport"]),
@@ -134,6 +139,7 @@ let package = Package(
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
                 "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "CorkboardClient", .product(name: "Yams", package: "Yams"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["browser", "python"]),
     ]

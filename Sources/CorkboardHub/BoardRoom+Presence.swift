@@ -119,7 +119,7 @@ extension BoardRoom {
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
         sendToOthers(of: reason == .expired ? nil : key, cleared)
         publish(cleared)
-        if releasingStoreLeases { hub.store.releaseLeases(board: id, holder: member.client) }
+        if releasingStoreLeases { hub.cluster?.releaseLeases(board: id, holder: member.client) }
     }
 
     /// Sends the member's latest placeholder to the others now, or in its next pacing slot:

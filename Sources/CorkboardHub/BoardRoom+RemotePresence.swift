@@ -15,17 +15,17 @@ extension BoardRoom {
     // MARK: Origin side
 
     /// Asks the store for the items before a drag starts; presence messages the member
-    /// sends meanwhile wait for the answer. A store of one node answers at once.
+    /// sends meanwhile wait for the answer. Without a shared store the drag starts at once.
     func leaseThenStart(_ items: [ItemID], from key: MemberKey, start: @escaping @Sendable () -> Void) {
         guard let member = members[key] else { return }
-        guard hub.store.nodeName != nil else { return start() }
+        guard let cluster = hub.cluster else { return start() }
         member.presenceWaiting = []
         let client = member.client
-        hub.store.lease(board: id, items: Self.unique(items), holder: client) { result in
+        cluster.lease(board: id, items: Self.unique(items), holder: client) { result in
             self.queue.async {
                 guard let member = self.members[key] else {
                     // Gone while asking: give back what it may have been granted.
-                    return self.hub.store.releaseLeases(board: self.id, holder: client)
+                    return cluster.releaseLeases(board: self.id, holder: client)
                 }
                 switch result {
                 case .success(nil):
@@ -60,7 +60,8 @@ extension BoardRoom {
     /// (`name`: the holder's, sent along with a placeholder move for a node that missed the
     /// drag's start).
     func publish(_ message: ServerMessage, name: String? = nil) {
-        guard let node = hub.store.nodeName else { return }
+        guard let cluster = hub.cluster else { return }
+        let node = cluster.nodeName
         let seq = pipeline.durableSeq
         let presence: NodePresence
         switch message {
@@ -73,7 +74,7 @@ extension BoardRoom {
         default:
             return
         }
-        hub.store.publish(presence: presence.encoded())
+        cluster.publish(presence: presence.encoded())
     }
 
     // MARK: Receiving side
@@ -115,7 +116,12 @@ extension BoardRoom {
         remoteLookupCounter += 1
         let lookup = remoteLookupCounter
         remoteDrags[client]?.lookup = lookup
-        hub.store.leasedItems(board: id, holder: client) { result in
+        // Remote drags come from a shared store only; without one there is nothing to show.
+        guard let cluster = hub.cluster else {
+            remoteDrags[client] = nil
+            return
+        }
+        cluster.leasedItems(board: id, holder: client) { result in
             self.queue.async {
                 guard self.remoteDrags[client]?.lookup == lookup, self.remoteDrags[client]?.items == nil else { return }
                 guard case .success(let items) = result, !items.isEmpty else {

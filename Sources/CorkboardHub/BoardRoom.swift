@@ -300,7 +300,7 @@ final class BoardRoom: @unchecked Sendable {
     /// With a store shared by several nodes, a read first catches up with what the others
     /// committed, so it never answers older than a commit acknowledged elsewhere before it.
     private func afterReadingTheStore(_ work: @escaping () -> Void) {
-        guard hub.store.nodeName != nil else { return work() }
+        guard hub.cluster != nil else { return work() }
         afterCatchingUp(to: pipeline.durableSeq + 1, work)
     }
 

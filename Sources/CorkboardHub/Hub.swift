@@ -84,6 +84,9 @@ public struct HubConfiguration: Sendable {
 public final class Hub: Sendable {
     public let configuration: HubConfiguration
     let store: BoardStore
+    /// The store's signals when it is shared by several nodes (PostgreSQL); nil for a store of
+    /// one node, whose rooms then decide drags and leases alone.
+    let cluster: (any ClusterSignals)?
     /// Who may do what; replaced as a whole when the token file is reloaded.
     private let accessPolicy: Mutex<any AccessPolicy>
     /// Boards being created now, counted against `maxBoards` until the store answers.
@@ -112,6 +115,7 @@ public final class Hub: Sendable {
         logger: Logger, metrics: MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.store = store
+        cluster = store as? any ClusterSignals
         self.metrics = HubMetrics(factory: metrics)
         accessPolicy = Mutex(access)
         self.configuration = configuration
@@ -119,9 +123,9 @@ public final class Hub: Sendable {
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         httpOperationByteRates = configuration.operationByteRate.map(RateTable.init)
         roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
-        clientSuffix = store.nodeName.map { "-" + $0 } ?? ""
-        nodes = store.nodeName.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
-        store.observe { [weak self] signal in self?.heard(signal) }
+        clientSuffix = cluster.map { "-" + $0.nodeName } ?? ""
+        nodes = cluster.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
+        cluster?.observe { [weak self] signal in self?.heard(signal) }
         nodes?.start { [weak self] node in
             guard let self else { return }
             logger.warning("node \(node) stopped beating: its members' drags end")
@@ -139,11 +143,11 @@ public final class Hub: Sendable {
         case .resynchronize:
             for room in rooms.withLock({ Array($0.values) }) { room.checkStore() }
         case .presence(let payload):
-            guard let presence = NodePresence.decode(payload), presence.node != store.nodeName else { return }
+            guard let presence = NodePresence.decode(payload), presence.node != cluster?.nodeName else { return }
             nodes?.heard(presence.node)
             rooms.withLock { $0[presence.board] }?.receive(presence)
         case .nodeAlive(let node):
-            if node != store.nodeName { nodes?.heard(node) }
+            if node != cluster?.nodeName { nodes?.heard(node) }
         }
     }
 

@@ -100,9 +100,10 @@ extension PostgresStore {
     }
 
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        if let problem = batch.seqOrderProblem { return completion(.failure(.unavailable(problem))) }
         let statement: PostgresStatement
         do {
-            statement = try AppendCall(batch, keepAnswers: pruning.bound).statement
+            statement = try AppendCall(batch, keepAnswers: folding.retention.bound).statement
         } catch {
             return completion(.failure(.unavailable("the batch does not encode: \(error)")))
         }

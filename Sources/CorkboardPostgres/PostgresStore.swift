@@ -15,9 +15,9 @@ import Synchronization
 /// notifications sent while the listener was away are lost, and a room's catch-up that failed
 /// while the writer was away is not retried by the room, so rooms catch up by seq again.
 ///
-/// Confinement: `folding`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue; the rest
-/// is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
-public final class PostgresStore: BoardStore, @unchecked Sendable {
+/// Confinement: `foldsRunning`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue;
+/// the rest is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
+public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// A `postgres://` URL or libpq connection string.
         public var url: String
@@ -51,7 +51,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     public let configuration: Configuration
     /// This node among those sharing the database: random, new at every start.
     let node = String(Epoch.make().prefix(8))
-    public var nodeName: String? { node }
+    public var nodeName: String { node }
     /// Renews leases and announces this node (touched on the writer's queue only).
     var heartbeat: DispatchSourceTimer?
     /// The events a conflict answer brought, by board, until the room asks for them; dropped
@@ -63,11 +63,11 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
     private let observer = Mutex<(@Sendable (StoreSignal) -> Void)?>(nil)
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
-    var folding: Set<String> = []
-    /// Bytes this node appended to each board since it last measured the board's log
-    /// (touched on the writer's queue only). Every node measures after its own share of
-    /// `byteSlack`, so a board's log passes its budget by at most a slack per node.
-    var appendedBytes: [String: Int] = [:]
+    var foldsRunning: Set<String> = []
+    /// When to fold which board's log. Its byte tally is this node's: every node measures
+    /// after its own share of `byteSlack`, so a board's log passes its budget by at most a
+    /// slack per node.
+    let folding: LogFolding
 
     /// Connects, brings the schema up to date and starts listening. Throws when the database
     /// cannot be reached within `startupTimeout` or a migration fails.
@@ -87,6 +87,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
 
     private init(_ configuration: Configuration) {
         self.configuration = configuration
+        folding = LogFolding(LogRetention(retained: configuration.retainedEvents, byteBudget: configuration.historyByteBudget))
         let settings = PostgresConnection.Settings(
             url: configuration.url, connectTimeout: configuration.connectTimeout, replyTimeout: configuration.replyTimeout)
         writer = PostgresConnection(settings: settings, label: "corkboard.postgres.writer")
@@ -177,7 +178,7 @@ public final class PostgresStore: BoardStore, @unchecked Sendable {
         return answer.withLock { $0 }!
     }
 
-    // MARK: BoardStore: signals and closing
+    // MARK: ClusterSignals, and closing
 
     public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {
         observer.withLock { $0 = handler }

@@ -106,20 +106,15 @@ enum BoardTables {
         return bytes
     }
 
-    /// The newest seq of the board's log whose event, with every newer one, no longer fits
-    /// in `keepingBytes` (`LogRetention.storedBytes` each); nil when the whole log fits.
-    /// Reads sizes newest first and stops there, so it costs what is kept plus one row.
-    static func foldPoint(_ db: Database, board: String, keepingBytes budget: Int) throws -> Int? {
+    /// The seqs and stored bytes (`LogRetention.storedBytes`) of the board's log, newest first:
+    /// what `LogFolding` measures it by.
+    static func storedSizesNewestFirst(_ db: Database, board: String) throws -> [(seq: Int, bytes: Int)] {
         let statement = try db.cachedStatement(sql: """
             SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId FROM event WHERE board = ? ORDER BY seq DESC
             """)
-        let rows = try Row.fetchCursor(statement, arguments: [board])
-        var kept = 0
-        while let row = try rows.next() {
-            kept += LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"])
-            if kept > budget { return row["seq"] }
+        return try Row.fetchAll(statement, arguments: [board]).map { row in
+            (seq: row["seq"], bytes: LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"]))
         }
-        return nil
     }
 
     /// Events of `board` with `after < seq <= through`, oldest first, at most `limit`.

@@ -2,32 +2,31 @@ import CorkboardModel
 import CorkboardStore
 import GRDB
 
-/// Keeps each board's log and remembered rejections bounded by `LogRetention`'s rule,
-/// without making any one append expensive.
+/// Keeps each board's log and remembered answers bounded as `LogFolding` decides, inside the
+/// append's transaction, without making any one append expensive.
 ///
 /// Pruning never touches the epoch: the board's history is not replaced, its old end is
 /// only forgotten (docs/protocol.md#1-the-model).
 struct Pruning: Sendable {
-    let retention: LogRetention
-    /// Bytes appended to each board since its log was last measured.
-    private let appended = ByteTally()
+    let folding: LogFolding
 
     init(_ retention: LogRetention) {
-        self.retention = retention
+        folding = LogFolding(retention)
     }
-
-    var retained: Int { retention.retained }
-    var bound: Int { retention.bound }
 
     /// The seq through which the log should be folded now, if it should: by its count, or
     /// by its bytes once `byteSlack` more were appended since they were last measured.
     /// `appendedBytes` are the stored bytes of the events just appended.
     func foldThrough(_ head: BoardHead, appendedBytes: Int, in db: Database) throws -> Int? {
-        let byCount = retention.foldThrough(seq: head.seq, snapshotSeq: head.snapshotSeq)
-        guard appended.add(appendedBytes, to: head.id) > retention.byteSlack else { return byCount }
-        appended.reset(head.id)
-        let byBytes = try BoardTables.foldPoint(db, board: head.id, keepingBytes: retention.byteBudget)
-        return [byCount, byBytes].compactMap { $0 }.max()
+        switch folding.afterAppend(board: head.id, seq: head.seq, snapshotSeq: head.snapshotSeq, appendedBytes: appendedBytes) {
+        case .keep:
+            return nil
+        case .fold(let through):
+            return through
+        case .measure(let byCount):
+            let sizes = try BoardTables.storedSizesNewestFirst(db, board: head.id)
+            return folding.foldThrough(byCount: byCount, snapshotSeq: head.snapshotSeq, newestFirst: sizes)
+        }
     }
 
     /// Folds the events through `seq` into the board's snapshot, deletes them (keeping their
@@ -43,7 +42,7 @@ struct Pruning: Sendable {
             }
         }
         try BoardTables.updateSnapshot(db, head.id, board, seq: seq)
-        try BoardTables.keepOpIds(db, board: head.id, foldedThrough: seq, forgettingThrough: head.seq - retained)
+        try BoardTables.keepOpIds(db, board: head.id, foldedThrough: seq, forgettingThrough: folding.opIdsForgottenThrough(seq: head.seq))
         try BoardTables.deleteEvents(db, board: head.id, through: seq)
         var head = head
         head.snapshotSeq = seq
@@ -51,12 +50,13 @@ struct Pruning: Sendable {
         return head
     }
 
-    /// Rejections can pile up while the seq stands still (a client sending invalid
-    /// operations): beyond the bound, the oldest are forgotten down to `retained`.
+    /// Answers can pile up while the seq stands still (a client sending invalid operations):
+    /// beyond the bound, the oldest are forgotten.
     func trimRejections(_ db: Database, _ head: BoardHead) throws -> BoardHead {
-        guard head.rejectionCount > bound else { return head }
+        let forget = folding.answersToForget(count: head.rejectionCount)
+        guard forget > 0 else { return head }
         var head = head
-        head.rejectionCount -= try BoardTables.forgetOldestRejections(db, board: head.id, count: head.rejectionCount - retained)
+        head.rejectionCount -= try BoardTables.forgetOldestRejections(db, board: head.id, count: forget)
         return head
     }
 }

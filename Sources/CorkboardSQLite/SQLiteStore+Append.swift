@@ -42,10 +42,6 @@ extension SQLiteStore {
             let failure = StorageFailure.unavailable(error, path: databasePath)
             return batches.map { _ in .failure(failure) }
         }
-        statistics.withLock {
-            $0.transactions += 1
-            $0.batches += batches.count
-        }
         return results
     }
 }

@@ -21,9 +21,6 @@ import Synchronization
 ///
 /// See docs/storage.md for the schema, group commit, sync modes, pruning and the lock.
 public final class SQLiteStore: BoardStore, Sendable {
-    public static let databaseFileName = DatabaseOpening.fileName
-    public static let lockFileName = DirectoryLock.fileName
-
     public let directory: String
     /// `directory/corkboard.sqlite`.
     public let databasePath: String
@@ -40,18 +37,11 @@ public final class SQLiteStore: BoardStore, Sendable {
     let commits = GroupCommit()
     let writer: BatchWriter
     private let lifecycle: Mutex<Lifecycle>
-    /// Transactions and batches written, for tests of grouping.
-    let statistics = Mutex(WriteStatistics())
 
     private struct Lifecycle {
         var closed = false
         /// Held from open to close; released (descriptor closed) by dropping it.
         var lock: DirectoryLock?
-    }
-
-    struct WriteStatistics: Sendable, Hashable {
-        var transactions = 0
-        var batches = 0
     }
 
     /// Opens (creating it if needed) the store in `directory`, owning the directory until

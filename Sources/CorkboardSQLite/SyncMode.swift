@@ -20,12 +20,4 @@ public enum SyncMode: String, Sendable, Hashable, CaseIterable {
         case .normal: "NORMAL"
         }
     }
-
-    /// What `PRAGMA synchronous` reads back as for this mode (0 off, 1 normal, 2 full).
-    var pragmaNumber: Int {
-        switch self {
-        case .full: 2
-        case .normal: 1
-        }
-    }
 }

@@ -1,15 +1,20 @@
 import CorkboardModel
 
 /// Where boards and their committed events are kept: the interface every board
-/// sequencer commits through (in-memory here; SQLite and PostgreSQL behind the same calls).
+/// sequencer commits through (memory, SQLite and PostgreSQL behind the same calls).
 ///
 /// Every call answers through its completion, on a queue of the store's choosing, exactly
-/// once. A store that cannot do what is asked (disk full, read-only, unreachable) answers
-/// `.unavailable`; nothing it was given is then half-written.
+/// once. A store that cannot do what is asked (disk full, read-only, unreachable, closed)
+/// answers `.unavailable`; nothing it was given is then half-written.
 ///
 /// Several server nodes may share one store (PostgreSQL): `append` therefore names the
 /// seq it extends, and answers `.conflict` when another node got there first, so the
-/// sequencer can catch up with `events(after:)` instead of forking the board.
+/// sequencer can catch up with `events(after:)` instead of forking the board. What such a
+/// store tells the nodes about each other is a protocol of its own, `ClusterSignals`.
+///
+/// A store keeps each board's log by `LogRetention` (`LogFolding` decides when and how far
+/// to fold). Everything promised here is checked, for every store, by the contract suite in
+/// Tests/CorkboardStoreTests (docs/storage.md, "Adding a store").
 public protocol BoardStore: AnyObject, Sendable {
     /// Every board, ordered by id.
     func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void)
@@ -18,14 +23,19 @@ public protocol BoardStore: AnyObject, Sendable {
     func createBoard(_ board: Board, epoch: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
     /// The board with its recent history (at most `historyLimit` events before its current
-    /// seq), or nil when there is no such board.
+    /// seq; older kept events are folded into the returned snapshot, on a copy), or nil when
+    /// there is no such board.
     func loadBoard(
         _ id: String, historyLimit: Int,
         _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void)
 
     /// Makes a batch durable: its events extend the board's log at `batch.expectedSeq`, and
-    /// its permanent rejections are remembered for opId replays. Succeeds only when all of it
-    /// is durable. `.conflict` when the board's seq is no longer `expectedSeq`.
+    /// its permanent rejections and noops are remembered for opId replays (an answer for an
+    /// opId already remembered replaces it). Succeeds only when all of it is durable.
+    /// `.unavailable` first for events not numbered `expectedSeq + 1, + 2, …`
+    /// (`CommitBatch.seqOrderProblem`); then `.notFound` for an unknown board, `.conflict`
+    /// when the board's seq is no longer `expectedSeq`. A refused batch leaves the board as
+    /// it was.
     func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
     /// Committed events after `seq`, oldest first, at most `limit` of them: how a node
@@ -38,32 +48,6 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Finishes the writes already handed over and releases what the store holds (files,
     /// locks, connections); blocks until done. Calls after it answer `.unavailable`.
     func close()
-
-    /// Hears other nodes through a shared store: their commits and drags, and when to catch
-    /// up. Called on a queue of the store's; a store of one node never calls it.
-    func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void)
-
-    /// Sends a presence message to every node sharing the store (itself included), unstored.
-    func publish(presence payload: String)
-
-    /// This node's name among those sharing the store; nil for a store of one node.
-    var nodeName: String? { get }
-
-    /// Leases `items` of `board` to `holder` across nodes (replacing what it held there):
-    /// nil when granted, or the holder of one of them. A store of one node grants at once
-    /// (the room's own lease table decides).
-    func lease(
-        board: String, items: [ItemID], holder: ClientID,
-        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void)
-
-    /// Gives back everything `holder` leased on `board`.
-    func releaseLeases(board: String, holder: ClientID)
-
-    /// The items `holder` holds on `board` now (in no particular order): how a node that
-    /// missed the start of another node's drag learns what it holds. Empty when nothing.
-    func leasedItems(
-        board: String, holder: ClientID,
-        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void)
 }
 
 /// A board as the store gives it back: a snapshot at `snapshotSeq` and the events after
@@ -131,6 +115,17 @@ public struct CommitBatch: Sendable, Hashable {
     }
 }
 
+extension CommitBatch {
+    /// Why the events are not numbered `expectedSeq + 1, + 2, …`, if they are not: a bug in
+    /// the sequencer, which every store refuses (`.unavailable`) before writing anything.
+    public var seqOrderProblem: String? {
+        for (offset, event) in events.enumerated() where event.seq != expectedSeq + offset + 1 {
+            return "batch for \(board) is not in seq order at \(event.seq)"
+        }
+        return nil
+    }
+}
+
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case alreadyExists
     case notFound
@@ -149,40 +144,5 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .pruned(let seq): "those events were pruned (the log starts after seq \(seq))"
         case .unavailable(let reason): "storage unavailable: \(reason)"
         }
-    }
-}
-
-/// What a store shared by several nodes tells the hub about the others.
-public enum StoreSignal: Sendable, Hashable {
-    /// Another node (or this one) made `board` durable up to `seq`: rooms that are behind
-    /// read the events after their own seq. Only a wake-up: the events come from the store.
-    case committed(board: String, seq: Int)
-    /// Notifications may have been missed (the store reconnected): every room catches up.
-    case resynchronize
-    /// A presence message from a node (never stored).
-    case presence(String)
-    /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
-    /// are its members' drags).
-    case nodeAlive(String)
-}
-
-/// A store used by one node alone (memory, SQLite) has nothing to signal and nobody to
-/// share leases with.
-extension BoardStore {
-    public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {}
-    public func publish(presence payload: String) {}
-    public var nodeName: String? { nil }
-    public func lease(
-        board: String, items: [ItemID], holder: ClientID,
-        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void
-    ) {
-        completion(.success(nil))
-    }
-    public func releaseLeases(board: String, holder: ClientID) {}
-    public func leasedItems(
-        board: String, holder: ClientID,
-        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void
-    ) {
-        completion(.success([]))
     }
 }

@@ -1,7 +1,7 @@
 import CorkboardModel
 
-/// How much of a board's log a durable store keeps (docs/protocol.md#1-the-model): the
-/// last `retained` events at least, and about `byteBudget` bytes of them, whichever is less.
+/// How much of a board's log every store keeps (docs/protocol.md#1-the-model): the last
+/// `retained` events at least, and about `byteBudget` bytes of them, whichever is less.
 ///
 /// By count: the log may grow to `retained + slack` events, and the append that passes that
 /// folds the oldest into the snapshot, leaving exactly `retained`. So a fold happens once
@@ -12,8 +12,10 @@ import CorkboardModel
 /// By bytes: once `byteSlack` bytes were appended to a board since its log was last
 /// measured, the store measures it and folds the oldest events until what is left is
 /// within `byteBudget` (the same budget as the hub's history, so a restart loads no more
-/// than the room would have kept). Events are counted as `storedBytes`.
-/// SQLite, PostgreSQL and the memory store keep their logs by the same rule.
+/// than the room would have kept). Durable stores count events as `storedBytes`, the
+/// memory store by their `footprint`.
+///
+/// `LogFolding` applies these rules; SQLite, PostgreSQL and the memory store all fold through it.
 public struct LogRetention: Sendable, Hashable {
     public let retained: Int
     public let slack: Int

@@ -6,44 +6,10 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The PostgreSQL store against a real server: what each call writes and reads back, the
-/// seq check two nodes rely on, the wake-ups they hear, and the log kept bounded.
+/// The PostgreSQL store against a real server, as several nodes share it: the seq check two
+/// nodes rely on, a conflict's catch-up, the wake-ups they hear, migrations. (The `BoardStore`
+/// calls themselves are checked by the contract suite, Tests/CorkboardStoreTests.)
 @Suite(.threadsOfTheirOwn) struct PostgresStoreTests {
-    @Test func createListAndLoadRoundTrip() throws {
-        let store = try TestDatabase.open(try TestDatabase.fresh())
-        defer { store.close() }
-        try store.create(TestDatabase.board("b"), epoch: "e1")
-        try store.create(TestDatabase.board("a"), epoch: "e2")
-        #expect(wait { store.createBoard(TestDatabase.board("a"), epoch: "e3", $0) }.failure == .alreadyExists)
-        let boards = try wait { store.listBoards($0) }.get()
-        #expect(boards.map(\.id) == ["a", "b"])
-        #expect(boards.map(\.seq) == [0, 0])
-        let stored = try #require(try store.load("b"))
-        #expect(stored.snapshot == TestDatabase.board("b"))
-        #expect(stored.epoch == "e1")
-        #expect(stored.seq == 0)
-        #expect(try store.load("nope") == nil)
-    }
-
-    @Test func appendExtendsOnlyTheSeqItNames() throws {
-        let store = try TestDatabase.open(try TestDatabase.fresh())
-        defer { store.close() }
-        try store.create(TestDatabase.board())
-        #expect(throws: Never.self) { try store.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1), TestDatabase.event(2)])).get() }
-        // Another node resolved against seq 1: the board is at 2.
-        #expect(store.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [TestDatabase.event(2)])).failure == .conflict(currentSeq: 2))
-        #expect(store.appendWaiting(CommitBatch(board: "nope", expectedSeq: 0, events: [TestDatabase.event(1)])).failure == .notFound)
-        // Nothing of the refused batches was written.
-        let events = try store.eventsWaiting("b", after: 0).get()
-        #expect(events == [TestDatabase.event(1), TestDatabase.event(2)])
-        #expect(try store.eventsWaiting("b", after: 1, limit: 5).get() == [TestDatabase.event(2)])
-        #expect(store.eventsWaiting("nope", after: 0).failure == .notFound)
-        let stored = try #require(try store.load("b"))
-        #expect(try TestDatabase.rebuild(stored) == (try TestDatabase.expected(after: 2)))
-        #expect(stored.events == events)
-        #expect(try wait { store.listBoards($0) }.get().first?.seq == 2)
-    }
-
     @Test func twoStoresOnOneDatabaseNeverCommitTheSameSeq() throws {
         let (first, second) = try TestDatabase.twoStoresWithABoard()
         defer { first.close(); second.close() }
@@ -145,72 +111,6 @@ import TestSupport
         // The writer works again.
         try store.create(TestDatabase.board())
         #expect(try store.load("b") != nil)
-    }
-
-    @Test func rememberedAnswersComeBackWithTheBoard() throws {
-        let store = try TestDatabase.open(try TestDatabase.fresh())
-        defer { store.close() }
-        try store.create(TestDatabase.board())
-        let gone = Rejection(opId: "r1", code: .gone, message: "no such item")
-        try store.appendWaiting(CommitBatch(
-            board: "b", expectedSeq: 0, events: [TestDatabase.event(1)], rejections: [gone], noops: [Noop(opId: "n1", seq: 0)])).get()
-        // The same opId answered again later replaces its first row.
-        let invalid = Rejection(opId: "r1", code: .invalid, message: "again")
-        try store.appendWaiting(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [invalid])).get()
-        let stored = try #require(try store.load("b"))
-        #expect(stored.rejections == [invalid])
-        #expect(stored.noops == [Noop(opId: "n1", seq: 0)])
-    }
-
-    @Test func theLogIsFoldedIntoTheSnapshotAndStaysBounded() throws {
-        let url = try TestDatabase.fresh()
-        let store = try TestDatabase.open(url, retainedEvents: 4)
-        defer { store.close() }
-        try store.create(TestDatabase.board())
-        for seq in 1...40 {
-            try store.appendWaiting(CommitBatch(board: "b", expectedSeq: seq - 1, events: [TestDatabase.event(seq)])).get()
-        }
-        // Folding runs after the append that passed the bound: wait for the last one.
-        #expect(eventually(timeout: 10) {
-            store.foldingIsIdle && ((try? store.load("b"))??.events.count ?? .max) <= 8
-        })
-        let stored = try #require(try store.load("b", historyLimit: 1_000))
-        #expect(stored.seq == 40)
-        #expect(stored.events.count <= 8, "the log holds \(stored.events.count) events")
-        #expect(stored.events.count >= 4)
-        #expect(try TestDatabase.rebuild(stored) == (try TestDatabase.expected(after: 40)))
-        #expect(store.eventsWaiting("b", after: 0).failure == .pruned(logStartsAfter: 40 - stored.events.count))
-        // A smaller history limit folds more into the returned snapshot, on a copy only.
-        let short = try #require(try store.load("b", historyLimit: 2))
-        #expect(short.events.map(\.seq) == [39, 40])
-        #expect(try TestDatabase.rebuild(short) == (try TestDatabase.expected(after: 40)))
-    }
-
-    /// Events of about 20 KB: the log is folded by its bytes long before its count.
-    @Test func aLogOfBigEventsIsFoldedByItsBytes() throws {
-        let budget = 100_000
-        let store = try TestDatabase.open(try TestDatabase.fresh(), retainedEvents: 1_000, historyByteBudget: budget)
-        defer { store.close() }
-        try store.create(TestDatabase.board())
-        let blob: JSONObject = ["blob": .string(String(repeating: "z", count: 20_000))]
-        var expected = TestDatabase.board()
-        for seq in 1...40 {
-            let event = CommittedEvent(
-                seq: seq, opId: "u-\(seq)", client: "c1", op: .updateItem(item: "i1", label: "L\(seq)", data: .replace(blob)),
-                adjusted: false)
-            try store.appendWaiting(CommitBatch(board: "b", expectedSeq: seq - 1, events: [event])).get()
-            try expected.apply(event.op)
-        }
-        // Measured after each eighth of the budget appended, folded in the background: about
-        // five events fit the budget, one slack more may wait for the next measure.
-        #expect(eventually(timeout: 10) {
-            store.foldingIsIdle && ((try? store.load("b"))??.events.count ?? .max) <= 7
-        })
-        let stored = try #require(try store.load("b", historyLimit: 1_000))
-        #expect(stored.seq == 40 && !stored.events.isEmpty)
-        #expect(try TestDatabase.rebuild(stored) == expected)
-        // Every commit's opId is still known, the folded ones by their seq alone.
-        #expect(stored.foldedCommits.map(\.seq) + stored.events.map(\.seq) == Array(1...40))
     }
 
     @Test func migrationsRunOnceWhenNodesStartTogether() throws {

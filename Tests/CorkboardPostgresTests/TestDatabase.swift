@@ -12,12 +12,8 @@ enum TestDatabase {
         try PostgresCluster.shared().createDatabase()
     }
 
-    static func open(
-        _ url: String, retainedEvents: Int = 100, historyByteBudget: Int = BoardEngine.defaultHistoryByteBudget
-    ) throws -> PostgresStore {
-        var configuration = PostgresStore.Configuration(url: url, retainedEvents: retainedEvents, startupTimeout: 10)
-        configuration.historyByteBudget = historyByteBudget
-        return try PostgresStore.open(configuration)
+    static func open(_ url: String) throws -> PostgresStore {
+        try PostgresStore.open(PostgresStore.Configuration(url: url, retainedEvents: 100, startupTimeout: 10))
     }
 
     /// Two stores on one fresh database, as two nodes would be, holding `board()`: the caller closes both.
@@ -42,18 +38,6 @@ enum TestDatabase {
         return CommittedEvent(
             seq: seq, opId: "op-\(seq)", client: client,
             op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
-    }
-
-    static func expected(after seq: Int, _ id: String = "b") throws -> Board {
-        var board = board(id)
-        for index in stride(from: 1, through: seq, by: 1) { try board.apply(event(index).op) }
-        return board
-    }
-
-    static func rebuild(_ stored: StoredBoard) throws -> Board {
-        var board = stored.snapshot
-        for event in stored.events { try board.apply(event.op) }
-        return board
     }
 }
 

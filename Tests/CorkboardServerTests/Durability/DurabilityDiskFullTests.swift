@@ -3,11 +3,7 @@ import CorkboardWire
 import Foundation
 import Testing
 import TestSupport
-// `setMaxPageCount` and `pragma` are SQLiteStore's internal test hooks. This target does not
-// list CorkboardSQLite among its dependencies in Package.swift; the module is reachable
-// through CorkboardServer's, and debug builds are testable. (Adding "CorkboardSQLite" to the
-// target's dependencies would make this explicit.)
-@testable import CorkboardSQLite
+import CorkboardSQLite
 
 /// A full disk while the server runs, at the server level, on the real SQLite store (its
 /// size capped with `PRAGMA max_page_count`): `unavailable` (docs/protocol.md#outcomes) —
@@ -34,8 +30,7 @@ import TestSupport
         let before = try api.document("board")
 
         // The disk is full: the database may not grow by a single page.
-        let pages = try #require(Int(try store.pragma("page_count") ?? ""))
-        try store.setMaxPageCount(pages)
+        try store.setMaxPageCount(try store.pageCount())
 
         let bulky = ada.request(Self.bulkyInsert())
         guard case .rejected(let rejected) = try ada.perform(bulky) else {

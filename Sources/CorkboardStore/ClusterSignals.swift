@@ -1,0 +1,48 @@
+import CorkboardModel
+
+/// What a store shared by several server nodes (PostgreSQL) adds to `BoardStore`: hearing
+/// the other nodes, talking to them, and leasing items across them. A store of one node
+/// (memory, SQLite) does not adopt it, and the hub then does all of this in the room alone.
+///
+/// Kept apart from `BoardStore` because it is not persistence: a new store is judged by the
+/// contract suite alone, and only a store that really has other nodes speaks for them.
+public protocol ClusterSignals: AnyObject, Sendable {
+    /// This node's name among those sharing the store (new at every start).
+    var nodeName: String { get }
+
+    /// Hears other nodes through the shared store: their commits and drags, and when to catch
+    /// up. Called on a queue of the store's.
+    func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void)
+
+    /// Sends a presence message to every node sharing the store (itself included), unstored.
+    func publish(presence payload: String)
+
+    /// Leases `items` of `board` to `holder` across nodes (replacing what it held there):
+    /// nil when granted, or the holder of one of them.
+    func lease(
+        board: String, items: [ItemID], holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void)
+
+    /// Gives back everything `holder` leased on `board`.
+    func releaseLeases(board: String, holder: ClientID)
+
+    /// The items `holder` holds on `board` now (in no particular order): how a node that
+    /// missed the start of another node's drag learns what it holds. Empty when nothing.
+    func leasedItems(
+        board: String, holder: ClientID,
+        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void)
+}
+
+/// What a store shared by several nodes tells the hub about the others.
+public enum StoreSignal: Sendable, Hashable {
+    /// Another node (or this one) made `board` durable up to `seq`: rooms that are behind
+    /// read the events after their own seq. Only a wake-up: the events come from the store.
+    case committed(board: String, seq: Int)
+    /// Notifications may have been missed (the store reconnected): every room catches up.
+    case resynchronize
+    /// A presence message from a node (never stored).
+    case presence(String)
+    /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
+    /// are its members' drags).
+    case nodeAlive(String)
+}

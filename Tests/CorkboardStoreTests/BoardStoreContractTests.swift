@@ -1,0 +1,173 @@
+import CorkboardModel
+import CorkboardStore
+import Testing
+import TestSupport
+
+/// What `BoardStore` promises, checked on every kind of store (`StoreFactory.all`): boards,
+/// appends and their checks, reading the log, remembered answers, closing. How the log is
+/// kept bounded is in `LogRetentionContractTests`.
+@Suite(.threadsOfTheirOwn) struct BoardStoreContractTests {
+    static let retention = LogRetention(retained: 100)
+
+    @Test(arguments: StoreFactory.all) func createListAndLoad(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board("b"))
+        try store.create(Contract.board("a"), epoch: "e2")
+        #expect(store.createResult(Contract.board("b"), epoch: "e3").failure == .alreadyExists)
+        #expect(try store.list().get() == [BoardSummary(id: "a", title: "Board a", seq: 0), BoardSummary(id: "b", title: "Board b", seq: 0)])
+        #expect(try store.load("b").get() == StoredBoard(snapshot: Contract.board("b"), snapshotSeq: 0, epoch: "e1", events: []))
+        // The refused create changed nothing: not the epoch, not the board.
+        #expect(try store.load("a").get()?.epoch == "e2")
+        #expect(try store.load("nope").get() == nil)
+    }
+
+    @Test(arguments: StoreFactory.all) func appendExtendsOnlyTheSeqItNames(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        let first = CommitBatch(board: "b", expectedSeq: 0, events: Contract.events(1...2))
+        try store.appendResult(first).get()
+        // Another node resolved against seq 0 (or 1): the board is at 2.
+        #expect(store.appendResult(first).failure == .conflict(currentSeq: 2))
+        #expect(store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [Contract.event(2)])).failure == .conflict(currentSeq: 2))
+        #expect(store.appendResult(CommitBatch(board: "nope", expectedSeq: 0, events: Contract.events(1...1))).failure == .notFound)
+        #expect(try store.list().get() == [BoardSummary(id: "b", title: "Board b", seq: 2)])
+        let loaded = try #require(try store.load("b").get())
+        #expect(loaded.seq == 2 && loaded.snapshotSeq == 0 && loaded.epoch == "e1")
+        #expect(loaded.events == Contract.events(1...2))
+        #expect(try Contract.rebuild(loaded) == Contract.board(after: Contract.events(1...2)))
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 2, events: Contract.events(3...3))).get()
+        #expect(try store.load("b").get()?.events == Contract.events(1...3))
+    }
+
+    /// Each board has its own seq: appends to one never conflict with another's.
+    @Test(arguments: StoreFactory.all) func boardsAreIndependent(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        for id in ["a", "b"] { try store.create(Contract.board(id)) }
+        for seq in 1...3 {
+            try store.appendResult(CommitBatch(board: "a", expectedSeq: seq - 1, events: [Contract.event(seq)])).get()
+            if seq < 3 { try store.appendResult(CommitBatch(board: "b", expectedSeq: seq - 1, events: [Contract.event(seq)])).get() }
+        }
+        #expect(try store.list().get().map(\.seq) == [3, 2])
+        #expect(try store.eventsResult("b", after: 0).get() == Contract.events(1...2))
+    }
+
+    /// A refused batch (behind, or its events not numbered on from `expectedSeq`) leaves the
+    /// board as it was: no event, no remembered answer.
+    @Test(arguments: StoreFactory.all) func aRefusedBatchLeavesTheBoardUntouched(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        try store.appendOneByOne("b", Contract.events(1...3))
+        let before = try store.load("b").get()
+        let rejection = [Rejection(opId: "bad", code: .invalid, message: "no")]
+        let behind = CommitBatch(board: "b", expectedSeq: 1, events: Contract.events(2...4), rejections: rejection)
+        #expect(store.appendResult(behind).failure == .conflict(currentSeq: 3))
+        for events in [[Contract.event(4), Contract.event(6)], [Contract.event(5)], [Contract.event(4), Contract.event(4)]] {
+            let outOfOrder = CommitBatch(board: "b", expectedSeq: 3, events: events, rejections: rejection)
+            guard case .unavailable(let reason)? = store.appendResult(outOfOrder).failure else {
+                Issue.record("events \(events.map(\.seq)) after seq 3 must be refused")
+                continue
+            }
+            #expect(reason.contains("seq order"))
+        }
+        #expect(try store.load("b").get() == before)
+        #expect(try store.list().get().first?.seq == 3)
+    }
+
+    @Test(arguments: StoreFactory.all) func eventsAfterASeqOldestFirstAtMostLimit(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: Contract.events(1...5))).get()
+        #expect(try store.eventsResult("b", after: 0).get() == Contract.events(1...5))
+        #expect(try store.eventsResult("b", after: 1, limit: 2).get() == Contract.events(2...3))
+        #expect(try store.eventsResult("b", after: 4, limit: 10).get() == [Contract.event(5)])
+        #expect(try store.eventsResult("b", after: 5).get() == [])
+        #expect(try store.eventsResult("b", after: 0, limit: 0).get() == [])
+        #expect(store.eventsResult("nope", after: 0).failure == .notFound)
+    }
+
+    /// Rejections and noops come back with the board, in the order decided, one per opId
+    /// (a later answer for an opId replaces the earlier, whichever kind); a batch of answers
+    /// alone does not move the seq.
+    @Test(arguments: StoreFactory.all) func rememberedAnswersComeBackWithTheBoard(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        let gone = Rejection(opId: "r1", code: .gone, message: "no such item")
+        let invalid = Rejection(opId: "r2", code: .invalid, message: "bad move")
+        try store.appendResult(CommitBatch(
+            board: "b", expectedSeq: 0, events: Contract.events(1...1), rejections: [gone, invalid], noops: [Noop(opId: "n1", seq: 0)])).get()
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], noops: [Noop(opId: "n2", seq: 1)])).get()
+        var loaded = try #require(try store.load("b").get())
+        #expect(loaded.seq == 1)
+        #expect(loaded.rejections == [gone, invalid])
+        #expect(loaded.noops == [Noop(opId: "n1", seq: 0), Noop(opId: "n2", seq: 1)])
+
+        // r1 answered again, then as a noop; n1 answered as a rejection.
+        let again = Rejection(opId: "r1", code: .invalid, message: "again")
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [again])).get()
+        loaded = try #require(try store.load("b").get())
+        #expect(loaded.rejections == [invalid, again])
+        let n1 = Rejection(opId: "n1", code: .invalid, message: "now refused")
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [n1], noops: [Noop(opId: "r1", seq: 1)])).get()
+        loaded = try #require(try store.load("b").get())
+        #expect(loaded.rejections == [invalid, n1])
+        #expect(loaded.noops == [Noop(opId: "n2", seq: 1), Noop(opId: "r1", seq: 1)])
+        #expect(loaded.seq == 1 && loaded.events == Contract.events(1...1))
+    }
+
+    /// Within one batch too, answers keep the order they were decided in (not their opIds').
+    @Test(arguments: StoreFactory.all) func answersOfOneBatchKeepTheirOrder(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        let rejections = ["z", "a", "m"].map { Rejection(opId: $0, code: .invalid, message: "no \($0)") }
+        let noops = ["y", "b"].map { Noop(opId: $0, seq: 0) }
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: rejections, noops: noops)).get()
+        let loaded = try #require(try store.load("b").get())
+        #expect(loaded.rejections == rejections)
+        #expect(loaded.noops == noops)
+    }
+
+    /// Answers piling up while the seq stands still (a client sending invalid operations)
+    /// stay within `retention.bound`, the newest kept.
+    @Test(arguments: StoreFactory.all) func rememberedAnswersStayBounded(_ factory: StoreFactory) throws {
+        let retention = LogRetention(retained: 4)
+        let opened = try factory.open(retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        for round in 0..<30 {
+            let rejections = (0..<3).map { Rejection(opId: "bad-\(round)-\($0)", code: .invalid, message: "no") }
+            try store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [], rejections: rejections)).get()
+            let kept = try #require(try store.load("b").get()).rejections
+            #expect(kept.count >= min(3 * (round + 1), retention.retained) && kept.count <= retention.bound)
+            #expect(kept.last?.opId == "bad-\(round)-2")
+        }
+    }
+
+    /// After `close`, every call answers `.unavailable` (and nothing is written).
+    @Test(arguments: StoreFactory.all) func aClosedStoreAnswersUnavailable(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board())
+        store.close()
+        #expect(store.appendResult(CommitBatch(board: "b", expectedSeq: 0, events: [Contract.event(1)])).isUnavailable)
+        #expect(store.createResult(Contract.board("c")).isUnavailable)
+        #expect(store.list().isUnavailable)
+        #expect(store.load("b").isUnavailable)
+        #expect(store.eventsResult("b", after: 0).isUnavailable)
+    }
+}
