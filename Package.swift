@@ -46,7 +46,7 @@ let package = Package(
         // HTTP/1.1: request parser (bytes in), responses, router, static files, server connection.
         .target(
             name: "HTTP",
-            dependencies: ["Sockets", "CZlib", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Sockets", "CZlib", .product(name: "Logging", package: "swift-log")]),
         // WebSocket (RFC 6455): handshake, frame codec (bytes in), connection state machine.
         .target(
             name: "WebSocket",

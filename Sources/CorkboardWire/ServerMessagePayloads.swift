@@ -1,3 +1,5 @@
+// The values the cases of `ServerMessage` (ServerMessage.swift) carry: welcome, drag, rejected, error, …
+
 import CorkboardModel
 
 /// Where a peer's dragged items would land (spec §4): `before` is the id at `index` in
