@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 /// What every bot subcommand's help says about its exit status, so scripts can rely on it.
-let exitCodes = """
+let botExitStatuses = """
     Exit status: 0 done (a noop move counts as done); 1 the server rejected the operation, no \
     answer came in time, or the connection was lost for good (one line on standard error: \
     `corkboard: error: …`); 2 cannot connect (including a wss:// server whose certificate is \
@@ -26,7 +26,7 @@ struct BotCommand: ParsableCommand {
             A dropped connection is resumed; an operation is resent with its opId, never applied twice. \
             See docs/bots.md.
 
-            \(exitCodes)
+            \(botExitStatuses)
             """,
         subcommands: [
             BotWatchCommand.self, BotMoveCommand.self, BotInsertCommand.self, BotDeleteCommand.self,

@@ -45,7 +45,7 @@ func runOperation(
 struct BotMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "move", abstract: "Move items (in the order given) before an item of a collection, or to its end.",
-        discussion: exitCodes)
+        discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions
@@ -65,7 +65,7 @@ struct BotMoveCommand: ParsableCommand {
 
 struct BotInsertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "insert", abstract: "Insert a new item into a collection.", discussion: exitCodes)
+        commandName: "insert", abstract: "Insert a new item into a collection.", discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions
@@ -94,7 +94,7 @@ struct BotInsertCommand: ParsableCommand {
 
 struct BotDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete items.", discussion: exitCodes)
+        commandName: "delete", abstract: "Delete items.", discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions
@@ -113,7 +113,7 @@ struct BotDeleteCommand: ParsableCommand {
 struct BotLockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock", abstract: "Lock the board (owner only): every other operation is then rejected locked.",
-        discussion: exitCodes)
+        discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions
@@ -123,7 +123,7 @@ struct BotLockCommand: ParsableCommand {
 
 struct BotUnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unlock", abstract: "Unlock the board (owner only).", discussion: exitCodes)
+        commandName: "unlock", abstract: "Unlock the board (owner only).", discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions

@@ -11,7 +11,7 @@ struct BotRandomCommand: ParsableCommand {
             the browser client does) or a plain move by anchor or by offsets. Rejections such as busy \
             are part of the game and counted, not failures. Prints a summary at the end.
 
-            \(exitCodes)
+            \(botExitStatuses)
             """)
 
     @OptionGroup var bot: BotOptions

@@ -7,7 +7,7 @@ struct BotSnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Print the board as JSON, as GET /api/boards/{id} does (with seq and epoch).",
-        discussion: exitCodes)
+        discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
 
@@ -35,7 +35,7 @@ struct BotWatchCommand: ParsableCommand {
             peer.joined, peer.left, drag, drag.over, drag.cleared, rejected, error), and connection changes go to \
             standard error. Reconnects and resumes until stopped; no event is printed twice.
 
-            \(exitCodes)
+            \(botExitStatuses)
             """)
 
     @OptionGroup var bot: BotOptions
