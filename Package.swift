@@ -80,7 +80,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // The bot client library: a board replica over our own WebSocket client, typed
-        // operations with async results, reconnect and resume.
+        // operations with async results, reconnect and resume; `bot random`'s strategy and
+        // the lines `corkboard bot` prints.
         .target(
             name: "CorkboardClient",
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "TLS"]),
