@@ -46,7 +46,7 @@ let package = Package(
         // HTTP/1.1: request parser (bytes in), responses, router, static files, server connection.
         .target(
             name: "HTTP",
-            dependencies: ["Sockets", "CZlib", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Sockets", "CZlib", .product(name: "Logging", package: "swift-log")]),
         // WebSocket (RFC 6455): handshake, frame codec (bytes in), connection state machine.
         .target(
             name: "WebSocket",
@@ -80,7 +80,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // The bot client library: a board replica over our own WebSocket client, typed
-        // operations with async results, reconnect and resume.
+        // operations with async results, reconnect and resume; `bot random`'s strategy and
+        // the lines `corkboard bot` prints.
         .target(
             name: "CorkboardClient",
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "TLS"]),

@@ -58,12 +58,6 @@ public final class BoardClient: Sendable {
         }
     }
 
-    /// Drops the TCP connection without a close frame, as a network failure does. The client
-    /// reconnects and resumes as after a real failure: for tests and chaos runs.
-    public func dropConnection() {
-        core.loop.execute { self.core.dropConnection() }
-    }
-
     /// Every event from now on (subscribe before `connect()` to see the first welcome).
     /// Each call gives a new stream; it ends when the client closes.
     public func events() -> AsyncStream<BoardEvent> {

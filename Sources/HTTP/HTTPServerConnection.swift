@@ -46,7 +46,6 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private var parser: HTTPRequestParser
     private var phase = Phase.idle
     private let timer: DispatchSourceTimer
-    private var timerExpired = false
     /// The peer sent FIN: answer what is buffered, then close.
     private var peerFinished = false
     private var shuttingDown = false

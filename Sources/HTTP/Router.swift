@@ -41,7 +41,7 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
-    private var fallback: HTTPHandler
+    private let fallback: HTTPHandler
 
     public init(fallback: @escaping HTTPHandler = { _, responder in responder.respond(.error(.notFound, "not found")) }) {
         self.fallback = fallback
@@ -52,8 +52,6 @@ public struct Router: Sendable {
         // HEAD is served wherever GET is, with the body left out by the connection.
         if method == .GET { routes.append(Route(method: .HEAD, segments: pattern.split(separator: "/"), handler: handler)) }
     }
-
-    public mutating func setFallback(_ handler: @escaping HTTPHandler) { fallback = handler }
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         guard HTTPMethod.known.contains(request.method) else {

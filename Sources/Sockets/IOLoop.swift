@@ -88,22 +88,3 @@ public final class IOLoop: Sendable {
         flushPending()
     }
 }
-
-/// A fixed set of loops, about one per core; new connections are spread over them round-robin.
-public final class IOLoopGroup: Sendable {
-    public let loops: [IOLoop]
-    private let nextIndex = Atomic<Int>(0)
-
-    public init(count: Int = System.coreCount, readBufferSize: Int = 64 * 1024) {
-        loops = (0..<max(1, count)).map { IOLoop(index: $0, readBufferSize: readBufferSize) }
-    }
-
-    public func next() -> IOLoop {
-        let value = nextIndex.add(1, ordering: .relaxed).oldValue
-        return loops[value % loops.count]
-    }
-}
-
-public enum System {
-    public static var coreCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
-}

@@ -171,8 +171,6 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
                 }
             case .deliver(let message):
                 handler?.webSocket(self, didReceive: message)
-            case .pongReceived:
-                break
             case .closeTransport:
                 connection.close()
             case .finished(let code, let reason):

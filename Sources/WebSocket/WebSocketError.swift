@@ -18,12 +18,18 @@ public enum WebSocketError: Error, Equatable, Sendable {
     case compression(String)
 
     public var closeCode: WebSocketCloseCode {
+        // No `default`: a new error must be given its code here, not fall into 1002.
         switch self {
-        case .invalidUTF8: return .invalidPayload
-        case .frameTooLarge, .messageTooLarge: return .messageTooBig
-        case .binaryNotAccepted: return .unsupportedData
-        case .compression: return .invalidPayload
-        default: return .protocolError
+        case .invalidUTF8, .compression:
+            return .invalidPayload
+        case .frameTooLarge, .messageTooLarge:
+            return .messageTooBig
+        case .binaryNotAccepted:
+            return .unsupportedData
+        case .reservedOpcode, .reservedBitsSet, .unmaskedClientFrame, .maskedServerFrame, .fragmentedControlFrame,
+             .controlFrameTooLong, .lengthHighBitSet, .unexpectedContinuation, .expectedContinuation,
+             .invalidClosePayload, .invalidCloseCode:
+            return .protocolError
         }
     }
 

@@ -7,8 +7,6 @@ public struct WebSocketSession {
         case write([UInt8])
         /// A complete message for the application.
         case deliver(WebSocketMessage)
-        /// The peer answered a ping.
-        case pongReceived
         /// Close the TCP connection once everything written so far has gone out.
         case closeTransport
         /// The WebSocket is closed: the code and reason are the peer's (or ours, when we failed it).
@@ -105,7 +103,8 @@ public struct WebSocketSession {
         case .ping:
             return state == .open ? [.write(frame(.pong, control.payload))] : []
         case .pong:
-            return [.pongReceived]
+            // Nothing to do: any bytes from the peer prove it alive (`WebSocketConnection`).
+            return []
         case .close:
             let payload = try WebSocketClosePayload(parsing: control.payload)
             let wasOpen = state == .open

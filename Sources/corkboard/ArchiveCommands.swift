@@ -85,9 +85,9 @@ struct ImportCommand: ParsableCommand {
     private func importArchive() throws {
         var hub = HubConfiguration()
         do {
-            try boardLimits.apply(to: &hub, environment: EnvironmentSettings(ProcessInfo.processInfo.environment))
-        } catch let error as EnvironmentSettings.InvalidValue {
-            throw ValidationError(error.description)
+            try boardLimits.values.apply(to: &hub, environment: EnvironmentSettings(ProcessInfo.processInfo.environment))
+        } catch {
+            throw error.usageError
         }
         let data: Data
         do {

@@ -1,15 +1,12 @@
 import ArgumentParser
-import CorkboardHub
 import CorkboardServer
-import CorkboardSQLite
 import Dispatch
 import Foundation
 import Logging
 import Sockets
-import TLS
-import WebSocketDeflate
 
-/// `corkboard serve`: parses options (each also readable from a CORKBOARD_ variable), starts, waits for a signal.
+/// `corkboard serve`: declares the options, hands them to `ServeSettings` (which reads each
+/// one's CORKBOARD_ variable, applies the defaults and checks them), starts, waits for a signal.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -111,105 +108,49 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serve the test WebSockets /ws/echo (Autobahn|Testsuite) and /ws/broadcast (benchmarks); not for production (env: CORKBOARD_ECHO_ENDPOINT=1).")
     var echoEndpoint = false
 
+    /// The options as given, for `ServeSettings` to complete from the environment and check.
+    var options: ServeOptions {
+        var options = ServeOptions()
+        options.host = host
+        options.port = port
+        options.tlsCert = tlsCert
+        options.tlsKey = tlsKey
+        options.webRoot = webRoot
+        options.data = data
+        options.loops = loops
+        options.logLevel = logLevel
+        options.maxMessageBytes = maxMessageBytes
+        options.allowedOrigins = allowedOrigins
+        options.deflate = deflate
+        options.deflateThreshold = deflateThreshold
+        options.store = store
+        options.databaseURL = databaseUrl
+        options.sync = sync
+        options.tokens = tokens
+        options.opRate = opRate
+        options.opByteRate = opByteRate
+        options.presenceRate = presenceRate
+        options.maxDragItems = maxDragItems
+        options.maxDragSeconds = maxDragSeconds
+        options.maxConnections = maxConnections
+        options.maxConnectionsPerIP = maxConnectionsPerIp
+        options.maxBoards = maxBoards
+        options.boardLimits = boardLimits.values
+        options.maxHistoryBytes = maxHistoryBytes
+        options.maxOutputBytes = maxOutputBytes
+        options.handshakeTimeout = handshakeTimeout
+        options.helloTimeout = helloTimeout
+        options.idleTimeout = idleTimeout
+        options.noDemo = noDemo
+        options.echoEndpoint = echoEndpoint
+        return options
+    }
+
     func run() throws {
         // Measured: about 0.8 KiB less per idle connection (docs/benchmarks.md).
         ProcessMemory.limitMallocArenas(to: 2)
-        let environment = EnvironmentSettings(ProcessInfo.processInfo.environment)
-        var settings = ServerConfiguration()
-        let level: Logger.Level
-        do {
-            settings.host = host ?? environment.string("CORKBOARD_HOST") ?? settings.host
-            settings.port = try port ?? environment.integer("CORKBOARD_PORT") ?? settings.port
-            switch (tlsCert ?? environment.string("CORKBOARD_TLS_CERT"), tlsKey ?? environment.string("CORKBOARD_TLS_KEY")) {
-            case (let certificate?, let key?): settings.tls = TLSCertificateFiles(certificate: certificate, privateKey: key)
-            case (nil, nil): settings.tls = nil
-            case (_?, nil): throw ValidationError("--tls-cert needs --tls-key (the certificate's private key)")
-            case (nil, _?): throw ValidationError("--tls-key needs --tls-cert (the certificate it belongs to)")
-            }
-            settings.webRoot = webRoot ?? environment.string("CORKBOARD_WEB_ROOT") ?? settings.webRoot
-            settings.dataDirectory = data ?? environment.string("CORKBOARD_DATA") ?? settings.dataDirectory
-            settings.loopCount = try loops ?? environment.integer("CORKBOARD_LOOPS") ?? settings.loopCount
-            settings.webSocket.maxMessageSize = try maxMessageBytes ?? environment.integer("CORKBOARD_MAX_MESSAGE_BYTES")
-                ?? settings.webSocket.maxMessageSize
-            if let origins = allowedOrigins ?? environment.string("CORKBOARD_ALLOWED_ORIGINS") {
-                settings.webSocket.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            }
-            let deflateName = deflate ?? environment.string("CORKBOARD_DEFLATE") ?? "memory"
-            guard let deflateMode = DeflateConfiguration.Mode(rawValue: deflateName) else {
-                throw ValidationError("deflate mode '\(deflateName)' is not one of memory, speed, off")
-            }
-            let threshold = try deflateThreshold ?? environment.integer("CORKBOARD_DEFLATE_THRESHOLD") ?? DeflateConfiguration().minimumSize
-            settings.deflate = DeflateConfiguration(mode: deflateMode, minimumSize: threshold)
-            let storeName = store ?? environment.string("CORKBOARD_STORE") ?? settings.store.rawValue
-            guard let storeKind = StoreKind(rawValue: storeName) else {
-                throw ValidationError("store '\(storeName)' is not one of \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            settings.store = storeKind
-            settings.databaseURL = databaseUrl ?? environment.string("CORKBOARD_DATABASE_URL")
-            if storeKind == .postgres && settings.databaseURL == nil {
-                throw ValidationError("--store postgres needs --database-url (or CORKBOARD_DATABASE_URL)")
-            }
-            let syncName = sync ?? environment.string("CORKBOARD_SYNC") ?? settings.sync.rawValue
-            guard let syncMode = SyncMode(rawValue: syncName) else {
-                throw ValidationError("sync '\(syncName)' is not one of full, normal")
-            }
-            settings.sync = syncMode
-            if let path = tokens ?? environment.string("CORKBOARD_TOKENS") {
-                do {
-                    settings.access = try TokenFile(contentsOf: path)
-                } catch {
-                    throw ValidationError("token file: \(error)")
-                }
-                // Read again on SIGHUP.
-                settings.tokenFile = path
-            }
-            settings.http.admission.maxConnections = try limit(
-                maxConnections ?? environment.integer("CORKBOARD_MAX_CONNECTIONS"), "--max-connections",
-                default: settings.http.admission.maxConnections)
-            settings.http.admission.maxConnectionsPerAddress = try limit(
-                maxConnectionsPerIp ?? environment.integer("CORKBOARD_MAX_CONNECTIONS_PER_IP"), "--max-connections-per-ip",
-                default: settings.http.admission.maxConnectionsPerAddress)
-            settings.hub.maxBoards = try limit(
-                maxBoards ?? environment.integer("CORKBOARD_MAX_BOARDS"), "--max-boards", default: settings.hub.maxBoards)
-            try boardLimits.apply(to: &settings.hub, environment: environment)
-            settings.maxPendingOutput = try maxOutputBytes ?? environment.integer("CORKBOARD_MAX_OUTPUT_BYTES") ?? settings.maxPendingOutput
-            if let seconds = try seconds(handshakeTimeout ?? environment.integer("CORKBOARD_HANDSHAKE_TIMEOUT"), "--handshake-timeout") {
-                settings.http.headerTimeout = seconds
-            }
-            if let seconds = try seconds(helloTimeout ?? environment.integer("CORKBOARD_HELLO_TIMEOUT"), "--hello-timeout") {
-                settings.hub.helloTimeout = seconds
-            }
-            if let seconds = try seconds(idleTimeout ?? environment.integer("CORKBOARD_IDLE_TIMEOUT"), "--idle-timeout") {
-                settings.http.idleTimeout = seconds
-            }
-            settings.hub.operationRate = try rate(opRate ?? environment.integer("CORKBOARD_OP_RATE"), "--op-rate", default: settings.hub.operationRate)
-            if let bytes = try opByteRate ?? environment.integer("CORKBOARD_OP_BYTE_RATE") {
-                guard bytes >= 0 else { throw ValidationError("--op-byte-rate must be 0 (no limit) or a number of bytes per second") }
-                settings.hub.operationByteRate = bytes == 0 ? nil : HubConfiguration.byteRate(perSecond: bytes)
-            }
-            settings.hub.historyByteBudget = try maxHistoryBytes ?? environment.integer("CORKBOARD_MAX_HISTORY_BYTES")
-                ?? settings.hub.historyByteBudget
-            settings.hub.presenceRate = try rate(
-                presenceRate ?? environment.integer("CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
-            settings.hub.maxDragItems = try limit(
-                maxDragItems ?? environment.integer("CORKBOARD_MAX_DRAG_ITEMS"), "--max-drag-items", default: settings.hub.maxDragItems)
-            if let value = try maxDragSeconds ?? environment.integer("CORKBOARD_MAX_DRAG_SECONDS") {
-                settings.hub.maxDragDuration = try limit(value, "--max-drag-seconds", default: nil).map { .seconds($0) }
-            }
-            settings.createsDemoBoard = !(noDemo || environment.string("CORKBOARD_NO_DEMO") == "1")
-            settings.echoEndpoint = echoEndpoint || environment.string("CORKBOARD_ECHO_ENDPOINT") == "1"
-            let levelName = logLevel ?? environment.string("CORKBOARD_LOG_LEVEL") ?? "info"
-            guard let parsed = Logger.Level(rawValue: levelName) else {
-                throw ValidationError("log level '\(levelName)' is not one of trace, debug, info, notice, warning, error, critical")
-            }
-            level = parsed
-        } catch let error as EnvironmentSettings.InvalidValue {
-            throw ValidationError(error.description)
-        }
-        guard settings.loopCount > 0 else { throw ValidationError("--loops must be at least 1") }
-        guard settings.webSocket.maxMessageSize >= 125 else { throw ValidationError("--max-message-bytes must be at least 125") }
-        guard settings.hub.historyByteBudget >= 64 * 1024 else { throw ValidationError("--max-history-bytes must be at least 65536") }
-        guard settings.maxPendingOutput >= 64 * 1024 else { throw ValidationError("--max-output-bytes must be at least 65536") }
+        let settings = try ServeSettings.fromCommandLine(options)
+        let level = settings.logLevel
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -221,7 +162,7 @@ struct ServeCommand: ParsableCommand {
 
         let server: CorkboardServer
         do {
-            server = try CorkboardServer(configuration: settings, logger: logger)
+            server = try CorkboardServer(configuration: settings.configuration, logger: logger)
         } catch let error as StartupError {
             fail(error)
         }
@@ -245,27 +186,6 @@ struct ServeCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data("corkboard listening on \(server.scheme)://\(address)\n".utf8))
         withExtendedLifetime((signals, reloads)) { dispatchMain() }
     }
-}
-
-/// A per-second rate option: nil keeps the default, 0 turns the limit off.
-private func rate(_ value: Int?, _ option: String, default defaultRate: RateLimit?) throws -> RateLimit? {
-    guard let value else { return defaultRate }
-    guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a number of messages per second") }
-    return value == 0 ? nil : RateLimit(perSecond: Double(value))
-}
-
-/// A count limit option: nil keeps the default, 0 turns the limit off.
-func limit(_ value: Int?, _ option: String, default defaultLimit: Int?) throws -> Int? {
-    guard let value else { return defaultLimit }
-    guard value >= 0 else { throw ValidationError("\(option) must be 0 (no limit) or a positive number") }
-    return value == 0 ? nil : value
-}
-
-/// A timeout option in whole seconds (at least 1); nil keeps the default.
-private func seconds(_ value: Int?, _ option: String) throws -> DispatchTimeInterval? {
-    guard let value else { return nil }
-    guard value >= 1 else { throw ValidationError("\(option) must be at least 1 second") }
-    return .seconds(value)
 }
 
 /// One line on standard error, exit status 1: what a person or a script can act on.

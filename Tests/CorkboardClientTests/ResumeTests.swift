@@ -1,4 +1,4 @@
-import CorkboardClient
+@_spi(Testing) import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation

@@ -141,4 +141,20 @@ private func expectSameAtEverySplit(_ bytes: [UInt8], role: WebSocketFrameParser
         #expect(WebSocketError.unmaskedClientFrame.closeCode == .protocolError)
         #expect(WebSocketError.invalidCloseCode(999).closeCode == .protocolError)
     }
+
+    /// Every error and its close code (RFC 6455 §7.4.1): a new error fails to compile in
+    /// `closeCode` until it is given one, and this list says which.
+    @Test(arguments: [
+        (WebSocketError.reservedOpcode(3), WebSocketCloseCode.protocolError), (.reservedBitsSet, .protocolError),
+        (.unmaskedClientFrame, .protocolError), (.maskedServerFrame, .protocolError),
+        (.fragmentedControlFrame, .protocolError), (.controlFrameTooLong, .protocolError),
+        (.lengthHighBitSet, .protocolError), (.unexpectedContinuation, .protocolError),
+        (.expectedContinuation, .protocolError), (.invalidClosePayload, .protocolError),
+        (.invalidCloseCode(999), .protocolError), (.invalidUTF8, .invalidPayload), (.frameTooLarge(1), .messageTooBig),
+        (.messageTooLarge(1), .messageTooBig), (.binaryNotAccepted, .unsupportedData), (.compression("x"), .invalidPayload),
+    ])
+    func everyErrorHasItsCloseCode(_ error: WebSocketError, _ code: WebSocketCloseCode) {
+        #expect(error.closeCode == code)
+        #expect(error.reason.utf8.count <= 123)
+    }
 }

@@ -27,9 +27,10 @@ private func closeBytes(_ code: UInt16, _ reason: String = "") -> [UInt8] {
         #expect(session.receive(clientFrame(.ping, [7, 8, 9])) == [.write(serverFrame(.pong, [7, 8, 9]))])
     }
 
-    @Test func pongIsReported() {
+    @Test func pongNeedsNoAction() {
         var session = WebSocketSession(role: .server, maxMessageSize: 1024)
-        #expect(session.receive(clientFrame(.pong, [])) == [.pongReceived])
+        #expect(session.receive(clientFrame(.pong, [1])) == [])
+        #expect(session.state == .open)
     }
 
     @Test func peerCloseIsEchoedAndEndsTheSession() {

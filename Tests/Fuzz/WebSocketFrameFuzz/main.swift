@@ -50,8 +50,6 @@ func run(_ reads: [ArraySlice<UInt8>], choice: UInt8) -> [WebSocketSession.Actio
             case .text(let text): check(text.utf8.count <= limit, "text of \(text.utf8.count) bytes over the limit \(limit)")
             case .binary(let bytes): check(bytes.count <= limit, "binary of \(bytes.count) bytes over the limit \(limit)")
             }
-        case .pongReceived:
-            break
         case .closeTransport:
             transportClosed = true
         case .finished(let code, _):

@@ -1,3 +1,5 @@
+// The values the cases of `ServerMessage` (ServerMessage.swift) carry: welcome, drag, rejected, error, …
+
 import CorkboardModel
 
 /// Where a peer's dragged items would land (docs/protocol.md#6-presence-drag-state):

@@ -5,7 +5,7 @@ public struct EnvironmentSettings: Sendable {
 
     public init(_ variables: [String: String]) { self.variables = variables }
 
-    public struct InvalidValue: Error, CustomStringConvertible {
+    public struct InvalidValue: Error, Equatable, CustomStringConvertible {
         public let variable: String
         public let value: String
         public let expected: String
@@ -18,7 +18,7 @@ public struct EnvironmentSettings: Sendable {
         return value
     }
 
-    public func integer<Number: FixedWidthInteger>(_ name: String, as type: Number.Type = Number.self) throws -> Number? {
+    public func integer<Number: FixedWidthInteger>(_ name: String, as type: Number.Type = Number.self) throws(InvalidValue) -> Number? {
         guard let text = string(name) else { return nil }
         guard let value = Number(text) else {
             throw InvalidValue(variable: name, value: text, expected: "a whole number in \(Number.min)...\(Number.max)")
