@@ -92,6 +92,10 @@ import TestSupport
             // The writer resumes on another node from where it was: a replay, no gap, no repeat.
             let resumed = try BoardTestClient(port: other.port, board: "board", name: "Writer", resumeFrom: writer)
             #expect(resumed.welcome.resumed == true)
+            // The replay read to the end first: whether a resend's answer repeats an event the
+            // replay brought is decided below from the events read, and the replay comes in
+            // pieces (a resend checked before its piece was read failed once on a loaded run).
+            try resumed.waitUntilSeq(log.count)
             // Its unanswered moves are sent again with the same opIds: each is applied at most once.
             var noops: Set<OperationID> = []
             for opId in sent where !acknowledged.contains(opId) {
