@@ -12,7 +12,7 @@ enum Routes {
         var boardSocket = configuration.webSocket
         // Spec §2: every application message is JSON text; binary closes with 1003.
         boardSocket.acceptsBinary = false
-        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
+        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in BoardSocket(hub: hub) })
         BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins)
         // A board's page is one page for every board; its script reads the id from the path.
         router.add(.GET, "/b/{id}") { request, responder in
