@@ -65,10 +65,11 @@ let package = Package(
             name: "CorkboardPostgres",
             dependencies: ["CorkboardStore", "CorkboardModel", "CPostgres"]),
         // Boards as rooms: one sequencer per board, sessions, membership, resume, broadcast.
+        // Knows no transport: members are `MemberLink`s (WebSockets in CorkboardServer).
         .target(
             name: "CorkboardHub",
             dependencies: [
-                "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "Sockets", "COpenSSL",
+                "CorkboardModel", "CorkboardWire", "CorkboardStore",
                 .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         // The Corkboard server: configuration, routes (/ws, /api, static), startup and shutdown.
@@ -76,7 +77,7 @@ let package = Package(
             name: "CorkboardServer",
             dependencies: [
                 "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardPostgres", "CorkboardModel", "CorkboardWire",
-                "HTTP", "Sockets", "TLS", "WebSocket", "WebSocketDeflate", .product(name: "Logging", package: "swift-log"),
+                "HTTP", "Sockets", "TLS", "WebSocket", "WebSocketDeflate", "COpenSSL", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // The bot client library: a board replica over our own WebSocket client, typed
@@ -108,6 +109,11 @@ let package = Package(
 
         // Blocking clients, temporary folders and child processes for the tests.
         .target(name: "TestSupport", dependencies: ["WebSocket"], path: "Tests/TestSupport"),
+        // Members in memory for in-process hub tests, and the board client every hub test uses.
+        .target(
+            name: "HubTestSupport",
+            dependencies: ["CorkboardHub", "CorkboardModel", "CorkboardWire", "WebSocket"],
+            path: "Tests/HubTestSupport"),
 
         .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel"]),
         .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
@@ -134,13 +140,18 @@ let package = Package(
             name: "CorkboardPostgresTests",
             dependencies: ["CorkboardPostgres", "CorkboardStore", "CorkboardModel", "TestSupport"]),
         .testTarget(name: "CorkboardBenchTests", dependencies: ["CorkboardBench", "TestSupport"]),
-        .testTarget(name: "CorkboardHubTests", dependencies: ["CorkboardHub", "CorkboardStore", "CorkboardModel"]),
+        .testTarget(
+            name: "CorkboardHubTests",
+            dependencies: [
+                "CorkboardHub", "CorkboardStore", "CorkboardModel", "CorkboardWire", "HubTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "CorkboardServerTests",
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
-                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "CorkboardClient", .product(name: "Yams", package: "Yams"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "HubTestSupport", "CorkboardClient",
+                .product(name: "Yams", package: "Yams"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["browser", "python"]),
     ]

@@ -1,7 +1,6 @@
 import CorkboardModel
 import CorkboardStore
 import CorkboardWire
-import WebSocket
 
 /// Following other nodes that share the store (PostgreSQL): their commits reach this room as
 /// wake-ups carrying only `(board, seq)`; the room then reads every event after its own
@@ -116,8 +115,7 @@ extension BoardRoom {
     /// it ends (a delete).
     private func broadcastFollowed(_ event: CommittedEvent) {
         hub.metrics.followed.increment()
-        let broadcast = WebSocketBroadcast(text: WireText.encode(.committed(event)))
-        WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
+        liveLinks.broadcast(WireText.encode(.committed(event)))
         clearDrags(after: event, from: .elsewhere)
     }
 
@@ -129,7 +127,7 @@ extension BoardRoom {
         hub.logger.error("board \(id): reloading from the store: \(reason)")
         for (key, member) in members {
             remove(key)
-            member.socket.close(.serviceRestart, reason: "the board is reloading; join again")
+            member.link.close(.serviceRestart, reason: "the board is reloading; join again")
         }
         hub.store.loadBoard(id, historyLimit: hub.configuration.historyCapacity) { result in
             self.queue.async {

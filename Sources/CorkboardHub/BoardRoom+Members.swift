@@ -1,6 +1,5 @@
 import CorkboardModel
 import CorkboardWire
-import WebSocket
 
 /// A client joined to a room.
 /// A reference, not a value: the room's member table then holds 8 bytes an entry, and a
@@ -11,7 +10,8 @@ final class Member {
     let role: Role
     /// The token it joined with: checked again when the token file is reloaded.
     let token: String?
-    let socket: WebSocketConnection
+    /// Its connection.
+    let link: any MemberLink
     /// Join order, for `welcome.peers`.
     let order: Int
     /// While a resume is being replayed: the last seq sent. Nil once the member is live,
@@ -28,12 +28,12 @@ final class Member {
 
     var isLive: Bool { replayedThrough == nil }
 
-    init(client: ClientID, name: String, role: Role, token: String?, socket: WebSocketConnection, order: Int) {
+    init(client: ClientID, name: String, role: Role, token: String?, link: any MemberLink, order: Int) {
         self.client = client
         self.name = name
         self.role = role
         self.token = token
-        self.socket = socket
+        self.link = link
         self.order = order
     }
 }
@@ -43,13 +43,13 @@ final class Member {
 /// broadcasts skip a member still replaying, and the replay reads up to the durable seq at
 /// each step.
 extension BoardRoom {
-    func join(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
+    func join(_ key: MemberKey, link: any MemberLink, hello: Hello, role: Role) {
         perform {
             switch self.readiness {
             case .missing:
-                Self.refuse(socket, .notFound, "there is no board \"\(hello.board)\"", close: .policyViolation)
+                Self.refuse(link, .notFound, "there is no board \"\(hello.board)\"", close: .policyViolation)
             case .failed(let reason):
-                Self.refuse(socket, ErrorCode(rawValue: "unavailable"), "the board cannot be loaded now: \(reason)", close: .tryAgainLater)
+                Self.refuse(link, ErrorCode(rawValue: "unavailable"), "the board cannot be loaded now: \(reason)", close: .tryAgainLater)
             case .ready:
                 // Resuming from a seq this node has not seen (it was on another node): read
                 // the store up to it first, so the resume is a replay and not a snapshot.
@@ -58,36 +58,36 @@ extension BoardRoom {
                     self.afterCatchingUp(to: resume.seq) {
                         // Gone while the room read the store: nobody to admit.
                         guard self.joining.remove(key) != nil else { return }
-                        self.admit(key, socket: socket, hello: hello, role: role)
+                        self.admit(key, link: link, hello: hello, role: role)
                     }
                 } else {
-                    self.admit(key, socket: socket, hello: hello, role: role)
+                    self.admit(key, link: link, hello: hello, role: role)
                 }
             }
         }
     }
 
-    private func admit(_ key: MemberKey, socket: WebSocketConnection, hello: Hello, role: Role) {
+    private func admit(_ key: MemberKey, link: any MemberLink, hello: Hello, role: Role) {
         guard members[key] == nil else { return }
         // Judged again here, on the room's queue: a token revoked while this join was on its
         // way is refused, as `recheckAccess` would have disconnected it.
         guard hub.role(token: hello.token, board: id) == role else {
-            return Self.refuse(socket, .forbidden, "the token is not valid for board \"\(id)\" (any more)", close: .policyViolation)
+            return Self.refuse(link, .forbidden, "the token is not valid for board \"\(id)\" (any more)", close: .policyViolation)
         }
         hub.metrics.members.increment()
         let client = hub.nextClientID()
         let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
-        let member = Member(client: client, name: hello.name, role: role, token: hello.token, socket: socket, order: joinCounter)
+        let member = Member(client: client, name: hello.name, role: role, token: hello.token, link: link, order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
-            socket.send(.welcome(Welcome(
+            link.send(.welcome(Welcome(
                 client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
         } else {
-            socket.send(.welcome(Welcome(
+            link.send(.welcome(Welcome(
                 client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
             members[key] = member
         }
@@ -96,7 +96,7 @@ extension BoardRoom {
         hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)")
     }
 
-    /// Sends the next piece of a resume replay; the piece after it waits until the socket
+    /// Sends the next piece of a resume replay; the piece after it waits until the link
     /// has written this one, so a long replay never overflows the member's output bound.
     /// A piece ends after `replayChunk` events or half the output bound in bytes, whichever
     /// comes first (events carry up to 16 KiB labels and data). When the replay reaches the
@@ -107,23 +107,23 @@ extension BoardRoom {
             // The history window slid past the replay (a very slow reader on a very busy
             // board): it has to start again from a snapshot.
             remove(key)
-            Self.refuse(member.socket, .invalid, "the resume fell behind the kept history; reconnect", close: .tryAgainLater)
+            Self.refuse(member.link, .invalid, "the resume fell behind the kept history; reconnect", close: .tryAgainLater)
             return
         }
-        let byteBudget = member.socket.connection.limits.maxPendingOutput / 2
+        let byteBudget = member.link.outputBound / 2
         var (last, bytes) = (cursor, 0)
         for event in events where bytes < byteBudget {
             let text = WireText.encode(.committed(event))
-            member.socket.send(.text(text))
+            member.link.send(text: text)
             (last, bytes) = (event.seq, bytes + text.utf8.count)
         }
         if last == pipeline.durableSeq {
             member.replayedThrough = nil
-            for text in member.held { member.socket.send(.text(text)) }
+            for text in member.held { member.link.send(text: text) }
             member.held = []
         } else {
             member.replayedThrough = last
-            member.socket.whenDrained { self.queue.async { self.replay(key) } }
+            member.link.whenDrained { self.queue.async { self.replay(key) } }
         }
     }
 
@@ -138,9 +138,9 @@ extension BoardRoom {
                 guard role != member.role else { continue }
                 self.remove(key)
                 if let role {
-                    member.socket.close(.serviceRestart, reason: "your role changed to \(role.rawValue); join again")
+                    member.link.close(.serviceRestart, reason: "your role changed to \(role.rawValue); join again")
                 } else {
-                    Self.refuse(member.socket, .forbidden, "the token was revoked", close: .policyViolation)
+                    Self.refuse(member.link, .forbidden, "the token was revoked", close: .policyViolation)
                 }
             }
         }
@@ -166,7 +166,7 @@ extension BoardRoom {
     func reply(_ text: String, to key: MemberKey) {
         guard let member = members[key] else { return }
         if member.isLive {
-            member.socket.send(.text(text))
+            member.link.send(text: text)
         } else {
             member.held.append(text)
         }
@@ -176,16 +176,16 @@ extension BoardRoom {
     /// still replaying.
     func sendToOthers(of key: MemberKey?, _ message: ServerMessage) {
         let text = WireText.encode(message)
-        var live: [WebSocketConnection] = []
+        var live: [any MemberLink] = []
         for (other, member) in members where other != key {
-            if member.isLive { live.append(member.socket) } else { member.held.append(text) }
+            if member.isLive { live.append(member.link) } else { member.held.append(text) }
         }
-        if !live.isEmpty { WebSocketConnection.send(WebSocketBroadcast(text: text), to: live) }
+        live.broadcast(text)
     }
 
-    /// Sends `error` and closes the WebSocket (docs/protocol.md#refusals-of-hello).
-    static func refuse(_ socket: WebSocketConnection, _ code: ErrorCode, _ message: String, close: WebSocketCloseCode) {
-        socket.send(.error(ErrorMessage(code: code, message: message)))
-        socket.close(close, reason: message.utf8.count <= 120 ? message : "")
+    /// Sends `error` and closes the connection (docs/protocol.md#refusals-of-hello).
+    static func refuse(_ link: any MemberLink, _ code: ErrorCode, _ message: String, close: MemberClose) {
+        link.send(.error(ErrorMessage(code: code, message: message)))
+        link.close(close, reason: message.utf8.count <= 120 ? message : "")
     }
 }

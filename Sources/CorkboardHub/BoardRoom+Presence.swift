@@ -1,7 +1,6 @@
 import CorkboardModel
 import CorkboardWire
 import Dispatch
-import WebSocket
 
 /// Live drag state (docs/protocol.md#6-presence-drag-state): leases, placeholders, one
 /// `drag` per drag with its items, coalesced `drag.over` broadcasts and exactly one
@@ -16,13 +15,13 @@ extension BoardRoom {
     private func startDrag(_ items: [ItemID], from key: MemberKey) {
         guard let member = members[key] else { return }
         if let refusal = refusal(ofDragOf: items, by: member) {
-            return member.socket.send(.rejected(refusal))
+            return member.link.send(.rejected(refusal))
         }
         // Held here already (by a member of this node, or of another one): no need to ask the
         // store. A refused drag.start ends the member's previous drag all the same.
         if let holder = items.lazy.compactMap(leases.holder(of:)).first(where: { $0 != member.client }) {
             clearDrag(of: key, .cancel)
-            return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
+            return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
         leaseThenStart(items, from: key) {
             guard let member = self.members[key] else { return }
@@ -30,7 +29,7 @@ extension BoardRoom {
             // items were given back in the store when the new ones were leased).
             self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
             if let holder = self.leases.acquire(items, for: member.client) {
-                return member.socket.send(.rejected(.dragStartBusy(holder: holder)))
+                return member.link.send(.rejected(.dragStartBusy(holder: holder)))
             }
             self.dragCounter += 1
             let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
@@ -51,7 +50,7 @@ extension BoardRoom {
             self.inOrderOfPresence(key) {
                 guard let member = self.members[key] else { return }
                 self.clearDrag(of: key, .cancel)
-                member.socket.send(.rejected(refusal))
+                member.link.send(.rejected(refusal))
             }
         }
     }
@@ -63,16 +62,16 @@ extension BoardRoom {
     private func moveDragOver(collection: CollectionID, index: Int, from key: MemberKey) {
         guard let member = members[key] else { return }
         guard var drag = member.drag else {
-            return member.socket.send(invalid: "drag.over without a drag in progress (send drag.start first)")
+            return member.link.send(invalid: "drag.over without a drag in progress (send drag.start first)")
         }
         let dragged = Set(drag.state.items)
         guard let count = engine.itemCount(of: collection) else {
-            return member.socket.send(invalid: "drag.over: there is no collection \"\(collection)\"")
+            return member.link.send(invalid: "drag.over: there is no collection \"\(collection)\"")
         }
         // The placeholder counts the list without the dragged items (0 … count).
         let remaining = count - dragged.filter { engine.collection(holding: $0) == collection }.count
         guard index >= 0, index <= remaining else {
-            return member.socket.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
+            return member.link.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
         }
         let before = engine.itemID(at: index, in: collection, excluding: dragged)
         drag.state.over = DragTarget(collection: collection, index: index, before: before)

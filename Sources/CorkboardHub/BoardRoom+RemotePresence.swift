@@ -34,7 +34,7 @@ extension BoardRoom {
                     // Refused (the store kept its previous lease): a refused drag.start still
                     // ends the member's previous drag, as on one node.
                     self.clearDrag(of: key, .cancel)
-                    member.socket.send(.rejected(.dragStartBusy(holder: holder)))
+                    member.link.send(.rejected(.dragStartBusy(holder: holder)))
                 case .failure(let error):
                     // The database is unreachable: presence goes on locally.
                     self.hub.logger.warning("board \(self.id): leasing across nodes failed, leasing here only: \(error)")

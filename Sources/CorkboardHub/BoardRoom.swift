@@ -2,7 +2,6 @@ import CorkboardModel
 import CorkboardStore
 import CorkboardWire
 import Dispatch
-import WebSocket
 
 typealias MemberKey = ObjectIdentifier
 
@@ -251,8 +250,7 @@ final class BoardRoom: @unchecked Sendable {
                 // Counted before it is sent, so whoever has seen it also finds it in /metrics.
                 hub.metrics.committed.increment()
                 hub.metrics.recordCommitToBroadcast(since: committedAt)
-                let broadcast = WebSocketBroadcast(text: WireText.encode(.committed(event)))
-                WebSocketConnection.send(broadcast, to: members.values.lazy.filter(\.isLive).map(\.socket))
+                liveLinks.broadcast(WireText.encode(.committed(event)))
                 if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
                 clearDrags(after: event, from: target)
             case .reply(let outcome, .member(let key)):
@@ -266,6 +264,14 @@ final class BoardRoom: @unchecked Sendable {
                 break
             }
         }
+    }
+
+    /// The connections of the members that receive broadcasts (not replaying).
+    var liveLinks: [any MemberLink] {
+        var links: [any MemberLink] = []
+        links.reserveCapacity(members.count)
+        for member in members.values where member.isLive { links.append(member.link) }
+        return links
     }
 
     // MARK: Reads for the HTTP API (durable state only)

@@ -3,10 +3,9 @@ import CorkboardModel
 import CorkboardStore
 import CorkboardWire
 import Dispatch
+import Foundation
 import Logging
-import Sockets
 import Synchronization
-import WebSocket
 
 /// Settings of the hub (`corkboard serve` fills them from its options).
 public struct HubConfiguration: Sendable {
@@ -15,7 +14,8 @@ public struct HubConfiguration: Sendable {
     /// About how many bytes of events each board keeps in memory (the history is the
     /// shorter of this and `historyCapacity`); the stores fold their logs by the same rule.
     public var historyByteBudget = BoardEngine.defaultHistoryByteBudget
-    /// How long a new WebSocket may take to send `hello`.
+    /// How long a new connection may take to send `hello` (the transport keeps the time and
+    /// calls `HubSession.helloDeadlinePassed`).
     public var helloTimeout: DispatchTimeInterval = .seconds(10)
     /// A drag nobody updated for this long is cleared with reason `timeout`
     /// (docs/protocol.md#6-presence-drag-state: 30 s).
@@ -122,7 +122,7 @@ public final class Hub: Sendable {
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         httpOperationByteRates = configuration.operationByteRate.map(RateTable.init)
-        roomTargets = (0..<max(1, System.coreCount)).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
+        roomTargets = (0..<max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
         clientSuffix = cluster.map { "-" + $0.nodeName } ?? ""
         nodes = cluster.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
         cluster?.observe { [weak self] signal in self?.heard(signal) }
@@ -156,9 +156,10 @@ public final class Hub: Sendable {
         roomTargets[nextRoomTarget.add(1, ordering: .relaxed).oldValue % roomTargets.count]
     }
 
-    /// The handler for one new WebSocket on `/ws`.
-    public func makeSession() -> WebSocketHandler {
-        HubSession(hub: self)
+    /// The session of one new member connection (a WebSocket on `/ws`), which answers
+    /// through `link`; the transport drives it (see `HubSession`).
+    public func makeSession(link: any MemberLink) -> HubSession {
+        HubSession(hub: self, link: link)
     }
 
     /// The access policy in force now.

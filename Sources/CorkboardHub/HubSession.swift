@@ -2,12 +2,13 @@ import CorkboardModel
 import CorkboardWire
 import Dispatch
 import Foundation
-import Sockets
-import WebSocket
 
-/// One WebSocket on `/ws`: waits for `hello` (docs/protocol.md#3-joining), then hands the
-/// client's operations to its board's room. Messages are decoded here, on the connection's
-/// loop, so a flood of bad input costs its own loop and never the board's sequencer.
+/// One member connection (a WebSocket on `/ws` in the server): waits for `hello` (docs/protocol.md#3-joining),
+/// then hands the client's operations to its board's room. Messages are decoded here, on the
+/// connection's queue, so a flood of bad input costs its own connection and never the board's
+/// sequencer. The transport calls `receive` with each text message, `helloDeadlinePassed`
+/// when `helloTimeout` went by, and `linkClosed` once the connection ended; the session answers
+/// through its `MemberLink`.
 ///
 /// The session also applies the per-connection rates: operations beyond `operationRate` are
 /// answered `rate-limited` here, `drag.over` beyond `presenceRate` is coalesced here, and
@@ -15,9 +16,9 @@ import WebSocket
 /// flooding client never reaches its room's queue with more than its budget.
 ///
 /// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
-/// socket's loop (every handler call arrives there, and the hello deadline and the coalescing
-/// flush are scheduled there), hence `@unchecked Sendable`.
-final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
+/// link's serial queue (every call of the transport arrives there, and the coalescing flush
+/// is scheduled there), hence `@unchecked Sendable`.
+public final class HubSession: @unchecked Sendable {
     private enum Phase {
         case awaitingHello
         case joined(BoardRoom)
@@ -25,6 +26,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     }
 
     private let hub: Hub
+    private let link: any MemberLink
     private var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
@@ -34,13 +36,10 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
     private var waitingDragOver: (collection: String, index: Int)?
     private var dragOverFlushScheduled = false
-    /// Until `hello` arrives: the socket and when it is refused for not saying it. Checked by
-    /// its loop's ticker: a timer block holding the session weakly would give the session and
-    /// the socket side tables, making every retain of them on the broadcast path slower.
-    private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime)?
 
-    init(hub: Hub) {
+    init(hub: Hub, link: any MemberLink) {
         self.hub = hub
+        self.link = link
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
@@ -49,54 +48,45 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
 
     private var key: MemberKey { ObjectIdentifier(self) }
 
-    func webSocketDidOpen(_ socket: WebSocketConnection) {
-        let timeout = hub.configuration.helloTimeout
-        helloWait = (socket, .now() + timeout)
-        // Checked four times per timeout: refused between 1 and 1.25 timeouts after opening.
-        socket.connection.loop.startTicking(self, every: .nanoseconds(Int(timeout.nanoseconds / 4)))
+    /// Whether the session still waits for `hello` (the transport's deadline matters only then).
+    public var isAwaitingHello: Bool {
+        if case .awaitingHello = phase { true } else { false }
     }
 
-    func loopDidTick(now: DispatchTime) {
-        guard let (socket, deadline) = helloWait, case .awaitingHello = phase else { return stopWaitingForHello() }
-        guard now >= deadline else { return }
-        stopWaitingForHello()
+    /// `helloTimeout` went by since the connection opened: a session still without `hello`
+    /// is refused (`error` `invalid`, close 1008).
+    public func helloDeadlinePassed() {
+        guard isAwaitingHello else { return }
         phase = .closed
-        BoardRoom.refuse(socket, .invalid, "no hello within \(hub.configuration.helloTimeout.secondsDescription)", close: .policyViolation)
+        BoardRoom.refuse(link, .invalid, "no hello within \(hub.configuration.helloTimeout.secondsDescription)", close: .policyViolation)
     }
 
-    private func stopWaitingForHello() {
-        guard let (socket, _) = helloWait else { return }
-        helloWait = nil
-        socket.connection.loop.stopTicking(self)
-    }
-
-    func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
-        // Binary messages never get here: the socket closes them with 1003
-        // (docs/protocol.md#close-codes).
-        guard case .text(let text) = message else { return }
+    /// One text message from the client (binary ones are the transport's to refuse:
+    /// docs/protocol.md#close-codes).
+    public func receive(_ text: String) {
         let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
         switch phase {
         case .awaitingHello:
             guard case .message(.hello(let hello)) = decoded else {
                 phase = .closed
                 let detail = if case .error(let error) = decoded { " (\(error.message))" } else { "" }
-                return BoardRoom.refuse(socket, .invalid, "the first message must be hello\(detail)", close: .policyViolation)
+                return BoardRoom.refuse(link, .invalid, "the first message must be hello\(detail)", close: .policyViolation)
             }
-            join(hello, socket: socket)
+            join(hello)
         case .joined(let room):
             switch decoded {
             case .message(.operation(let request)):
                 if operationBudget?.take() == false {
                     hub.metrics.rejected(.rateLimited)
-                    return socket.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
+                    return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
                 }
                 if operationByteBudget?.take(Double(text.utf8.count)) == false {
                     hub.metrics.rejected(.rateLimited)
-                    return socket.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
+                    return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
                 }
                 room.submit(request, from: key)
             case .message(.hello):
-                socket.send(invalid: "already joined; a connection joins one board once")
+                link.send(invalid: "already joined; a connection joins one board once")
             case .message(.dragStart(let items)):
                 flushDragOver(to: room)
                 if let refusal = rateRefusal(ofDragOf: items) {
@@ -105,7 +95,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
                 }
                 room.dragStart(items, from: key)
             case .message(.dragOver(let collection, let index)):
-                dragOver(collection: collection, index: index, room: room, socket: socket)
+                dragOver(collection: collection, index: index, room: room)
             case .message(.dragEnd):
                 flushDragOver(to: room)
                 // Counted, but never refused or delayed: an end only gives items back, and
@@ -113,19 +103,19 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
                 _ = presenceBudget?.take()
                 room.dragEnd(from: key)
             case .error(let error):
-                socket.send(.error(error))
+                link.send(.error(error))
             case .rejected(let rejected):
-                socket.send(.rejected(rejected))
+                link.send(.rejected(rejected))
             }
         case .closed:
             break
         }
     }
 
-    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+    /// The connection ended (either side closed it, or it dropped): the member leaves its room.
+    public func linkClosed() {
         if case .joined(let room) = phase { room.leave(key) }
         phase = .closed
-        stopWaitingForHello()
     }
 
     /// Why a `drag.start` is over this connection's rates, if it is: it takes one presence
@@ -145,7 +135,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
 
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
     /// the latest and hands it over when the next token is due.
-    private func dragOver(collection: String, index: Int, room: BoardRoom, socket: WebSocketConnection) {
+    private func dragOver(collection: String, index: Int, room: BoardRoom) {
         guard var budget = presenceBudget else {
             return room.dragOver(collection: collection, index: index, from: key)
         }
@@ -158,7 +148,7 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
         dragOverFlushScheduled = true
         let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait()))
         // A strong capture, for at most one token's wait (a weak one costs a side table).
-        socket.connection.loop.queue.asyncAfter(deadline: .now() + delay) { [self] in
+        link.schedule(after: delay) { [self] in
             self.dragOverFlushScheduled = false
             guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
             _ = self.presenceBudget?.take()
@@ -174,24 +164,24 @@ final class HubSession: WebSocketHandler, LoopTickable, @unchecked Sendable {
         room.dragOver(collection: collection, index: index, from: key)
     }
 
-    private func join(_ hello: Hello, socket: WebSocketConnection) {
+    private func join(_ hello: Hello) {
         guard let role = hub.role(token: hello.token, board: hello.board) else {
             phase = .closed
-            return BoardRoom.refuse(socket, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
+            return BoardRoom.refuse(link, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
         }
         guard Limits.isValidText(hello.name) else {
             phase = .closed
-            return BoardRoom.refuse(socket, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
+            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
         }
         guard Limits.isValidBoardID(hello.board) else {
             phase = .closed
-            return BoardRoom.refuse(socket, .notFound, "there is no board with that id", close: .policyViolation)
+            return BoardRoom.refuse(link, .notFound, "there is no board with that id", close: .policyViolation)
         }
         let room = hub.room(for: hello.board)
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.
         phase = .joined(room)
-        room.join(key, socket: socket, hello: hello, role: role)
+        room.join(key, link: link, hello: hello, role: role)
     }
 }
 

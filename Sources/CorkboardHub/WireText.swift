@@ -1,8 +1,7 @@
 import CorkboardWire
 import Foundation
-import WebSocket
 
-/// Server messages as WebSocket text, encoded once per message.
+/// Server messages as JSON text, encoded once per message.
 enum WireText {
     static func encode(_ message: ServerMessage) -> String {
         do {
@@ -16,11 +15,10 @@ enum WireText {
     }
 }
 
-extension WebSocketConnection {
-    /// Sends one server message to this socket alone (for many, encode once into a
-    /// `WebSocketBroadcast`).
+extension MemberLink {
+    /// Sends one server message to this member alone (for many, encode once and `broadcast`).
     func send(_ message: ServerMessage) {
-        send(.text(WireText.encode(message)))
+        send(text: WireText.encode(message))
     }
 
     /// `{"type":"error","code":"invalid",...}`: a message the server cannot use.

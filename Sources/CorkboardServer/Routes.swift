@@ -13,7 +13,7 @@ enum Routes {
         // Every application message is JSON text; binary closes with 1003
         // (docs/protocol.md#2-transport).
         boardSocket.acceptsBinary = false
-        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in hub.makeSession() })
+        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in BoardSocket(hub: hub) })
         BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
                      outputBound: configuration.maxPendingOutput)
         // A board's page is one page for every board; its script reads the id from the path.

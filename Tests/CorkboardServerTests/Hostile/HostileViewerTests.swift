@@ -1,5 +1,6 @@
 import CorkboardHub
 import CorkboardModel
+import CorkboardServer
 import CorkboardWire
 import Foundation
 import Testing

@@ -121,25 +121,10 @@ final class HubFixture {
     let board: Board
     let created: BoardDocument
 
-    /// The standard board: "todo" holds i1…i5, "done" holds i6…i8; i1 carries data.
-    static let standardBoard = Board(id: "board", title: "Test board", collections: [
-        BoardCollection(id: "todo", title: "To do", items: [
-            Item(id: "i1", label: "One", data: ["n": .number(1), "tags": .array(["a", "b"])]),
-            Item(id: "i2", label: "Two"), Item(id: "i3", label: "Three"), Item(id: "i4", label: "Four"),
-            Item(id: "i5", label: "Five"),
-        ]),
-        BoardCollection(id: "done", title: "Done", items: [
-            Item(id: "i6", label: "Six"), Item(id: "i7", label: "Seven"), Item(id: "i8", label: "Eight"),
-        ]),
-    ])
+    static let standardBoard = TestBoards.standard
 
-    /// A board of `collections` collections of `itemsEach` items (c0…, c0-i0…).
     static func grid(id: String = "board", collections: Int, itemsEach: Int) -> Board {
-        Board(id: id, title: "Grid", collections: (0..<collections).map { c in
-            BoardCollection(id: "c\(c)", title: "Column \(c)", items: (0..<itemsEach).map { i in
-                Item(id: "c\(c)-i\(i)", label: "Card \(c).\(i)")
-            })
-        })
+        TestBoards.grid(id: id, collections: collections, itemsEach: itemsEach)
     }
 
     init(board: Board = HubFixture.standardBoard, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
@@ -163,26 +148,4 @@ final class HubFixture {
     func document() throws -> BoardDocument { try api.document(board.id) }
 }
 
-extension Board {
-    /// The ids of one collection's items, in order (empty if there is no such collection).
-    func ids(_ collection: CollectionID) -> [ItemID] {
-        collections.first { $0.id == collection }?.items.map(\.id) ?? []
-    }
-}
-
-extension HubFixture {
-    /// Brings every client up to the server's seq and checks that each replica is the
-    /// server's board, and that every item of the board appears exactly once.
-    @discardableResult
-    func expectAgreement(_ clients: [BoardTestClient], sourceLocation: SourceLocation = #_sourceLocation) throws -> BoardDocument {
-        let document = try document()
-        for client in clients {
-            try client.waitUntilSeq(document.seq)
-            #expect(client.seq == document.seq, "\(client.name)'s seq", sourceLocation: sourceLocation)
-            #expect(client.board == document.board, "\(client.name)'s replica is the server's board", sourceLocation: sourceLocation)
-        }
-        let ids = document.board.allItemIDs
-        #expect(Set(ids).count == ids.count, "no item twice: \(ids)", sourceLocation: sourceLocation)
-        return document
-    }
-}
+extension HubFixture: BoardHost {}

@@ -5,9 +5,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Live drag state (docs/protocol.md#6-presence-drag-state) over real sockets: leases,
-/// placeholders, pacing, the items sent once per drag, and exactly one `drag.cleared` per
-/// accepted `drag.start`, with its reason.
+/// Live drag state (docs/protocol.md#6-presence-drag-state) end to end, between two clients on real sockets (the rest of
+/// presence is tested in-process: CorkboardHubTests' HubPresenceTests). The helpers serve
+/// the Hostile tests too.
 @Suite(.threadsOfTheirOwn) struct HubPresenceTests {
     static func drag(_ message: ServerMessage) -> DragUpdate? {
         if case .drag(let update) = message { update } else { nil }
@@ -61,95 +61,5 @@ import TestSupport
         #expect(next == .committed(event))
         #expect(Self.cleared(try bob.nextMessage()).map { $0 == (ada.clientID, .drop) } == true)
         #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil && Self.cleared($0) == nil })
-    }
-
-    @Test func leasedItemsAreBusyForEveryoneElse() throws {
-        let (fixture, ada, bob) = try Self.pair()
-        defer { withExtendedLifetime(fixture) {} }
-        try ada.send(.dragStart(items: ["i3"]))
-        _ = try bob.waitFor(type: "drag")
-        try bob.send(.dragStart(items: ["i4", "i3"]))
-        guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else { Issue.record("no rejection"); return }
-        #expect(busy == .dragStartBusy(holder: ada.clientID))
-        #expect(try bob.reject(.move(sources: ["i3"], destination: Destination(collection: "done"))).code == .busy)
-        // Items nobody holds still move; i4 was not leased by the refused drag.start.
-        try bob.commit(.move(sources: ["i4"], destination: Destination(collection: "done")))
-        // After the holder cancels, the item is free again.
-        try ada.send(.dragEnd)
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .cancel) } == true)
-        try bob.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
-    }
-
-    @Test func aDeleteClearsTheDragsItHitsAfterItsCommit() throws {
-        let (fixture, ada, bob) = try Self.pair()
-        defer { withExtendedLifetime(fixture) {} }
-        try ada.send(.dragStart(items: ["i5"]))
-        _ = try bob.waitFor(type: "drag")
-        let event = try bob.commit(.delete(items: ["i5"]))
-        let first = try ada.waitFor("the delete") { if case .committed = $0 { true } else { Self.cleared($0) != nil } }
-        #expect(first == .committed(event), "the holder sees the delete (it was not told its own clear)")
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .deleted) } == true)
-    }
-
-    @Test func leavingClearsTheDragBeforePeerLeft() throws {
-        let (fixture, ada, bob) = try Self.pair()
-        defer { withExtendedLifetime(fixture) {} }
-        try ada.send(.dragStart(items: ["i1"]))
-        _ = try bob.waitFor(type: "drag")
-        ada.drop()
-        #expect(Self.cleared(try bob.nextMessage()).map { $0 == (ada.clientID, .left) } == true)
-        #expect(try bob.nextMessage() == .peerLeft(client: ada.clientID))
-        try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
-    }
-
-    @Test func aDragNobodyUpdatesTimesOut() throws {
-        let (fixture, ada, bob) = try Self.pair { $0.hub.dragTimeout = .milliseconds(300) }
-        defer { withExtendedLifetime(fixture) {} }
-        try ada.send(.dragStart(items: ["i1"]))
-        _ = try bob.waitFor(type: "drag")
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .timeout) } == true)
-        // A holder who has been still is not told: it may still drop with a move.
-        #expect(try ada.sync().allSatisfy { Self.cleared($0) == nil })
-        try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
-    }
-
-    /// 200 placeholder moves as fast as the socket takes them: the others get at most about
-    /// 20 per second, and the last one they get is the latest.
-    @Test func dragUpdatesArePacedAndTheLatestAlwaysArrives() throws {
-        let (fixture, ada, bob) = try Self.pair()
-        defer { withExtendedLifetime(fixture) {} }
-        let started = Date()
-        try ada.send(.dragStart(items: ["i1"]))
-        // 500 updates spread over about a second, as a fast pointer would send them.
-        for index in 0..<500 {
-            try ada.send(.dragOver(collection: "done", index: index % 4))
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        try ada.send(.dragOver(collection: "todo", index: 2))
-        var updates: [DragTarget] = []
-        for _ in 0..<BoardTestClient.readBound where updates.last?.collection != "todo" {
-            if let update = Self.over(try bob.nextMessage()) { updates.append(update.over) }
-        }
-        let seconds = Date().timeIntervalSince(started)
-        #expect(updates.count <= Int(seconds * 20) + 2, "\(updates.count) drag.over messages in \(seconds) s")
-        #expect(updates.last == DragTarget(collection: "todo", index: 2, before: "i4"))
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
-    }
-
-    @Test func badDragMessagesAreAnsweredAndChangeNothing() throws {
-        let (fixture, ada, bob) = try Self.pair()
-        defer { withExtendedLifetime(fixture) {} }
-        try ada.send(.dragOver(collection: "todo", index: 0))
-        #expect(try ada.waitFor(type: "error").typeName == "error")
-        try ada.send(.dragStart(items: ["nope"]))
-        guard case .rejected(let gone) = try ada.waitFor(type: "rejected") else { Issue.record("no rejection"); return }
-        #expect(gone.ref == "drag.start" && gone.code == .gone)
-        try ada.send(.dragStart(items: ["i1"]))
-        _ = try bob.waitFor(type: "drag")
-        try ada.send(.dragOver(collection: "todo", index: 5))
-        #expect(try ada.waitFor(type: "error").typeName == "error", "todo has 4 items besides i1: 0…4")
-        try ada.send(.dragOver(collection: "nowhere", index: 0))
-        #expect(try ada.waitFor(type: "error").typeName == "error")
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
     }
 }

@@ -1,11 +1,12 @@
+import CorkboardHub
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
+import HubTestSupport
 import TestSupport
+import Testing
 
-/// docs/protocol.md#4-operations and docs/protocol.md#5-resolution over real sockets: the
-/// board is todo [i1…i5], done [i6 i7 i8].
+/// docs/protocol.md#4-operations and docs/protocol.md#5-resolution, in-process: the board is todo [i1…i5], done [i6 i7 i8].
 @Suite(.threadsOfTheirOwn) struct HubOperationTests {
     static func offsets(_ collection: CollectionID, _ from: [Int], _ to: Int, into toCollection: CollectionID? = nil) -> RequestedOperation {
         .moveByOffsets(collection: collection, fromOffsets: from, toOffset: to, toCollection: toCollection)
@@ -71,7 +72,7 @@ import TestSupport
     }
 
     @Test func offsetsMoveWithABaseOlderThanTheHistoryIsGone() throws {
-        let fixture = try HubFixture { $0.hub.historyCapacity = 5 }
+        let fixture = try HubFixture { $0.historyCapacity = 5 }
         let ada = try fixture.join("Ada")
         for round in 0..<10 {
             try ada.commit(.updateItem(item: "i8", label: "Eight \(round)", data: .unchanged))

@@ -1,39 +1,56 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import TestSupport
 import WebSocket
 
 /// A test's failure with a message saying what was awaited and what came instead.
-struct HubTestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct HubTestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
-/// A blocking Corkboard client over a real socket: it joins a board with `hello`, decodes every
-/// server message with `WireFormat.decodeServerMessage`, and keeps a `Replica` built from the
-/// welcome snapshot and every `committed` event, so a test can compare it with the server's board.
+/// What a `BoardTestClient` talks through: a real WebSocket (the server's end-to-end tests)
+/// or a `MemoryLink` straight into a hub (the hub's in-process tests).
+public protocol TestClientTransport: AnyObject {
+    func send(text: String) throws
+    /// The next text message, or how the connection ended. Throws when nothing came within
+    /// the transport's timeout.
+    func receive() throws -> TestClientEvent
+    /// A clean close, returning once the server saw it.
+    func close() throws
+    /// Gone without a goodbye, as a lost network is.
+    func drop()
+}
+
+public enum TestClientEvent {
+    case text(String)
+    /// The server closed, with this code (nil: the connection ended without one).
+    case closed(WebSocketCloseCode?)
+}
+
+/// A blocking Corkboard client: it joins a board with `hello`, decodes every server message
+/// with `WireFormat.decodeServerMessage`, and keeps a `Replica` built from the welcome snapshot
+/// and every `committed` event, so a test can compare it with the server's board.
 ///
 /// Every read has a timeout (5 s), so a test that waits for something that never comes fails.
 /// One thread at a time uses a client (the convergence test gives each client its own thread).
-final class BoardTestClient: @unchecked Sendable {
-    let ws: WebSocketTestClient
-    let boardID: String
-    let name: String
+public final class BoardTestClient: @unchecked Sendable {
+    public let transport: any TestClientTransport
+    public let boardID: String
+    public let name: String
     /// The server's answer to `hello`.
-    let welcome: Welcome
-    private(set) var replica: Replica
+    public let welcome: Welcome
+    public private(set) var replica: Replica
     /// Every committed event applied to the replica, in order (from the welcome on).
-    private(set) var events: [CommittedEvent] = []
+    public private(set) var events: [CommittedEvent] = []
     /// Every server message received, in order, and its text as it came.
-    private(set) var log: [ServerMessage] = []
-    private(set) var rawLog: [String] = []
+    public private(set) var log: [ServerMessage] = []
+    public private(set) var rawLog: [String] = []
     /// Messages `waitFor` passed over, for failure messages.
-    private(set) var skipped: [ServerMessage] = []
+    public private(set) var skipped: [ServerMessage] = []
     /// Committed events that repeated one already applied: the first outcome of an opId this
-    /// client sent again (docs/protocol.md#resending-an-opid), answered to it alone. Not
-    /// applied twice.
-    private(set) var repeats: [CommittedEvent] = []
+    /// client sent again (docs/protocol.md#resending-an-opid), answered to it alone. Not applied twice.
+    public private(set) var repeats: [CommittedEvent] = []
     /// How often this client sent each opId, and how often a committed event for it came back:
     /// a repeat is only accepted as the answer to a send that has none yet.
     private var sends: [OperationID: Int] = [:]
@@ -43,28 +60,24 @@ final class BoardTestClient: @unchecked Sendable {
     private var opCounter = 0
     private let opPrefix: String
     /// An upper bound on the messages one wait reads, so no loop is unbounded.
-    static let readBound = 100_000
+    public static let readBound = 100_000
 
-    var clientID: ClientID { welcome.client }
-    var seq: Int { replica.seq }
-    var board: Board { replica.board }
+    public var clientID: ClientID { welcome.client }
+    public var seq: Int { replica.seq }
+    public var board: Board { replica.board }
 
-    /// Connects to `/ws`, sends `hello` and reads the `welcome`, which must be the first message.
+    /// Sends `hello` and reads the `welcome`, which must be the first message.
     /// With `resumeFrom` the hello carries `resume` at that replica's seq (and `epoch`, by default
     /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
-    init(port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-         subprotocol: String? = "corkboard.v1") throws {
-        ws = try WebSocketTestClient(
-            port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
-        guard ws.handshakeResponse.status == 101 else {
-            throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
-        }
+    public init(transport: any TestClientTransport, board: String, name: String, token: String? = nil,
+                resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil) throws {
+        self.transport = transport
         boardID = board
         self.name = name
         opPrefix = "\(name)-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
-        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint)), on: ws)
-        let (first, text) = try Self.read(ws)
+        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint)), on: transport)
+        let (first, text) = try Self.read(transport)
         guard case .welcome(let welcome) = first else {
             throw HubTestFailure("expected welcome, got \(text)")
         }
@@ -83,62 +96,62 @@ final class BoardTestClient: @unchecked Sendable {
 
     // MARK: Sending
 
-    private static func send(_ message: ClientMessage, on ws: WebSocketTestClient) throws {
-        try ws.send(text: String(decoding: try WireFormat.encode(message), as: UTF8.self))
+    private static func send(_ message: ClientMessage, on transport: any TestClientTransport) throws {
+        try transport.send(text: String(decoding: try WireFormat.encode(message), as: UTF8.self))
     }
 
-    func send(_ message: ClientMessage) throws {
+    public func send(_ message: ClientMessage) throws {
         if case .operation(let request) = message { sends[request.opId, default: 0] += 1 }
-        try Self.send(message, on: ws)
+        try Self.send(message, on: transport)
     }
 
-    func send(json: String) throws { try ws.send(text: json) }
+    public func send(json: String) throws { try transport.send(text: json) }
 
     /// Accepts one more committed event for this opId that repeats one already applied: a resend
     /// whose original event also reached this replica another way (in a resume replay).
-    func expectRepeat(of opId: OperationID) {
+    public func expectRepeat(of opId: OperationID) {
         allowedRepeats[opId, default: 0] += 1
     }
 
     /// A fresh opId, unique across every client of every test.
-    func nextOpId() -> OperationID {
+    public func nextOpId() -> OperationID {
         opCounter += 1
         return "\(opPrefix)-\(opCounter)"
     }
 
     /// A request with a fresh opId; `baseSeq` defaults to this replica's seq where the operation needs one.
-    func request(_ operation: RequestedOperation, baseSeq: Int? = nil) -> OperationRequest {
+    public func request(_ operation: RequestedOperation, baseSeq: Int? = nil) -> OperationRequest {
         OperationRequest(opId: nextOpId(), baseSeq: baseSeq ?? (operation.needsBaseSeq ? seq : nil), operation)
     }
 
     /// Sends the operation and returns its opId.
     @discardableResult
-    func send(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> OperationID {
+    public func send(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> OperationID {
         let request = request(operation, baseSeq: baseSeq)
         try send(.operation(request))
         return request.opId
     }
 
     /// Sends the request and waits for its outcome (committed, noop or rejected with its opId).
-    func perform(_ request: OperationRequest) throws -> ServerMessage {
+    public func perform(_ request: OperationRequest) throws -> ServerMessage {
         try send(.operation(request))
         return try outcome(of: request.opId)
     }
 
-    func perform(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> ServerMessage {
+    public func perform(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> ServerMessage {
         try perform(request(operation, baseSeq: baseSeq))
     }
 
     /// Performs the operation and requires that it was committed.
     @discardableResult
-    func commit(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> CommittedEvent {
+    public func commit(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> CommittedEvent {
         let answer = try perform(operation, baseSeq: baseSeq)
         guard case .committed(let event) = answer else { throw HubTestFailure("\(name): expected committed, got \(answer)") }
         return event
     }
 
     /// Performs the operation and requires that it was rejected; returns the rejection.
-    func reject(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> Rejected {
+    public func reject(_ operation: RequestedOperation, baseSeq: Int? = nil) throws -> Rejected {
         let answer = try perform(operation, baseSeq: baseSeq)
         guard case .rejected(let rejected) = answer else { throw HubTestFailure("\(name): expected rejected, got \(answer)") }
         return rejected
@@ -148,8 +161,8 @@ final class BoardTestClient: @unchecked Sendable {
 
     /// Reads the next text message (answering pings), decodes it and, for a committed
     /// event, applies it to the replica. Throws on a timeout, a close or an undecodable message.
-    func nextMessage() throws -> ServerMessage {
-        let (message, text) = try Self.read(ws)
+    public func nextMessage() throws -> ServerMessage {
+        let (message, text) = try Self.read(transport)
         log.append(message)
         rawLog.append(text)
         if case .committed(let event) = message {
@@ -169,31 +182,23 @@ final class BoardTestClient: @unchecked Sendable {
         return message
     }
 
-    private static func read(_ ws: WebSocketTestClient) throws -> (ServerMessage, String) {
-        for _ in 0..<readBound {
-            guard let frame = try ws.receiveFrame() else { throw HubTestFailure("the server closed the TCP connection") }
-            switch frame.opcode {
-            case .ping: try ws.send(.pong, frame.payload)
-            case .pong: continue
-            case .close:
-                let code = (try? WebSocketClosePayload(parsing: frame.payload))?.code
-                throw HubTestFailure("the server closed the WebSocket with \(code.map(String.init(describing:)) ?? "no code")")
-            case .text:
-                let text = String(decoding: frame.payload, as: UTF8.self)
-                do {
-                    return (try WireFormat.decodeServerMessage(Data(frame.payload)), text)
-                } catch {
-                    throw HubTestFailure("undecodable server message \(text): \(error)")
-                }
-            default:
-                throw HubTestFailure("unexpected \(frame.opcode) frame from the server")
+    private static func read(_ transport: any TestClientTransport) throws -> (ServerMessage, String) {
+        switch try transport.receive() {
+        case .closed(nil):
+            throw HubTestFailure("the server closed the connection")
+        case .closed(let code?):
+            throw HubTestFailure("the server closed the WebSocket with \(code)")
+        case .text(let text):
+            do {
+                return (try WireFormat.decodeServerMessage(Data(text.utf8)), text)
+            } catch {
+                throw HubTestFailure("undecodable server message \(text): \(error)")
             }
         }
-        throw HubTestFailure("no text message within \(readBound) frames")
     }
 
     /// Reads messages until one matches; those passed over are kept in `skipped`.
-    func waitFor(_ what: String, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
+    public func waitFor(_ what: String, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
         for _ in 0..<Self.readBound {
             let message: ServerMessage
             do {
@@ -207,17 +212,17 @@ final class BoardTestClient: @unchecked Sendable {
         throw HubTestFailure("\(name): no \(what) within \(Self.readBound) messages")
     }
 
-    func waitFor(type: String) throws -> ServerMessage {
+    public func waitFor(type: String) throws -> ServerMessage {
         try waitFor("a \(type) message") { $0.typeName == type }
     }
 
     /// The answer to this opId: committed (or noop) with it, or rejected with it.
-    func outcome(of opId: OperationID) throws -> ServerMessage {
+    public func outcome(of opId: OperationID) throws -> ServerMessage {
         try waitFor("the outcome of \(opId)") { $0.opId == opId }
     }
 
     /// Reads until the replica reaches `target` (bounded by the read timeout).
-    func waitUntilSeq(_ target: Int) throws {
+    public func waitUntilSeq(_ target: Int) throws {
         while seq < target {
             _ = try waitFor("event \(seq + 1)") { message in
                 if case .committed = message { return true }
@@ -229,7 +234,7 @@ final class BoardTestClient: @unchecked Sendable {
     /// A round trip through the board's sequencer: sends a delete of an item that does not
     /// exist (rejected, changing nothing) and returns every message that came before its answer.
     /// Used to check that nothing else arrives, without sleeping.
-    func sync() throws -> [ServerMessage] {
+    public func sync() throws -> [ServerMessage] {
         let opId = nextOpId() + "-sync"
         let request = OperationRequest(opId: opId, baseSeq: 0, .delete(items: ["\(opId)-no-such-item"]))
         try send(.operation(request))
@@ -246,49 +251,41 @@ final class BoardTestClient: @unchecked Sendable {
     }
 
     /// Like `sync`, but only the committed events (and noops) that arrived before the answer.
-    func syncCommitted() throws -> [ServerMessage] {
+    public func syncCommitted() throws -> [ServerMessage] {
         try sync().filter { $0.typeName == "committed" }
     }
 
     // MARK: Ending
 
-    /// Reads until the server's close frame, answers it, and returns its code (nil if the TCP
-    /// connection ended without one). Text messages before it are decoded and logged.
-    func expectClose() throws -> WebSocketCloseCode? {
+    /// Reads until the server closes, and returns its code (nil if the connection ended
+    /// without one). Text messages before it are decoded and logged.
+    public func expectClose() throws -> WebSocketCloseCode? {
         for _ in 0..<Self.readBound {
-            guard let frame = try ws.receiveFrame() else { return nil }
-            switch frame.opcode {
-            case .close:
-                let code = try WebSocketClosePayload(parsing: frame.payload).code
-                try? ws.send(.close, frame.payload)
+            switch try transport.receive() {
+            case .closed(let code):
                 return code
-            case .text:
-                let text = String(decoding: frame.payload, as: UTF8.self)
+            case .text(let text):
                 rawLog.append(text)
-                if let message = try? WireFormat.decodeServerMessage(Data(frame.payload)) { log.append(message) }
-            case .ping: try? ws.send(.pong, frame.payload)
-            default: continue
+                if let message = try? WireFormat.decodeServerMessage(Data(text.utf8)) { log.append(message) }
             }
         }
-        throw HubTestFailure("no close frame within \(Self.readBound) frames")
+        throw HubTestFailure("no close within \(Self.readBound) messages")
     }
 
-    /// A clean close: close frame out, the server's close frame back, then EOF.
-    func close() throws {
-        try ws.sendClose(.normal)
-        _ = try expectClose()
-        _ = ws.socket.isClosedByPeer()
+    /// A clean close: the client says goodbye and the server answers.
+    public func close() throws {
+        try transport.close()
     }
 
-    /// Drops the connection without a close handshake (TCP reset), as a lost network would.
-    func drop() {
-        ws.socket.reset()
+    /// Drops the connection without a goodbye, as a lost network would.
+    public func drop() {
+        transport.drop()
     }
 }
 
 extension ServerMessage {
     /// The opId of a committed event, a noop or a rejection.
-    var opId: OperationID? {
+    public var opId: OperationID? {
         switch self {
         case .committed(let event): event.opId
         case .noop(let noop): noop.opId
@@ -297,24 +294,24 @@ extension ServerMessage {
         }
     }
 
-    var committedEvent: CommittedEvent? {
+    public var committedEvent: CommittedEvent? {
         if case .committed(let event) = self { return event }
         return nil
     }
 
-    var rejection: Rejected? {
+    public var rejection: Rejected? {
         if case .rejected(let rejected) = self { return rejected }
         return nil
     }
 
-    var errorMessage: ErrorMessage? {
+    public var errorMessage: ErrorMessage? {
         if case .error(let error) = self { return error }
         return nil
     }
 }
 
 /// Decodes one text message as a server message, for raw `WebSocketTestClient`s.
-func decodeServerText(_ text: String?) throws -> ServerMessage {
+public func decodeServerText(_ text: String?) throws -> ServerMessage {
     guard let text else { throw HubTestFailure("the connection ended instead of a message") }
     do {
         return try WireFormat.decodeServerMessage(Data(text.utf8))

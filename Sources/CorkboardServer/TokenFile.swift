@@ -1,3 +1,4 @@
+import CorkboardHub
 import CorkboardModel
 import Foundation
 

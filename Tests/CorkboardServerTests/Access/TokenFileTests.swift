@@ -1,4 +1,5 @@
 import CorkboardHub
+import CorkboardServer
 import CorkboardModel
 import Foundation
 import Testing

@@ -1,0 +1,37 @@
+import CorkboardHub
+import Dispatch
+import WebSocket
+
+/// A WebSocket is how a member reaches the hub in the server.
+extension WebSocketConnection: MemberLink {
+    public func send(text: String) {
+        send(.text(text))
+    }
+
+    /// Framed once (`WebSocketBroadcast`), then handed to each loop once for all its sockets.
+    public static func broadcast(text: String, to links: [any MemberLink]) {
+        // The hub hands a type its own links only.
+        WebSocketConnection.send(WebSocketBroadcast(text: text), to: links.lazy.map { unsafeDowncast($0, to: WebSocketConnection.self) })
+    }
+
+    public var outputBound: Int { connection.limits.maxPendingOutput }
+
+    public func close(_ code: MemberClose, reason: String) {
+        close(WebSocketCloseCode(code), reason: reason)
+    }
+
+    public func schedule(after delay: DispatchTimeInterval, _ work: @escaping @Sendable () -> Void) {
+        connection.loop.queue.asyncAfter(deadline: .now() + delay, execute: work)
+    }
+}
+
+extension WebSocketCloseCode {
+    /// The WebSocket close code of each of the hub's reasons to close (docs/protocol.md#close-codes).
+    init(_ code: MemberClose) {
+        switch code {
+        case .policyViolation: self = .policyViolation
+        case .serviceRestart: self = .serviceRestart
+        case .tryAgainLater: self = .tryAgainLater
+        }
+    }
+}
