@@ -36,9 +36,12 @@ public final class BenchTarget {
         try Data("bench".utf8).write(to: folder.appendingPathComponent("web/index.html"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["serve", "--port", "0", "--echo-endpoint", "--log-level", "warning",
-                             "--max-message-bytes", String(16 << 20),
-                             "--web-root", folder.appendingPathComponent("web").path, "--data", folder.appendingPathComponent("data").path]
+        process.arguments =
+            [
+                "serve", "--port", "0", "--echo-endpoint", "--log-level", "warning",
+                "--max-message-bytes", String(16 << 20),
+                "--web-root", folder.appendingPathComponent("web").path, "--data", folder.appendingPathComponent("data").path,
+            ]
             + serverArguments
         let output = Pipe()
         process.standardOutput = output
@@ -72,9 +75,10 @@ public final class BenchTarget {
     /// process id was given (nil otherwise).
     public var serverResidentBytes: Int? {
         guard let pid = child?.processIdentifier ?? externalPID,
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kilobytes * 1024
     }
 
@@ -105,7 +109,8 @@ struct Percentiles {
     }
 
     var summary: String {
-        String(format: "p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms",
-               value(0.5) * 1000, value(0.95) * 1000, value(0.99) * 1000, (sorted.last ?? .nan) * 1000)
+        String(
+            format: "p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms",
+            value(0.5) * 1000, value(0.95) * 1000, value(0.99) * 1000, (sorted.last ?? .nan) * 1000)
     }
 }

@@ -64,8 +64,10 @@ public struct DurableBenchmark {
             "  " + mappings.joined(separator: "; "),
             "  latency: a move sent → its own committed (durable); server c→b: mean commit-to-broadcast from /metrics; "
                 + "CPU: seconds used by the server / by this bench during the moves",
-            Self.row(["sync", "boards", "conns", "ops", "durable/s", "p50 ms", "p99 ms", "max ms", "c→b ms", "noop/rej",
-                      "CPU s", "RSS", "db+wal"]),
+            Self.row([
+                "sync", "boards", "conns", "ops", "durable/s", "p50 ms", "p99 ms", "max ms", "c→b ms", "noop/rej",
+                "CPU s", "RSS", "db+wal",
+            ]),
         ]
         for run in 1...max(1, configuration.runs) {
             for mode in configuration.syncModes {
@@ -74,8 +76,9 @@ public struct DurableBenchmark {
                 let target = try BenchTarget(url: nil, serverArguments: ["--no-demo", "--op-rate", "0"] + store)
                 progress("run \(run), \(store.joined(separator: " ")): server on port \(target.port)")
                 for boards in configuration.boardCounts {
-                    let line = try scenario(mode: mode, boards: boards, target: target, loops: loops, options: options,
-                                            progress: progress)
+                    let line = try scenario(
+                        mode: mode, boards: boards, target: target, loops: loops, options: options,
+                        progress: progress)
                     lines.append(line)
                     progress(line)
                     // The scenario's connections have just closed; let the server settle.
@@ -90,8 +93,10 @@ public struct DurableBenchmark {
         max(1, (boards + configuration.clients - 1) / configuration.clients)
     }
 
-    private func scenario(mode: String, boards: Int, target: BenchTarget, loops: IOLoopGroup, options: WebSocketOptions,
-                          progress: (String) -> Void) throws -> String {
+    private func scenario(
+        mode: String, boards: Int, target: BenchTarget, loops: IOLoopGroup, options: WebSocketOptions,
+        progress: (String) -> Void
+    ) throws -> String {
         let tag = UUID().uuidString.prefix(6).lowercased()
         let boardIDs = (0..<boards).map { "durable-\(mode)-\(boards)-\(tag)-\($0)" }
         for id in boardIDs { try HubBenchmark.create(makeBoard(id: id), target: target, loop: loops.next()) }
@@ -108,12 +113,16 @@ public struct DurableBenchmark {
                 let hello = helloText(board: board, name: "d\(client)")
                 let seed = configuration.seed &+ UInt64(number)
                 if configuration.replicas {
-                    writers.append(HubWriter(number: number, loop: loops.next(), hello: hello, gate: gate, budget: budget,
-                                             inFlight: configuration.inFlight, seed: seed, done: done))
+                    writers.append(
+                        HubWriter(
+                            number: number, loop: loops.next(), hello: hello, gate: gate, budget: budget,
+                            inFlight: configuration.inFlight, seed: seed, done: done))
                 } else {
-                    writers.append(DurableWriter(number: number, loop: loops.next(), hello: hello, gate: gate, budget: budget,
-                                                 inFlight: configuration.inFlight, seed: seed, done: done,
-                                                 collections: configuration.collections, items: configuration.itemsPerCollection))
+                    writers.append(
+                        DurableWriter(
+                            number: number, loop: loops.next(), hello: hello, gate: gate, budget: budget,
+                            inFlight: configuration.inFlight, seed: seed, done: done,
+                            collections: configuration.collections, items: configuration.itemsPerCollection))
                 }
             }
         }
@@ -141,7 +150,8 @@ public struct DurableBenchmark {
 
         var commitToBroadcast = "-"
         if let before = metricsBefore, let after = metricsAfter, after.commitToBroadcastCount > before.commitToBroadcastCount {
-            let mean = (after.commitToBroadcastSum - before.commitToBroadcastSum)
+            let mean =
+                (after.commitToBroadcastSum - before.commitToBroadcastSum)
                 / Double(after.commitToBroadcastCount - before.commitToBroadcastCount)
             commitToBroadcast = String(format: "%.2f", mean * 1000)
         }
@@ -153,12 +163,14 @@ public struct DurableBenchmark {
         }
         func milliseconds(_ fraction: Double) -> String { String(format: "%.2f", latencies.value(fraction) * 1000) }
         var line = Self.row(
-            [mode, String(boards), String(writers.count), String(latencies.sorted.count),
-             String(format: "%.0f", Double(latencies.sorted.count) / seconds),
-             milliseconds(0.5), milliseconds(0.99), milliseconds(1), commitToBroadcast,
-             "\(noops)/\(rejections.values.reduce(0, +))", cpu,
-             target.serverResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-",
-             Self.databaseBytes(target).map { String(format: "%.1f MB", Double($0) / 1e6) } ?? "-"])
+            [
+                mode, String(boards), String(writers.count), String(latencies.sorted.count),
+                String(format: "%.0f", Double(latencies.sorted.count) / seconds),
+                milliseconds(0.5), milliseconds(0.99), milliseconds(1), commitToBroadcast,
+                "\(noops)/\(rejections.values.reduce(0, +))", cpu,
+                target.serverResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-",
+                Self.databaseBytes(target).map { String(format: "%.1f MB", Double($0) / 1e6) } ?? "-",
+            ])
         if !rejections.isEmpty { line += "   rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))" }
         return line
     }
@@ -169,21 +181,28 @@ public struct DurableBenchmark {
 
     /// Collections `c0…` of items `c0-i0…`, like the hub benchmark's board.
     private func makeBoard(id: String) -> Board {
-        Board(id: id, title: "Durable benchmark", collections: (0..<configuration.collections).map { column in
-            BoardCollection(id: "c\(column)", title: "Collection \(column)",
-                            items: (0..<configuration.itemsPerCollection).map { Item(id: "c\(column)-i\($0)", label: "Item \($0)") })
-        })
+        Board(
+            id: id, title: "Durable benchmark",
+            collections: (0..<configuration.collections).map { column in
+                BoardCollection(
+                    id: "c\(column)", title: "Collection \(column)",
+                    items: (0..<configuration.itemsPerCollection).map { Item(id: "c\(column)-i\($0)", label: "Item \($0)") })
+            })
     }
 
     /// Opens a WebSocket to `/ws` for each writer on its own loop, at most the gate's window
     /// joining at a time; returns once every writer has its welcome.
-    private func join(_ writers: [any DurableClient], target: BenchTarget, options: WebSocketOptions,
-                      gate: JoinGate) throws -> [WebSocketConnection] {
+    private func join(
+        _ writers: [any DurableClient], target: BenchTarget, options: WebSocketOptions,
+        gate: JoinGate
+    ) throws -> [WebSocketConnection] {
         let sockets = Mutex<[WebSocketConnection]>([])
         for writer in writers {
             gate.enter()
-            WebSocketClient.connect(host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
-                                    options: options, loop: writer.loop, handler: writer) { result in
+            WebSocketClient.connect(
+                host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
+                options: options, loop: writer.loop, handler: writer
+            ) { result in
                 switch result {
                 case .success(let socket): sockets.withLock { $0.append(socket) }
                 case .failure(let error): gate.finish("cannot connect: \(error)")
@@ -211,8 +230,9 @@ public struct DurableBenchmark {
     /// User plus system CPU seconds of the server child, from `/proc/PID/stat`.
     private static func serverCPUSeconds(_ target: BenchTarget) -> Double? {
         guard let pid = target.serverProcessID,
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command's closing parenthesis start at field 3 (state); utime and stime are 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -269,8 +289,10 @@ final class DurableWriter: DurableClient, @unchecked Sendable {
     private var finished = false
     let report = Mutex<HubWriter.Report?>(nil)
 
-    init(number: Int, loop: IOLoop, hello: String, gate: JoinGate, budget: MoveBudget, inFlight: Int, seed: UInt64,
-         done: DispatchGroup, collections: Int, items: Int) {
+    init(
+        number: Int, loop: IOLoop, hello: String, gate: JoinGate, budget: MoveBudget, inFlight: Int, seed: UInt64,
+        done: DispatchGroup, collections: Int, items: Int
+    ) {
         self.number = number
         self.loop = loop
         self.hello = hello
@@ -342,7 +364,8 @@ final class DurableWriter: DurableClient, @unchecked Sendable {
             answered(at: now)
         } else if Self.find(Self.rejected, in: bytes) != nil {
             guard let opIdAt = Self.find(Self.opIdKey, in: bytes), let mine = ownNumber(bytes, at: opIdAt),
-                  outstanding.removeValue(forKey: mine) != nil else { return }
+                outstanding.removeValue(forKey: mine) != nil
+            else { return }
             var code = "?"
             if let codeAt = Self.find(Self.codeKey, in: bytes), let end = bytes[codeAt...].firstIndex(of: UInt8(ascii: "\"")) {
                 code = String(decoding: bytes[codeAt..<end], as: UTF8.self)
@@ -401,7 +424,8 @@ final class DurableWriter: DurableClient, @unchecked Sendable {
         }
         sent += 1
         let item = "c\(Int.random(in: 0..<collections, using: &random))-i\(Int.random(in: 0..<items, using: &random))"
-        let text = #"{"baseSeq":\#(seq),"destination":{"before":null,"collection":"c\#(Int.random(in: 0..<collections, using: &random))"},"#
+        let text =
+            #"{"baseSeq":\#(seq),"destination":{"before":null,"collection":"c\#(Int.random(in: 0..<collections, using: &random))"},"#
             + #""opId":"d\#(number)-\#(sent)","sources":["\#(item)"],"type":"move"}"#
         outstanding[sent] = DispatchTime.now().uptimeNanoseconds
         socket.send(.text(text))

@@ -48,8 +48,10 @@ public struct HubBenchmark {
                 + "\(configuration.inFlight) in flight, \(configuration.operations) moves per step, "
                 + "permessage-deflate \(configuration.deflate ? "on" : "off")",
             Self.row(["", "", "", "", "latency to own committed (ms)", "final move (ms) until"], widths: [9, 13, 7, 10, 34, 23]),
-            Self.row(["members", "committed/s", "noops", "rejected", "p50", "p90", "p99", "max", "answered", "last member",
-                      "server RSS"]),
+            Self.row([
+                "members", "committed/s", "noops", "rejected", "p50", "p90", "p99", "max", "answered", "last member",
+                "server RSS",
+            ]),
         ]
         for members in configuration.steps {
             let line = try step(members: members, target: target, loops: loops, options: options, progress: progress)
@@ -62,8 +64,10 @@ public struct HubBenchmark {
         return lines.joined(separator: "\n")
     }
 
-    private func step(members: Int, target: BenchTarget, loops: IOLoopGroup, options: WebSocketOptions,
-                      progress: (String) -> Void) throws -> String {
+    private func step(
+        members: Int, target: BenchTarget, loops: IOLoopGroup, options: WebSocketOptions,
+        progress: (String) -> Void
+    ) throws -> String {
         let board = makeBoard(id: "hub-\(members)-\(UUID().uuidString.prefix(8).lowercased())")
         try Self.create(board, target: target, loop: loops.next())
         let gate = JoinGate(window: 100)
@@ -76,8 +80,9 @@ public struct HubBenchmark {
         let done = DispatchGroup()
         let budget = MoveBudget(configuration.operations)
         let writers = (0..<configuration.writers).map {
-            HubWriter(number: $0, loop: loops.next(), hello: helloText(board: board.id, name: "w\($0)"), gate: gate,
-                      budget: budget, inFlight: configuration.inFlight, seed: configuration.seed &+ UInt64($0), done: done)
+            HubWriter(
+                number: $0, loop: loops.next(), hello: helloText(board: board.id, name: "w\($0)"), gate: gate,
+                budget: budget, inFlight: configuration.inFlight, seed: configuration.seed &+ UInt64($0), done: done)
         }
         sockets += try joinAll(writers.map { ($0, $0.loop) }, target: target, options: options, gate: gate, timeout: configuration.timeout)
 
@@ -101,12 +106,16 @@ public struct HubBenchmark {
         let noops = reports.reduce(0) { $0 + $1.noops }
         func milliseconds(_ nanoseconds: Double) -> String { String(format: "%.2f", nanoseconds / 1e6) }
         var line = Self.row(
-            [String(members), String(format: "%.0f", Double(latencies.sorted.count) / seconds), String(noops),
-             String(rejections.values.reduce(0, +))]
+            [
+                String(members), String(format: "%.0f", Double(latencies.sorted.count) / seconds), String(noops),
+                String(rejections.values.reduce(0, +)),
+            ]
                 + [0.5, 0.9, 0.99, 1].map { milliseconds(latencies.value($0) * 1e9) }
-                + [milliseconds(Double(final.highestOwnSeqAnswered - final.highestOwnSeqSent)),
-                   milliseconds(Double(lastDelivery) - Double(final.highestOwnSeqSent)),
-                   target.serverResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-"])
+                + [
+                    milliseconds(Double(final.highestOwnSeqAnswered - final.highestOwnSeqSent)),
+                    milliseconds(Double(lastDelivery) - Double(final.highestOwnSeqSent)),
+                    target.serverResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-",
+                ])
         if !rejections.isEmpty { line += "   rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))" }
         return line
     }
@@ -128,8 +137,9 @@ public struct HubBenchmark {
             }
             guard DispatchTime.now() < deadline else {
                 let behind = tallies.filter { $0.committed < finalSeq }
-                throw BenchTarget.Failure(description: "\(behind.count) members lack seq \(finalSeq) after \(Int(configuration.timeout)) s "
-                    + "(the furthest behind has \(behind.map(\.committed).min() ?? 0))")
+                throw BenchTarget.Failure(
+                    description: "\(behind.count) members lack seq \(finalSeq) after \(Int(configuration.timeout)) s "
+                        + "(the furthest behind has \(behind.map(\.committed).min() ?? 0))")
             }
             // The wait's granularity does not matter: each member notes its own arrival time.
             Thread.sleep(forTimeInterval: 0.005)
@@ -138,17 +148,21 @@ public struct HubBenchmark {
 
     /// Collections `c0…` of items `c0-i0…`, like the model benchmark's board.
     private func makeBoard(id: String) -> Board {
-        Board(id: id, title: "Hub benchmark", collections: (0..<configuration.collections).map { column in
-            BoardCollection(id: "c\(column)", title: "Collection \(column)",
-                            items: (0..<configuration.itemsPerCollection).map { Item(id: "c\(column)-i\($0)", label: "Item \($0)") })
-        })
+        Board(
+            id: id, title: "Hub benchmark",
+            collections: (0..<configuration.collections).map { column in
+                BoardCollection(
+                    id: "c\(column)", title: "Collection \(column)",
+                    items: (0..<configuration.itemsPerCollection).map { Item(id: "c\(column)-i\($0)", label: "Item \($0)") })
+            })
     }
 
     /// `POST /api/boards` on a connection of its own with `Connection: close`, so the response
     /// is everything read before the server closes.
     static func create(_ board: Board, target: BenchTarget, loop: IOLoop) throws {
         let body = try WireFormat.encode(board)
-        let head = "POST /api/boards HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nContent-Type: application/json\r\n"
+        let head =
+            "POST /api/boards HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let reader = ResponseReader()
         Connector.connect(host: target.host, port: target.port, loop: loop) { result in

@@ -45,7 +45,11 @@ func helloText(board: String, name: String) -> String {
 /// Confinement: `welcomed` is touched only on the socket's loop; `tally` is read by the
 /// benchmark's thread, hence the mutex.
 final class HubMember: WebSocketHandler, @unchecked Sendable {
-    struct Tally { var committed = 0; var lastCommitted: UInt64 = 0; var closed = false }
+    struct Tally {
+        var committed = 0
+        var lastCommitted: UInt64 = 0
+        var closed = false
+    }
 
     let loop: IOLoop
     private let hello: String
@@ -151,8 +155,10 @@ final class HubWriter: WebSocketHandler, @unchecked Sendable {
     /// Set once, when the writer has finished (or failed); read after `done`.
     let report = Mutex<Report?>(nil)
 
-    init(number: Int, loop: IOLoop, hello: String, gate: JoinGate, budget: MoveBudget, inFlight: Int, seed: UInt64,
-         done: DispatchGroup) {
+    init(
+        number: Int, loop: IOLoop, hello: String, gate: JoinGate, budget: MoveBudget, inFlight: Int, seed: UInt64,
+        done: DispatchGroup
+    ) {
         self.number = number
         self.loop = loop
         self.hello = hello
@@ -265,13 +271,17 @@ final class HubWriter: WebSocketHandler, @unchecked Sendable {
 /// window joining at a time; returns once every client has its welcome. (The clients say
 /// hello themselves. A socket's completion runs before its hello is sent, so by then
 /// every socket is in the list.)
-func joinAll(_ clients: [(WebSocketHandler & Sendable, IOLoop)], target: BenchTarget, options: WebSocketOptions,
-             gate: JoinGate, timeout: Double) throws -> [WebSocketConnection] {
+func joinAll(
+    _ clients: [(WebSocketHandler & Sendable, IOLoop)], target: BenchTarget, options: WebSocketOptions,
+    gate: JoinGate, timeout: Double
+) throws -> [WebSocketConnection] {
     let sockets = Mutex<[WebSocketConnection]>([])
     for (handler, loop) in clients {
         gate.enter()
-        WebSocketClient.connect(host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
-                                options: options, loop: loop, handler: handler) { result in
+        WebSocketClient.connect(
+            host: target.host, port: target.port, path: "/ws", subprotocols: ["corkboard.v1"],
+            options: options, loop: loop, handler: handler
+        ) { result in
             switch result {
             case .success(let socket): sockets.withLock { $0.append(socket) }
             case .failure(let error): gate.finish("cannot connect: \(error)")

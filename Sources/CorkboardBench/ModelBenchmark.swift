@@ -74,7 +74,8 @@ public struct ModelBenchmark: Sendable {
         let clock = ContinuousClock()
         for number in 0..<configuration.operations {
             let byOffsets = Double.random(in: 0..<1, using: &random) < configuration.offsetsShare
-            let request = byOffsets
+            let request =
+                byOffsets
                 ? workload.offsetsMove(opId: "op-\(number)", engine: engine, using: &random)
                 : workload.anchorMove(opId: "op-\(number)", engine: engine, using: &random)
             let start = clock.now

@@ -44,12 +44,13 @@ public struct WebSocketEchoBenchmark {
         counter.stop()
         for socket in sockets { socket.close() }
         let rate = Double(after - before) / elapsed
-        let text = String(format: """
-            ws-echo: %d connections, %d-byte messages, %d in flight each
-              echoed:        %d messages in %.2f s
-              throughput:    %.0f msg/s (%.1f MB/s each way)
-              mean latency:  %.2f ms
-            """, configuration.connections, configuration.size, configuration.inFlight, after - before, elapsed,
+        let text = String(
+            format: """
+                ws-echo: %d connections, %d-byte messages, %d in flight each
+                  echoed:        %d messages in %.2f s
+                  throughput:    %.0f msg/s (%.1f MB/s each way)
+                  mean latency:  %.2f ms
+                """, configuration.connections, configuration.size, configuration.inFlight, after - before, elapsed,
             rate, rate * Double(configuration.size) / 1e6,
             Double(configuration.connections * configuration.inFlight) / rate * 1000)
         return Result(echoed: after - before, seconds: elapsed, text: text)
@@ -96,8 +97,10 @@ func connectAll(
     options.closeTimeout = .seconds(30)
     for _ in 0..<count {
         window.wait()
-        WebSocketClient.connect(host: target.host, port: target.port, path: path, options: options,
-                                loop: loops.next(), handler: handler) { result in
+        WebSocketClient.connect(
+            host: target.host, port: target.port, path: path, options: options,
+            loop: loops.next(), handler: handler
+        ) { result in
             results.withLock { $0.append(result) }
             window.signal()
             done.signal()

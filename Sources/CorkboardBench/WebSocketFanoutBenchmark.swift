@@ -30,13 +30,16 @@ public struct WebSocketFanoutBenchmark {
         var sockets: [WebSocketConnection] = []
         var options = WebSocketOptions()
         if configuration.deflate { options.extensions = DeflateNegotiator() }
-        var lines = ["ws-fanout: \(configuration.size)-byte JSON broadcast, \(configuration.rounds) rounds per step, "
-                        + "permessage-deflate \(configuration.deflate ? "on" : "off")",
-                     "  members   time until the last member has it                          deliveries/s"]
+        var lines = [
+            "ws-fanout: \(configuration.size)-byte JSON broadcast, \(configuration.rounds) rounds per step, "
+                + "permessage-deflate \(configuration.deflate ? "on" : "off")",
+            "  members   time until the last member has it                          deliveries/s",
+        ]
         let payload = Self.jsonPayload(size: configuration.size)
         for step in configuration.steps.sorted() {
-            sockets += try connectAll(count: step - sockets.count, target: target, path: "/ws/broadcast", loops: loops,
-                                      handler: tally, options: options)
+            sockets += try connectAll(
+                count: step - sockets.count, target: target, path: "/ws/broadcast", loops: loops,
+                handler: tally, options: options)
             progress("\(sockets.count) members connected")
             var times: [Double] = []
             for round in 0..<configuration.rounds {
@@ -48,7 +51,8 @@ public struct WebSocketFanoutBenchmark {
                 }
                 times.append(Double(finished.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
             }
-            var line = String(format: "  %7d   ", sockets.count) + Percentiles(times).summary
+            var line =
+                String(format: "  %7d   ", sockets.count) + Percentiles(times).summary
                 + String(format: "   %.0f", Double(sockets.count * times.count) / times.reduce(0, +))
             if let rss = target.serverResidentBytes { line += String(format: "   server RSS %.0f MB", Double(rss) / 1e6) }
             lines.append(line)
@@ -75,7 +79,12 @@ extension WebSocketFanoutBenchmark {
 
 /// Counts members that received the current round's message; remembers when the last one did.
 final class ArrivalTally: WebSocketHandler, Sendable {
-    private struct Round { var number = -1; var expected = 0; var arrived = 0; var last: DispatchTime? }
+    private struct Round {
+        var number = -1
+        var expected = 0
+        var arrived = 0
+        var last: DispatchTime?
+    }
     private let state = Mutex(Round())
     private let complete = DispatchSemaphore(value: 0)
 

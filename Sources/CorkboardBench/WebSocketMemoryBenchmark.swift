@@ -27,8 +27,9 @@ public struct WebSocketMemoryBenchmark {
         var options = WebSocketOptions()
         if configuration.deflate != .off { options.extensions = DeflateNegotiator() }
         let tally = ArrivalTally()
-        let sockets = try connectAll(count: configuration.connections, target: target, path: "/ws/broadcast",
-                                     loops: loops, handler: tally, options: options)
+        let sockets = try connectAll(
+            count: configuration.connections, target: target, path: "/ws/broadcast",
+            loops: loops, handler: tally, options: options)
         progress("\(sockets.count) connections open (deflate negotiated: \(sockets.first?.isCompressing ?? false))")
         Thread.sleep(forTimeInterval: 1)
         let idle = try residentBytes(target)

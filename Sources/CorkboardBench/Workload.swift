@@ -40,9 +40,10 @@ struct Workload {
         var source = Int.random(in: 0..<collectionIDs.count, using: &random)
         while counts[source] == 0 { source = (source + 1) % collectionIDs.count }
         let target = Bool.random(using: &random) ? source : Int.random(in: 0..<collectionIDs.count, using: &random)
-        let offsets = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in
-            Int.random(in: 0..<counts[source], using: &random)
-        })
+        let offsets = Set(
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                Int.random(in: 0..<counts[source], using: &random)
+            })
         return OperationRequest(
             opId: opId, baseSeq: engine.seq - lag,
             .moveByOffsets(

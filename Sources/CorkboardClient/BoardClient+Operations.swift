@@ -17,22 +17,28 @@ extension BoardClient {
     }
 
     /// Moves `items` (in this order, contiguously) before `before` in `collection`, or to its end.
-    public func move(_ items: [ItemID], to collection: CollectionID, before: ItemID? = nil,
-                     opId: OperationID? = nil) async -> OperationResult {
+    public func move(
+        _ items: [ItemID], to collection: CollectionID, before: ItemID? = nil,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
         await perform(.move(sources: items, destination: Destination(collection: collection, before: before)), opId: opId)
     }
 
     /// A move as `Array.move(fromOffsets:toOffset:)` reads it, against the board at the
     /// replica's seq when sent: the items at `fromOffsets` of `collection` go to `toOffset`
     /// of `toCollection` (default: the same collection).
-    public func move(in collection: CollectionID, fromOffsets: [Int], toOffset: Int, toCollection: CollectionID? = nil,
-                     opId: OperationID? = nil) async -> OperationResult {
+    public func move(
+        in collection: CollectionID, fromOffsets: [Int], toOffset: Int, toCollection: CollectionID? = nil,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
         await perform(.moveByOffsets(collection: collection, fromOffsets: fromOffsets, toOffset: toOffset, toCollection: toCollection), opId: opId)
     }
 
     /// Inserts new items before `before` in `collection`, or at its end.
-    public func insert(_ items: [Item], into collection: CollectionID, before: ItemID? = nil,
-                       opId: OperationID? = nil) async -> OperationResult {
+    public func insert(
+        _ items: [Item], into collection: CollectionID, before: ItemID? = nil,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
         await perform(.insert(items: items, destination: Destination(collection: collection, before: before)), opId: opId)
     }
 
@@ -41,8 +47,10 @@ extension BoardClient {
     }
 
     /// Changes an item's label and/or data (`.unchanged`, `.replace(object)`, `.remove`).
-    public func updateItem(_ item: ItemID, label: String? = nil, data: DataChange = .unchanged,
-                           opId: OperationID? = nil) async -> OperationResult {
+    public func updateItem(
+        _ item: ItemID, label: String? = nil, data: DataChange = .unchanged,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
         await perform(.updateItem(item: item, label: label, data: data), opId: opId)
     }
 
@@ -51,8 +59,10 @@ extension BoardClient {
     }
 
     /// Adds an empty collection before `before`, or last.
-    public func addCollection(_ collection: CollectionID, title: String, before: CollectionID? = nil,
-                              opId: OperationID? = nil) async -> OperationResult {
+    public func addCollection(
+        _ collection: CollectionID, title: String, before: CollectionID? = nil,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
         await perform(.addCollection(collection: collection, title: title, before: before), opId: opId)
     }
 

@@ -49,8 +49,10 @@ public struct BoardClientConfiguration: Sendable {
     public var pingInterval: DispatchTimeInterval = .seconds(15)
     public var pongTimeout: DispatchTimeInterval = .seconds(10)
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 8080, path: String = "/ws", board: String, name: String,
-                token: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 8080, path: String = "/ws", board: String, name: String,
+        token: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.path = path

@@ -7,8 +7,10 @@ import Dispatch
 extension ClientCore {
     /// Queues an operation; it is sent now if joined, else at the next welcome. An opId the
     /// caller chose that is already waiting shares that operation's answer.
-    func submit(_ operation: RequestedOperation, opId chosen: OperationID?,
-                _ waiter: CheckedContinuation<OperationResult, Never>) {
+    func submit(
+        _ operation: RequestedOperation, opId chosen: OperationID?,
+        _ waiter: CheckedContinuation<OperationResult, Never>
+    ) {
         submitted += 1
         let opId = chosen ?? "\(configuration.opIdPrefix)-\(submitted)"
         guard phase != .closed, phase != .closing else {

@@ -15,8 +15,10 @@ extension ClientCore {
         checkReplicaWaiters()
     }
 
-    func waitForReplica(timeout: Double, condition: @escaping @Sendable (Replica) -> Bool,
-                        _ continuation: CheckedContinuation<Replica?, Never>) {
+    func waitForReplica(
+        timeout: Double, condition: @escaping @Sendable (Replica) -> Bool,
+        _ continuation: CheckedContinuation<Replica?, Never>
+    ) {
         waiterCount += 1
         let id = waiterCount
         if let replica, condition(replica) { return continuation.resume(returning: replica) }

@@ -81,14 +81,18 @@ extension BoardRoom {
         joinCounter += 1
         let member = Member(client: client, name: hello.name, role: role, token: hello.token, link: link, order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
-            link.send(.welcome(Welcome(
-                client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
+            link.send(
+                .welcome(
+                    Welcome(
+                        client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
         } else {
-            link.send(.welcome(Welcome(
-                client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
+            link.send(
+                .welcome(
+                    Welcome(
+                        client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
             members[key] = member
         }
         showRemoteDrags(to: key)

@@ -125,7 +125,8 @@ extension BoardRoom {
     /// a `drag.over`, a few dozen bytes, whatever the drag holds.
     private func broadcastDrag(of key: MemberKey) {
         guard let member = members[key], var drag = member.drag, drag.unsent, !drag.flushScheduled,
-              let over = drag.state.over else { return }
+            let over = drag.state.over
+        else { return }
         let interval = hub.configuration.dragBroadcastInterval
         let now = DispatchTime.now()
         if now < drag.lastBroadcast + interval {

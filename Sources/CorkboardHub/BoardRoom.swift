@@ -288,18 +288,22 @@ final class BoardRoom: @unchecked Sendable {
 
     func events(since: Int, limit: Int, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void) {
         perform {
-            self.whenReady(orFail: { completion(.failure($0)) }) { self.afterReadingTheStore {
-                let durable = self.pipeline.durableSeq
-                guard since <= durable else {
-                    return completion(.failure(.invalid("since=\(since) is above the board's seq \(durable)")))
+            self.whenReady(orFail: { completion(.failure($0)) }) {
+                self.afterReadingTheStore {
+                    let durable = self.pipeline.durableSeq
+                    guard since <= durable else {
+                        return completion(.failure(.invalid("since=\(since) is above the board's seq \(durable)")))
+                    }
+                    // Only the page asked for is copied out of the history.
+                    guard let events = self.engine.events(after: since, through: since + min(limit, durable - since)) else {
+                        return completion(
+                            .failure(
+                                .gone(
+                                    "since=\(since) is older than the kept history (from \(self.engine.oldestReachableSeq))")))
+                    }
+                    completion(.success(events))
                 }
-                // Only the page asked for is copied out of the history.
-                guard let events = self.engine.events(after: since, through: since + min(limit, durable - since)) else {
-                    return completion(.failure(.gone(
-                        "since=\(since) is older than the kept history (from \(self.engine.oldestReachableSeq))")))
-                }
-                completion(.success(events))
-            } }
+            }
         }
     }
 

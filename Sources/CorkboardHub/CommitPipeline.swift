@@ -190,7 +190,8 @@ struct CommitPipeline {
             switch entry {
             case .event(_, _, _, let resolution?), .reply(_, _, _, let resolution?):
                 if case .reply(let outcome, _, let batch?, _) = entry, batch > durableBatchNumber,
-                   let opId = outcome.writtenAnswerOpId {
+                    let opId = outcome.writtenAnswerOpId
+                {
                     forgotten.append(opId)
                 }
                 resolutions.append(resolution)

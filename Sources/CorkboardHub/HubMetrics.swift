@@ -32,9 +32,10 @@ struct HubMetrics: Sendable {
         committed = Counter(label: "corkboard_ops_committed_total", factory: factory)
         followed = Counter(label: "corkboard_ops_followed_total", factory: factory)
         conflicts = Counter(label: "corkboard_store_conflicts_total", factory: factory)
-        rejected = Dictionary(uniqueKeysWithValues: RejectionCode.allCases.map { code in
-            (code, Counter(label: "corkboard_ops_rejected_total", dimensions: [("code", code.rawValue)], factory: factory))
-        })
+        rejected = Dictionary(
+            uniqueKeysWithValues: RejectionCode.allCases.map { code in
+                (code, Counter(label: "corkboard_ops_rejected_total", dimensions: [("code", code.rawValue)], factory: factory))
+            })
         commitToBroadcast = Timer(label: Self.commitToBroadcastLabel, factory: factory)
     }
 

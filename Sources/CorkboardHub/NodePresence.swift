@@ -36,8 +36,9 @@ struct NodePresence: Codable, Sendable, Hashable {
     var reason: DragClearReason?
 
     static func drag(node: String, board: String, seq: Int, _ update: DragUpdate) -> NodePresence {
-        NodePresence(node: node, board: board, seq: seq, kind: .drag, client: update.client, name: update.name,
-                     items: update.items, over: update.over)
+        NodePresence(
+            node: node, board: board, seq: seq, kind: .drag, client: update.client, name: update.name,
+            items: update.items, over: update.over)
     }
 
     static func over(node: String, board: String, seq: Int, client: ClientID, name: String, _ over: DragTarget) -> NodePresence {

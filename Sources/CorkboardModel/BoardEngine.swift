@@ -99,7 +99,7 @@ public struct BoardEngine: Sendable {
     /// Nil when `seq` is outside the kept window or `last` is not in `seq...self.seq`.
     public func events(after seq: Int, through last: Int) -> [CommittedEvent]? {
         guard history.reaches(seq), last >= seq, last <= history.latestSeq else { return nil }
-        return (seq + 1 ..< last + 1).map { history[$0].event }
+        return (seq + 1..<last + 1).map { history[$0].event }
     }
 
     /// The first outcome remembered for this opId, if any. A commit whose event has left

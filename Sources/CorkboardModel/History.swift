@@ -85,7 +85,7 @@ struct History {
         protectedSeq = seq
         protectedBytes = 0
         if seq < latestSeq {
-            for kept in max(seq, oldestSeq) + 1 ... latestSeq { protectedBytes += footprints[kept - oldestSeq - 1] }
+            for kept in max(seq, oldestSeq) + 1...latestSeq { protectedBytes += footprints[kept - oldestSeq - 1] }
         }
         trimToBudget()
     }
@@ -127,6 +127,6 @@ struct History {
     /// The events after `seq`, oldest first; nil when `seq` is outside the window.
     func events(after seq: Int) -> [CommittedEvent]? {
         guard reaches(seq) else { return nil }
-        return (seq + 1 ..< latestSeq + 1).map { self[$0].event }
+        return (seq + 1..<latestSeq + 1).map { self[$0].event }
     }
 }

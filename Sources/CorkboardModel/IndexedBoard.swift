@@ -152,7 +152,7 @@ struct IndexedBoard {
         var anchor: ItemHandle?
         if let before = destination.before {
             guard let handle = handles[before], records[Int(handle)]!.collection == collections[target].key,
-                  !moving.contains(handle)
+                !moving.contains(handle)
             else { throw BoardError("anchor \(before) is not a non-source item of \(destination.collection)") }
             anchor = handle
         }

@@ -41,19 +41,22 @@ extension BoardEngine {
             switch motion.kind {
             case .move:
                 if motion.key == key { count -= motion.count }
-                for pool in motion.firstPosition ..< motion.firstPosition + motion.count
+                for pool in motion.firstPosition..<motion.firstPosition + motion.count
                 where history.position(pool).key == key {
                     count += 1
                 }
             case .insert:
                 if motion.key == key { count -= motion.count }
             case .delete:
-                for pool in motion.firstPosition ..< motion.firstPosition + motion.count
+                for pool in motion.firstPosition..<motion.firstPosition + motion.count
                 where history.position(pool).key == key {
                     count += 1
                 }
             case .addCollection:
-                if motion.key == key { key = nil; count = 0 }
+                if motion.key == key {
+                    key = nil
+                    count = 0
+                }
             case .removeCollection:
                 if case .removeCollection(let removedID) = history[seq].event.op, removedID == id {
                     key = motion.key
@@ -79,7 +82,7 @@ extension BoardEngine {
         var seq = b + 1
         while seq <= history.latestSeq {
             let motion = history.motion(seq)
-            let pool = motion.firstPosition ..< motion.firstPosition + motion.count
+            let pool = motion.firstPosition..<motion.firstPosition + motion.count
             switch motion.kind {
             case .move:
                 for tracked in positions.indices where deletedAt[tracked] == nil {
@@ -104,7 +107,8 @@ extension BoardEngine {
             case .insert:
                 for tracked in positions.indices
                 where deletedAt[tracked] == nil && positions[tracked].key == motion.key
-                    && positions[tracked].index >= motion.insertionIndex {
+                    && positions[tracked].index >= motion.insertionIndex
+                {
                     positions[tracked].index += motion.count
                 }
             case .delete:
@@ -132,7 +136,7 @@ extension BoardEngine {
             let position = positions[tracked]
             if let seq = deletedAt[tracked] {
                 guard case .delete(let removed) = history[seq].effect,
-                      let hit = removed.first(where: { $0.position == position })
+                    let hit = removed.first(where: { $0.position == position })
                 else { preconditionFailure("delete \(seq) lost the item it removed") }
                 return .deleted(hit.item.id)
             }
@@ -156,11 +160,11 @@ extension BoardEngine {
             let entry = history[seq]
             switch (entry.effect, entry.event.op) {
             case (.move(let from, let destination, let insertionIndex), .move(let sources, _)):
-                if destination == past.key { order.removeSubrange(insertionIndex ..< insertionIndex + from.count) }
+                if destination == past.key { order.removeSubrange(insertionIndex..<insertionIndex + from.count) }
                 let returning = zip(sources, from).filter { $0.1.key == past.key }.sorted { $0.1.index < $1.1.index }
                 for (source, position) in returning { order.insert(source, at: position.index) }
             case (.insert(let destination, let insertionIndex, let inserted), _):
-                if destination == past.key { order.removeSubrange(insertionIndex ..< insertionIndex + inserted) }
+                if destination == past.key { order.removeSubrange(insertionIndex..<insertionIndex + inserted) }
             case (.delete(let removed), _):
                 let returning = removed.filter { $0.position.key == past.key }.sorted { $0.position.index < $1.position.index }
                 for item in returning { order.insert(item.item.id, at: item.position.index) }

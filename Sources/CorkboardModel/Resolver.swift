@@ -250,11 +250,12 @@ extension BoardEngine {
         // after it in the destination as the client saw it at `base` that still is a
         // non-source item of the destination.
         guard history.reaches(base), let pastOrder = pastOrder(of: destination.id, asOf: base),
-              let pastIndex = pastOrder.firstIndex(of: anchor)
+            let pastIndex = pastOrder.firstIndex(of: anchor)
         else { return (nil, true) }
         for candidate in pastOrder[(pastIndex + 1)...] {
             if let handle = current.handle(of: candidate), current.record(handle).collection == destination.key,
-               !sources.contains(handle) {
+                !sources.contains(handle)
+            {
                 return (candidate, true)
             }
         }

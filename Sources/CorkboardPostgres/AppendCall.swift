@@ -22,8 +22,9 @@ struct AppendCall {
     static func events(fromJSON text: String) throws -> [CommittedEvent] {
         let decoder = JSONDecoder()
         return try decoder.decode([EventRow].self, from: Data(text.utf8)).map { row in
-            CommittedEvent(seq: row.seq, opId: row.opId, client: row.client,
-                           op: try decoder.decode(BoardOperation.self, from: Data(row.op.utf8)), adjusted: row.adjusted)
+            CommittedEvent(
+                seq: row.seq, opId: row.opId, client: row.client,
+                op: try decoder.decode(BoardOperation.self, from: Data(row.op.utf8)), adjusted: row.adjusted)
         }
     }
 
@@ -39,10 +40,12 @@ struct AppendCall {
     init(_ batch: CommitBatch, keepAnswers: Int) throws {
         let encoder = JSONEncoder()
         let events = try batch.events.map {
-            EventRow(seq: $0.seq, opId: $0.opId, client: $0.client,
-                     op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted)
+            EventRow(
+                seq: $0.seq, opId: $0.opId, client: $0.client,
+                op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted)
         }
-        let answers = batch.rejections.map { AnswerRow(opId: $0.opId, code: $0.code.rawValue, message: $0.message) }
+        let answers =
+            batch.rejections.map { AnswerRow(opId: $0.opId, code: $0.code.rawValue, message: $0.message) }
             + batch.noops.map { AnswerRow(opId: $0.opId, code: Self.noopCode, message: "", noopSeq: $0.seq) }
         // Keep the listing's `locked` current without decoding the snapshot: the last lock
         // operation of the batch decides; NULL leaves it as it is.
@@ -52,9 +55,11 @@ struct AppendCall {
         }
         statement = PostgresStatement(
             "SELECT appended, current_seq, current_snapshot_seq, missing FROM corkboard_append_or_catch_up($1, $2, $3, $4, $5, $6)",
-            [batch.board, String(batch.expectedSeq),
-             String(decoding: try encoder.encode(events), as: UTF8.self),
-             String(decoding: try encoder.encode(answers), as: UTF8.self),
-             locked.map { $0 ? "true" : "false" }, String(keepAnswers)])
+            [
+                batch.board, String(batch.expectedSeq),
+                String(decoding: try encoder.encode(events), as: UTF8.self),
+                String(decoding: try encoder.encode(answers), as: UTF8.self),
+                locked.map { $0 ? "true" : "false" }, String(keepAnswers),
+            ])
     }
 }

@@ -103,11 +103,12 @@ final class PostgresConnection: @unchecked Sendable {
         guard case .ready(let connection) = phase else {
             return completion(.failure(.connection(phaseDescription)))
         }
-        let sent = statements.allSatisfy { statement in
-            withCStrings(statement.parameters) { parameters in
-                PQsendQueryParams(connection, statement.sql, Int32(parameters.count), nil, parameters, nil, nil, 0)
-            } == 1
-        } && PQpipelineSync(connection) == 1
+        let sent =
+            statements.allSatisfy { statement in
+                withCStrings(statement.parameters) { parameters in
+                    PQsendQueryParams(connection, statement.sql, Int32(parameters.count), nil, parameters, nil, nil, 0)
+                } == 1
+            } && PQpipelineSync(connection) == 1
         guard sent else {
             let reason = errorMessage(connection)
             completion(.failure(.connection(reason)))
@@ -153,7 +154,8 @@ final class PostgresConnection: @unchecked Sendable {
     private func waitToPoll(_ connection: OpaquePointer, forWriting: Bool) {
         let socket = PQsocket(connection)
         guard socket >= 0 else { return failToConnect(connection, errorMessage(connection)) }
-        let source: DispatchSourceProtocol = forWriting
+        let source: DispatchSourceProtocol =
+            forWriting
             ? DispatchSource.makeWriteSource(fileDescriptor: socket, queue: queue)
             : DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
         let handle = Handle(connection)

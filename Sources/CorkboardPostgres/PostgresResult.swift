@@ -69,7 +69,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
     static func from(_ result: OpaquePointer) -> PostgresError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
         // The primary message alone (a RAISE's text), else the whole report.
-        let message = (PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let message =
+            (PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? String(cString: PQresultErrorMessage(result))).trimmingWhitespace()
         return .server(sqlState: state, message: message)
     }

@@ -6,14 +6,15 @@ import Foundation
 extension PostgresStore {
     public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void) {
         run([PostgresStatement("SELECT id, title, seq FROM board ORDER BY id")]) { result in
-            completion(result.flatMap { groups in
-                Result { () throws(PostgresError) in
-                    let rows = groups[0]
-                    return try (0..<rows.count).map { row throws(PostgresError) in
-                        BoardSummary(id: try rows.string(row, "id"), title: try rows.string(row, "title"), seq: try rows.int(row, "seq"))
-                    }
-                }.mapError { .unavailable("\($0)") }
-            })
+            completion(
+                result.flatMap { groups in
+                    Result { () throws(PostgresError) in
+                        let rows = groups[0]
+                        return try (0..<rows.count).map { row throws(PostgresError) in
+                            BoardSummary(id: try rows.string(row, "id"), title: try rows.string(row, "title"), seq: try rows.int(row, "seq"))
+                        }
+                    }.mapError { .unavailable("\($0)") }
+                })
         }
     }
 
@@ -49,11 +50,12 @@ extension PostgresStore {
                 [id, String(max(0, historyLimit))]),
         ]
         runReading(reads) { result in
-            completion(result.flatMap { groups in
-                Result { () throws(StoreError) in
-                    try Self.storedBoard(id, groups[0], groups[1], groups[2], groups[3], historyLimit: historyLimit)
-                }
-            })
+            completion(
+                result.flatMap { groups in
+                    Result { () throws(StoreError) in
+                        try Self.storedBoard(id, groups[0], groups[1], groups[2], groups[3], historyLimit: historyLimit)
+                    }
+                })
         }
     }
 
@@ -86,16 +88,17 @@ extension PostgresStore {
                 [id, String(seq), String(max(0, limit))]),
         ]
         runReading(reads) { result in
-            completion(result.flatMap { groups in
-                Result { () throws(StoreError) in
-                    guard groups[0].count == 1 else { throw .notFound }
-                    let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[0].int(0, "snapshot_seq") }
-                    guard seq >= snapshotSeq else {
-                        throw .pruned(logStartsAfter: snapshotSeq)
+            completion(
+                result.flatMap { groups in
+                    Result { () throws(StoreError) in
+                        guard groups[0].count == 1 else { throw .notFound }
+                        let snapshotSeq = try Self.decoding { () throws(PostgresError) in try groups[0].int(0, "snapshot_seq") }
+                        guard seq >= snapshotSeq else {
+                            throw .pruned(logStartsAfter: snapshotSeq)
+                        }
+                        return try Self.events(groups[1], board: id)
                     }
-                    return try Self.events(groups[1], board: id)
-                }
-            })
+                })
         }
     }
 
@@ -196,8 +199,10 @@ extension PostgresStore {
         events.reserveCapacity(rows.count)
         for row in 0..<rows.count {
             let (seq, opId, client, opText, adjusted) = try decoding { () throws(PostgresError) in
-                (try rows.int(row, "seq"), try rows.string(row, "op_id"), try rows.string(row, "client"),
-                 try rows.string(row, "op"), try rows.bool(row, "adjusted"))
+                (
+                    try rows.int(row, "seq"), try rows.string(row, "op_id"), try rows.string(row, "client"),
+                    try rows.string(row, "op"), try rows.bool(row, "adjusted")
+                )
             }
             do {
                 let op = try decoder.decode(BoardOperation.self, from: Data(opText.utf8))

@@ -35,8 +35,10 @@ extension PostgresStore {
     /// The rows' seqs and stored bytes (`LogRetention.storedBytes`), in the rows' order.
     private static func storedSizes(_ rows: PostgresRows) throws(PostgresError) -> [(seq: Int, bytes: Int)] {
         try (0..<rows.count).map { row throws(PostgresError) in
-            (seq: try rows.int(row, "seq"),
-             bytes: LogRetention.storedBytes(opJSONBytes: try rows.int(row, "op_bytes"), opId: try rows.string(row, "op_id")))
+            (
+                seq: try rows.int(row, "seq"),
+                bytes: LogRetention.storedBytes(opJSONBytes: try rows.int(row, "op_bytes"), opId: try rows.string(row, "op_id"))
+            )
         }
     }
 
@@ -53,7 +55,7 @@ extension PostgresStore {
             do {
                 let groups = try result.get()
                 guard groups[0].count == 1, try groups[0].int(0, "snapshot_seq") == snapshotSeq else {
-                    foldsRunning.remove(board)  // folded meanwhile, or gone
+                    foldsRunning.remove(board) // folded meanwhile, or gone
                     return
                 }
                 var snapshot = try JSONDecoder().decode(Board.self, from: Data(try groups[0].string(0, "snapshot").utf8))

@@ -69,8 +69,9 @@ extension PostgresStore {
 
     /// A text[] literal: every element quoted, `"` and `\` escaped.
     static func arrayLiteral(_ values: [String]) -> String {
-        "{" + values.map { value in
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        "{"
+            + values.map { value in
+                "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }.joined(separator: ",") + "}"
     }
 }

@@ -27,9 +27,10 @@ enum BoardTables {
     // MARK: Boards
 
     static func head(_ db: Database, _ id: String) throws -> BoardHead? {
-        let statement = try db.cachedStatement(sql: """
-            SELECT id, title, locked, seq, epoch, snapshotSeq, rejectionCount FROM board WHERE id = ?
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT id, title, locked, seq, epoch, snapshotSeq, rejectionCount FROM board WHERE id = ?
+                """)
         guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
         return BoardHead(
             id: row["id"], title: row["title"], locked: row["locked"], seq: row["seq"],
@@ -93,9 +94,10 @@ enum BoardTables {
 
     /// Returns the events' stored bytes (`LogRetention.storedBytes`).
     static func insertEvents(_ db: Database, board: String, _ events: [CommittedEvent]) throws -> Int {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO event (board, seq, opId, client, op, adjusted) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO event (board, seq, opId, client, op, adjusted) VALUES (?, ?, ?, ?, ?, ?)
+                """)
         let encoder = JSONEncoder()
         var bytes = 0
         for event in events {
@@ -109,9 +111,10 @@ enum BoardTables {
     /// The seqs and stored bytes (`LogRetention.storedBytes`) of the board's log, newest first:
     /// what `LogFolding` measures it by.
     static func storedSizesNewestFirst(_ db: Database, board: String) throws -> [(seq: Int, bytes: Int)] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId FROM event WHERE board = ? ORDER BY seq DESC
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId FROM event WHERE board = ? ORDER BY seq DESC
+                """)
         return try Row.fetchAll(statement, arguments: [board]).map { row in
             (seq: row["seq"], bytes: LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"]))
         }
@@ -119,10 +122,11 @@ enum BoardTables {
 
     /// Events of `board` with `after < seq <= through`, oldest first, at most `limit`.
     static func events(_ db: Database, board: String, after: Int, through: Int = .max, limit: Int = .max) throws -> [CommittedEvent] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT seq, opId, client, op, adjusted FROM event
-            WHERE board = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT seq, opId, client, op, adjusted FROM event
+                WHERE board = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+                """)
         let decoder = JSONDecoder()
         var events: [CommittedEvent] = []
         let rows = try Row.fetchCursor(statement, arguments: [board, after, through, max(0, limit)])
@@ -168,11 +172,13 @@ enum BoardTables {
     /// already remembered replaces the old one. Returns how many rows the board gained.
     static func remember(_ db: Database, board: String, _ rejections: [Rejection], _ noops: [Noop], decidedSeq: Int) throws -> Int {
         let forget = try db.cachedStatement(sql: "DELETE FROM rejection WHERE board = ? AND opId = ?")
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO rejection (board, opId, code, message, decidedSeq, noopSeq) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO rejection (board, opId, code, message, decidedSeq, noopSeq) VALUES (?, ?, ?, ?, ?, ?)
+                """)
         var gained = 0
-        let rows = rejections.map { ($0.opId, $0.code.rawValue, $0.message, nil as Int?) }
+        let rows =
+            rejections.map { ($0.opId, $0.code.rawValue, $0.message, nil as Int?) }
             + noops.map { ($0.opId, noopCode, "", $0.seq as Int?) }
         for (opId, code, message, noopSeq) in rows {
             try forget.execute(arguments: [board, opId])

@@ -67,9 +67,13 @@ extension SQLiteStore {
                 if let existing = try BoardTables.head(db, board.id) {
                     let highest = max(existing.seq, archive.seq)
                     guard highest < Limits.maximumSeq else {
-                        return .success(.failure(.invalidArchive(board: board.id, problems: [
-                            "the board here is at seq \(existing.seq); a replacement needs a seq above \(highest), past the last a board reaches (\(Limits.maximumSeq))",
-                        ])))
+                        return .success(
+                            .failure(
+                                .invalidArchive(
+                                    board: board.id,
+                                    problems: [
+                                        "the board here is at seq \(existing.seq); a replacement needs a seq above \(highest), past the last a board reaches (\(Limits.maximumSeq))"
+                                    ])))
                     }
                     let seq = highest + 1
                     let epoch = Self.freshEpoch(differentFrom: [existing.epoch, archive.epoch])

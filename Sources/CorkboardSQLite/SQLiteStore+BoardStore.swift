@@ -38,10 +38,11 @@ extension SQLiteStore {
                 folded.append(FoldedCommit(opId: event.opId, seq: event.seq))
             }
             let answers = try BoardTables.answers(db, board: id)
-            return .success(StoredBoard(
-                snapshot: snapshot, snapshotSeq: start, epoch: head.epoch,
-                events: try BoardTables.events(db, board: id, after: start),
-                rejections: answers.rejections, noops: answers.noops, foldedCommits: folded))
+            return .success(
+                StoredBoard(
+                    snapshot: snapshot, snapshotSeq: start, epoch: head.epoch,
+                    events: try BoardTables.events(db, board: id, after: start),
+                    rejections: answers.rejections, noops: answers.noops, foldedCommits: folded))
         }
     }
 

@@ -12,56 +12,60 @@ enum Schema {
             // event row, and the snapshot moves forward only when the log is folded.
             // `title` and `locked` repeat the snapshot's so a listing reads no blobs
             // (`locked` is kept current by appends that carry a lock operation).
-            try db.execute(sql: """
-                CREATE TABLE board (
-                    id TEXT NOT NULL PRIMARY KEY,
-                    title TEXT NOT NULL,
-                    locked INTEGER NOT NULL DEFAULT 0,
-                    seq INTEGER NOT NULL CHECK (seq >= 0),
-                    epoch TEXT NOT NULL,
-                    snapshot BLOB NOT NULL,
-                    snapshotSeq INTEGER NOT NULL CHECK (snapshotSeq >= 0 AND snapshotSeq <= seq),
-                    rejectionCount INTEGER NOT NULL DEFAULT 0
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE board (
+                        id TEXT NOT NULL PRIMARY KEY,
+                        title TEXT NOT NULL,
+                        locked INTEGER NOT NULL DEFAULT 0,
+                        seq INTEGER NOT NULL CHECK (seq >= 0),
+                        epoch TEXT NOT NULL,
+                        snapshot BLOB NOT NULL,
+                        snapshotSeq INTEGER NOT NULL CHECK (snapshotSeq >= 0 AND snapshotSeq <= seq),
+                        rejectionCount INTEGER NOT NULL DEFAULT 0
+                    )
+                    """)
             // The kept log: exactly the events snapshotSeq+1 … seq of each board. Clustered
             // by (board, seq) (WITHOUT ROWID), so a board's events are one range on disk.
             // No UNIQUE(board, opId): opId replays are the engine's job within its outcome
             // window; see docs/storage.md.
-            try db.execute(sql: """
-                CREATE TABLE event (
-                    board TEXT NOT NULL,
-                    seq INTEGER NOT NULL,
-                    opId TEXT NOT NULL,
-                    client TEXT NOT NULL,
-                    op TEXT NOT NULL,
-                    adjusted INTEGER NOT NULL,
-                    PRIMARY KEY (board, seq)
-                ) WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE event (
+                        board TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        opId TEXT NOT NULL,
+                        client TEXT NOT NULL,
+                        op TEXT NOT NULL,
+                        adjusted INTEGER NOT NULL,
+                        PRIMARY KEY (board, seq)
+                    ) WITHOUT ROWID
+                    """)
             // Permanent rejections remembered for opId replays, in the order decided (id).
             // `decidedSeq` is the board's seq when the batch carrying it was committed, so
             // pruning can drop those older than the kept window.
-            try db.execute(sql: """
-                CREATE TABLE rejection (
-                    id INTEGER PRIMARY KEY,
-                    board TEXT NOT NULL,
-                    opId TEXT NOT NULL,
-                    code TEXT NOT NULL,
-                    message TEXT NOT NULL,
-                    decidedSeq INTEGER NOT NULL,
-                    UNIQUE (board, opId)
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE rejection (
+                        id INTEGER PRIMARY KEY,
+                        board TEXT NOT NULL,
+                        opId TEXT NOT NULL,
+                        code TEXT NOT NULL,
+                        message TEXT NOT NULL,
+                        decidedSeq INTEGER NOT NULL,
+                        UNIQUE (board, opId)
+                    )
+                    """)
             try db.execute(sql: "CREATE INDEX rejection_by_board_seq ON rejection (board, decidedSeq)")
             // Facts about the store itself. `opened` is rewritten at every read-write open:
             // that write is the check that the database can be written at all.
-            try db.execute(sql: """
-                CREATE TABLE store_meta (
-                    key TEXT NOT NULL PRIMARY KEY,
-                    value TEXT NOT NULL
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE store_meta (
+                        key TEXT NOT NULL PRIMARY KEY,
+                        value TEXT NOT NULL
+                    )
+                    """)
         }
         migrator.registerMigration("v2: remembered noops") { db in
             // The `rejection` table holds every answer an opId replay must repeat after a
@@ -73,14 +77,15 @@ enum Schema {
             // The opId and seq of each event folded into the snapshot, for the board's last
             // `retainedEvents` seqs: a resend of such an opId after a restart is answered, not
             // applied again, also when the log was folded by its bytes (docs/storage.md).
-            try db.execute(sql: """
-                CREATE TABLE folded_op (
-                    board TEXT NOT NULL,
-                    seq INTEGER NOT NULL,
-                    opId TEXT NOT NULL,
-                    PRIMARY KEY (board, seq)
-                ) WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE folded_op (
+                        board TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        opId TEXT NOT NULL,
+                        PRIMARY KEY (board, seq)
+                    ) WITHOUT ROWID
+                    """)
         }
         return migrator
     }

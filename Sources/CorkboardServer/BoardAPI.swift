@@ -28,12 +28,13 @@ enum BoardAPI {
         route(.GET, "/api/boards") { request, responder in
             guard let token = bearerToken(request, responder) else { return }
             hub.listBoards { result in
-                responder.respond(result.map { summaries in
-                    // Only the boards this token may see.
-                    let access = hub.access
-                    let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
-                    return json(.ok, BoardList(boards: visible))
-                })
+                responder.respond(
+                    result.map { summaries in
+                        // Only the boards this token may see.
+                        let access = hub.access
+                        let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
+                        return json(.ok, BoardList(boards: visible))
+                    })
             }
         }
 
@@ -71,15 +72,16 @@ enum BoardAPI {
             }
             // One more than the page: whether it is there tells if the page is the last.
             hub.events(board: board, since: query.since, limit: query.limit + 1) { result in
-                responder.respond(result.map { events in
-                    do {
-                        let page = try EventPage.encodedPage(
-                            Array(events.prefix(query.limit)), byteBudget: pageBytes, more: events.count > query.limit)
-                        return .json(.ok, page.body)
-                    } catch {
-                        return .error(.internalServerError, "the answer could not be encoded: \(error)")
-                    }
-                })
+                responder.respond(
+                    result.map { events in
+                        do {
+                            let page = try EventPage.encodedPage(
+                                Array(events.prefix(query.limit)), byteBudget: pageBytes, more: events.count > query.limit)
+                            return .json(.ok, page.body)
+                        } catch {
+                            return .error(.internalServerError, "the answer could not be encoded: \(error)")
+                        }
+                    })
             }
         }
 
@@ -91,21 +93,27 @@ enum BoardAPI {
                 hub.submit(
                     operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local", bytes: request.body.count
                 ) { result in
-                    responder.respond(result.map { outcome in
-                        let message = ServerMessage(outcome)
-                        var response = json(status(of: message), message)
-                        // A whole second always refills at least one token of any rate.
-                        if response.status == .tooManyRequests { response.headers.set("Retry-After", "1") }
-                        return response
-                    })
+                    responder.respond(
+                        result.map { outcome in
+                            let message = ServerMessage(outcome)
+                            var response = json(status(of: message), message)
+                            // A whole second always refills at least one token of any rate.
+                            if response.status == .tooManyRequests { response.headers.set("Retry-After", "1") }
+                            return response
+                        })
                 }
             case .rejected(let rejected):
                 responder.respond(json(.badRequest, ServerMessage.rejected(rejected)))
             case .error(let error):
                 responder.respond(json(.badRequest, ServerMessage.error(error)))
             case .message:
-                responder.respond(json(.badRequest, ServerMessage.error(ErrorMessage(
-                    code: .invalid, message: "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))))
+                responder.respond(
+                    json(
+                        .badRequest,
+                        ServerMessage.error(
+                            ErrorMessage(
+                                code: .invalid,
+                                message: "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))))
             }
         }
     }

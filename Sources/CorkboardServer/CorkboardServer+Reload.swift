@@ -1,5 +1,5 @@
-import TLS
 import CorkboardHub
+import TLS
 
 extension CorkboardServer {
     /// Re-reads what can change while the server runs, without dropping a connection

@@ -1,6 +1,6 @@
 import CorkboardHub
-import CorkboardSQLite
 import CorkboardPostgres
+import CorkboardSQLite
 import CorkboardStore
 import Dispatch
 import Glibc

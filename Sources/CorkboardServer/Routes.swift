@@ -14,8 +14,9 @@ enum Routes {
         // (docs/protocol.md#2-transport).
         boardSocket.acceptsBinary = false
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in BoardSocket(hub: hub) })
-        BoardAPI.add(to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
-                     outputBound: configuration.maxPendingOutput)
+        BoardAPI.add(
+            to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
+            outputBound: configuration.maxPendingOutput)
         // A board's page is one page for every board; its script reads the id from the path.
         router.add(.GET, "/b/{id}") { request, responder in
             var page = request

@@ -38,12 +38,15 @@ final class ServerMetrics: Sendable {
         accepted = registry.makeCounter(descriptor: describe("connections_accepted", "total", "TCP connections accepted."))
         bytesIn = registry.makeCounter(descriptor: describe("bytes_received", "total", "Bytes read from clients."))
         bytesOut = registry.makeCounter(descriptor: describe("bytes_sent", "total", "Bytes written to clients."))
-        slowConsumersDropped = registry.makeCounter(descriptor: describe(
-            "slow_consumers_dropped", "total", "Clients disconnected because their unread output reached its bound."))
-        transportFailures = registry.makeCounter(descriptor: describe(
-            "tls_failures", "total", "Connections closed because TLS failed (mostly handshakes: plain HTTP, old versions, untrusted certificate)."))
-        refused = registry.makeCounter(descriptor: describe(
-            "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
+        slowConsumersDropped = registry.makeCounter(
+            descriptor: describe(
+                "slow_consumers_dropped", "total", "Clients disconnected because their unread output reached its bound."))
+        transportFailures = registry.makeCounter(
+            descriptor: describe(
+                "tls_failures", "total", "Connections closed because TLS failed (mostly handshakes: plain HTTP, old versions, untrusted certificate)."))
+        refused = registry.makeCounter(
+            descriptor: describe(
+                "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
     }
 
     /// The Prometheus text exposition, with the traffic figures brought up to date.

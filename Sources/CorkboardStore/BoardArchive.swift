@@ -41,7 +41,8 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         if let seq = try? container.decode(Int.self, forKey: .seq) { return seq }
         let reason: String
         if let number = try? container.decode(Double.self, forKey: .seq) {
-            reason = number.rounded() == number
+            reason =
+                number.rounded() == number
                 ? "\(String(format: "%.0f", number)) is past the last seq a board reaches, \(Limits.maximumSeq) (2^53 − 1)"
                 : "\(number) is not a whole number"
         } else {

@@ -90,9 +90,11 @@ public final class MemoryStore: BoardStore {
             case .noop(let noop): noops.append(noop)
             }
         }
-        completion(.success(StoredBoard(
-            snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
-            events: Array(entry.events.dropFirst(skipped)), rejections: rejections, noops: noops, foldedCommits: folded)))
+        completion(
+            .success(
+                StoredBoard(
+                    snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
+                    events: Array(entry.events.dropFirst(skipped)), rejections: rejections, noops: noops, foldedCommits: folded)))
     }
 
     public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
@@ -132,7 +134,8 @@ public final class MemoryStore: BoardStore {
     /// the bound.
     private static func remember(_ batch: CommitBatch, in entry: inout Entry, forgetting folding: LogFolding) {
         let decided = batch.expectedSeq + batch.events.count
-        let answers = batch.rejections.map { Answer(opId: $0.opId, kind: .rejection($0), decidedSeq: decided) }
+        let answers =
+            batch.rejections.map { Answer(opId: $0.opId, kind: .rejection($0), decidedSeq: decided) }
             + batch.noops.map { Answer(opId: $0.opId, kind: .noop($0), decidedSeq: decided) }
         guard !answers.isEmpty else { return }
         let replaced = Set(answers.map(\.opId))

@@ -38,7 +38,8 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
             stage = board.collections.isEmpty ? .tail : .collectionHead
         case .collectionHead:
             writer.openObject()
-            writer.key("id"); writer.string(board.collections[collection].id)
+            writer.key("id")
+            writer.string(board.collections[collection].id)
             writer.key("items")
             writer.openArray()
             item = 0
@@ -51,17 +52,23 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
                 return
             }
             writer.closeArray()
-            writer.key("title"); writer.string(current.title)
+            writer.key("title")
+            writer.string(current.title)
             writer.closeObject()
             collection += 1
             stage = collection < board.collections.count ? .collectionHead : .tail
         case .tail:
             writer.closeArray()
-            writer.key("epoch"); writer.string(document.epoch)
-            writer.key("id"); writer.string(board.id)
-            writer.key("locked"); writer.bool(board.locked)
-            writer.key("seq"); writer.int(document.seq)
-            writer.key("title"); writer.string(board.title)
+            writer.key("epoch")
+            writer.string(document.epoch)
+            writer.key("id")
+            writer.string(board.id)
+            writer.key("locked")
+            writer.bool(board.locked)
+            writer.key("seq")
+            writer.int(document.seq)
+            writer.key("title")
+            writer.string(board.title)
             writer.closeObject()
             stage = .done
         case .done:

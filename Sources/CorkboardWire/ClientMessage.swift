@@ -59,9 +59,10 @@ extension ClientMessage {
                 guard let seq = try resume.seq("seq") else { return nil }
                 return ResumePoint(epoch: epoch, seq: seq)
             }
-            self = .hello(Hello(
-                board: try fields.string("board"), name: try fields.string("name"),
-                token: try fields.optionalString("token"), resume: resume))
+            self = .hello(
+                Hello(
+                    board: try fields.string("board"), name: try fields.string("name"),
+                    token: try fields.optionalString("token"), resume: resume))
         case "drag.start":
             self = .dragStart(items: try fields.strings("items"))
         case "drag.over":

@@ -51,7 +51,8 @@ struct FieldReader {
     /// no seq at all. Anything else that is not an integer is refused as `int` refuses it.
     func seq(_ key: String) throws(FieldError) -> Int? {
         guard case .number(let number)? = object[key], number.rounded() == number,
-              abs(number) > Double(Limits.maximumSeq) else { return try int(key) }
+            abs(number) > Double(Limits.maximumSeq)
+        else { return try int(key) }
         return nil
     }
 

@@ -73,11 +73,12 @@ extension OperationRequest {
             if let toCollection { object["toCollection"] = .string(toCollection) }
         case .insert(let items, let target):
             object["type"] = "insert"
-            object["items"] = .array(items.map { item in
-                var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
-                if let data = item.data { fields["data"] = .object(data) }
-                return .object(fields)
-            })
+            object["items"] = .array(
+                items.map { item in
+                    var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
+                    if let data = item.data { fields["data"] = .object(data) }
+                    return .object(fields)
+                })
             object["destination"] = destination(target)
         case .delete(let items):
             object["type"] = "delete"

@@ -11,43 +11,76 @@ extension ServerMessage {
         case .welcome:
             return nil
         case .peerJoined(let client, let name):
-            json.key("client"); json.string(client)
-            json.key("name"); json.string(name)
+            json.key("client")
+            json.string(client)
+            json.key("name")
+            json.string(name)
         case .peerLeft(let client):
-            json.key("client"); json.string(client)
+            json.key("client")
+            json.string(client)
         case .drag(let update):
-            json.key("client"); json.string(update.client)
-            json.key("items"); json.strings(update.items)
-            json.key("name"); json.string(update.name)
+            json.key("client")
+            json.string(update.client)
+            json.key("items")
+            json.strings(update.items)
+            json.key("name")
+            json.string(update.name)
             json.key("over")
             if let over = update.over { json.write(over) } else { json.null() }
         case .dragOver(let client, let over):
-            json.key("client"); json.string(client)
-            json.key("over"); json.write(over)
+            json.key("client")
+            json.string(client)
+            json.key("over")
+            json.write(over)
         case .dragCleared(let client, let reason):
-            json.key("client"); json.string(client)
-            json.key("reason"); json.string(reason.rawValue)
+            json.key("client")
+            json.string(client)
+            json.key("reason")
+            json.string(reason.rawValue)
         case .committed(let event):
-            json.key("adjusted"); json.bool(event.adjusted)
-            json.key("client"); json.string(event.client)
+            json.key("adjusted")
+            json.bool(event.adjusted)
+            json.key("client")
+            json.string(event.client)
             json.objectMember("op") { $0.write(event.op) }
-            json.key("opId"); json.string(event.opId)
-            json.key("seq"); json.int(event.seq)
+            json.key("opId")
+            json.string(event.opId)
+            json.key("seq")
+            json.int(event.seq)
         case .noop(let noop):
-            json.key("noop"); json.bool(true)
-            json.key("opId"); json.string(noop.opId)
-            json.key("seq"); json.int(noop.seq)
+            json.key("noop")
+            json.bool(true)
+            json.key("opId")
+            json.string(noop.opId)
+            json.key("seq")
+            json.int(noop.seq)
         case .rejected(let rejected):
-            json.key("code"); json.string(rejected.code.rawValue)
-            if let holder = rejected.holder { json.key("holder"); json.string(holder) }
-            if let message = rejected.message { json.key("message"); json.string(message) }
-            if let opId = rejected.opId { json.key("opId"); json.string(opId) }
-            if let ref = rejected.ref { json.key("ref"); json.string(ref) }
+            json.key("code")
+            json.string(rejected.code.rawValue)
+            if let holder = rejected.holder {
+                json.key("holder")
+                json.string(holder)
+            }
+            if let message = rejected.message {
+                json.key("message")
+                json.string(message)
+            }
+            if let opId = rejected.opId {
+                json.key("opId")
+                json.string(opId)
+            }
+            if let ref = rejected.ref {
+                json.key("ref")
+                json.string(ref)
+            }
         case .error(let error):
-            json.key("code"); json.string(error.code.rawValue)
-            json.key("message"); json.string(error.message)
+            json.key("code")
+            json.string(error.code.rawValue)
+            json.key("message")
+            json.string(error.message)
         }
-        json.key("type"); json.string(typeName)
+        json.key("type")
+        json.string(typeName)
         json.closeObject()
         return json.bytes
     }
@@ -57,9 +90,12 @@ extension JSONWriter {
     /// `{"before","collection","index"}`.
     fileprivate mutating func write(_ target: DragTarget) {
         openObject()
-        key("before"); optionalString(target.before)
-        key("collection"); string(target.collection)
-        key("index"); int(target.index)
+        key("before")
+        optionalString(target.before)
+        key("collection")
+        string(target.collection)
+        key("index")
+        int(target.index)
         closeObject()
     }
 
@@ -68,7 +104,8 @@ extension JSONWriter {
         switch operation {
         case .move(let sources, let destination):
             objectMember("destination") { $0.write(destination) }
-            key("sources"); strings(sources)
+            key("sources")
+            strings(sources)
         case .insert(let items, let destination):
             objectMember("destination") { $0.write(destination) }
             key("items")
@@ -76,44 +113,68 @@ extension JSONWriter {
             for item in items { write(item) }
             closeArray()
         case .delete(let items):
-            key("items"); strings(items)
+            key("items")
+            strings(items)
         case .updateItem(let item, let label, let data):
             switch data {
             case .unchanged: break
-            case .replace(let members): key("data"); object(members)
-            case .remove: key("data"); null()
+            case .replace(let members):
+                key("data")
+                object(members)
+            case .remove:
+                key("data")
+                null()
             }
-            key("item"); string(item)
-            if let label { key("label"); string(label) }
+            key("item")
+            string(item)
+            if let label {
+                key("label")
+                string(label)
+            }
         case .renameCollection(let collection, let title):
-            key("collection"); string(collection)
-            key("title"); string(title)
+            key("collection")
+            string(collection)
+            key("title")
+            string(title)
         case .addCollection(let collection, let title, let before):
-            key("before"); optionalString(before)
+            key("before")
+            optionalString(before)
             objectMember("collection") { header in
-                header.key("id"); header.string(collection)
-                header.key("title"); header.string(title)
+                header.key("id")
+                header.string(collection)
+                header.key("title")
+                header.string(title)
             }
         case .removeCollection(let collection):
-            key("collection"); string(collection)
+            key("collection")
+            string(collection)
         case .lock(let locked):
-            key("locked"); bool(locked)
+            key("locked")
+            bool(locked)
         }
-        key("type"); string(operation.typeName)
+        key("type")
+        string(operation.typeName)
     }
 
     /// `"before":…,"collection":…` (members of the enclosing object).
     private mutating func write(_ destination: Destination) {
-        key("before"); optionalString(destination.before)
-        key("collection"); string(destination.collection)
+        key("before")
+        optionalString(destination.before)
+        key("collection")
+        string(destination.collection)
     }
 
     /// `{"data"?,"id","label"}`: `data` absent when the item has none.
     mutating func write(_ item: Item) {
         openObject()
-        if let data = item.data { key("data"); object(data) }
-        key("id"); string(item.id)
-        key("label"); string(item.label)
+        if let data = item.data {
+            key("data")
+            object(data)
+        }
+        key("id")
+        string(item.id)
+        key("label")
+        string(item.label)
         closeObject()
     }
 

@@ -84,8 +84,9 @@ extension ServerMessage: Codable {
                 client: try container.decode(ClientID.self, forKey: .client),
                 reason: try container.decode(DragClearReason.self, forKey: .reason))
         case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
-            self = .noop(Noop(
-                opId: try container.decode(OperationID.self, forKey: .opId), seq: try container.decode(Int.self, forKey: .seq)))
+            self = .noop(
+                Noop(
+                    opId: try container.decode(OperationID.self, forKey: .opId), seq: try container.decode(Int.self, forKey: .seq)))
         case "committed": self = .committed(try CommittedEvent(from: decoder))
         case "rejected": self = .rejected(try Rejected(from: decoder))
         case "error": self = .error(try ErrorMessage(from: decoder))

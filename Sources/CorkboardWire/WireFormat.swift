@@ -76,7 +76,8 @@ public enum WireFormat {
     /// An unusable message: `rejected` when it is an operation with a string opId, else `error`.
     private static func refusal(of object: JSONObject, _ message: String) -> DecodedClientMessage {
         if case .string(let type) = object["type"], ClientMessage.operationTypes.contains(type),
-           case .string(let opId) = object["opId"] {
+            case .string(let opId) = object["opId"]
+        {
             return .rejected(Rejected(opId: opId, code: .invalid, message: message))
         }
         return .error(ErrorMessage(code: .invalid, message: message))

@@ -21,7 +21,10 @@ final class FilePieces {
         guard !failed else { return nil }
         if fd < 0 {
             fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { failed = true; return nil }
+            guard fd >= 0 else {
+                failed = true
+                return nil
+            }
         }
         var piece = [UInt8](repeating: 0, count: Self.pieceSize)
         while true {

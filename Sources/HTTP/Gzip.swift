@@ -6,8 +6,9 @@ enum Gzip {
         var stream = z_stream()
         // deflateInit2 is a C macro; its function form takes the version and struct size explicitly.
         // windowBits 15 + 16 asks zlib for a gzip header and trailer instead of a zlib one.
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))

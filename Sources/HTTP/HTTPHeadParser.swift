@@ -48,7 +48,8 @@ struct HTTPHeadParser {
     private func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
         let text = Array(bytes)
         guard text.count == 8, text.starts(with: Array("HTTP/".utf8)), text[6] == UInt8(ascii: "."),
-              text[5] >= .zero && text[5] <= .nine, text[7] >= .zero && text[7] <= .nine else {
+            text[5] >= .zero && text[5] <= .nine, text[7] >= .zero && text[7] <= .nine
+        else {
             throw .malformedRequestLine
         }
         let version = HTTPVersion(major: Int(text[5] - .zero), minor: Int(text[7] - .zero))

@@ -150,7 +150,8 @@ public struct HTTPRequestParser: Sendable {
                 firstLineEnd = firstLineEnd ?? index
                 let previous = index - 1
                 if previous >= input.start && input.bytes[previous] == .lf
-                    || previous - 1 >= input.start && input.bytes[previous] == .cr && input.bytes[previous - 1] == .lf {
+                    || previous - 1 >= input.start && input.bytes[previous] == .cr && input.bytes[previous - 1] == .lf
+                {
                     if index + 1 - input.start > limits.maxHeaderBytes { throw .headerBlockTooLarge }
                     return index + 1
                 }

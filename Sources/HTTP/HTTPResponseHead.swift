@@ -16,7 +16,8 @@ public struct HTTPResponseHead: Sendable {
         guard !lines.isEmpty else { throw .malformedRequestLine }
         let statusLine = lines.removeFirst().split(separator: .space, maxSplits: 2, omittingEmptySubsequences: false)
         guard statusLine.count >= 2, statusLine[0].starts(with: Array("HTTP/1.".utf8)),
-              statusLine[1].count == 3, let status = Int(String(decoding: statusLine[1], as: UTF8.self)) else {
+            statusLine[1].count == 3, let status = Int(String(decoding: statusLine[1], as: UTF8.self))
+        else {
             throw .malformedRequestLine
         }
         var headers = HTTPHeaders()

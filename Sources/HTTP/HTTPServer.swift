@@ -18,8 +18,9 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        tcp = TCPServer(loops: loops, limits: connectionLimits, counters: counters, transport: transport,
-                        admission: configuration.admission, logger: logger)
+        tcp = TCPServer(
+            loops: loops, limits: connectionLimits, counters: counters, transport: transport,
+            admission: configuration.admission, logger: logger)
     }
 
     /// Binds and starts serving. Returns the bound address (the real port when `port` is 0).

@@ -124,7 +124,10 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
             case .request(let request):
                 dispatch(request)
             case nil:
-                if peerFinished || shuttingDown { closeAfterFlush(); return }
+                if peerFinished || shuttingDown {
+                    closeAfterFlush()
+                    return
+                }
                 enter(parser.hasCompleteHead ? .receivingBody : parser.isMidRequest ? .receivingHead : .idle)
                 return
             }

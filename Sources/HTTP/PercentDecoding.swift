@@ -5,7 +5,10 @@ public enum PercentDecoding {
         bytes.reserveCapacity(string.utf8.count)
         var iterator = string.utf8.makeIterator()
         while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
             bytes.append(high << 4 | low)
         }

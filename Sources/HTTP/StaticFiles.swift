@@ -65,7 +65,8 @@ public final class StaticFiles: Sendable {
         guard stat(path, &info) == 0, Int(info.st_size) > maxCachedFileSize else { return nil }
         guard Int(info.st_size) <= maxFileSize else { return .error(.notFound, "not found") }
         let version = FileVersion(info)
-        let etag = "\"f\(String(version.inode, radix: 16))-\(String(version.size, radix: 16))-"
+        let etag =
+            "\"f\(String(version.inode, radix: 16))-\(String(version.size, radix: 16))-"
             + "\(String(version.modified.tv_sec, radix: 16)).\(String(version.modified.tv_nsec, radix: 16))\""
         let fileExtension = Self.fileExtension(path)
         let headers: HTTPHeaders = [
@@ -90,8 +91,9 @@ public final class StaticFiles: Sendable {
         let lowered = rawPath.lowercased()
         // Encoded separators and NULs have no business in a file path.
         guard rawPath.first == "/", !lowered.contains("%2f"), !lowered.contains("%5c"), !lowered.contains("%00"),
-              let decoded = PercentDecoding.decode(rawPath),
-              !decoded.contains("\\"), !decoded.contains("\0") else { return nil }
+            let decoded = PercentDecoding.decode(rawPath),
+            !decoded.contains("\\"), !decoded.contains("\0")
+        else { return nil }
         var segments: [Substring] = []
         for segment in decoded.split(separator: "/") {
             if segment == "." { continue }

@@ -503,9 +503,15 @@ public final class Connection: @unchecked Sendable, Hashable {
         lingerTimer?.cancel()
         lingerTimer = nil
         // A suspended source must be resumed before it is cancelled, or it is never released.
-        if readSuspended { readSuspended = false; readSource.resume() }
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()
+        }
         if let writeSource {
-            if writeSuspended { writeSuspended = false; writeSource.resume() }
+            if writeSuspended {
+                writeSuspended = false
+                writeSource.resume()
+            }
             writeSource.cancel()
         }
         readSource.cancel()

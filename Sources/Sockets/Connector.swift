@@ -53,8 +53,10 @@ private final class ConnectAttempt: @unchecked Sendable {
     var done = false
     var connected = false
 
-    init(socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits, transport: TransportFilterFactory?,
-         completion: @escaping @Sendable (Result<Connection, Error>) -> Void) {
+    init(
+        socket: Socket, address: SocketAddress, loop: IOLoop, limits: Connection.Limits, transport: TransportFilterFactory?,
+        completion: @escaping @Sendable (Result<Connection, Error>) -> Void
+    ) {
         self.transport = transport
         self.socket = socket
         self.address = address
@@ -79,8 +81,10 @@ private final class ConnectAttempt: @unchecked Sendable {
                     self.socket.close()
                     return self.completion(.failure(error))
                 }
-                self.completion(.success(Connection(
-                    socket: self.socket, loop: self.loop, remoteAddress: self.address, limits: self.limits, filter: filter)))
+                self.completion(
+                    .success(
+                        Connection(
+                            socket: self.socket, loop: self.loop, remoteAddress: self.address, limits: self.limits, filter: filter)))
             } else {
                 self.socket.close()
             }

@@ -1,5 +1,5 @@
-import Glibc
 import Dispatch
+import Glibc
 import Synchronization
 
 /// One serial queue that owns a set of connections for their whole life: their reads,

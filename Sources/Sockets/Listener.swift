@@ -105,7 +105,10 @@ public final class Listener: @unchecked Sendable {
         queue.sync {
             guard !cancelled else { return }
             cancelled = true
-            if paused { paused = false; source.resume() }
+            if paused {
+                paused = false
+                source.resume()
+            }
             source.cancel()
         }
     }

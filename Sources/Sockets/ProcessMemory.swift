@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 
-/// glibc's `mallopt`, which Swift's Glibc module leaves out (it is in `<malloc.h>`).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+    /// glibc's `mallopt`, which Swift's Glibc module leaves out (it is in `<malloc.h>`).
+    @_silgen_name("mallopt")
+    private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif
 
 /// Process-wide memory settings for a server.
@@ -14,8 +14,8 @@ public enum ProcessMemory {
     /// and in the resident size. Call before the server starts threads. No-op elsewhere.
     public static func limitMallocArenas(to count: Int32) {
         #if canImport(Glibc)
-        let arenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>
-        _ = mallopt(arenaMax, count)
+            let arenaMax: Int32 = -8 // M_ARENA_MAX in <malloc.h>
+            _ = mallopt(arenaMax, count)
         #endif
     }
 }

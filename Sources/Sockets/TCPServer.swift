@@ -58,7 +58,10 @@ public final class TCPServer: Sendable {
             }
             let connection = Connection(
                 socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters, filter: filter)
-            guard let self else { connection.abort(); return }
+            guard let self else {
+                connection.abort()
+                return
+            }
             if let refusal = admission.admit(remote) {
                 counters.connectionRefused()
                 guard let refuse, self.refusalsInFlight.add(1, ordering: .relaxed).newValue <= Self.maxRefusalsInFlight else {
@@ -113,7 +116,10 @@ public final class TCPServer: Sendable {
             allClosed.withLock { $0.append(completion) }
             return connections
         }
-        guard let connections else { completion(); return }
+        guard let connections else {
+            completion()
+            return
+        }
         for connection in connections { connection.requestShutdown() }
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [weak self] in
             guard let self else { return }

@@ -1,5 +1,5 @@
-import Synchronization
 import Sockets
+import Synchronization
 
 /// Where a server's certificate chain and private key are (PEM files).
 public struct TLSCertificateFiles: Sendable, Hashable {

@@ -54,8 +54,10 @@ public final class TLSContext: @unchecked Sendable {
 
     /// The common settings. Tests lower the versions (or the security level, in `ciphers`) to
     /// play an old client; nothing else should.
-    init(role: Role, minimumVersion: Int32 = TLS1_2_VERSION, maximumVersion: Int32 = 0,
-         ciphers: String? = nil) throws(TLSError) {
+    init(
+        role: Role, minimumVersion: Int32 = TLS1_2_VERSION, maximumVersion: Int32 = 0,
+        ciphers: String? = nil
+    ) throws(TLSError) {
         ERR_clear_error()
         guard let pointer = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
             throw .fromQueue("cannot create a TLS context")
@@ -63,7 +65,8 @@ public final class TLSContext: @unchecked Sendable {
         self.pointer = pointer
         self.role = role
         guard corkboard_SSL_CTX_set_min_proto_version(pointer, minimumVersion) == 1,
-              corkboard_SSL_CTX_set_max_proto_version(pointer, maximumVersion) == 1 else {
+            corkboard_SSL_CTX_set_max_proto_version(pointer, maximumVersion) == 1
+        else {
             throw .fromQueue("cannot set the TLS versions")
         }
         if let ciphers, SSL_CTX_set_cipher_list(pointer, ciphers) != 1 {

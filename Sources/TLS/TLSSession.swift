@@ -188,8 +188,9 @@ public final class TLSSession: TransportFilter, @unchecked Sendable {
 
     static let plainHTTPReply: [UInt8] = {
         let body = "This port speaks HTTPS: use an https:// URL.\n"
-        return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
+        return Array(
+            ("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
     }()
 
     // MARK: What was negotiated

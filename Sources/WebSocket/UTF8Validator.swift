@@ -20,13 +20,34 @@ public struct UTF8Validator: Sendable {
             if remaining == 0 {
                 if byte < 0x80 { continue }
                 switch byte {
-                case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
-                case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF // no overlongs
-                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
-                case 0xED: remaining = 2; lower = 0x80; upper = 0x9F // no surrogates
-                case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF // no overlongs
-                case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
-                case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F // nothing above U+10FFFF
+                case 0xC2...0xDF:
+                    remaining = 1
+                    lower = 0x80
+                    upper = 0xBF
+                case 0xE0:
+                    remaining = 2
+                    lower = 0xA0
+                    upper = 0xBF // no overlongs
+                case 0xE1...0xEC, 0xEE...0xEF:
+                    remaining = 2
+                    lower = 0x80
+                    upper = 0xBF
+                case 0xED:
+                    remaining = 2
+                    lower = 0x80
+                    upper = 0x9F // no surrogates
+                case 0xF0:
+                    remaining = 3
+                    lower = 0x90
+                    upper = 0xBF // no overlongs
+                case 0xF1...0xF3:
+                    remaining = 3
+                    lower = 0x80
+                    upper = 0xBF
+                case 0xF4:
+                    remaining = 3
+                    lower = 0x80
+                    upper = 0x8F // nothing above U+10FFFF
                 default: return false
                 }
             } else {

@@ -41,7 +41,8 @@ public enum WebSocketClient {
                 completion(.failure(error))
             case .success(let connection):
                 let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-                var request = "GET \(path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
+                var request =
+                    "GET \(path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
                     + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
                 if !subprotocols.isEmpty { request += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
                 if let negotiator = options.extensions { request += "Sec-WebSocket-Extensions: \(negotiator.offerHeader)\r\n" }
@@ -65,8 +66,10 @@ private final class ClientHandshake: ConnectionHandler, @unchecked Sendable {
     var completion: (@Sendable (Result<WebSocketConnection, Error>) -> Void)?
     var received: [UInt8] = []
 
-    init(expectedAccept: String, options: WebSocketOptions, handler: WebSocketHandler,
-         completion: @escaping @Sendable (Result<WebSocketConnection, Error>) -> Void) {
+    init(
+        expectedAccept: String, options: WebSocketOptions, handler: WebSocketHandler,
+        completion: @escaping @Sendable (Result<WebSocketConnection, Error>) -> Void
+    ) {
         self.expectedAccept = expectedAccept
         self.options = options
         self.handler = handler

@@ -40,8 +40,10 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     private var closed = false
 
     /// Takes over `connection` (on its loop) after the 101 response was queued.
-    public init(connection: Connection, role: WebSocketFrameParser.Role = .server, subprotocol: String?,
-                options: WebSocketOptions, compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler) {
+    public init(
+        connection: Connection, role: WebSocketFrameParser.Role = .server, subprotocol: String?,
+        options: WebSocketOptions, compression: WebSocketMessageCompression? = nil, handler: WebSocketHandler
+    ) {
         self.connection = connection
         self.subprotocol = subprotocol
         pingInterval = options.pingInterval
@@ -49,8 +51,9 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         closeTimeout = options.closeTimeout
         self.handler = handler
         self.compression = compression
-        session = WebSocketSession(role: role, maxMessageSize: options.maxMessageSize,
-                                   acceptsBinary: options.acceptsBinary, compression: compression)
+        session = WebSocketSession(
+            role: role, maxMessageSize: options.maxMessageSize,
+            acceptsBinary: options.acceptsBinary, compression: compression)
         // Liveness is checked by the loop's ticker, not a timer of our own (see `LoopTicker`).
         let interval = pingInterval.halved
         connection.loop.execute { [self] in

@@ -27,8 +27,8 @@ public enum WebSocketError: Error, Equatable, Sendable {
         case .binaryNotAccepted:
             return .unsupportedData
         case .reservedOpcode, .reservedBitsSet, .unmaskedClientFrame, .maskedServerFrame, .fragmentedControlFrame,
-             .controlFrameTooLong, .lengthHighBitSet, .unexpectedContinuation, .expectedContinuation,
-             .invalidClosePayload, .invalidCloseCode:
+            .controlFrameTooLong, .lengthHighBitSet, .unexpectedContinuation, .expectedContinuation,
+            .invalidClosePayload, .invalidCloseCode:
             return .protocolError
         }
     }

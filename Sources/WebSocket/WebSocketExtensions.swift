@@ -33,9 +33,10 @@ public struct WebSocketExtensionOffer: Equatable, Sendable {
 
     /// The header form: `name; a; b=1`.
     public var headerValue: String {
-        ([name] + parameters.map { parameter in
-            parameter.value.map { "\(parameter.name)=\($0)" } ?? parameter.name
-        }).joined(separator: "; ")
+        ([name]
+            + parameters.map { parameter in
+                parameter.value.map { "\(parameter.name)=\($0)" } ?? parameter.name
+            }).joined(separator: "; ")
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -35,7 +35,8 @@ public enum WebSocketHandshake {
             return .failure(HTTPFailure(response))
         }
         guard let key = request.headers["Sec-WebSocket-Key"], request.headers.values("Sec-WebSocket-Key").count == 1,
-              let decoded = Data(base64Encoded: key), decoded.count == 16 else {
+            let decoded = Data(base64Encoded: key), decoded.count == 16
+        else {
             return .failure(HTTPFailure(.error(.badRequest, "Sec-WebSocket-Key must be 16 bytes in base64")))
         }
         if let allowed = options.allowedOrigins, let origin = request.headers["Origin"], !allowed.contains(origin) {
@@ -52,13 +53,15 @@ public enum WebSocketHandshake {
         if let subprotocol { headers.add("Sec-WebSocket-Protocol", subprotocol) }
         var makeCompression: (@Sendable () -> WebSocketMessageCompression)?
         if let negotiator = options.extensions,
-           let accepted = negotiator.accept(offers: WebSocketExtensionOffer.parse(request.headers.values("Sec-WebSocket-Extensions"))) {
+            let accepted = negotiator.accept(offers: WebSocketExtensionOffer.parse(request.headers.values("Sec-WebSocket-Extensions")))
+        {
             headers.add("Sec-WebSocket-Extensions", accepted.responseHeader)
             makeCompression = accepted.makeCompression
         }
-        return .success(Accepted(
-            response: HTTPResponse(status: .switchingProtocols, headers: headers), subprotocol: subprotocol,
-            makeCompression: makeCompression))
+        return .success(
+            Accepted(
+                response: HTTPResponse(status: .switchingProtocols, headers: headers), subprotocol: subprotocol,
+                makeCompression: makeCompression))
     }
 
     /// base64(SHA-1(key + GUID)): proves the server read this handshake (RFC 6455 §4.2.2).

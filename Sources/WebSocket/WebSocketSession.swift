@@ -26,8 +26,10 @@ public struct WebSocketSession {
     private let role: WebSocketFrameParser.Role
     private let acceptsBinary: Bool
 
-    public init(role: WebSocketFrameParser.Role, maxMessageSize: Int, acceptsBinary: Bool = true,
-                compression: WebSocketMessageCompression? = nil) {
+    public init(
+        role: WebSocketFrameParser.Role, maxMessageSize: Int, acceptsBinary: Bool = true,
+        compression: WebSocketMessageCompression? = nil
+    ) {
         self.role = role
         self.acceptsBinary = acceptsBinary
         parser = WebSocketFrameParser(role: role, maxFrameSize: maxMessageSize)
@@ -122,7 +124,8 @@ public struct WebSocketSession {
         let error = error as? WebSocketError ?? .compression("\(error)")
         let wasOpen = state == .open
         state = .closed
-        let closeFrame: [Action] = wasOpen
+        let closeFrame: [Action] =
+            wasOpen
             ? [.write(frame(.close, WebSocketClosePayload(code: error.closeCode, reason: error.reason).bytes))] : []
         return closeFrame + [.closeTransport, .finished(error.closeCode, error.reason)]
     }

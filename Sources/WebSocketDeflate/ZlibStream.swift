@@ -23,8 +23,11 @@ final class Deflater {
     func compress(_ input: [UInt8]) -> [UInt8]? {
         if !active {
             // deflateInit2 is a macro; its function form takes the version and struct size.
-            guard deflateInit2_(&stream, level, Z_DEFLATED, -Int32(windowBits), memoryLevel, Z_DEFAULT_STRATEGY,
-                                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+            guard
+                deflateInit2_(
+                    &stream, level, Z_DEFLATED, -Int32(windowBits), memoryLevel, Z_DEFAULT_STRATEGY,
+                    ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+            else { return nil }
             active = true
         }
         var output: [UInt8] = []

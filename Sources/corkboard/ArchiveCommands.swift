@@ -1,7 +1,7 @@
 import ArgumentParser
 import CorkboardHub
-import CorkboardServer
 import CorkboardSQLite
+import CorkboardServer
 import CorkboardStore
 import Foundation
 

@@ -7,9 +7,11 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark and print its figures.",
-        subcommands: [ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-                      HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
-                      PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self])
+        subcommands: [
+            ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
+            HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
+            PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
+        ])
 }
 
 /// `corkboard bench model`: resolved operations per second of one board's sequencer.
@@ -56,9 +58,11 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
         configuration.seconds = seconds
         let result = try WebSocketEchoBenchmark(configuration: configuration).run { say($0) }
         say(result.text)
-        try target.write([BenchRecord(
-            server: target.server, scenario: "echo", variant: "\(connections) connections, \(size) B",
-            figures: ["messages_per_second": result.messagesPerSecond])])
+        try target.write([
+            BenchRecord(
+                server: target.server, scenario: "echo", variant: "\(connections) connections, \(size) B",
+                figures: ["messages_per_second": result.messagesPerSecond])
+        ])
     }
 }
 

@@ -41,7 +41,10 @@ struct BotOptions: ParsableArguments {
     @Option(help: "The server: ws://HOST:PORT[/PATH] or wss://HOST[:PORT][/PATH] (env: CORKBOARD_URL; default ws://127.0.0.1:8080; the path defaults to /ws).")
     var url: String?
 
-    @Option(help: "With wss://: also trust the CA certificates of this PEM file (a private CA, or a self-signed server's own certificate); the system's CAs are always trusted (env: CORKBOARD_CA_FILE).")
+    @Option(
+        help:
+            "With wss://: also trust the CA certificates of this PEM file (a private CA, or a self-signed server's own certificate); the system's CAs are always trusted (env: CORKBOARD_CA_FILE)."
+    )
     var caFile: String?
 
     @Option(help: "Id of the board to join.")

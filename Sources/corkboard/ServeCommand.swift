@@ -19,7 +19,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "TCP port; 0 picks a free one (env: CORKBOARD_PORT; default 8080).")
     var port: UInt16?
 
-    @Option(help: "Serve HTTPS and wss:// with this certificate chain (PEM, the server's certificate first); needs --tls-key. Reloaded on SIGHUP (env: CORKBOARD_TLS_CERT).")
+    @Option(
+        help:
+            "Serve HTTPS and wss:// with this certificate chain (PEM, the server's certificate first); needs --tls-key. Reloaded on SIGHUP (env: CORKBOARD_TLS_CERT)."
+    )
     var tlsCert: String?
 
     @Option(help: "The private key of --tls-cert (PEM, not encrypted). Reloaded on SIGHUP (env: CORKBOARD_TLS_KEY).")
@@ -43,43 +46,73 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Comma-separated origins whose pages may open WebSockets; others get 403. Unset: any (env: CORKBOARD_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
-    @Option(help: "permessage-deflate: memory (no context takeover, small windows, compress broadcasts once), speed (full windows and context: best ratio, ~300 KiB per connection) or off (env: CORKBOARD_DEFLATE; default memory).")
+    @Option(
+        help:
+            "permessage-deflate: memory (no context takeover, small windows, compress broadcasts once), speed (full windows and context: best ratio, ~300 KiB per connection) or off (env: CORKBOARD_DEFLATE; default memory)."
+    )
     var deflate: String?
 
     @Option(help: "Smallest message in bytes worth compressing (env: CORKBOARD_DEFLATE_THRESHOLD; default 128).")
     var deflateThreshold: Int?
 
-    @Option(help: "Where boards are kept: sqlite (corkboard.sqlite in the data folder), postgres (shared by several nodes; needs --database-url) or memory (gone when the server stops) (env: CORKBOARD_STORE; default sqlite).")
+    @Option(
+        help:
+            "Where boards are kept: sqlite (corkboard.sqlite in the data folder), postgres (shared by several nodes; needs --database-url) or memory (gone when the server stops) (env: CORKBOARD_STORE; default sqlite)."
+    )
     var store: String?
 
     @Option(help: "The PostgreSQL database of --store postgres: a postgres:// URL or libpq connection string (env: CORKBOARD_DATABASE_URL).")
     var databaseUrl: String?
 
-    @Option(help: "SQLite durability: full (fsync at every commit: survives power loss) or normal (survives a crash of the server, not of the machine) (env: CORKBOARD_SYNC; default full).")
+    @Option(
+        help:
+            "SQLite durability: full (fsync at every commit: survives power loss) or normal (survives a crash of the server, not of the machine) (env: CORKBOARD_SYNC; default full)."
+    )
     var sync: String?
 
-    @Option(help: "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS).")
+    @Option(
+        help:
+            "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS)."
+    )
     var tokens: String?
 
-    @Option(help: "Operations per second one connection (or one HTTP client address) may send; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_RATE; default 2000).")
+    @Option(
+        help:
+            "Operations per second one connection (or one HTTP client address) may send; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_RATE; default 2000)."
+    )
     var opRate: Int?
 
-    @Option(help: "Bytes of operation messages per second one connection (or one HTTP client address) may send, in bursts of four seconds' worth; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_BYTE_RATE; default 1048576).")
+    @Option(
+        help:
+            "Bytes of operation messages per second one connection (or one HTTP client address) may send, in bursts of four seconds' worth; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_BYTE_RATE; default 1048576)."
+    )
     var opByteRate: Int?
 
-    @Option(help: "Presence messages per second of one connection handed to its board: more drag.over are coalesced, more drag.start rejected rate-limited; drag.end is always taken. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60).")
+    @Option(
+        help:
+            "Presence messages per second of one connection handed to its board: more drag.over are coalesced, more drag.start rejected rate-limited; drag.end is always taken. 0: no limit (env: CORKBOARD_PRESENCE_RATE; default 60)."
+    )
     var presenceRate: Int?
 
-    @Option(help: "Items one drag.start may hold (more: rejected invalid), and items one connection's drag starts may name per second (more: rejected rate-limited). 0: no limit (env: CORKBOARD_MAX_DRAG_ITEMS; default 1000).")
+    @Option(
+        help:
+            "Items one drag.start may hold (more: rejected invalid), and items one connection's drag starts may name per second (more: rejected rate-limited). 0: no limit (env: CORKBOARD_MAX_DRAG_ITEMS; default 1000)."
+    )
     var maxDragItems: Int?
 
-    @Option(help: "Seconds one drag may hold its items, drag.over or not; then it is cleared for everyone, holder included, with reason expired. 0: no limit (env: CORKBOARD_MAX_DRAG_SECONDS; default 120).")
+    @Option(
+        help:
+            "Seconds one drag may hold its items, drag.over or not; then it is cleared for everyone, holder included, with reason expired. 0: no limit (env: CORKBOARD_MAX_DRAG_SECONDS; default 120)."
+    )
     var maxDragSeconds: Int?
 
     @Option(help: "Connections held open at once; more are answered 503 and closed. 0: no limit (env: CORKBOARD_MAX_CONNECTIONS; default 20000).")
     var maxConnections: Int?
 
-    @Option(help: "Connections from one client address; more are answered 503. Never applied to loopback clients. 0: off (env: CORKBOARD_MAX_CONNECTIONS_PER_IP; default off).")
+    @Option(
+        help:
+            "Connections from one client address; more are answered 503. Never applied to loopback clients. 0: off (env: CORKBOARD_MAX_CONNECTIONS_PER_IP; default off)."
+    )
     var maxConnectionsPerIp: Int?
 
     @Option(help: "Boards the server holds; creating more is refused with 507. 0: no limit (env: CORKBOARD_MAX_BOARDS; default 10000).")
@@ -87,19 +120,28 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var boardLimits: BoardLimitOptions
 
-    @Option(help: "About how many bytes of committed events each board keeps, in memory and in its stored log, beside the last 100,000 events; the oldest are folded into the snapshot beyond it (env: CORKBOARD_MAX_HISTORY_BYTES; default 67108864, at least 65536).")
+    @Option(
+        help:
+            "About how many bytes of committed events each board keeps, in memory and in its stored log, beside the last 100,000 events; the oldest are folded into the snapshot beyond it (env: CORKBOARD_MAX_HISTORY_BYTES; default 67108864, at least 65536)."
+    )
     var maxHistoryBytes: Int?
 
     @Option(help: "Unwritten bytes a client that does not read may hold before it is disconnected (env: CORKBOARD_MAX_OUTPUT_BYTES; default 4194304).")
     var maxOutputBytes: Int?
 
-    @Option(help: "Seconds a connection has to send a complete request head, the WebSocket handshake included; then 408 (env: CORKBOARD_HANDSHAKE_TIMEOUT; default 10).")
+    @Option(
+        help:
+            "Seconds a connection has to send a complete request head, the WebSocket handshake included; then 408 (env: CORKBOARD_HANDSHAKE_TIMEOUT; default 10)."
+    )
     var handshakeTimeout: Int?
 
     @Option(help: "Seconds a new WebSocket has to send hello; then error and close 1008 (env: CORKBOARD_HELLO_TIMEOUT; default 10).")
     var helloTimeout: Int?
 
-    @Option(help: "Seconds an idle keep-alive HTTP connection stays open, and an HTTP client may take no byte of its response before it is dropped (env: CORKBOARD_IDLE_TIMEOUT; default 60).")
+    @Option(
+        help:
+            "Seconds an idle keep-alive HTTP connection stays open, and an HTTP client may take no byte of its response before it is dropped (env: CORKBOARD_IDLE_TIMEOUT; default 60)."
+    )
     var idleTimeout: Int?
 
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")

@@ -10,7 +10,10 @@ func say(_ line: String) {
 
 /// Options every scenario of the comparison shares: which server, under which name, where the figures go.
 struct SuiteTargetOptions: ParsableArguments {
-    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the scenario's part of the protocol; for ws-echo, one echoing on /ws/echo). Default: start a corkboard server.")
+    @Option(
+        help:
+            "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the scenario's part of the protocol; for ws-echo, one echoing on /ws/echo). Default: start a corkboard server."
+    )
     var url: String?
     @Option(help: "The server's name in the results.") var server = "corkboard"
     @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
@@ -48,10 +51,12 @@ struct FanoutBenchCommand: ParsableCommand {
         say("fanout against \(target.server): steps of \(step) clients, \(moves) moves per step, \(inFlight) in flight, p95 limit \(Int(limit)) ms")
         let result = try FanoutScenario(configuration: configuration).run { say($0) }
         say("\(target.server): capacity \(result.capacity) clients (\(result.stop))")
-        try target.write([BenchRecord(
-            server: target.server, scenario: "fanout", figures: ["capacity": Double(result.capacity), "limit_ms": limit],
-            latency: result.steps.last(where: { $0.clients == result.capacity })?.latency, steps: result.steps,
-            notes: [result.stop])])
+        try target.write([
+            BenchRecord(
+                server: target.server, scenario: "fanout", figures: ["capacity": Double(result.capacity), "limit_ms": limit],
+                latency: result.steps.last(where: { $0.clients == result.capacity })?.latency, steps: result.steps,
+                notes: [result.stop])
+        ])
     }
 }
 
@@ -80,14 +85,17 @@ struct OpsBenchCommand: ParsableCommand {
         configuration.store = store
         say("ops against \(target.server)\(target.url == nil ? " (--store \(store))" : ""): \(clients) clients, \(moves) moves per board count")
         let variants = try OpsScenario(configuration: configuration).run { say($0) }
-        try target.write(variants.map { variant in
-            BenchRecord(
-                server: target.server, scenario: "ops", variant: "\(variant.boards) board\(variant.boards == 1 ? "" : "s")",
-                figures: ["ops_per_second": variant.opsPerSecond, "connections": Double(variant.connections),
-                          "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +))],
-                latency: variant.latency,
-                notes: variant.rejections.isEmpty ? [] : ["rejected: \(variant.rejections)"])
-        })
+        try target.write(
+            variants.map { variant in
+                BenchRecord(
+                    server: target.server, scenario: "ops", variant: "\(variant.boards) board\(variant.boards == 1 ? "" : "s")",
+                    figures: [
+                        "ops_per_second": variant.opsPerSecond, "connections": Double(variant.connections),
+                        "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +)),
+                    ],
+                    latency: variant.latency,
+                    notes: variant.rejections.isEmpty ? [] : ["rejected: \(variant.rejections)"])
+            })
     }
 }
 
@@ -118,11 +126,15 @@ struct HeavyEditorBenchCommand: ParsableCommand {
         say("offered \(result.offered) updates, committed \(result.committed), dropped editors \(result.dropped.count)")
         say("server memory \(megabytes(result.residentBefore)) before, \(megabytes(result.residentPeak)) at its peak")
         say("good client: \(result.goodMoves) moves, \(result.goodLatency.text)")
-        try target.write([BenchRecord(
-            server: target.server, scenario: "heavy",
-            figures: ["offered": Double(result.offered), "committed": Double(result.committed),
-                      "resident_before": Double(result.residentBefore ?? 0), "resident_peak": Double(result.residentPeak ?? 0)],
-            latency: result.goodLatency, notes: result.dropped)])
+        try target.write([
+            BenchRecord(
+                server: target.server, scenario: "heavy",
+                figures: [
+                    "offered": Double(result.offered), "committed": Double(result.committed),
+                    "resident_before": Double(result.residentBefore ?? 0), "resident_peak": Double(result.residentPeak ?? 0),
+                ],
+                latency: result.goodLatency, notes: result.dropped)
+        ])
     }
 }
 
@@ -150,12 +162,16 @@ struct PresenceBenchCommand: ParsableCommand {
         configuration.seconds = seconds
         say("presence against \(target.server): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
         let result = try PresenceScenario(configuration: configuration).run { say($0) }
-        try target.write([BenchRecord(
-            server: target.server, scenario: "presence",
-            figures: ["sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
-                      "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
-                      "draggers": Double(draggers), "watchers": Double(watchers)],
-            latency: result.latency)])
+        try target.write([
+            BenchRecord(
+                server: target.server, scenario: "presence",
+                figures: [
+                    "sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
+                    "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
+                    "draggers": Double(draggers), "watchers": Double(watchers),
+                ],
+                latency: result.latency)
+        ])
     }
 }
 
@@ -181,11 +197,15 @@ struct MemoryBenchCommand: ParsableCommand {
         configuration.deflate = deflate
         say("memory against \(target.server): \(connections) connections over \(boards) boards, permessage-deflate \(deflate ? "offered" : "off")")
         let result = try MemoryScenario(configuration: configuration).run { say($0) }
-        try target.write([BenchRecord(
-            server: target.server, scenario: "memory", variant: deflate ? "deflate offered" : "no deflate",
-            figures: ["kib_per_connection": result.bytesPerConnection / 1024, "connections": Double(result.connections),
-                      "rss_before_mb": Double(result.residentBefore) / 1e6, "rss_idle_mb": Double(result.residentIdle) / 1e6,
-                      "deflate_negotiated": result.deflateNegotiated ? 1 : 0])])
+        try target.write([
+            BenchRecord(
+                server: target.server, scenario: "memory", variant: deflate ? "deflate offered" : "no deflate",
+                figures: [
+                    "kib_per_connection": result.bytesPerConnection / 1024, "connections": Double(result.connections),
+                    "rss_before_mb": Double(result.residentBefore) / 1e6, "rss_idle_mb": Double(result.residentIdle) / 1e6,
+                    "deflate_negotiated": result.deflateNegotiated ? 1 : 0,
+                ])
+        ])
     }
 }
 
@@ -217,7 +237,9 @@ struct ReportBenchCommand: ParsableCommand {
 struct ClusterBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cluster",
-        abstract: "Committed moves/s on one board with clients spread over 1 and 3 nodes on one PostgreSQL database, and the delay from a commit to its delivery on another node.")
+        abstract:
+            "Committed moves/s on one board with clients spread over 1 and 3 nodes on one PostgreSQL database, and the delay from a commit to its delivery on another node."
+    )
 
     @Option(help: "The nodes' ws:// URLs, comma-separated; without them nodes are started here on --database-url.") var urls: String?
     @Option(help: "PostgreSQL URL for the nodes started here (each run uses a fresh board).") var databaseUrl: String?
@@ -242,10 +264,12 @@ struct ClusterBenchCommand: ParsableCommand {
         let records = variants.map { variant in
             BenchRecord(
                 server: "corkboard", scenario: "cluster", variant: "\(variant.nodes) node\(variant.nodes == 1 ? "" : "s")",
-                figures: ["ops_per_second": variant.opsPerSecond, "clients": Double(variant.clients),
-                          "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +)),
-                          "cross_node_p50_ms": variant.crossNodeDelivery?.p50 ?? 0,
-                          "cross_node_p99_ms": variant.crossNodeDelivery?.p99 ?? 0],
+                figures: [
+                    "ops_per_second": variant.opsPerSecond, "clients": Double(variant.clients),
+                    "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +)),
+                    "cross_node_p50_ms": variant.crossNodeDelivery?.p50 ?? 0,
+                    "cross_node_p99_ms": variant.crossNodeDelivery?.p99 ?? 0,
+                ],
                 latency: variant.commitLatency,
                 notes: variant.rejections.isEmpty ? [] : ["rejected: \(variant.rejections)"])
         }

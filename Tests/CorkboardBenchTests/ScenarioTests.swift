@@ -1,15 +1,20 @@
 import CorkboardBench
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Each scenario, small, against a real `corkboard serve`: the figures exist and every member
 /// received every event exactly once.
 @Suite(.serialized, .threadsOfTheirOwn) struct ScenarioTests {
     private func withServer<T: Sendable>(_ body: @escaping @Sendable (String, Int32) throws -> T) async throws -> T {
-        let server = try ServerProcess(["serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
-                                        "--web-root", FileManager.default.temporaryDirectory.path])
-        defer { server.signal(SIGTERM); _ = server.waitForExit() }
+        let server = try ServerProcess([
+            "serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
+            "--web-root", FileManager.default.temporaryDirectory.path,
+        ])
+        defer {
+            server.signal(SIGTERM)
+            _ = server.waitForExit()
+        }
         let port = try #require(server.waitForListeningPort(), "\(server.standardError)")
         let pid = server.process.processIdentifier
         return try await BlockingWork { try body("ws://127.0.0.1:\(port)", pid) }.value
@@ -40,7 +45,7 @@ import TestSupport
             configuration.url = url
             configuration.step = 10
             configuration.maxClients = 30
-            configuration.limit = 0.001  // no step can stay under a microsecond
+            configuration.limit = 0.001 // no step can stay under a microsecond
             return try FanoutScenario(configuration: configuration).run { _ in }
         }
         #expect(result.steps.count == 1)

@@ -1,13 +1,16 @@
-@testable import CorkboardBench
 import Testing
+
+@testable import CorkboardBench
 
 @Suite struct WireScanTests {
     @Test func findsTopLevelFieldsWhateverTheKeyOrder() {
-        let sorted = #"{"adjusted":false,"client":"c1","op":{"destination":{"before":null,"collection":"b"},"sources":["x1"],"type":"move"},"opId":"bench-7","seq":42,"type":"committed"}"#
+        let sorted =
+            #"{"adjusted":false,"client":"c1","op":{"destination":{"before":null,"collection":"b"},"sources":["x1"],"type":"move"},"opId":"bench-7","seq":42,"type":"committed"}"#
         #expect(WireScan.type(of: sorted) == "committed")
         #expect(WireScan.integer("seq", in: sorted) == 42)
         #expect(WireScan.string("opId", in: sorted) == "bench-7")
-        let protocolOrder = #"{"type":"committed","seq":43,"opId":"k-1","client":"c7","op":{"type":"move","sources":["i3"],"destination":{"collection":"done","before":"i9"}},"adjusted":false}"#
+        let protocolOrder =
+            #"{"type":"committed","seq":43,"opId":"k-1","client":"c7","op":{"type":"move","sources":["i3"],"destination":{"collection":"done","before":"i9"}},"adjusted":false}"#
         #expect(WireScan.type(of: protocolOrder) == "committed")
         #expect(WireScan.integer("seq", in: protocolOrder) == 43)
     }

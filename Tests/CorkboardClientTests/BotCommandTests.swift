@@ -2,8 +2,8 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard bot …` as a script runs it: the real binary, its output and its exit status.
 @Suite(.threadsOfTheirOwn) struct BotCommandTests {
@@ -48,14 +48,18 @@ import TestSupport
         #expect(again.status == 0)
         #expect(again.output.hasPrefix("noop"))
 
-        let insert = try await Self.bot(["insert", "card-new", "A new card", "--to", "todo", "--before", "card-spec", "--data", #"{"points":3}"#, "--json"] + on)
+        let insert = try await Self.bot(
+            ["insert", "card-new", "A new card", "--to", "todo", "--before", "card-spec", "--data", #"{"points":3}"#, "--json"] + on)
         #expect(insert.status == 0)
         guard case .committed(let event) = try WireFormat.decodeServerMessage(Data(insert.output.utf8)) else {
             Issue.record("expected a committed line, got \(insert.output)")
             return
         }
-        #expect(event.op == .insert(items: [Item(id: "card-new", label: "A new card", data: ["points": .number(3)])],
-                                    destination: Destination(collection: "todo", before: "card-spec")))
+        #expect(
+            event.op
+                == .insert(
+                    items: [Item(id: "card-new", label: "A new card", data: ["points": .number(3)])],
+                    destination: Destination(collection: "todo", before: "card-spec")))
 
         #expect(try await Self.bot(["delete", "card-new", "card-order"] + on).status == 0)
         #expect(try await Self.bot(["lock"] + on).status == 0)

@@ -2,8 +2,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// 20 bots on 3 boards of the real server: random moves (by anchor and by offsets), drags,
 /// inserts, deletes and updates, with connections dropped at random under them. At the end
@@ -93,8 +93,9 @@ import TestSupport
             // Every bot of the board holds exactly the server's board.
             for bot in bots.enumerated().filter({ $0.offset % Self.boardCount == index }).map(\.element) {
                 let replica = await bot.waitForReplica(timeout: 15) { $0.seq >= document.seq }
-                #expect(replica == Replica(board: document.board, seq: document.seq),
-                        "seed \(seed): \(bot.configuration.name) differs from the server (state \(bot.state))")
+                #expect(
+                    replica == Replica(board: document.board, seq: document.seq),
+                    "seed \(seed): \(bot.configuration.name) differs from the server (state \(bot.state))")
             }
         }
         // The drops happened and were resumed (not just re-snapshotted).
@@ -136,8 +137,9 @@ struct SoakPlayer {
         case 60..<78: operation = insert(board)
         case 78..<92: operation = .delete(items: [board.allItemIDs.randomElement(using: &random)!])
         default:
-            operation = .updateItem(item: board.allItemIDs.randomElement(using: &random)!, label: "by bot \(number)",
-                                    data: Bool.random(using: &random) ? .replace(["n": .number(Double(inserted))]) : .remove)
+            operation = .updateItem(
+                item: board.allItemIDs.randomElement(using: &random)!, label: "by bot \(number)",
+                data: Bool.random(using: &random) ? .replace(["n": .number(Double(inserted))]) : .remove)
         }
         // About one operation in twelve has its connection dropped under it, before, while or
         // after it goes out: the client must resume and resend, and the server apply it once.
@@ -161,16 +163,18 @@ struct SoakPlayer {
         let source = board.collections.filter { !$0.items.isEmpty }.randomElement(using: &random)!
         let target = board.collections.randomElement(using: &random)!
         let offsets = Array(Array(source.items.indices).shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)))
-        return .moveByOffsets(collection: source.id, fromOffsets: offsets.sorted(), toOffset: Int.random(in: 0...target.items.count, using: &random),
-                              toCollection: target.id)
+        return .moveByOffsets(
+            collection: source.id, fromOffsets: offsets.sorted(), toOffset: Int.random(in: 0...target.items.count, using: &random),
+            toCollection: target.id)
     }
 
     private mutating func insert(_ board: Board) -> RequestedOperation {
         inserted += 1
         let collection = board.collections.randomElement(using: &random)!
         let before = (collection.items.map(\.id) + [nil]).randomElement(using: &random)!
-        return .insert(items: [Item(id: "\(bot.configuration.board)-bot\(number)-new\(inserted)", label: "New \(inserted)")],
-                       destination: Destination(collection: collection.id, before: before))
+        return .insert(
+            items: [Item(id: "\(bot.configuration.board)-bot\(number)-new\(inserted)", label: "New \(inserted)")],
+            destination: Destination(collection: collection.id, before: before))
     }
 
     /// drag.start, a few drag.over, and the drop as a move, as the browser does.

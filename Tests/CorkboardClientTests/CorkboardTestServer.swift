@@ -129,9 +129,13 @@ final class CorkboardTestServer: @unchecked Sendable {
 
 /// A board of `collections` collections named `c0`… holding `items` items each (`<board>-c0-i0`…).
 func makeBoard(_ id: String, collections: Int = 3, items: Int = 4) -> Board {
-    Board(id: id, title: "Board \(id)", collections: (0..<collections).map { c in
-        BoardCollection(id: "c\(c)", title: "Column \(c)", items: (0..<items).map { i in
-            Item(id: "\(id)-c\(c)-i\(i)", label: "Card \(c).\(i)")
+    Board(
+        id: id, title: "Board \(id)",
+        collections: (0..<collections).map { c in
+            BoardCollection(
+                id: "c\(c)", title: "Column \(c)",
+                items: (0..<items).map { i in
+                    Item(id: "\(id)-c\(c)-i\(i)", label: "Card \(c).\(i)")
+                })
         })
-    })
 }

@@ -1,7 +1,7 @@
 import CorkboardClient
 import Foundation
-import TestSupport
 import Synchronization
+import TestSupport
 
 /// Collects a client's events as they come, for a test to wait on and look at.
 final class EventRecorder: Sendable {

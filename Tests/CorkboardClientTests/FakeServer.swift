@@ -1,7 +1,7 @@
 import CorkboardModel
 import Foundation
-import WebSocket
 import Glibc
+import WebSocket
 
 /// A scripted stand-in for the server, over plain blocking sockets: it accepts one WebSocket at
 /// a time, hands the test the client's text messages, and sends whatever the test scripts —
@@ -74,7 +74,10 @@ final class FakeConnection: @unchecked Sendable {
         }
         let key = keyLine.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
         let accept = WebSocketHandshake.acceptValue(for: key)
-        try write(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n".utf8))
+        try write(
+            Array(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n"
+                    .utf8))
     }
 
     /// The next text message from the client. Pings are answered (the client drops a server

@@ -2,8 +2,8 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Joining: the replica is the server's board; refusals are typed errors.
 @Suite(.threadsOfTheirOwn) struct JoinTests {
@@ -40,19 +40,24 @@ import TestSupport
             try await client.connect()
             Issue.record("connected to a stopped server")
         } catch let error as BoardClientError {
-            guard case .cannotConnect = error else { Issue.record("expected cannotConnect, got \(error)"); return }
+            guard case .cannotConnect = error else {
+                Issue.record("expected cannotConnect, got \(error)")
+                return
+            }
         }
     }
 
     @Test func tokensGiveRolesAndABadTokenIsRefused() async throws {
         let tokens = try TemporaryDirectory("corkboard-client-tokens")
-        let file = try tokens.write("tokens.json", """
+        let file = try tokens.write(
+            "tokens.json",
+            """
             {"tokens":[{"token":"boss","role":"owner"},{"token":"pen","role":"editor"},{"token":"eyes","role":"viewer"}]}
             """)
         let server = try CorkboardTestServer(extra: ["--tokens", file])
         let viewer = server.client(board: "demo", name: "viewer", token: "eyes")
         #expect(try await viewer.connect().role == .viewer)
-        #expect(await viewer.move(["card-bot"], to: "done") .rejection == .forbidden)
+        #expect(await viewer.move(["card-bot"], to: "done").rejection == .forbidden)
         let editor = server.client(board: "demo", name: "editor", token: "pen")
         #expect(try await editor.connect().role == .editor)
         #expect(await editor.lock().rejection == .forbidden)
@@ -62,7 +67,10 @@ import TestSupport
             try await stranger.connect()
             Issue.record("joined with a bad token")
         } catch let error as BoardClientError {
-            guard case .refused(code: "forbidden", _) = error else { Issue.record("expected forbidden, got \(error)"); return }
+            guard case .refused(code: "forbidden", _) = error else {
+                Issue.record("expected forbidden, got \(error)")
+                return
+            }
         }
         await viewer.close()
         await editor.close()

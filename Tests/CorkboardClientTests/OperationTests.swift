@@ -2,19 +2,22 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every operation of docs/protocol.md#4-operations through the typed API, with its committed,
 /// noop and rejected answers.
 @Suite(.threadsOfTheirOwn) struct OperationTests {
     @Test func everyOperationGivesItsAnswer() async throws {
         let server = try CorkboardTestServer(demo: false)
-        try server.create(Board(id: "ops", title: "Ops", collections: [
-            BoardCollection(id: "a", title: "A", items: [Item(id: "a1", label: "1"), Item(id: "a2", label: "2"), Item(id: "a3", label: "3")]),
-            BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "b")]),
-            BoardCollection(id: "c", title: "C"),
-        ]))
+        try server.create(
+            Board(
+                id: "ops", title: "Ops",
+                collections: [
+                    BoardCollection(id: "a", title: "A", items: [Item(id: "a1", label: "1"), Item(id: "a2", label: "2"), Item(id: "a3", label: "3")]),
+                    BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "b")]),
+                    BoardCollection(id: "c", title: "C"),
+                ]))
         let client = server.client(board: "ops", name: "operator")
         try await client.connect()
 
@@ -23,7 +26,10 @@ import TestSupport
         #expect(moved.event?.seq == 1)
         #expect(moved.event?.op == .move(sources: ["a1"], destination: Destination(collection: "b", before: "b1")))
         #expect(moved.event?.adjusted == false)
-        guard case .noop(let noop) = await client.move(["a1"], to: "b", before: "b1") else { Issue.record("expected a noop"); return }
+        guard case .noop(let noop) = await client.move(["a1"], to: "b", before: "b1") else {
+            Issue.record("expected a noop")
+            return
+        }
         #expect(noop.seq == 1)
 
         // Move by offsets: a is [a2, a3]; a2 to the end. Committed in anchor form.

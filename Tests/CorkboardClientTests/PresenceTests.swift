@@ -2,8 +2,8 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two clients on one board see each other's changes and drags
 /// (docs/protocol.md#6-presence-drag-state).
@@ -31,9 +31,10 @@ import TestSupport
         await ada.dragOver(collection: "done", index: 0)
         let over = await seenByBob.first { if case .dragOver(let client, let over) = $0, client == adaWelcome.client { over } else { nil } }
         #expect(over == DragTarget(collection: "done", index: 0, before: "card-start"))
-        #expect(await eventuallyAsync {
-            bob.peers.first?.drag == DragState(items: ["card-spec"], over: DragTarget(collection: "done", index: 0, before: "card-start"))
-        })
+        #expect(
+            await eventuallyAsync {
+                bob.peers.first?.drag == DragState(items: ["card-spec"], over: DragTarget(collection: "done", index: 0, before: "card-start"))
+            })
 
         // The card is leased to Ada: Bob can neither move it nor pick it up.
         #expect(await bob.move(["card-spec"], to: "doing").rejection == .busy)

@@ -2,8 +2,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Reconnecting against the real server: resume from (epoch, seq), resend unanswered
 /// operations with their opIds, nothing applied twice.
@@ -17,8 +17,11 @@ import TestSupport
         let cards = ["card-spec", "card-bot", "card-deflate", "card-invite", "card-drag", "card-order", "card-start"]
         for round in 0..<12 {
             // Someone else changes the board, so each resume has events to replay.
-            _ = try server.perform("demo", OperationRequest(opId: "http-\(round)", baseSeq: try server.document("demo").seq,
-                                                            .move(sources: [cards[(round + 3) % 7]], destination: Destination(collection: "doing"))))
+            _ = try server.perform(
+                "demo",
+                OperationRequest(
+                    opId: "http-\(round)", baseSeq: try server.document("demo").seq,
+                    .move(sources: [cards[(round + 3) % 7]], destination: Destination(collection: "doing"))))
             async let answer = client.move([cards[round % 7]], to: ["todo", "doing", "done"][round % 3])
             // Dropped before, while or after the operation goes out: the answer must come anyway.
             try await Task.sleep(for: .milliseconds(round % 4 * 2))
@@ -57,7 +60,8 @@ import TestSupport
         #expect(client.pendingCount == 1)
         try await offPool { try server.start() }
         // A change by someone else right after the restart: replayed or live, seen once.
-        _ = try server.perform("demo", OperationRequest(opId: "http-after", baseSeq: 1, .move(sources: ["card-start"], destination: Destination(collection: "todo"))))
+        _ = try server.perform(
+            "demo", OperationRequest(opId: "http-after", baseSeq: 1, .move(sources: ["card-start"], destination: Destination(collection: "todo"))))
         let result = await queued
         #expect(result.isCommitted)
         // Waited for: the recorder is a task of its own and may not have caught up with the client.
@@ -105,8 +109,14 @@ import TestSupport
         try await client.connect()
         try await offPool { server.stop() }
         let result = await client.move(["card-bot"], to: "done")
-        guard case .unanswered(_, .gaveUp(let attempts, _)) = result else { Issue.record("expected gaveUp, got \(result)"); return }
+        guard case .unanswered(_, .gaveUp(let attempts, _)) = result else {
+            Issue.record("expected gaveUp, got \(result)")
+            return
+        }
         #expect(attempts == 3)
-        guard case .closed(.gaveUp?) = client.state else { Issue.record("expected closed, got \(client.state)"); return }
+        guard case .closed(.gaveUp?) = client.state else {
+            Issue.record("expected closed, got \(client.state)")
+            return
+        }
     }
 }

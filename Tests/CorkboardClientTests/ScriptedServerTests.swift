@@ -2,16 +2,18 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Against a scripted fake server: the hello the client sends, and what it does with a gap, an
 /// event that does not fit, and an operation whose answer was lost.
 @Suite(.threadsOfTheirOwn) struct ScriptedServerTests {
-    static let board = Board(id: "b", title: "B", collections: [
-        BoardCollection(id: "todo", title: "To do", items: [Item(id: "x", label: "X"), Item(id: "y", label: "Y")]),
-        BoardCollection(id: "done", title: "Done"),
-    ])
+    static let board = Board(
+        id: "b", title: "B",
+        collections: [
+            BoardCollection(id: "todo", title: "To do", items: [Item(id: "x", label: "X"), Item(id: "y", label: "Y")]),
+            BoardCollection(id: "done", title: "Done"),
+        ])
 
     static func text(_ message: ServerMessage) -> String {
         String(decoding: try! WireFormat.encode(message), as: UTF8.self)
@@ -22,7 +24,10 @@ import TestSupport
     }
 
     static func move(seq: Int, opId: String = "other-1", _ item: ItemID, to collection: CollectionID) -> String {
-        text(.committed(CommittedEvent(seq: seq, opId: opId, client: "c9", op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)))
+        text(
+            .committed(
+                CommittedEvent(
+                    seq: seq, opId: opId, client: "c9", op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)))
     }
 
     static func opId(_ message: JSONObject) throws -> String {
@@ -47,13 +52,13 @@ import TestSupport
             let hello = try first.receiveObject()
             try first.send(Self.welcome(seq: 0))
             try first.send(Self.move(seq: 1, "x", to: "done"))
-            try first.send(Self.move(seq: 3, "y", to: "done"))  // 2 is missing
+            try first.send(Self.move(seq: 3, "y", to: "done")) // 2 is missing
             let second = try fake.accept()
             let again = try second.receiveObject()
             var moved = Self.board
             try moved.apply(.move(sources: ["x", "y"], destination: Destination(collection: "done")))
             try second.send(Self.welcome(seq: 3, board: moved))
-            _ = try? second.receive()  // hold the connection until the client leaves
+            _ = try? second.receive() // hold the connection until the client leaves
             return (hello, again)
         }
         try await client.connect()
@@ -95,7 +100,7 @@ import TestSupport
             _ = try first.receiveObject()
             try first.send(Self.welcome(seq: 2))
             let sent = try first.receiveObject()
-            first.close()  // the answer is lost with the connection
+            first.close() // the answer is lost with the connection
             let second = try fake.accept()
             let hello = try second.receiveObject()
             try second.send(Self.welcome(seq: 2, resumed: true))

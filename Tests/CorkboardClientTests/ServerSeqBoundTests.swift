@@ -2,8 +2,8 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A server (a broken or hostile one) that sends seqs at the ends of Int: the bot client does
 /// not trap adding one to them or taking one away, and rejoins when the connection drops.

@@ -2,8 +2,8 @@ import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The bot client over `wss://` against a real `corkboard serve --tls-cert --tls-key`:
 /// verification is on, a CA file makes a self-signed server trusted.
@@ -84,16 +84,20 @@ import TestSupport
 
         let untrusted = try await BotCommandTests.bot(["snapshot", "--url", url, "--board", "demo"])
         #expect(untrusted.status == 2)
-        #expect(untrusted.errors.trimmingCharacters(in: .whitespacesAndNewlines) == "corkboard: error: cannot connect: "
-            + "TLS certificate verification failed: self-signed certificate "
-            + "(to trust a private CA or a self-signed server, pass its certificate with --ca-file)")
+        #expect(
+            untrusted.errors.trimmingCharacters(in: .whitespacesAndNewlines) == "corkboard: error: cannot connect: "
+                + "TLS certificate verification failed: self-signed certificate "
+                + "(to trust a private CA or a self-signed server, pass its certificate with --ca-file)")
 
-        let fromEnvironment = try await BotCommandTests.bot(["snapshot", "--url", url, "--board", "demo"],
-                                                            environment: ["CORKBOARD_CA_FILE": certificate.certificatePath])
+        let fromEnvironment = try await BotCommandTests.bot(
+            ["snapshot", "--url", url, "--board", "demo"],
+            environment: ["CORKBOARD_CA_FILE": certificate.certificatePath])
         #expect(fromEnvironment.status == 0)
 
-        let plainURL = try await BotCommandTests.bot(["snapshot", "--url", "ws://127.0.0.1:\(server.port)", "--board", "demo",
-                                                      "--ca-file", certificate.certificatePath])
+        let plainURL = try await BotCommandTests.bot([
+            "snapshot", "--url", "ws://127.0.0.1:\(server.port)", "--board", "demo",
+            "--ca-file", certificate.certificatePath,
+        ])
         #expect(plainURL.status == 64)
         #expect(plainURL.errors.contains("--ca-file is for wss:// URLs"))
     }

@@ -1,6 +1,7 @@
 import CorkboardModel
 import CorkboardStore
 import Testing
+
 @testable import CorkboardHub
 
 @Suite struct CommitPipelineTests {
@@ -59,8 +60,10 @@ import Testing
         #expect(Self.describe(pipeline.batchSucceeded()) == ["broadcast 1"])
         #expect(pipeline.durableSeq == 1)
         let second = pipeline.nextBatch(board: "b")
-        #expect(second == CommitBatch(
-            board: "b", expectedSeq: 1, events: [Self.event(2), Self.event(3)], noops: [Noop(opId: "n", seq: 2)]))
+        #expect(
+            second
+                == CommitBatch(
+                    board: "b", expectedSeq: 1, events: [Self.event(2), Self.event(3)], noops: [Noop(opId: "n", seq: 2)]))
         #expect(Self.describe(pipeline.batchSucceeded()) == ["broadcast 2", "noop n", "broadcast 3"])
         #expect(!pipeline.hasUndurableEvents)
     }
@@ -92,10 +95,11 @@ import Testing
         pipeline.add(Self.event(3), from: Self.member)
         #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 3)), to: Self.member) == nil)
         let failed = pipeline.batchFailed(reason: "disk full")
-        #expect(Self.describe(failed.deliveries) == [
-            "rejected op-2 unavailable", "rejected op-2 unavailable", "repeat 1", "rejected op-3 unavailable",
-            "rejected n unavailable",
-        ])
+        #expect(
+            Self.describe(failed.deliveries) == [
+                "rejected op-2 unavailable", "rejected op-2 unavailable", "repeat 1", "rejected op-3 unavailable",
+                "rejected n unavailable",
+            ])
         #expect(failed.forgotten == ["n"])
         #expect(pipeline.durableSeq == 1)
         #expect(!pipeline.hasUndurableEvents)

@@ -31,7 +31,7 @@ import Testing
     }
 
     static let longID = String(repeating: "x", count: 129)
-    static let longUTF8ID = String(repeating: "é", count: 65)  // 65 characters, 130 bytes
+    static let longUTF8ID = String(repeating: "é", count: 65) // 65 characters, 130 bytes
 
     static let inputs: [BadInput] = [
         .text("malformed JSON", #"{"type":"move","opId":"#, .error),
@@ -43,37 +43,49 @@ import Testing
         .text("unknown type", #"{"type":"teleport","opId":"bad-2"}"#, .error),
         .text("an operation without opId", #"{"type":"move","baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#, .error),
         .text("an opId that is not a string", #"{"type":"move","opId":17,"baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#, .error),
-        .text("sources not an array", #"{"type":"move","opId":"bad-3","baseSeq":0,"sources":"i1","destination":{"collection":"done"}}"#,
-              .rejected(opId: "bad-3")),
+        .text(
+            "sources not an array", #"{"type":"move","opId":"bad-3","baseSeq":0,"sources":"i1","destination":{"collection":"done"}}"#,
+            .rejected(opId: "bad-3")),
         .text("destination missing", #"{"type":"move","opId":"bad-4","baseSeq":0,"sources":["i1"]}"#, .rejected(opId: "bad-4")),
-        .text("baseSeq not an integer", #"{"type":"move","opId":"bad-5","baseSeq":"0","sources":["i1"],"destination":{"collection":"done"}}"#,
-              .rejected(opId: "bad-5")),
-        .text("baseSeq fractional", #"{"type":"move","opId":"bad-6","baseSeq":0.5,"sources":["i1"],"destination":{"collection":"done"}}"#,
-              .rejected(opId: "bad-6")),
-        .text("a move without baseSeq", #"{"type":"move","opId":"bad-7","sources":["i1"],"destination":{"collection":"done"}}"#,
-              .rejected(opId: "bad-7")),
-        .text("baseSeq above the seq", #"{"type":"move","opId":"bad-8","baseSeq":9,"sources":["i1"],"destination":{"collection":"done"}}"#,
-              .rejected(opId: "bad-8")),
+        .text(
+            "baseSeq not an integer", #"{"type":"move","opId":"bad-5","baseSeq":"0","sources":["i1"],"destination":{"collection":"done"}}"#,
+            .rejected(opId: "bad-5")),
+        .text(
+            "baseSeq fractional", #"{"type":"move","opId":"bad-6","baseSeq":0.5,"sources":["i1"],"destination":{"collection":"done"}}"#,
+            .rejected(opId: "bad-6")),
+        .text(
+            "a move without baseSeq", #"{"type":"move","opId":"bad-7","sources":["i1"],"destination":{"collection":"done"}}"#,
+            .rejected(opId: "bad-7")),
+        .text(
+            "baseSeq above the seq", #"{"type":"move","opId":"bad-8","baseSeq":9,"sources":["i1"],"destination":{"collection":"done"}}"#,
+            .rejected(opId: "bad-8")),
         .text("delete items not strings", #"{"type":"delete","opId":"bad-9","baseSeq":0,"items":[1,2]}"#, .rejected(opId: "bad-9")),
         .text("lock not a bool", #"{"type":"lock","opId":"bad-10","locked":"yes"}"#, .rejected(opId: "bad-10")),
         .text("update label not a string", #"{"type":"update","opId":"bad-11","baseSeq":0,"item":"i1","label":5}"#, .rejected(opId: "bad-11")),
-        .text("insert item without a label", #"{"type":"insert","opId":"bad-12","baseSeq":0,"items":[{"id":"n1"}],"destination":{"collection":"todo"}}"#,
-              .rejected(opId: "bad-12")),
-        .text("insert an item id over 128 bytes",
-              #"{"type":"insert","opId":"bad-13","baseSeq":0,"items":[{"id":"\#(longID)","label":"x"}],"destination":{"collection":"todo"}}"#,
-              .rejected(opId: "bad-13")),
-        .text("insert an item id over 128 UTF-8 bytes",
-              #"{"type":"insert","opId":"bad-14","baseSeq":0,"items":[{"id":"\#(longUTF8ID)","label":"x"}],"destination":{"collection":"todo"}}"#,
-              .rejected(opId: "bad-14")),
-        .text("insert an empty id", #"{"type":"insert","opId":"bad-15","baseSeq":0,"items":[{"id":"","label":"x"}],"destination":{"collection":"todo"}}"#,
-              .rejected(opId: "bad-15")),
-        .text("add a collection id over 128 bytes",
-              #"{"type":"collection.add","opId":"bad-16","collection":{"id":"\#(longID)","title":"x"},"before":null}"#,
-              .rejected(opId: "bad-16")),
-        .text("insert an id that exists", #"{"type":"insert","opId":"bad-17","baseSeq":0,"items":[{"id":"i4","label":"x"}],"destination":{"collection":"todo"}}"#,
-              .rejected(opId: "bad-17")),
-        .text("offsets out of range", #"{"type":"move","opId":"bad-18","baseSeq":0,"collection":"todo","fromOffsets":[0],"toOffset":6}"#,
-              .rejected(opId: "bad-18")),
+        .text(
+            "insert item without a label", #"{"type":"insert","opId":"bad-12","baseSeq":0,"items":[{"id":"n1"}],"destination":{"collection":"todo"}}"#,
+            .rejected(opId: "bad-12")),
+        .text(
+            "insert an item id over 128 bytes",
+            #"{"type":"insert","opId":"bad-13","baseSeq":0,"items":[{"id":"\#(longID)","label":"x"}],"destination":{"collection":"todo"}}"#,
+            .rejected(opId: "bad-13")),
+        .text(
+            "insert an item id over 128 UTF-8 bytes",
+            #"{"type":"insert","opId":"bad-14","baseSeq":0,"items":[{"id":"\#(longUTF8ID)","label":"x"}],"destination":{"collection":"todo"}}"#,
+            .rejected(opId: "bad-14")),
+        .text(
+            "insert an empty id", #"{"type":"insert","opId":"bad-15","baseSeq":0,"items":[{"id":"","label":"x"}],"destination":{"collection":"todo"}}"#,
+            .rejected(opId: "bad-15")),
+        .text(
+            "add a collection id over 128 bytes",
+            #"{"type":"collection.add","opId":"bad-16","collection":{"id":"\#(longID)","title":"x"},"before":null}"#,
+            .rejected(opId: "bad-16")),
+        .text(
+            "insert an id that exists", #"{"type":"insert","opId":"bad-17","baseSeq":0,"items":[{"id":"i4","label":"x"}],"destination":{"collection":"todo"}}"#,
+            .rejected(opId: "bad-17")),
+        .text(
+            "offsets out of range", #"{"type":"move","opId":"bad-18","baseSeq":0,"collection":"todo","fromOffsets":[0],"toOffset":6}"#,
+            .rejected(opId: "bad-18")),
     ]
 
     @Test(arguments: inputs)

@@ -14,8 +14,10 @@ final class HubFixture: BoardHost {
     let board: Board
     let created: BoardDocument
 
-    init(board: Board = TestBoards.standard, store: BoardStore = MemoryStore(), access: AccessPolicy = OpenAccess(),
-         configure: (inout HubConfiguration) -> Void = { _ in }) throws {
+    init(
+        board: Board = TestBoards.standard, store: BoardStore = MemoryStore(), access: AccessPolicy = OpenAccess(),
+        configure: (inout HubConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = HubConfiguration()
         configure(&configuration)
         var logger = Logger(label: "hub-test")
@@ -32,8 +34,10 @@ final class HubFixture: BoardHost {
         MemoryLink(hub: hub, outputBound: outputBound, label: name)
     }
 
-    func join(_ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-              outputBound: Int = 4 * 1024 * 1024) throws -> BoardTestClient {
+    func join(
+        _ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
+        outputBound: Int = 4 * 1024 * 1024
+    ) throws -> BoardTestClient {
         let link = connect(name, outputBound: outputBound)
         return try BoardTestClient(
             transport: MemoryClientTransport(link: link), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume)

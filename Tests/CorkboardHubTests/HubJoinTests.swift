@@ -114,8 +114,9 @@ import Testing
             defer { writing.leave() }
             do {
                 for round in 0..<2_000 where !stop.withLock({ $0 }) {
-                    let answer = try writer.perform(.move(
-                        sources: ["i\(round % 8 + 1)"], destination: Destination(collection: round % 3 == 0 ? "todo" : "done")))
+                    let answer = try writer.perform(
+                        .move(
+                            sources: ["i\(round % 8 + 1)"], destination: Destination(collection: round % 3 == 0 ? "todo" : "done")))
                     if case .rejected = answer { failures.withLock { $0.append("\(answer)") } }
                     written.withLock { $0 += 1 }
                 }

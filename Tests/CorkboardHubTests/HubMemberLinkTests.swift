@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import HubTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// What the hub does with its members' connections, shown through links in memory: the hello
 /// deadline, a replay paced to the reader, and a member dropped at its output bound.

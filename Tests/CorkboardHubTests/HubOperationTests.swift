@@ -27,9 +27,10 @@ import Testing
         // Read against the current board they would be i3, i4 and the end.
         let opId = try ada.send(Self.offsets("todo", [1, 2], 4), baseSeq: 0)
         let answer = try ada.outcome(of: opId)
-        let expected = CommittedEvent(seq: 2, opId: opId, client: ada.clientID,
-                                      op: .move(sources: ["i2", "i3"], destination: Destination(collection: "todo", before: "i5")),
-                                      adjusted: false)
+        let expected = CommittedEvent(
+            seq: 2, opId: opId, client: ada.clientID,
+            op: .move(sources: ["i2", "i3"], destination: Destination(collection: "todo", before: "i5")),
+            adjusted: false)
         #expect(answer == .committed(expected))
         #expect(try bob.waitFor(type: "committed") == .committed(expected))
         let document = try fixture.expectAgreement([ada, bob])
@@ -57,11 +58,11 @@ import Testing
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
         let cases: [(RequestedOperation, Int)] = [
-            (Self.offsets("todo", [5], 0), 0),              // todo has offsets 0…4
-            (Self.offsets("todo", [0], 6), 0),              // toOffset is at most the count (5)
+            (Self.offsets("todo", [5], 0), 0), // todo has offsets 0…4
+            (Self.offsets("todo", [0], 6), 0), // toOffset is at most the count (5)
             (Self.offsets("todo", [0], 4, into: "done"), 0), // done has 3 items
-            (Self.offsets("nowhere", [0], 0), 0),           // no such collection at the base
-            (Self.move(["i1"], to: "done"), 1),             // baseSeq above the current seq 0
+            (Self.offsets("nowhere", [0], 0), 0), // no such collection at the base
+            (Self.move(["i1"], to: "done"), 1), // baseSeq above the current seq 0
         ]
         for (operation, base) in cases {
             let rejected = try ada.reject(operation, baseSeq: base)
@@ -170,7 +171,7 @@ import Testing
             Self.move(["i2"], to: "todo", before: "i3"),
             Self.move(["i8"], to: "done"),
             Self.move(["i2", "i3"], to: "todo", before: "i4"),
-            Self.offsets("todo", [1], 2),                  // Array.move(fromOffsets: [1], toOffset: 2) changes nothing
+            Self.offsets("todo", [1], 2), // Array.move(fromOffsets: [1], toOffset: 2) changes nothing
             Self.offsets("done", [0, 1], 0),
         ] {
             let opId = try ada.send(operation)
@@ -184,12 +185,15 @@ import Testing
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
-        let insert = try ada.commit(.insert(
-            items: [Item(id: "n1", label: "New", data: ["k": "v"]), Item(id: "n2", label: "")],
-            destination: Destination(collection: "done", before: "i7")))
-        #expect(insert.op == .insert(
-            items: [Item(id: "n1", label: "New", data: ["k": "v"]), Item(id: "n2", label: "")],
-            destination: Destination(collection: "done", before: "i7")))
+        let insert = try ada.commit(
+            .insert(
+                items: [Item(id: "n1", label: "New", data: ["k": "v"]), Item(id: "n2", label: "")],
+                destination: Destination(collection: "done", before: "i7")))
+        #expect(
+            insert.op
+                == .insert(
+                    items: [Item(id: "n1", label: "New", data: ["k": "v"]), Item(id: "n2", label: "")],
+                    destination: Destination(collection: "done", before: "i7")))
         #expect(try ada.reject(.insert(items: [Item(id: "i3", label: "again")], destination: Destination(collection: "todo"))).code == .invalid)
         try ada.commit(.updateItem(item: "i2", label: "Two, renamed", data: .replace(["done": .bool(true)])))
         try bob.commit(.updateItem(item: "i1", label: nil, data: .remove))

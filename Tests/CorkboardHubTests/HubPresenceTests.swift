@@ -24,7 +24,8 @@ import Testing
 
     /// Ada and Bob on the standard board (todo: i1…i5, done: i6…i8), each aware of the other.
     static func pair(_ configure: @escaping (inout HubConfiguration) -> Void = { _ in }) throws
-        -> (HubFixture, BoardTestClient, BoardTestClient) {
+        -> (HubFixture, BoardTestClient, BoardTestClient)
+    {
         let fixture = try HubFixture(configure: configure)
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
@@ -38,7 +39,10 @@ import Testing
         try ada.send(.dragStart(items: ["i3"]))
         _ = try bob.waitFor(type: "drag")
         try bob.send(.dragStart(items: ["i4", "i3"]))
-        guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else { Issue.record("no rejection"); return }
+        guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else {
+            Issue.record("no rejection")
+            return
+        }
         #expect(busy == .dragStartBusy(holder: ada.clientID))
         #expect(try bob.reject(.move(sources: ["i3"], destination: Destination(collection: "done"))).code == .busy)
         // Items nobody holds still move; i4 was not leased by the refused drag.start.
@@ -111,7 +115,10 @@ import Testing
         try ada.send(.dragOver(collection: "todo", index: 0))
         #expect(try ada.waitFor(type: "error").typeName == "error")
         try ada.send(.dragStart(items: ["nope"]))
-        guard case .rejected(let gone) = try ada.waitFor(type: "rejected") else { Issue.record("no rejection"); return }
+        guard case .rejected(let gone) = try ada.waitFor(type: "rejected") else {
+            Issue.record("no rejection")
+            return
+        }
         #expect(gone.ref == "drag.start" && gone.code == .gone)
         try ada.send(.dragStart(items: ["i1"]))
         _ = try bob.waitFor(type: "drag")

@@ -83,11 +83,12 @@ import Testing
         let ada = try fixture.join("Ada")
         for round in 0..<10 { try ada.commit(Self.touch(round)) }
         let epoch = ada.welcome.epoch
-        let point = switch stale {
-        case .wrongEpoch: ResumePoint(epoch: epoch + "-other", seq: 8)
-        case .seqAboveTheCurrentSeq: ResumePoint(epoch: epoch, seq: 11)
-        case .seqOlderThanTheKeptHistory: ResumePoint(epoch: epoch, seq: 1)
-        }
+        let point =
+            switch stale {
+            case .wrongEpoch: ResumePoint(epoch: epoch + "-other", seq: 8)
+            case .seqAboveTheCurrentSeq: ResumePoint(epoch: epoch, seq: 11)
+            case .seqOlderThanTheKeptHistory: ResumePoint(epoch: epoch, seq: 1)
+            }
         let back = try fixture.join("Bob", resume: point)
         #expect(back.welcome.resumed == false)
         #expect(back.welcome.seq == 10, "seq is the snapshot's")

@@ -53,8 +53,10 @@ import Testing
 
         // Now "later" exists and the seq is 2: resolved anew both would commit; they get their first answers.
         try ada.commit(.addCollection(collection: "later", title: "Later", before: nil))
-        try ada.commit(.insert(items: [Item(id: "n1", label: "1"), Item(id: "n2", label: "2"), Item(id: "n3", label: "3")],
-                               destination: Destination(collection: "todo")))
+        try ada.commit(
+            .insert(
+                items: [Item(id: "n1", label: "1"), Item(id: "n2", label: "2"), Item(id: "n3", label: "3")],
+                destination: Destination(collection: "todo")))
         let replayedGone = try #require(try ada.perform(goneRequest).rejection)
         #expect(replayedGone.code == .gone)
         #expect(replayedGone.opId == goneRequest.opId)

@@ -30,7 +30,8 @@ import Testing
         let refused = engine.apply(update, client: "c", role: .editor)
         #expect(refused.rejectionCode == .invalid)
         #expect(refused.rejection?.message == "data of item a is longer than 65536 bytes")
-        let insert = OperationRequest(opId: "i1", baseSeq: 1, .insert(items: [Item(id: "n", label: "N", data: tooLong)], destination: Destination(collection: "todo")))
+        let insert = OperationRequest(
+            opId: "i1", baseSeq: 1, .insert(items: [Item(id: "n", label: "N", data: tooLong)], destination: Destination(collection: "todo")))
         #expect(engine.apply(insert, client: "c", role: .editor).rejectionCode == .invalid)
         #expect(engine.board.collections[0].items == [Item(id: "a", label: "a", data: fits)])
     }

@@ -25,15 +25,18 @@ import Testing
     }
 
     @Test func theServersBoardLimitsNameWhatIsPastThem() {
-        let board = Board(id: "b", title: "B", collections: [
-            BoardCollection(id: "c1", title: "C1", items: [Item(id: "a", label: "A"), Item(id: "d", label: "D", data: data(nesting: 600))]),
-            BoardCollection(id: "c2", title: "C2", items: [Item(id: "e", label: "E")]),
-        ])
-        #expect(BoardSizeLimits(maximumItems: 2, maximumCollections: 1).problems(of: board) == [
-            "a board holds at most 2 items; this one has 3",
-            "a board holds at most 1 collections; this one has 2",
-            "data of item d nests deeper than 506 levels",
-        ])
+        let board = Board(
+            id: "b", title: "B",
+            collections: [
+                BoardCollection(id: "c1", title: "C1", items: [Item(id: "a", label: "A"), Item(id: "d", label: "D", data: data(nesting: 600))]),
+                BoardCollection(id: "c2", title: "C2", items: [Item(id: "e", label: "E")]),
+            ])
+        #expect(
+            BoardSizeLimits(maximumItems: 2, maximumCollections: 1).problems(of: board) == [
+                "a board holds at most 2 items; this one has 3",
+                "a board holds at most 1 collections; this one has 2",
+                "data of item d nests deeper than 506 levels",
+            ])
         #expect(BoardSizeLimits(maximumItems: 3, maximumCollections: nil).problems(of: board) == ["data of item d nests deeper than 506 levels"])
     }
 }

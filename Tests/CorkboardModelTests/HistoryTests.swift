@@ -1,5 +1,6 @@
-@testable import CorkboardModel
 import Testing
+
+@testable import CorkboardModel
 
 /// The kept window: boards as of past seqs, its edge, events for resume, and revert.
 @Suite struct HistoryTests {
@@ -44,7 +45,8 @@ import Testing
         // Offsets at the edge are read (each commit moves the edge); one past it are gone.
         #expect(engine.apply(moveOffsets("o1", base: 2, "todo", from: [0], to: 3), client: "c", role: .editor).rejectionCode == nil)
         #expect(engine.apply(moveOffsets("o2", base: engine.oldestReachableSeq, "todo", from: [0], to: 3), client: "c", role: .editor).rejectionCode == nil)
-        #expect(engine.apply(moveOffsets("o3", base: engine.oldestReachableSeq - 1, "todo", from: [0], to: 3), client: "c", role: .editor).rejectionCode == .gone)
+        #expect(
+            engine.apply(moveOffsets("o3", base: engine.oldestReachableSeq - 1, "todo", from: [0], to: 3), client: "c", role: .editor).rejectionCode == .gone)
     }
 
     @Test func theDefaultWindowKeepsTheSpecsHundredThousandEvents() throws {

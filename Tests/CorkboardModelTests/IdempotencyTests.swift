@@ -29,7 +29,10 @@ import Testing
             #expect(engine.apply(move(opId, base: 1, ["b"], to: "todo"), client: "c1", role: .editor) == .repeated(.rejected(rejection)))
         }
         let forbidden = engine.apply(move("f", base: 1, ["b"], to: "todo"), client: "c1", role: .viewer)
-        guard case .rejected(let rejection) = forbidden else { Issue.record("viewer was not refused"); return }
+        guard case .rejected(let rejection) = forbidden else {
+            Issue.record("viewer was not refused")
+            return
+        }
         #expect(engine.apply(move("f", base: 1, ["b"], to: "todo"), client: "c1", role: .editor) == .repeated(.rejected(rejection)))
         #expect(engine.seq == 1)
     }

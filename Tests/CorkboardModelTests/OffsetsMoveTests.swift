@@ -91,9 +91,12 @@ import Testing
             let target = Int.random(in: 0..<3, using: &random)
             let offsets = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<columns[source].count, using: &random) })
             let toOffset = Int.random(in: 0...columns[target].count, using: &random)
-            var engine = try BoardEngine(board: Board(id: "b", title: "B", collections: columns.enumerated().map { column, ids in
-                BoardCollection(id: "c\(column)", title: "", items: ids.map { Item(id: $0, label: $0) })
-            }))
+            var engine = try BoardEngine(
+                board: Board(
+                    id: "b", title: "B",
+                    collections: columns.enumerated().map { column, ids in
+                        BoardCollection(id: "c\(column)", title: "", items: ids.map { Item(id: $0, label: $0) })
+                    }))
             _ = engine.apply(moveOffsets("m", base: 0, "c\(source)", from: offsets.sorted(), to: toOffset, in: "c\(target)"), client: "c", role: .editor)
             if source == target {
                 columns[source] = referenceMove(columns[source], fromOffsets: offsets, toOffset: toOffset)

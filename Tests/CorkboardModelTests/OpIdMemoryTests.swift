@@ -37,7 +37,10 @@ import Testing
         #expect(engine.rememberedOutcome(for: "loud-0") == nil)
         #expect(engine.rememberedOutcome(for: "loud-4") == nil)
         #expect(engine.rememberedOutcome(for: "loud-5") != nil)
-        guard case .rejected(let rejection) = quiet else { Issue.record("not rejected: \(quiet)"); return }
+        guard case .rejected(let rejection) = quiet else {
+            Issue.record("not rejected: \(quiet)")
+            return
+        }
         #expect(engine.rememberedOutcome(for: "quiet") == .rejected(rejection))
     }
 

@@ -91,9 +91,9 @@ import Testing
     /// at `toOffset` when it is still a non-source item of the destination.
     private func checkOffsetsReading(_ request: OperationRequest, event: CommittedEvent, view: Board, board: Board) {
         guard case .moveByOffsets(let collection, let offsets, let toOffset, let toCollection) = request.operation,
-              case .move(let sources, let destination) = event.op,
-              let source = view.collectionIndex(of: collection),
-              let target = view.collectionIndex(of: toCollection ?? collection)
+            case .move(let sources, let destination) = event.op,
+            let source = view.collectionIndex(of: collection),
+            let target = view.collectionIndex(of: toCollection ?? collection)
         else { return }
         let seen = Set(offsets).sorted().map { view.collections[source].items[$0].id }
         let current = Set(board.allItemIDs)
@@ -101,7 +101,8 @@ import Testing
         guard toOffset < view.collections[target].items.count else { return }
         let anchor = view.collections[target].items[toOffset].id
         if let now = board.location(of: anchor), board.collections[now.collection].id == destination.collection,
-           !sources.contains(anchor) {
+            !sources.contains(anchor)
+        {
             #expect(destination.before == anchor)
         }
     }

@@ -38,10 +38,10 @@ import Testing
     @Test(arguments: [
         (["a"], nil as String?, "todo: b c d e a", nil as String?),
         (["a"], "d", "todo: b c a d e", "d"),
-        (["b", "d"], "b", "todo: a b d c e", "c"),  // before one of themselves: gathered in place
-        (["d", "e"], "d", "todo: a b c d e", nil),  // ... which can be a noop
-        (["e", "c"], "e", "todo: a b d e c", nil),  // anchor is a source and nothing follows: the end
-        (["d", "a"], "b", "todo: d a b c e", "b"),  // the given order, not board order
+        (["b", "d"], "b", "todo: a b d c e", "c"), // before one of themselves: gathered in place
+        (["d", "e"], "d", "todo: a b c d e", nil), // ... which can be a noop
+        (["e", "c"], "e", "todo: a b d e c", nil), // anchor is a source and nothing follows: the end
+        (["d", "a"], "b", "todo: d a b c e", "b"), // the given order, not board order
     ])
     func anchorResolution(sources: [String], before: String?, expected: String, resolvedBefore: String?) throws {
         var engine = try makeEngine("todo: a b c d e")
@@ -121,7 +121,10 @@ import Testing
         var engine = try makeEngine("todo: a b c; done: x")
         let leases = LeaseTable(holders: ["b": "cB"])
         let deletion = engine.apply(delete("A", base: 0, ["b"]), client: "cA", role: .editor, leases: leases)
-        guard case .committed(let commit) = deletion else { Issue.record("delete did not commit"); return }
+        guard case .committed(let commit) = deletion else {
+            Issue.record("delete did not commit")
+            return
+        }
         #expect(commit.leaseHits == [LeaseHit(item: "b", holder: "cB")])
         #expect(commit.holdersHit == ["cB"])
         // B drops the item it was dragging: it no longer exists.

@@ -48,8 +48,11 @@ import Testing
         var engine = try makeEngine("todo: a; done:")
         _ = engine.apply(OperationRequest(opId: "c1", .addCollection(collection: "later", title: "Later", before: "done")), client: "c", role: .editor)
         #expect(engine.layoutText == "todo: a; later:; done:")
-        #expect(engine.apply(OperationRequest(opId: "c2", .addCollection(collection: "later", title: "Again", before: nil)), client: "c", role: .editor).rejectionCode == .invalid)
-        let fallback = try #require(engine.apply(OperationRequest(opId: "c3", .addCollection(collection: "x", title: "X", before: "nowhere")), client: "c", role: .editor).event)
+        #expect(
+            engine.apply(OperationRequest(opId: "c2", .addCollection(collection: "later", title: "Again", before: nil)), client: "c", role: .editor)
+                .rejectionCode == .invalid)
+        let fallback = try #require(
+            engine.apply(OperationRequest(opId: "c3", .addCollection(collection: "x", title: "X", before: "nowhere")), client: "c", role: .editor).event)
         #expect(fallback.op == .addCollection(collection: "x", title: "X", before: nil))
         #expect(fallback.adjusted)
         _ = engine.apply(OperationRequest(opId: "c4", .renameCollection(collection: "later", title: "Someday")), client: "c", role: .editor)
@@ -57,7 +60,8 @@ import Testing
         #expect(engine.apply(OperationRequest(opId: "c5", .removeCollection(collection: "todo")), client: "c", role: .editor).rejectionCode == .invalid)
         #expect(engine.apply(OperationRequest(opId: "c6", .removeCollection(collection: "later")), client: "c", role: .editor).event != nil)
         #expect(engine.apply(OperationRequest(opId: "c7", .removeCollection(collection: "later")), client: "c", role: .editor).rejectionCode == .gone)
-        #expect(engine.apply(OperationRequest(opId: "c8", .renameCollection(collection: "later", title: "?")), client: "c", role: .editor).rejectionCode == .gone)
+        #expect(
+            engine.apply(OperationRequest(opId: "c8", .renameCollection(collection: "later", title: "?")), client: "c", role: .editor).rejectionCode == .gone)
         #expect(engine.layoutText == "todo: a; done:; x:")
     }
 }

@@ -56,7 +56,7 @@ import Testing
 
     @Test func idsMustBeOneTo128Bytes() throws {
         var engine = try makeEngine("todo: a")
-        let longest = String(repeating: "é", count: 64)  // 128 bytes in UTF-8
+        let longest = String(repeating: "é", count: 64) // 128 bytes in UTF-8
         let tooLong = longest + "x"
         #expect(engine.apply(insert("i1", base: 0, [""], to: "todo"), client: "c1", role: .editor).rejectionCode == .invalid)
         #expect(engine.apply(insert("i2", base: 0, [tooLong], to: "todo"), client: "c1", role: .editor).rejectionCode == .invalid)

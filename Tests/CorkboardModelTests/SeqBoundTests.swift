@@ -26,14 +26,22 @@ import Testing
         #expect(engine.seq == Limits.maximumSeq)
         #expect(engine.layoutText == "todo: b; done: a")
         // Permanent, like every `invalid`: a resend gets the same answer.
-        guard case .repeated(.rejected(let again)) = engine.apply(
-            move("m2", base: Limits.maximumSeq, ["b"], to: "done"), client: "c1", role: .editor)
-        else { Issue.record("a resend of a refused opId is not its rejection"); return }
+        guard
+            case .repeated(.rejected(let again)) = engine.apply(
+                move("m2", base: Limits.maximumSeq, ["b"], to: "done"), client: "c1", role: .editor)
+        else {
+            Issue.record("a resend of a refused opId is not its rejection")
+            return
+        }
         #expect(again == refused.rejection)
         // The commit before is still answered as such.
-        guard case .repeated(.committed(let event)) = engine.apply(
-            move("m1", base: Limits.maximumSeq - 1, ["a"], to: "done"), client: "c1", role: .editor)
-        else { Issue.record("the last commit is no longer remembered"); return }
+        guard
+            case .repeated(.committed(let event)) = engine.apply(
+                move("m1", base: Limits.maximumSeq - 1, ["a"], to: "done"), client: "c1", role: .editor)
+        else {
+            Issue.record("the last commit is no longer remembered")
+            return
+        }
         #expect(event.seq == Limits.maximumSeq)
     }
 

@@ -33,10 +33,12 @@ struct Simulation {
     static func randomBoard(using random: inout SplitMix64) -> Board {
         var itemNumber = 0
         let collections = (0..<Int.random(in: 1...4, using: &random)).map { column in
-            BoardCollection(id: "col\(column)", title: "Column \(column)", items: (0..<Int.random(in: 0...8, using: &random)).map { _ in
-                itemNumber += 1
-                return Item(id: "it\(itemNumber)", label: "Item \(itemNumber)")
-            })
+            BoardCollection(
+                id: "col\(column)", title: "Column \(column)",
+                items: (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                    itemNumber += 1
+                    return Item(id: "it\(itemNumber)", label: "Item \(itemNumber)")
+                })
         }
         return Board(id: "sim", title: "Simulation", collections: collections)
     }
@@ -95,7 +97,8 @@ struct Simulation {
             return OperationRequest(opId: opId, baseSeq: base, .updateItem(item: item, label: "L\(roll)", data: .replace(["n": .number(Double(roll))])))
         case 91..<94:
             nextNewCollection += 1
-            return OperationRequest(opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: collections.randomElement(using: &random)?.id))
+            return OperationRequest(
+                opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: collections.randomElement(using: &random)?.id))
         case 94..<96:
             let collection = collections.randomElement(using: &random)!
             return OperationRequest(opId: opId, .removeCollection(collection: collection.id))

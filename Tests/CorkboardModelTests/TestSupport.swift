@@ -1,5 +1,5 @@
-import Foundation
 import CorkboardModel
+import Foundation
 
 /// Boards written as text keep the tables readable: `"todo: a b c; done: x"` is a
 /// board with collections `todo` (items a, b, c) and `done` (item x), labels = ids.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The throwaway PostgreSQL server the store's tests run against: it starts, serves fresh
 /// databases over 127.0.0.1 only, keeps its data across restarts and crashes, and leaves no
@@ -72,7 +72,7 @@ import TestSupport
                 #expect(!processes.contains { $0.isAlive }, "\(mode): every server process has exited")
                 let refused = try Self.query(cluster.url, "select 1", binaries: cluster.binaries)
                 #expect(!refused.succeeded, "\(mode): nothing answers while stopped")
-                try cluster.stop(mode: mode)  // Stopping a stopped server does nothing.
+                try cluster.stop(mode: mode) // Stopping a stopped server does nothing.
 
                 try cluster.start()
                 #expect(cluster.isRunning && cluster.port == port)
@@ -109,7 +109,7 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: cluster.directory))
             #expect(!processes.isEmpty && !processes.contains { $0.isAlive })
             #expect(!(try Self.query(cluster.url, "select 1", binaries: cluster.binaries)).succeeded)
-            cluster.destroy()  // Idempotent.
+            cluster.destroy() // Idempotent.
             #expect(throws: PostgresCluster.Failure.self) { try cluster.start() }
         }
     }
@@ -119,7 +119,10 @@ import TestSupport
         let first = try await starts[0].value
         let second = try await starts[1].value
         try await offPool {
-            defer { first.destroy(); second.destroy() }
+            defer {
+                first.destroy()
+                second.destroy()
+            }
             #expect(first.port != second.port)
             #expect(first.directory != second.directory)
             try first.psql("create table only_here (id int)")
@@ -146,7 +149,7 @@ import TestSupport
         let hexPort = String(format: "%04X", port)
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: " ")
-            guard columns.count > 3, columns[3] == "0A" else { return nil }  // 0A: LISTEN.
+            guard columns.count > 3, columns[3] == "0A" else { return nil } // 0A: LISTEN.
             let local = columns[1].split(separator: ":")
             guard local.count == 2, local[1] == hexPort else { return nil }
             return String(local[0])

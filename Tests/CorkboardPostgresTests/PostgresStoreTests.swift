@@ -1,10 +1,11 @@
-@testable import CorkboardPostgres
 import CorkboardModel
 import CorkboardStore
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import CorkboardPostgres
 
 /// The PostgreSQL store against a real server, as several nodes share it: the seq check two
 /// nodes rely on, a conflict's catch-up, the wake-ups they hear, migrations. (The `BoardStore`
@@ -12,7 +13,10 @@ import TestSupport
 @Suite(.threadsOfTheirOwn) struct PostgresStoreTests {
     @Test func twoStoresOnOneDatabaseNeverCommitTheSameSeq() throws {
         let (first, second) = try TestDatabase.twoStoresWithABoard()
-        defer { first.close(); second.close() }
+        defer {
+            first.close()
+            second.close()
+        }
         // Both race to extend seq 0, many times: exactly one wins each round.
         for round in 0..<20 {
             let a = CommitBatch(board: "b", expectedSeq: round, events: [TestDatabase.event(round + 1, client: "a")])
@@ -37,10 +41,14 @@ import TestSupport
 
     @Test func aConflictBringsTheWinningEventsForTheCatchUp() throws {
         let (winner, loser) = try TestDatabase.twoStoresWithABoard()
-        defer { winner.close(); loser.close() }
+        defer {
+            winner.close()
+            loser.close()
+        }
         try winner.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1), TestDatabase.event(2)])).get()
-        #expect(loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1, client: "x")])).failure
-            == .conflict(currentSeq: 2))
+        #expect(
+            loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1, client: "x")])).failure
+                == .conflict(currentSeq: 2))
         // Kept from the conflict's answer, and handed over by the next read after seq 0 only.
         let kept = loser.writer.queue.sync { loser.caughtUp["b"] }
         #expect(kept?.after == 0 && kept?.events == [TestDatabase.event(1), TestDatabase.event(2)])
@@ -48,8 +56,9 @@ import TestSupport
         #expect(loser.writer.queue.sync { loser.caughtUp["b"] } == nil)
         // A read after another seq goes to the database as usual.
         try winner.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3)])).get()
-        #expect(loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3, client: "x")])).failure
-            == .conflict(currentSeq: 3))
+        #expect(
+            loser.appendWaiting(CommitBatch(board: "b", expectedSeq: 2, events: [TestDatabase.event(3, client: "x")])).failure
+                == .conflict(currentSeq: 3))
         #expect(try loser.eventsWaiting("b", after: 1).get() == [TestDatabase.event(2), TestDatabase.event(3)])
     }
 
@@ -57,7 +66,10 @@ import TestSupport
     /// not once the store has appended after them, nor once it has heard of a later commit.
     @Test func aConflictsStashIsNeverServedStale() throws {
         let (first, second) = try TestDatabase.twoStoresWithABoard()
-        defer { first.close(); second.close() }
+        defer {
+            first.close()
+            second.close()
+        }
         let heard = try #require(first.observeListening())
 
         // Its own append after the conflict.
@@ -81,7 +93,10 @@ import TestSupport
         let url = try TestDatabase.fresh()
         let writer = try TestDatabase.open(url)
         let reader = try TestDatabase.open(url)
-        defer { writer.close(); reader.close() }
+        defer {
+            writer.close()
+            reader.close()
+        }
         let heard = try #require(reader.observeListening())
         try writer.create(TestDatabase.board())
         try writer.appendWaiting(CommitBatch(board: "b", expectedSeq: 0, events: [TestDatabase.event(1)])).get()
@@ -135,8 +150,9 @@ import TestSupport
     @Test func anUnreachableDatabaseIsAClearErrorAtOpen() throws {
         let started = Date()
         #expect {
-            try PostgresStore.open(PostgresStore.Configuration(
-                url: "postgres://corkboard@127.0.0.1:1/none", connectTimeout: 1, startupTimeout: 2))
+            try PostgresStore.open(
+                PostgresStore.Configuration(
+                    url: "postgres://corkboard@127.0.0.1:1/none", connectTimeout: 1, startupTimeout: 2))
         } throws: { error in
             "\(error)".contains("cannot reach PostgreSQL")
         }

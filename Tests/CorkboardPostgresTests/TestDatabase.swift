@@ -1,10 +1,11 @@
-@testable import CorkboardPostgres
 import CorkboardModel
 import CorkboardStore
 import Dispatch
 import Foundation
 import Synchronization
 import TestSupport
+
+@testable import CorkboardPostgres
 
 /// A fresh database per test, on the shared throwaway cluster.
 enum TestDatabase {
@@ -25,10 +26,12 @@ enum TestDatabase {
     }
 
     static func board(_ id: String = "b") -> Board {
-        Board(id: id, title: "Board \(id)", collections: [
-            BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-            BoardCollection(id: "done", title: "Done"),
-        ])
+        Board(
+            id: id, title: "Board \(id)",
+            collections: [
+                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
+                BoardCollection(id: "done", title: "Done"),
+            ])
     }
 
     /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.

@@ -1,9 +1,10 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// `exportBoard` and `importBoard`, and the archive's JSON.
 @Suite(.threadsOfTheirOwn) struct ArchiveTests {
@@ -11,7 +12,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try Fixtures.open(directory, retainedEvents: 3)
         try store.create(Fixtures.board(), epoch: "e-export")
-        try store.appendEvents("b", after: 0, count: 11)  // folded in part: snapshot + log
+        try store.appendEvents("b", after: 0, count: 11) // folded in part: snapshot + log
         let archive = try #require(try store.exportBoard("b"))
         #expect(archive == BoardArchive(board: try Fixtures.expected(after: 11), seq: 11, epoch: "e-export"))
         #expect(archive.format == BoardArchive.currentFormat)

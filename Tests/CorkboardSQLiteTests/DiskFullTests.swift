@@ -1,10 +1,11 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import Dispatch
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// A full disk (simulated with `PRAGMA max_page_count`): the append is answered
 /// `unavailable` with a message, nothing of it is written, and once there is room again

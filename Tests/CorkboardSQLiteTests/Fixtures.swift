@@ -1,4 +1,3 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import Dispatch
@@ -6,16 +5,20 @@ import Foundation
 import Synchronization
 import TestSupport
 
+@testable import CorkboardSQLite
+
 /// Boards, events and waiting helpers shared by this target's tests.
 enum Fixtures {
     /// The server's default size limits (`corkboard serve` without options).
     static let limits = BoardSizeLimits(maximumItems: 10_000, maximumCollections: 1_000)
 
     static func board(_ id: String = "b") -> Board {
-        Board(id: id, title: "Board \(id)", collections: [
-            BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-            BoardCollection(id: "done", title: "Done"),
-        ])
+        Board(
+            id: id, title: "Board \(id)",
+            collections: [
+                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
+                BoardCollection(id: "done", title: "Done"),
+            ])
     }
 
     /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.

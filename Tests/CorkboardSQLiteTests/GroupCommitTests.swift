@@ -1,10 +1,11 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import Dispatch
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// Appends of different boards that wait together go into one transaction; each batch's
 /// own failure stays its own.
@@ -33,13 +34,16 @@ import Testing
             for id in ["a", "b", "c"] { try store.create(Fixtures.board(id)) }
             try store.appendEvents("b", after: 0, count: 2)
             let commits = store.countCommits()
-            let results = Self.appendTogether(store, [
-                CommitBatch(board: "a", expectedSeq: 0, events: Fixtures.events(1...3)),
-                CommitBatch(board: "b", expectedSeq: 0, events: Fixtures.events(1...1)),  // behind: b is at 2
-                CommitBatch(board: "c", expectedSeq: 0, events: Fixtures.events(1...2),
-                            rejections: [Rejection(opId: "r", code: .invalid, message: "no")]),
-                CommitBatch(board: "nope", expectedSeq: 0, events: Fixtures.events(1...1)),
-            ])
+            let results = Self.appendTogether(
+                store,
+                [
+                    CommitBatch(board: "a", expectedSeq: 0, events: Fixtures.events(1...3)),
+                    CommitBatch(board: "b", expectedSeq: 0, events: Fixtures.events(1...1)), // behind: b is at 2
+                    CommitBatch(
+                        board: "c", expectedSeq: 0, events: Fixtures.events(1...2),
+                        rejections: [Rejection(opId: "r", code: .invalid, message: "no")]),
+                    CommitBatch(board: "nope", expectedSeq: 0, events: Fixtures.events(1...1)),
+                ])
             #expect(results[0].failure == nil)
             #expect(results[1].failure == .conflict(currentSeq: 2))
             #expect(results[2].failure == nil)

@@ -1,9 +1,10 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// Opening refuses, with a typed error naming the path, what the store must not run on.
 @Suite(.threadsOfTheirOwn) struct OpeningTests {

@@ -1,8 +1,9 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// A folded log as the file keeps it: bounded in rows, and after a restart the same board,
 /// epoch and known opIds. (Folding itself is checked for every store by the contract suite,

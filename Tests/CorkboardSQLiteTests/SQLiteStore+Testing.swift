@@ -1,6 +1,7 @@
-@testable import CorkboardSQLite
 import GRDB
 import Synchronization
+
+@testable import CorkboardSQLite
 
 /// What this target's tests do to a store through its connection (internal, reached through
 /// `@testable import`), on the store's queue like everything else it runs.

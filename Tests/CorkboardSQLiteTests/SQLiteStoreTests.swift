@@ -1,8 +1,9 @@
-@testable import CorkboardSQLite
 import CorkboardModel
 import CorkboardStore
 import TestSupport
 import Testing
+
+@testable import CorkboardSQLite
 
 /// What the file keeps across a restart (the `BoardStore` calls themselves are checked by the
 /// contract suite, Tests/CorkboardStoreTests).
@@ -46,8 +47,10 @@ import Testing
         do {
             let store = try Fixtures.open(directory)
             try store.create(Fixtures.board())
-            try store.appendResult(CommitBatch(
-                board: "b", expectedSeq: 0, events: Fixtures.events(1...1), rejections: [rejections[0]], noops: [noops[0]])).get()
+            try store.appendResult(
+                CommitBatch(
+                    board: "b", expectedSeq: 0, events: Fixtures.events(1...1), rejections: [rejections[0]], noops: [noops[0]])
+            ).get()
             // A batch of answers alone: the seq does not move.
             try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], rejections: [rejections[1]], noops: [noops[1]])).get()
             store.close()

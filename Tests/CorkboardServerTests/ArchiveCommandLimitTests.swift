@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardStore
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard import` holds a board to every limit the server holds boards to: seqs within
 /// 0…2^53 − 1, the item and collection counts (the same options and variables as `serve`,
@@ -19,9 +19,11 @@ import TestSupport
     }
 
     private func board(_ id: String = "big", collections: Int = 1, items: Int = 1, item: (Int) -> Item = { Item(id: "i\($0)", label: "Item \($0)") }) -> Board {
-        Board(id: id, title: "Big", collections: (0..<collections).map { index in
-            BoardCollection(id: "c\(index)", title: "C\(index)", items: index == 0 ? (0..<items).map(item) : [])
-        })
+        Board(
+            id: id, title: "Big",
+            collections: (0..<collections).map { index in
+                BoardCollection(id: "c\(index)", title: "C\(index)", items: index == 0 ? (0..<items).map(item) : [])
+            })
     }
 
     /// Writes `json` to a file and imports it; returns exit status, standard output and error.
@@ -30,15 +32,20 @@ import TestSupport
         return try folder.run(["import", "--data", folder.data.path] + arguments + [file], environment: environment)
     }
 
-    private func importArchive(_ board: Board, seq: Int = 0, epoch: String? = nil, _ arguments: [String] = [],
-                               environment: [String: String] = [:]) throws -> (Int32?, String, String) {
-        try importText(String(decoding: try BoardArchive(board: board, seq: seq, epoch: epoch).encoded(), as: UTF8.self),
-                       arguments, environment: environment)
+    private func importArchive(
+        _ board: Board, seq: Int = 0, epoch: String? = nil, _ arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> (Int32?, String, String) {
+        try importText(
+            String(decoding: try BoardArchive(board: board, seq: seq, epoch: epoch).encoded(), as: UTF8.self),
+            arguments, environment: environment)
     }
 
     /// Refused in exactly one line on standard error, with status 1, and nothing imported.
-    private func expectRefused(_ result: (Int32?, String, String), _ line: String, board: String = "big",
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectRefused(
+        _ result: (Int32?, String, String), _ line: String, board: String = "big",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(result.0 == 1, "exit status", sourceLocation: sourceLocation)
         #expect(result.1 == "", sourceLocation: sourceLocation)
         #expect(result.2 == "corkboard: error: \(line)\n", sourceLocation: sourceLocation)
@@ -50,7 +57,8 @@ import TestSupport
 
     @Test(arguments: [Int.max, 1 << 53, 1 << 62])
     func aSeqPastTheLastIsRefused(seq: Int) throws {
-        try expectRefused(try importArchive(board(), seq: seq),
+        try expectRefused(
+            try importArchive(board(), seq: seq),
             #"board "big" cannot be imported: seq \#(seq) is past the last seq a board reaches, 9007199254740991 (2^53 − 1)"#)
     }
 
@@ -62,7 +70,8 @@ import TestSupport
     ])
     func aSeqNoIntegerHoldsIsRefusedNamingTheBoard(seq: String, reason: String) throws {
         let file = try folder.data.write("seq.json", #"{"format":1,"seq":\#(seq),"board":{"id":"big","title":"Big","locked":false,"collections":[]}}"#)
-        try expectRefused(try folder.run(["import", "--data", folder.data.path, file]),
+        try expectRefused(
+            try folder.run(["import", "--data", folder.data.path, file]),
             #"board "big" in \#(file) is not a board archive: wrong value at seq: \#(reason)"#)
     }
 
@@ -73,19 +82,23 @@ import TestSupport
     // MARK: The size limits, as `serve` reads them
 
     @Test func moreItemsThanTheServersDefaultAreRefused() throws {
-        try expectRefused(try importArchive(board(items: 10_001)),
+        try expectRefused(
+            try importArchive(board(items: 10_001)),
             #"board "big" cannot be imported: a board holds at most 10000 items; this one has 10001"#)
     }
 
     @Test func moreCollectionsThanTheServersDefaultAreRefused() throws {
-        try expectRefused(try importArchive(board(collections: 1_001)),
+        try expectRefused(
+            try importArchive(board(collections: 1_001)),
             #"board "big" cannot be imported: a board holds at most 1000 collections; this one has 1001"#)
     }
 
     @Test func theLimitsComeFromTheSameOptionsAndVariablesAsServes() throws {
-        try expectRefused(try importArchive(board(items: 4), ["--max-items-per-board", "3"]),
+        try expectRefused(
+            try importArchive(board(items: 4), ["--max-items-per-board", "3"]),
             #"board "big" cannot be imported: a board holds at most 3 items; this one has 4"#)
-        try expectRefused(try importArchive(board(collections: 3), environment: ["CORKBOARD_MAX_COLLECTIONS_PER_BOARD": "2"]),
+        try expectRefused(
+            try importArchive(board(collections: 3), environment: ["CORKBOARD_MAX_COLLECTIONS_PER_BOARD": "2"]),
             #"board "big" cannot be imported: a board holds at most 2 collections; this one has 3"#)
         // 0 is "no limit", as for serve.
         let unlimited = try importArchive(board(items: 10_001), ["--max-items-per-board", "0"])
@@ -97,8 +110,10 @@ import TestSupport
 
     @Test func everyProblemOfABoardIsCountedOnTheOneLine() throws {
         let board = board(items: 5) { Item(id: "i\($0)", label: "x", data: ["t": .string(String(repeating: "x", count: 70_000))]) }
-        try expectRefused(try importArchive(board),
-            #"board "big" cannot be imported: data of item i0 is longer than 65536 bytes; data of item i1 is longer than 65536 bytes; data of item i2 is longer than 65536 bytes (and 2 more)"#)
+        try expectRefused(
+            try importArchive(board),
+            #"board "big" cannot be imported: data of item i0 is longer than 65536 bytes; data of item i1 is longer than 65536 bytes; data of item i2 is longer than 65536 bytes (and 2 more)"#
+        )
     }
 
     // MARK: What one item, one id or the text may hold
@@ -115,23 +130,28 @@ import TestSupport
 
     @Test func anIdPastItsBoundIsRefusedOnOneLine() throws {
         let long = String(repeating: "x", count: 129)
-        try expectRefused(try importArchive(board { _ in Item(id: long, label: "x") }),
+        try expectRefused(
+            try importArchive(board { _ in Item(id: long, label: "x") }),
             #"board "big" cannot be imported: item id "\#(long)" must be 1…128 bytes"#)
         // An id with a line break stays on one line.
-        try expectRefused(try importArchive(board { _ in Item(id: "a\nb", label: String(repeating: "l", count: 20_000)) }),
+        try expectRefused(
+            try importArchive(board { _ in Item(id: "a\nb", label: String(repeating: "l", count: 20_000)) }),
             #"board "big" cannot be imported: label of item a\nb is too long"#)
-        try expectRefused(try importArchive(board("bad\u{0}id")),
+        try expectRefused(
+            try importArchive(board("bad\u{0}id")),
             #"board "bad\0id" cannot be imported: board id must be 1…128 bytes, without NUL"#, board: "bad")
     }
 
     @Test func anEpochThatIsNoIdIsRefused() throws {
-        try expectRefused(try importArchive(board(), epoch: String(repeating: "e", count: 129)),
+        try expectRefused(
+            try importArchive(board(), epoch: String(repeating: "e", count: 129)),
             #"board "big" cannot be imported: epoch must be 1…128 bytes without NUL (leave it out for a fresh one)"#)
     }
 
     @Test func aTextNestedTooDeepIsRefused() throws {
         let deep = String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
-        let text = #"{"format":1,"seq":0,"board":{"id":"big","title":"Big","locked":false,"collections":[{"id":"c","title":"C","items":[{"id":"i","label":"I","data":"#
+        let text =
+            #"{"format":1,"seq":0,"board":{"id":"big","title":"Big","locked":false,"collections":[{"id":"c","title":"C","items":[{"id":"i","label":"I","data":"#
             + deep + "}]}]}}"
         let result = try importText(text)
         #expect(result.0 == 1)
@@ -142,10 +162,12 @@ import TestSupport
     // MARK: The last seq
 
     @Test func aBoardAtTheLastSeqRefusesOperationsWhileTheServerGoesOn() throws {
-        let last = Board(id: "last", title: "Last", collections: [
-            BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")]),
-            BoardCollection(id: "done", title: "Done"),
-        ])
+        let last = Board(
+            id: "last", title: "Last",
+            collections: [
+                BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")]),
+                BoardCollection(id: "done", title: "Done"),
+            ])
         let imported = try importArchive(last, seq: Limits.maximumSeq, epoch: "0123456789abcdef")
         #expect(imported.0 == 0, "\(imported.2)")
         #expect(imported.1 == "created board last at seq 9007199254740991, epoch 0123456789abcdef\n")
@@ -179,7 +201,10 @@ import TestSupport
         #expect(try importArchive(last, seq: Limits.maximumSeq, epoch: "first-epoch").0 == 0)
         let again = try importArchive(last, seq: 0)
         #expect(again.0 == 1)
-        #expect(again.2 == "corkboard: error: board \"last\" cannot be imported: the board here is at seq 9007199254740991; a replacement needs a seq above 9007199254740991, past the last a board reaches (9007199254740991)\n")
+        #expect(
+            again.2
+                == "corkboard: error: board \"last\" cannot be imported: the board here is at seq 9007199254740991; a replacement needs a seq above 9007199254740991, past the last a board reaches (9007199254740991)\n"
+        )
         let (status, exported, log) = try folder.run(["export", "--data", folder.data.path, "--board", "last"])
         #expect(status == 0, "\(log)")
         let archive = try BoardArchive.decode(Data(exported.utf8))

@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardStore
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard export` and `corkboard import` as a user runs them, against the data folder
 /// of a real `corkboard serve`.
@@ -22,8 +22,10 @@ import TestSupport
     @Test func exportWhileServingThenImportOverTheBoardGivesItANewEpoch() throws {
         let (server, api) = try serve()
         var demo = try api.document("demo")
-        let moved = try api.perform("demo", OperationRequest(
-            opId: "m1", baseSeq: demo.seq, .move(sources: [demo.board.collections[0].items[0].id], destination: Destination(collection: "done"))))
+        let moved = try api.perform(
+            "demo",
+            OperationRequest(
+                opId: "m1", baseSeq: demo.seq, .move(sources: [demo.board.collections[0].items[0].id], destination: Destination(collection: "done"))))
         #expect(moved.status == 200)
         demo = try api.document("demo")
 
@@ -51,16 +53,19 @@ import TestSupport
         #expect(after.board == demo.board)
         #expect(after.seq == demo.seq + 1)
         #expect(after.epoch != demo.epoch)
-        let client = try BoardTestClient(port: try #require(restarted.waitForListeningPort()), board: "demo", name: "Ada",
-                                         resume: ResumePoint(epoch: demo.epoch, seq: demo.seq))
+        let client = try BoardTestClient(
+            port: try #require(restarted.waitForListeningPort()), board: "demo", name: "Ada",
+            resume: ResumePoint(epoch: demo.epoch, seq: demo.seq))
         #expect(!client.welcome.resumed, "an old epoch gets a snapshot")
         #expect(client.board == demo.board)
     }
 
     @Test func importingANewBoardKeepsItsSeqAndEpoch() throws {
-        let board = Board(id: "seeded", title: "Seeded", collections: [
-            BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")]),
-        ])
+        let board = Board(
+            id: "seeded", title: "Seeded",
+            collections: [
+                BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")])
+            ])
         let file = data.path + "/seeded.json"
         try BoardArchive(board: board, seq: 7, epoch: "0123456789abcdef").encoded().write(to: URL(fileURLWithPath: file))
         let (status, output, log) = try run(["import", "--data", data.path, file])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A data folder and a web root, and the real `corkboard` run against them as a user runs it:
 /// `serve`, `export`, `import`.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The browser client (`web/`) in Debian's headless Chromium, driven by Playwright for Python
 /// (`browser/scenarios.py`) against a real `corkboard serve` that the script starts, and
@@ -24,21 +24,27 @@ import TestSupport
     @Test(.timeLimit(.minutes(12)), arguments: scenarios)
     func scenario(_ name: String) async throws {
         let run = try await BlockingWork { BrowserRun.shared }.value.get()
-        let result = try #require(run.results[name], """
+        let result = try #require(
+            run.results[name],
+            """
             scenario \(name) did not run (\(run.note ?? "no note")); the script's output:
             \(PythonTools.tail(run.output, lines: 60))
             """)
         if !result.passed { Issue.record("\(name): \(result.message)") }
         if name == "screenshot", result.passed {
-            print("BoardBrowserTests: screenshot of the board saved to \(Self.outputFolder)/board.png "
-                  + "(the demo board as page B sees page A's drag; A's own view: board-dragging.png)")
+            print(
+                "BoardBrowserTests: screenshot of the board saved to \(Self.outputFolder)/board.png "
+                    + "(the demo board as page B sees page A's drag; A's own view: board-dragging.png)")
         }
     }
 }
 
 /// One run of the scenarios script, shared by the test cases.
 struct BrowserRun: Sendable {
-    struct Result: Sendable { let passed: Bool; let message: String }
+    struct Result: Sendable {
+        let passed: Bool
+        let message: String
+    }
 
     let results: [String: Result]
     let note: String?
@@ -62,21 +68,26 @@ struct BrowserRun: Sendable {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let data = try TemporaryDirectory("corkboard-browser-data")
         let started = Date()
-        let outcome = try python.run([script, "--corkboard", ServerProcess.executablePath,
-                                      "--web-root", PythonTools.packageRoot + "/web", "--data", data.path,
-                                      "--output", output, "--watchdog", "150"], timeout: 180)
+        let outcome = try python.run(
+            [
+                script, "--corkboard", ServerProcess.executablePath,
+                "--web-root", PythonTools.packageRoot + "/web", "--data", data.path,
+                "--output", output, "--watchdog", "150",
+            ], timeout: 180)
         // The summary line repeats summary.json; people read the rest.
         let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("BROWSER-SUMMARY ") }.joined(separator: "\n")
         let text = lines + (outcome.standardError.isEmpty ? "" : "\n--- stderr:\n" + outcome.standardError)
         try? text.write(toFile: output + "/scenarios.log", atomically: true, encoding: .utf8)
-        print("BoardBrowserTests: the browser scenarios ran in \(PythonTools.seconds(since: started)) (exit \(outcome.status)); "
-              + "output in \(output)/scenarios.log")
+        print(
+            "BoardBrowserTests: the browser scenarios ran in \(PythonTools.seconds(since: started)) (exit \(outcome.status)); "
+                + "output in \(output)/scenarios.log")
         if !outcome.succeeded { print(PythonTools.tail(text, lines: 200)) }
 
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: output + "/summary.json")),
-              let summary = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let scenarios = summary["scenarios"] as? [[String: Any]] else {
+            let summary = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let scenarios = summary["scenarios"] as? [[String: Any]]
+        else {
             throw PythonTools.Failure("the browser scenarios left no summary (exit \(outcome.status)):\n\(PythonTools.tail(text, lines: 60))")
         }
         var results: [String: Result] = [:]

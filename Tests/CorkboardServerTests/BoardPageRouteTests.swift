@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// `/b/{id}` serves the one board page for every board (its script reads the id from the path).
 @Suite(.threadsOfTheirOwn) struct BoardPageRouteTests {

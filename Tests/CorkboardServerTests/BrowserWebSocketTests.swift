@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Sockets
-import Testing
 import TestSupport
+import Testing
 
 /// Debian's headless Chromium, a real browser that always offers permessage-deflate, opens a
 /// WebSocket to `/ws/echo`, exchanges small and large (compressed) messages, and closes. The
@@ -35,8 +35,9 @@ import TestSupport
 
     @Test(.timeLimit(.minutes(2)))
     func chromiumExchangesCompressedMessages() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.chromium),
-                     "Chromium is needed: apt-get install -y chromium (.ci/run installs it)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.chromium),
+            "Chromium is needed: apt-get install -y chromium (.ci/run installs it)")
         let web = try TemporaryDirectory("corkboard-web")
         try web.write("index.html", Self.page)
         let data = try TemporaryDirectory("corkboard-data")
@@ -47,8 +48,10 @@ import TestSupport
         let profile = try TemporaryDirectory("corkboard-chromium")
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: Self.chromium)
-        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
-                             "http://127.0.0.1:\(port)/?report=\(receiver.port)"]
+        browser.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+            "http://127.0.0.1:\(port)/?report=\(receiver.port)",
+        ]
         browser.standardOutput = FileHandle.nullDevice
         browser.standardError = FileHandle.nullDevice
         try browser.run()
@@ -105,7 +108,8 @@ private final class ReportReceiver {
             let reply = Array("HTTP/1.1 204 No Content\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n".utf8)
             _ = reply.withUnsafeBytes { client.send($0) }
             guard line.hasPrefix("GET /report?"), let target = line.split(separator: " ").dropFirst().first,
-                  let query = target.split(separator: "?", maxSplits: 1).last else { continue }
+                let query = target.split(separator: "?", maxSplits: 1).last
+            else { continue }
             return String(query).removingPercentEncoding
         }
         return nil

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Request bodies sent with `Transfer-Encoding: chunked` (as `curl -T -` and `fetch` with a
 /// stream body send them) reach the API like any other, over a real socket.

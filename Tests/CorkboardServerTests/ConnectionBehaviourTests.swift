@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Keep-alive, pipelining, limits and timeouts over real sockets.
 @Suite(.threadsOfTheirOwn) struct ConnectionBehaviourTests {

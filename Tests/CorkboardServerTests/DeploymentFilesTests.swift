@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Yams
 
 /// No Docker engine runs where the tests do, so the deployment files are checked as data:
@@ -111,7 +111,7 @@ import Yams
 
     @Test func dockerfileLinksLibpq() throws {
         let dockerfile = try read("Dockerfile")
-        let stages = dockerfile.components(separatedBy: "\nFROM ").dropFirst()  // After the opening comment.
+        let stages = dockerfile.components(separatedBy: "\nFROM ").dropFirst() // After the opening comment.
         #expect(stages.count == 2)
         #expect(stages.first?.contains("libpq-dev") == true, "the build stage needs libpq's headers")
         #expect(stages.last?.contains("libpq5") == true, "the runtime image needs libpq")
@@ -190,10 +190,17 @@ import Yams
         var word = ""
         for character in text {
             if character.isWhitespace || character == ";" || character == "{" || character == "}" {
-                if !word.isEmpty { words.append(word); word = "" }
+                if !word.isEmpty {
+                    words.append(word)
+                    word = ""
+                }
                 switch character {
-                case ";": directives.append(NginxDirective(context: context, words: words)); words = []
-                case "{": context.append(words.joined(separator: " ")); words = []
+                case ";":
+                    directives.append(NginxDirective(context: context, words: words))
+                    words = []
+                case "{":
+                    context.append(words.joined(separator: " "))
+                    words = []
                 case "}": _ = context.popLast()
                 default: break
                 }

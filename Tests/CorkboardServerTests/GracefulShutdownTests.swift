@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import CorkboardServer
 
 @Suite(.threadsOfTheirOwn) struct GracefulShutdownTests {
@@ -17,7 +18,7 @@ import TestSupport
         // Shut down only once the response has begun: a request still unread then is not in
         // flight, and its connection is closed like the idle one.
         #expect(busy.waitUntilReadable())
-        #expect(try server.get("/healthz").status == 200)  // `idle` is accepted by now too
+        #expect(try server.get("/healthz").status == 200) // `idle` is accepted by now too
         let finished = DispatchSemaphore(value: 0)
         server.server.shutdown { finished.signal() }
         #expect(idle.isClosedByPeer())

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard serve` as a user runs it: a real process, real signals, real exit codes.
 @Suite(.threadsOfTheirOwn) struct ServeProcessTests {
@@ -14,8 +14,9 @@ import TestSupport
     }
 
     private func serve(_ extra: [String] = [], environment: [String: String] = [:], shellPrefix: String? = nil) throws -> ServerProcess {
-        try ServerProcess(["serve", "--web-root", webRoot.path, "--data", data.path] + extra,
-                          environment: environment, shellPrefix: shellPrefix)
+        try ServerProcess(
+            ["serve", "--web-root", webRoot.path, "--data", data.path] + extra,
+            environment: environment, shellPrefix: shellPrefix)
     }
 
     @Test func sigtermShutsDownCleanlyWithExitZero() throws {
@@ -37,10 +38,12 @@ import TestSupport
     }
 
     @Test func settingsComeFromTheEnvironment() throws {
-        let process = try ServerProcess(["serve"], environment: [
-            "CORKBOARD_PORT": "0", "CORKBOARD_WEB_ROOT": webRoot.path, "CORKBOARD_DATA": data.path + "/env",
-            "CORKBOARD_HOST": "::1",
-        ])
+        let process = try ServerProcess(
+            ["serve"],
+            environment: [
+                "CORKBOARD_PORT": "0", "CORKBOARD_WEB_ROOT": webRoot.path, "CORKBOARD_DATA": data.path + "/env",
+                "CORKBOARD_HOST": "::1",
+            ])
         let port = try #require(process.waitForListeningPort())
         #expect(process.standardOutput.contains("http://[::1]:"))
         #expect(try BlockingClient.request(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n", host: "::1").status == 200)

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The static part of the server, over real sockets.
 @Suite(.threadsOfTheirOwn) struct StaticServingTests {

@@ -3,8 +3,8 @@ import CorkboardStore
 import CorkboardWire
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A memory store whose appends fail while `failing` is set: a full or read-only disk.
 final class FlakyStore: BoardStore {
@@ -50,13 +50,19 @@ final class FlakyStore: BoardStore {
 
         store.failing.store(true, ordering: .relaxed)
         let move = ada.request(.move(sources: ["i1"], destination: Destination(collection: "done")), baseSeq: 0)
-        guard case .rejected(let rejected) = try ada.perform(move) else { Issue.record("expected rejected"); return }
+        guard case .rejected(let rejected) = try ada.perform(move) else {
+            Issue.record("expected rejected")
+            return
+        }
         #expect(rejected.code == .unavailable)
         #expect(rejected.opId == move.opId)
 
         let overHTTP = try api.perform("board", bob.request(.delete(items: ["i2"]), baseSeq: 0))
         #expect(overHTTP.status == 503)
-        guard case .rejected(let httpRejected) = try overHTTP.message() else { Issue.record("expected rejected"); return }
+        guard case .rejected(let httpRejected) = try overHTTP.message() else {
+            Issue.record("expected rejected")
+            return
+        }
         #expect(httpRejected.code == .unavailable)
 
         // Nothing changed: the board is at seq 0, and Bob heard of nothing.
@@ -65,7 +71,10 @@ final class FlakyStore: BoardStore {
 
         // Transient: once the store is back, the same opId is resolved anew and commits.
         store.failing.store(false, ordering: .relaxed)
-        guard case .committed(let event) = try ada.perform(move) else { Issue.record("expected committed"); return }
+        guard case .committed(let event) = try ada.perform(move) else {
+            Issue.record("expected committed")
+            return
+        }
         #expect(event.seq == 1)
         try bob.waitUntilSeq(1)
         #expect(bob.board == ada.board)

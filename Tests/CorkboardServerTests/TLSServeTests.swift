@@ -1,8 +1,8 @@
 import CorkboardClient
 import CorkboardModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard serve --tls-cert --tls-key` as clients see it: curl, Python's `ssl` with
 /// `websockets`, our own client, and `openssl s_client` reading the served certificate.
@@ -26,9 +26,12 @@ import TestSupport
 
     /// A TLS server on a free port (memory store: nothing here is about durability).
     private func serve(certificate: String? = nil, key: String? = nil, extra: [String] = []) throws -> ServerProcess {
-        try ServerProcess(["serve", "--port", "0", "--web-root", webRoot.path, "--data", data.path, "--store", "memory",
-                           "--tls-cert", certificate ?? self.certificate.certificatePath,
-                           "--tls-key", key ?? self.certificate.keyPath] + extra)
+        try ServerProcess(
+            [
+                "serve", "--port", "0", "--web-root", webRoot.path, "--data", data.path, "--store", "memory",
+                "--tls-cert", certificate ?? self.certificate.certificatePath,
+                "--tls-key", key ?? self.certificate.keyPath,
+            ] + extra)
     }
 
     private static func started(_ process: ServerProcess) throws -> UInt16 {
@@ -61,8 +64,10 @@ import TestSupport
                 metrics = try Self.curl(["--cacert", certificate.certificatePath, base + "/metrics"]).standardOutput
                 return metrics.contains("corkboard_tls_failures_total 2")
             }
-            return [process.value.standardOutput, health.standardOutput, page.standardOutput, version.standardOutput,
-                    "\(untrusted.status)", "\(plain.status) \(plain.standardOutput)", metrics, process.value.standardError]
+            return [
+                process.value.standardOutput, health.standardOutput, page.standardOutput, version.standardOutput,
+                "\(untrusted.status)", "\(plain.status) \(plain.standardOutput)", metrics, process.value.standardError,
+            ]
         }.value
         #expect(outcome[0].hasPrefix("corkboard listening on https://127.0.0.1:"))
         #expect(outcome[1] == #"{"status":"ok"}"#)
@@ -115,14 +120,22 @@ import TestSupport
         let encrypted = keys.path + "/encrypted.key"
         try TestCertificate.openssl(["pkey", "-in", certificate.keyPath, "-aes256", "-passout", "pass:secret", "-out", encrypted])
         let cases: [(certificate: String, key: String, message: String)] = [
-            (missing, certificate.keyPath,
-             "corkboard: error: TLS cannot be set up: certificate \(missing) cannot be read: No such file or directory (check --tls-cert and --tls-key)"),
-            (certificate.certificatePath, other.keyPath,
-             "corkboard: error: TLS cannot be set up: private key \(other.keyPath) does not belong to certificate \(certificate.certificatePath) (check --tls-cert and --tls-key)"),
-            (certificate.keyPath, certificate.keyPath,
-             "corkboard: error: TLS cannot be set up: certificate \(certificate.keyPath) cannot be used: no start line (check --tls-cert and --tls-key)"),
-            (certificate.certificatePath, encrypted,
-             "corkboard: error: TLS cannot be set up: private key \(encrypted) cannot be used (it must be PEM, not encrypted): bad decrypt (check --tls-cert and --tls-key)"),
+            (
+                missing, certificate.keyPath,
+                "corkboard: error: TLS cannot be set up: certificate \(missing) cannot be read: No such file or directory (check --tls-cert and --tls-key)"
+            ),
+            (
+                certificate.certificatePath, other.keyPath,
+                "corkboard: error: TLS cannot be set up: private key \(other.keyPath) does not belong to certificate \(certificate.certificatePath) (check --tls-cert and --tls-key)"
+            ),
+            (
+                certificate.keyPath, certificate.keyPath,
+                "corkboard: error: TLS cannot be set up: certificate \(certificate.keyPath) cannot be used: no start line (check --tls-cert and --tls-key)"
+            ),
+            (
+                certificate.certificatePath, encrypted,
+                "corkboard: error: TLS cannot be set up: private key \(encrypted) cannot be used (it must be PEM, not encrypted): bad decrypt (check --tls-cert and --tls-key)"
+            ),
         ]
         for (certificatePath, keyPath, message) in cases {
             let process = UncheckedSendable(try serve(certificate: certificatePath, key: keyPath))
@@ -133,8 +146,11 @@ import TestSupport
     }
 
     @Test func aCertificateWithoutItsKeyIsBadUsage() async throws {
-        let only = UncheckedSendable(try ServerProcess(["serve", "--port", "0", "--web-root", webRoot.path, "--data", data.path,
-                                                        "--tls-cert", certificate.certificatePath]))
+        let only = UncheckedSendable(
+            try ServerProcess([
+                "serve", "--port", "0", "--web-root", webRoot.path, "--data", data.path,
+                "--tls-cert", certificate.certificatePath,
+            ]))
         #expect(try await BlockingWork { only.value.waitForExit() }.value == 64)
         #expect(only.value.standardError.contains("--tls-cert needs --tls-key"))
     }
@@ -171,9 +187,10 @@ import TestSupport
         // A broken file at the next reload: logged, and the renewed certificate stays in use.
         try "not a certificate".write(toFile: certificate.certificatePath, atomically: true, encoding: .utf8)
         process.value.signal(SIGHUP)
-        #expect(try await BlockingWork {
-            eventually(timeout: 10) { process.value.standardError.contains("TLS certificate not reloaded, still serving the previous one") }
-        }.value)
+        #expect(
+            try await BlockingWork {
+                eventually(timeout: 10) { process.value.standardError.contains("TLS certificate not reloaded, still serving the previous one") }
+            }.value)
         #expect(try await served() == "B2")
         #expect(try await moveFirstCard(client) == true)
 

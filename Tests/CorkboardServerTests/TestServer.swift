@@ -1,8 +1,9 @@
+import CorkboardStore
 import Dispatch
 import Foundation
-import CorkboardStore
 import Logging
 import TestSupport
+
 @testable import CorkboardServer
 
 /// A Corkboard server on an ephemeral loopback port, with its own web root and data folder.

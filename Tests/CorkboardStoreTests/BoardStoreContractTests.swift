@@ -1,7 +1,7 @@
 import CorkboardModel
 import CorkboardStore
-import Testing
 import TestSupport
+import Testing
 
 /// What `BoardStore` promises, checked on every kind of store (`StoreFactory.all`): boards,
 /// appends and their checks, reading the log, remembered answers, closing. How the log is
@@ -105,8 +105,10 @@ import TestSupport
         try store.create(Contract.board())
         let gone = Rejection(opId: "r1", code: .gone, message: "no such item")
         let invalid = Rejection(opId: "r2", code: .invalid, message: "bad move")
-        try store.appendResult(CommitBatch(
-            board: "b", expectedSeq: 0, events: Contract.events(1...1), rejections: [gone, invalid], noops: [Noop(opId: "n1", seq: 0)])).get()
+        try store.appendResult(
+            CommitBatch(
+                board: "b", expectedSeq: 0, events: Contract.events(1...1), rejections: [gone, invalid], noops: [Noop(opId: "n1", seq: 0)])
+        ).get()
         try store.appendResult(CommitBatch(board: "b", expectedSeq: 1, events: [], noops: [Noop(opId: "n2", seq: 1)])).get()
         var loaded = try #require(try store.load("b").get())
         #expect(loaded.seq == 1)

@@ -5,10 +5,12 @@ import TestSupport
 /// Boards, events and blocking calls shared by the contract's tests.
 enum Contract {
     static func board(_ id: String = "b") -> Board {
-        Board(id: id, title: "Board \(id)", collections: [
-            BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-            BoardCollection(id: "done", title: "Done"),
-        ])
+        Board(
+            id: id, title: "Board \(id)",
+            collections: [
+                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
+                BoardCollection(id: "done", title: "Done"),
+            ])
     }
 
     /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.

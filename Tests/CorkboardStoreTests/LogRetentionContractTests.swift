@@ -1,7 +1,7 @@
 import CorkboardModel
 import CorkboardStore
-import Testing
 import TestSupport
+import Testing
 
 /// How every store keeps a board's log (`LogRetention`, decided by `LogFolding`): folded into
 /// the snapshot by count and by bytes, the board always rebuilt the same, the epoch kept, the

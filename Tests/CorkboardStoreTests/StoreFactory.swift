@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardPostgres
 import CorkboardSQLite
 import CorkboardStore
-import Testing
 import TestSupport
+import Testing
 
 /// How the contract suite opens a fresh store of one kind. Adding a store to Corkboard is
 /// adding one entry to `all`: every test of the suite then runs on it too (docs/storage.md).

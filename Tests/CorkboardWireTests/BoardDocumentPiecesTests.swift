@@ -1,21 +1,26 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// `GET /api/boards/{id}` written piece by piece gives, joined, byte for byte what
 /// `WireFormat.encode(document)` gives, whatever the piece size.
 @Suite struct BoardDocumentPiecesTests {
     static let document = BoardDocument(
-        board: Board(id: "b/1", title: JSONWriterTests.awkward, locked: true, collections: [
-            BoardCollection(id: "todo", title: "To do", items: [
-                Item(id: "i1", label: "One", data: JSONWriterTests.data),
-                Item(id: "i2", label: JSONWriterTests.awkward),
-                Item(id: "i3", label: "Three", data: [:]),
+        board: Board(
+            id: "b/1", title: JSONWriterTests.awkward, locked: true,
+            collections: [
+                BoardCollection(
+                    id: "todo", title: "To do",
+                    items: [
+                        Item(id: "i1", label: "One", data: JSONWriterTests.data),
+                        Item(id: "i2", label: JSONWriterTests.awkward),
+                        Item(id: "i3", label: "Three", data: [:]),
+                    ]),
+                BoardCollection(id: "empty", title: "Nothing here"),
+                BoardCollection(id: "done", title: "Done", items: (0..<50).map { Item(id: "d\($0)", label: "Card \($0)") }),
             ]),
-            BoardCollection(id: "empty", title: "Nothing here"),
-            BoardCollection(id: "done", title: "Done", items: (0..<50).map { Item(id: "d\($0)", label: "Card \($0)") }),
-        ]),
         seq: 42, epoch: "ff894259f626a77a")
 
     @Test(arguments: [1, 100, 1000, 64 * 1024])

@@ -93,7 +93,8 @@ import Testing
         func data(_ fragment: String) -> DataChange? {
             let text = #"{"type":"update","opId":"k","baseSeq":1,"item":"i","label":"L""# + fragment + "}"
             guard case .message(.operation(let request)) = decode(text),
-                  case .updateItem(_, _, let change) = request.operation else { return nil }
+                case .updateItem(_, _, let change) = request.operation
+            else { return nil }
             return change
         }
         #expect(data("") == .unchanged)

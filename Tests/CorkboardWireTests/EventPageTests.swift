@@ -1,7 +1,8 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// A page of `GET …/ops`: the events that fit the byte budget (at least one), `next` when
 /// the board has more, and the same bytes as the `Codable` encoding of the page.

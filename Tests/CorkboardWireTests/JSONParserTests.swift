@@ -1,7 +1,8 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// The parser every client message goes through: RFC 8259 and nothing more, the same values
 /// Foundation's `JSONDecoder` gives for the texts both accept, and a round trip of random
@@ -10,10 +11,12 @@ import Testing
     private func parse(_ text: String) -> JSONValue? { try? JSONParser.parse(Data(text.utf8)) }
 
     @Test func valuesOfEveryKind() {
-        #expect(parse(#" {"a" : [1, -0.5, 2e3, 1E-2, true, false, null, "x"], "b": {}} "#) == .object([
-            "a": .array([.number(1), .number(-0.5), .number(2000), .number(0.01), .bool(true), .bool(false), .null, .string("x")]),
-            "b": .object([:]),
-        ]))
+        #expect(
+            parse(#" {"a" : [1, -0.5, 2e3, 1E-2, true, false, null, "x"], "b": {}} "#)
+                == .object([
+                    "a": .array([.number(1), .number(-0.5), .number(2000), .number(0.01), .bool(true), .bool(false), .null, .string("x")]),
+                    "b": .object([:]),
+                ]))
         #expect(parse("[]") == .array([]))
         #expect(parse("\t\r\n 42 \n") == .number(42))
         #expect(parse("-0") == .number(-0.0))
@@ -77,7 +80,8 @@ import Testing
         switch Int.random(in: depth < 4 ? 0..<7 : 0..<5, using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
-        case 2: return .number(Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / Double([1, 10, 1000, 3][Int.random(in: 0..<4, using: &random)]))
+        case 2:
+            return .number(Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / Double([1, 10, 1000, 3][Int.random(in: 0..<4, using: &random)]))
         case 3, 4:
             let characters: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "中", "😀", "\u{7F}"]
             return .string(String((0..<Int.random(in: 0..<12, using: &random)).map { _ in characters.randomElement(using: &random)! }))

@@ -1,7 +1,8 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// `JSONWriter` writes the server's frequent messages by hand: byte for byte what the
 /// `Codable` encoding through `JSONEncoder` (sorted keys, slashes unescaped) gives.
@@ -28,8 +29,9 @@ import Testing
     static let operations: [BoardOperation] = [
         .move(sources: ["a", "b"], destination: Destination(collection: "doing", before: "c")),
         .move(sources: [awkward], destination: Destination(collection: "done")),
-        .insert(items: [Item(id: "n1", label: "One"), Item(id: "n2", label: awkward, data: data)],
-                destination: Destination(collection: "todo")),
+        .insert(
+            items: [Item(id: "n1", label: "One"), Item(id: "n2", label: awkward, data: data)],
+            destination: Destination(collection: "todo")),
         .delete(items: ["a", awkward]),
         .updateItem(item: "a", label: "Renamed", data: .unchanged),
         .updateItem(item: "a", label: nil, data: .replace(data)),
@@ -79,8 +81,9 @@ import Testing
         var random = SplitMix64(seed: 29)
         for index in 0..<300 {
             guard case .object(let data) = JSONValue.object(["v": JSONParserTests.randomValue(depth: 0, &random)]) else { continue }
-            let message = ServerMessage.committed(CommittedEvent(
-                seq: index, opId: "o", client: "c", op: .updateItem(item: "i", label: nil, data: .replace(data)), adjusted: false))
+            let message = ServerMessage.committed(
+                CommittedEvent(
+                    seq: index, opId: "o", client: "c", op: .updateItem(item: "i", label: nil, data: .replace(data)), adjusted: false))
             #expect(try written(message) == String(decoding: try encoderBytes(message), as: UTF8.self))
         }
     }

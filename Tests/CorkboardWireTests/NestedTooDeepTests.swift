@@ -1,7 +1,8 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// A text nested deeper than `JSONParser.maximumDepth` (512) is well-formed JSON the server
 /// will not build: it is told so (`nested too deep (more than 512 levels)`), not "malformed
@@ -43,7 +44,8 @@ import Testing
     @Test func theOutlineKeepsWhatIsWithinTheLimitAndNullsTheRest() {
         // 511 arrays in the message's object reach level 512; the object inside the innermost
         // is level 513, stepped over (brackets in its strings are not counted) and read as null.
-        let text = #"{"type":"insert","opId":"o1","deep":"# + String(repeating: "[", count: 511)
+        let text =
+            #"{"type":"insert","opId":"o1","deep":"# + String(repeating: "[", count: 511)
             + #""]\"[",{"k":"}]["}"# + String(repeating: "]", count: 511) + "}"
         var deep: JSONValue = .array([.string("]\"["), .null])
         for _ in 1..<511 { deep = .array([deep]) }

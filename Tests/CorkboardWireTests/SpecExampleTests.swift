@@ -1,7 +1,8 @@
 import CorkboardModel
-@testable import CorkboardWire
 import Foundation
 import Testing
+
+@testable import CorkboardWire
 
 /// Example messages of every kind in docs/protocol.md decode to the expected value, and that
 /// value encodes back to the same JSON (compared as JSON, so a null must stay a null).
@@ -11,27 +12,47 @@ import Testing
     }
 
     static let clientExamples: [(String, ClientMessage)] = [
-        (#"{"type":"hello","board":"demo","name":"Ada","token":"...","resume":{"epoch":"e1","seq":42}}"#,
-         .hello(Hello(board: "demo", name: "Ada", token: "...", resume: ResumePoint(epoch: "e1", seq: 42)))),
+        (
+            #"{"type":"hello","board":"demo","name":"Ada","token":"...","resume":{"epoch":"e1","seq":42}}"#,
+            .hello(Hello(board: "demo", name: "Ada", token: "...", resume: ResumePoint(epoch: "e1", seq: 42)))
+        ),
         (#"{"type":"drag.start","items":["i3","i4"]}"#, .dragStart(items: ["i3", "i4"])),
         (#"{"type":"drag.over","collection":"done","index":2}"#, .dragOver(collection: "done", index: 2)),
         (#"{"type":"drag.end"}"#, .dragEnd),
-        (#"{"type":"move","opId":"k3f9x-17","baseSeq":42,"sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}}"#,
-         .operation(OperationRequest(opId: "k3f9x-17", baseSeq: 42, .move(sources: ["i3", "i4"], destination: Destination(collection: "done", before: "i9"))))),
-        (#"{"type":"move","opId":"...","baseSeq":42,"collection":"todo","fromOffsets":[1,2],"toOffset":5,"toCollection":"done"}"#,
-         .operation(OperationRequest(opId: "...", baseSeq: 42, .moveByOffsets(collection: "todo", fromOffsets: [1, 2], toOffset: 5, toCollection: "done")))),
-        (#"{"type":"insert","opId":"...","baseSeq":42,"items":[{"id":"i20","label":"New"}],"destination":{"collection":"todo","before":null}}"#,
-         .operation(OperationRequest(opId: "...", baseSeq: 42, .insert(items: [Item(id: "i20", label: "New")], destination: Destination(collection: "todo"))))),
-        (#"{"type":"delete","opId":"...","baseSeq":42,"items":["i3"]}"#,
-         .operation(OperationRequest(opId: "...", baseSeq: 42, .delete(items: ["i3"])))),
-        (#"{"type":"update","opId":"...","baseSeq":42,"item":"i3","label":"New text","data":{}}"#,
-         .operation(OperationRequest(opId: "...", baseSeq: 42, .updateItem(item: "i3", label: "New text", data: .replace([:]))))),
-        (#"{"type":"update","opId":"...","collection":"todo","title":"Backlog"}"#,
-         .operation(OperationRequest(opId: "...", .renameCollection(collection: "todo", title: "Backlog")))),
-        (#"{"type":"collection.add","opId":"...","collection":{"id":"later","title":"Later"},"before":null}"#,
-         .operation(OperationRequest(opId: "...", .addCollection(collection: "later", title: "Later", before: nil)))),
-        (#"{"type":"collection.remove","opId":"...","collection":"later"}"#,
-         .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))),
+        (
+            #"{"type":"move","opId":"k3f9x-17","baseSeq":42,"sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}}"#,
+            .operation(
+                OperationRequest(opId: "k3f9x-17", baseSeq: 42, .move(sources: ["i3", "i4"], destination: Destination(collection: "done", before: "i9"))))
+        ),
+        (
+            #"{"type":"move","opId":"...","baseSeq":42,"collection":"todo","fromOffsets":[1,2],"toOffset":5,"toCollection":"done"}"#,
+            .operation(OperationRequest(opId: "...", baseSeq: 42, .moveByOffsets(collection: "todo", fromOffsets: [1, 2], toOffset: 5, toCollection: "done")))
+        ),
+        (
+            #"{"type":"insert","opId":"...","baseSeq":42,"items":[{"id":"i20","label":"New"}],"destination":{"collection":"todo","before":null}}"#,
+            .operation(
+                OperationRequest(opId: "...", baseSeq: 42, .insert(items: [Item(id: "i20", label: "New")], destination: Destination(collection: "todo"))))
+        ),
+        (
+            #"{"type":"delete","opId":"...","baseSeq":42,"items":["i3"]}"#,
+            .operation(OperationRequest(opId: "...", baseSeq: 42, .delete(items: ["i3"])))
+        ),
+        (
+            #"{"type":"update","opId":"...","baseSeq":42,"item":"i3","label":"New text","data":{}}"#,
+            .operation(OperationRequest(opId: "...", baseSeq: 42, .updateItem(item: "i3", label: "New text", data: .replace([:]))))
+        ),
+        (
+            #"{"type":"update","opId":"...","collection":"todo","title":"Backlog"}"#,
+            .operation(OperationRequest(opId: "...", .renameCollection(collection: "todo", title: "Backlog")))
+        ),
+        (
+            #"{"type":"collection.add","opId":"...","collection":{"id":"later","title":"Later"},"before":null}"#,
+            .operation(OperationRequest(opId: "...", .addCollection(collection: "later", title: "Later", before: nil)))
+        ),
+        (
+            #"{"type":"collection.remove","opId":"...","collection":"later"}"#,
+            .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))
+        ),
         (#"{"type":"lock","opId":"...","locked":true}"#, .operation(OperationRequest(opId: "...", .lock(locked: true)))),
     ]
 
@@ -42,40 +63,63 @@ import Testing
     }
 
     static let serverExamples: [(String, ServerMessage)] = [
-        (#"""
-         {"type":"welcome","client":"c7","role":"owner","epoch":"e1","seq":57,"resumed":false,
-          "board":{"id":"demo","title":"Demo","locked":false,
-                   "collections":[{"id":"todo","title":"To do","items":[{"id":"i1","label":"Spec"}]}]},
-          "peers":[{"client":"c2","name":"Bob","drag":null}]}
-         """#,
-         .welcome(Welcome(
-            client: "c7", role: .owner, epoch: "e1", seq: 57, resumed: false,
-            board: Board(id: "demo", title: "Demo", collections: [BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "Spec")])]),
-            peers: [Peer(client: "c2", name: "Bob", drag: nil)]))),
-        (#"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"peers":[{"client":"c2","name":"Bob","drag":{"items":["i3"],"over":null}}]}"#,
-         .welcome(Welcome(client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil,
-                          peers: [Peer(client: "c2", name: "Bob", drag: DragState(items: ["i3"], over: nil))]))),
+        (
+            #"""
+            {"type":"welcome","client":"c7","role":"owner","epoch":"e1","seq":57,"resumed":false,
+             "board":{"id":"demo","title":"Demo","locked":false,
+                      "collections":[{"id":"todo","title":"To do","items":[{"id":"i1","label":"Spec"}]}]},
+             "peers":[{"client":"c2","name":"Bob","drag":null}]}
+            """#,
+            .welcome(
+                Welcome(
+                    client: "c7", role: .owner, epoch: "e1", seq: 57, resumed: false,
+                    board: Board(id: "demo", title: "Demo", collections: [BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "Spec")])]),
+                    peers: [Peer(client: "c2", name: "Bob", drag: nil)]))
+        ),
+        (
+            #"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"peers":[{"client":"c2","name":"Bob","drag":{"items":["i3"],"over":null}}]}"#,
+            .welcome(
+                Welcome(
+                    client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil,
+                    peers: [Peer(client: "c2", name: "Bob", drag: DragState(items: ["i3"], over: nil))]))
+        ),
         (#"{"type":"peer.joined","client":"c7","name":"Ada"}"#, .peerJoined(client: "c7", name: "Ada")),
         (#"{"type":"peer.left","client":"c7"}"#, .peerLeft(client: "c7")),
         (#"{"type":"rejected","ref":"drag.start","code":"busy","holder":"c2"}"#, .rejected(.dragStartBusy(holder: "c2"))),
-        (#"{"type":"drag","client":"c7","name":"Ada","items":["i3","i4"],"over":{"collection":"done","index":2,"before":"i9"}}"#,
-         .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3", "i4"], over: DragTarget(collection: "done", index: 2, before: "i9")))),
-        (#"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":{"collection":"done","index":0,"before":null}}"#,
-         .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: DragTarget(collection: "done", index: 0, before: nil)))),
-        (#"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":null}"#,
-         .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: nil))),
-        (#"{"type":"drag.over","client":"c7","over":{"collection":"done","index":2,"before":"card-start"}}"#,
-         .dragOver(client: "c7", over: DragTarget(collection: "done", index: 2, before: "card-start"))),
+        (
+            #"{"type":"drag","client":"c7","name":"Ada","items":["i3","i4"],"over":{"collection":"done","index":2,"before":"i9"}}"#,
+            .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3", "i4"], over: DragTarget(collection: "done", index: 2, before: "i9")))
+        ),
+        (
+            #"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":{"collection":"done","index":0,"before":null}}"#,
+            .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: DragTarget(collection: "done", index: 0, before: nil)))
+        ),
+        (
+            #"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":null}"#,
+            .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3"], over: nil))
+        ),
+        (
+            #"{"type":"drag.over","client":"c7","over":{"collection":"done","index":2,"before":"card-start"}}"#,
+            .dragOver(client: "c7", over: DragTarget(collection: "done", index: 2, before: "card-start"))
+        ),
         (#"{"type":"drag.cleared","client":"c7","reason":"deleted"}"#, .dragCleared(client: "c7", reason: .deleted)),
         (#"{"type":"drag.cleared","client":"c7","reason":"expired"}"#, .dragCleared(client: "c7", reason: .expired)),
-        (#"{"type":"rejected","ref":"drag.start","code":"rate-limited","message":"more than 60 presence messages per second; start the drag again shortly"}"#,
-         .rejected(.dragStart(.rateLimited, "more than 60 presence messages per second; start the drag again shortly"))),
-        (#"{"type":"committed","seq":43,"opId":"k3f9x-17","client":"c7","op":{"type":"move","sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}},"adjusted":false}"#,
-         .committed(CommittedEvent(seq: 43, opId: "k3f9x-17", client: "c7",
-                                   op: .move(sources: ["i3", "i4"], destination: Destination(collection: "done", before: "i9")), adjusted: false))),
+        (
+            #"{"type":"rejected","ref":"drag.start","code":"rate-limited","message":"more than 60 presence messages per second; start the drag again shortly"}"#,
+            .rejected(.dragStart(.rateLimited, "more than 60 presence messages per second; start the drag again shortly"))
+        ),
+        (
+            #"{"type":"committed","seq":43,"opId":"k3f9x-17","client":"c7","op":{"type":"move","sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}},"adjusted":false}"#,
+            .committed(
+                CommittedEvent(
+                    seq: 43, opId: "k3f9x-17", client: "c7",
+                    op: .move(sources: ["i3", "i4"], destination: Destination(collection: "done", before: "i9")), adjusted: false))
+        ),
         (#"{"type":"committed","opId":"k3f9x-18","seq":43,"noop":true}"#, .noop(Noop(opId: "k3f9x-18", seq: 43))),
-        (#"{"type":"rejected","opId":"k3f9x-19","code":"rate-limited","message":"slow down"}"#,
-         .rejected(Rejected(opId: "k3f9x-19", code: .rateLimited, message: "slow down"))),
+        (
+            #"{"type":"rejected","opId":"k3f9x-19","code":"rate-limited","message":"slow down"}"#,
+            .rejected(Rejected(opId: "k3f9x-19", code: .rateLimited, message: "slow down"))
+        ),
         (#"{"type":"error","code":"invalid","message":"malformed JSON"}"#, .error(ErrorMessage(code: .invalid, message: "malformed JSON"))),
     ]
 
@@ -91,8 +135,9 @@ import Testing
     }
 
     @Test func encodingIsDeterministic() throws {
-        let message = ServerMessage.committed(CommittedEvent(
-            seq: 1, opId: "o", client: "c", op: .updateItem(item: "i", label: nil, data: .replace(["b": .number(1), "a": "x"])), adjusted: false))
+        let message = ServerMessage.committed(
+            CommittedEvent(
+                seq: 1, opId: "o", client: "c", op: .updateItem(item: "i", label: nil, data: .replace(["b": .number(1), "a": "x"])), adjusted: false))
         let text = String(decoding: try WireFormat.encode(message), as: UTF8.self)
         #expect(text == #"{"adjusted":false,"client":"c","op":{"data":{"a":"x","b":1},"item":"i","type":"update"},"opId":"o","seq":1,"type":"committed"}"#)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 /// Chunked request bodies (RFC 9112 §7.1), each parsed whole, split at every byte and byte by
@@ -28,30 +29,32 @@ import Testing
 
     @Test func aPipelinedRequestFollowsTheChunkedOne() {
         let text = Self.post("3\r\nabc\r\n0\r\n\r\n") + "GET /next HTTP/1.1\r\nHost: h\r\n\r\n"
-        #expect(parseEverySplit(text) == [
-            .request(method: "POST", target: "/api", headers: Self.headers, body: "abc"),
-            .request(method: "GET", target: "/next", headers: ["Host: h"], body: ""),
-        ])
+        #expect(
+            parseEverySplit(text) == [
+                .request(method: "POST", target: "/api", headers: Self.headers, body: "abc"),
+                .request(method: "GET", target: "/next", headers: ["Host: h"], body: ""),
+            ])
     }
 
     @Test func expectContinueIsAnsweredBeforeTheFirstChunk() {
         let head = Array(Self.post("", extraHeaders: "Expect: 100-continue\r\n").utf8)
         let results = parse([head, Array("2\r\nok\r\n0\r\n\r\n".utf8)])
         #expect(results.first == .continueExpected)
-        #expect(results.last == .request(method: "POST", target: "/api", headers: ["Host: h", "Expect: 100-continue", "Transfer-Encoding: chunked"], body: "ok"))
+        #expect(
+            results.last == .request(method: "POST", target: "/api", headers: ["Host: h", "Expect: 100-continue", "Transfer-Encoding: chunked"], body: "ok"))
     }
 
     @Test(arguments: [
-        ("zz\r\nab\r\n0\r\n\r\n", HTTPParseError.malformedChunkedBody),  // not hex
-        ("\r\nab\r\n0\r\n\r\n", .malformedChunkedBody),  // no size
-        ("2 x\r\nab\r\n0\r\n\r\n", .malformedChunkedBody),  // garbage after the size
-        ("2\r\nabc\r\n0\r\n\r\n", .malformedChunkedBody),  // data longer than its size
-        ("2\r\nab0\r\n\r\n", .malformedChunkedBody),  // no CRLF after the data
-        ("2\nab\r\n0\r\n\r\n", .malformedChunkedBody),  // a bare LF in the framing
-        ("2\r\nab\r\n0\r\nTrailer: x\n\r\n", .malformedChunkedBody),  // a bare LF in a trailer
+        ("zz\r\nab\r\n0\r\n\r\n", HTTPParseError.malformedChunkedBody), // not hex
+        ("\r\nab\r\n0\r\n\r\n", .malformedChunkedBody), // no size
+        ("2 x\r\nab\r\n0\r\n\r\n", .malformedChunkedBody), // garbage after the size
+        ("2\r\nabc\r\n0\r\n\r\n", .malformedChunkedBody), // data longer than its size
+        ("2\r\nab0\r\n\r\n", .malformedChunkedBody), // no CRLF after the data
+        ("2\nab\r\n0\r\n\r\n", .malformedChunkedBody), // a bare LF in the framing
+        ("2\r\nab\r\n0\r\nTrailer: x\n\r\n", .malformedChunkedBody), // a bare LF in a trailer
         ("-1\r\n", .malformedChunkedBody),
-        ("1000000000000000\r\n", .bodyTooLarge),  // 16 hex digits
-        ("100001\r\n", .bodyTooLarge),  // past the 1 MiB body limit at once
+        ("1000000000000000\r\n", .bodyTooLarge), // 16 hex digits
+        ("100001\r\n", .bodyTooLarge), // past the 1 MiB body limit at once
     ])
     func brokenFramingFails(chunked: String, expected: HTTPParseError) {
         #expect(parseEverySplit(Self.post(chunked)).last == .failed(expected))
@@ -59,8 +62,9 @@ import Testing
 
     @Test func theBodyLimitCountsEveryChunk() {
         let limits = HTTPRequestParser.Limits(maxBodyBytes: 10)
-        #expect(parseEverySplit(Self.post("6\r\nabcdef\r\n4\r\nghij\r\n0\r\n\r\n"), limits: limits).last
-            == .request(method: "POST", target: "/api", headers: Self.headers, body: "abcdefghij"))
+        #expect(
+            parseEverySplit(Self.post("6\r\nabcdef\r\n4\r\nghij\r\n0\r\n\r\n"), limits: limits).last
+                == .request(method: "POST", target: "/api", headers: Self.headers, body: "abcdefghij"))
         #expect(parseEverySplit(Self.post("6\r\nabcdef\r\n5\r\nghijk\r\n0\r\n\r\n"), limits: limits).last == .failed(.bodyTooLarge))
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 @Suite struct HTTPRequestParserTests {
@@ -38,10 +39,12 @@ import Testing
     }
 
     @Test func absoluteFormTargetKeepsThePath() {
-        #expect(parseEverySplit("GET http://example.com/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
-            == [.request(method: "GET", target: "/x?y=1", headers: ["Host: example.com"], body: "")])
-        #expect(parseEverySplit("GET http://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n")
-            == [.request(method: "GET", target: "/", headers: ["Host: example.com"], body: "")])
+        #expect(
+            parseEverySplit("GET http://example.com/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+                == [.request(method: "GET", target: "/x?y=1", headers: ["Host: example.com"], body: "")])
+        #expect(
+            parseEverySplit("GET http://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n")
+                == [.request(method: "GET", target: "/", headers: ["Host: example.com"], body: "")])
     }
 
     @Test func http10NeedsNoHost() {
@@ -88,7 +91,8 @@ import Testing
     /// The fuzzer's reproducer as it was found (without its leading choice byte): the empty
     /// Content-Length let the bytes after the head parse as a second request.
     @Test func emptyContentLengthFuzzReproducer() {
-        let bytes: [UInt8] = Array("GeT /a HTTP/1.1\r\nHost:".utf8) + [0xE0, 0x94]
+        let bytes: [UInt8] =
+            Array("GeT /a HTTP/1.1\r\nHost:".utf8) + [0xE0, 0x94]
             + Array("application/json\r\nContent-Length: \r\n\r\nHE /b?ction: clo\r\n".utf8)
         #expect(parse([bytes]) == [.failed(.invalidContentLength)])
     }
@@ -115,8 +119,9 @@ import Testing
         let big = "GET / HTTP/1.1\r\nHost: h\r\nX-Big: \(String(repeating: "a", count: 1100))\r\n\r\n"
         #expect(parseEverySplit(big, limits: limits).last == .failed(.headerBlockTooLarge))
         // Without the end of the head in sight, the limit is enforced as the bytes arrive.
-        #expect(parse([Array("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "a", count: 2000))".utf8)], limits: limits)
-            == [.failed(.headerBlockTooLarge)])
+        #expect(
+            parse([Array("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "a", count: 2000))".utf8)], limits: limits)
+                == [.failed(.headerBlockTooLarge)])
         // Just under the limit is fine.
         let fits = "GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "a", count: 980))\r\n\r\n"
         #expect(parse([Array(fits.utf8)], limits: limits).count == 1)
@@ -178,7 +183,10 @@ import Testing
     @Test func remainingBytesAfterAnUpgradeAreHandedOver() throws {
         var parser = HTTPRequestParser()
         parser.append(Array("GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: x\r\n\r\n\u{81}\u{2}hi".utf8))
-        guard case .request = try parser.next() else { Issue.record("no request"); return }
+        guard case .request = try parser.next() else {
+            Issue.record("no request")
+            return
+        }
         #expect(parser.takeRemainingBytes() == Array("\u{81}\u{2}hi".utf8))
         #expect(parser.bufferedByteCount == 0)
     }

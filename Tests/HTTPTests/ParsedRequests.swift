@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 /// What the parser produced for a byte stream, in a form tests compare.
@@ -19,9 +20,11 @@ func parse(_ chunks: [[UInt8]], limits: HTTPRequestParser.Limits = .init()) -> [
                 guard let event = try parser.next() else { break }
                 switch event {
                 case .request(let r):
-                    results.append(.request(method: r.method.rawValue, target: r.target,
-                                            headers: r.headers.map { "\($0.name): \($0.value)" },
-                                            body: String(decoding: r.body, as: UTF8.self)))
+                    results.append(
+                        .request(
+                            method: r.method.rawValue, target: r.target,
+                            headers: r.headers.map { "\($0.name): \($0.value)" },
+                            body: String(decoding: r.body, as: UTF8.self)))
                 case .continueExpected:
                     results.append(.continueExpected)
                 }
@@ -45,4 +48,3 @@ func parseEverySplit(_ text: String, limits: HTTPRequestParser.Limits = .init())
     #expect(parse(bytes.map { [$0] }, limits: limits).filter { $0 != .continueExpected } == whole.filter { $0 != .continueExpected })
     return whole
 }
-

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import HTTP
 
 /// Runs the router and returns what it answered (every route here answers synchronously).

@@ -4,8 +4,8 @@ import HTTP
 import Logging
 import Sockets
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A server whose `/big` answers with a streamed body of `pieces` pieces, counting the
 /// pieces it was asked for.
@@ -35,8 +35,9 @@ private final class StreamingServer: @unchecked Sendable {
         configuration.idleTimeout = idleTimeout
         var logger = Logger(label: "stream-test")
         logger.logLevel = .critical
-        http = HTTPServer(router: router, configuration: configuration, loops: IOLoopGroup(count: 1),
-                          connectionLimits: Connection.Limits(maxPendingOutput: outputBound), counters: counters, logger: logger)
+        http = HTTPServer(
+            router: router, configuration: configuration, loops: IOLoopGroup(count: 1),
+            connectionLimits: Connection.Limits(maxPendingOutput: outputBound), counters: counters, logger: logger)
         port = try http.start(host: "127.0.0.1", port: 0).port
     }
 

@@ -69,8 +69,10 @@ public final class BoardTestClient: @unchecked Sendable {
     /// Sends `hello` and reads the `welcome`, which must be the first message.
     /// With `resumeFrom` the hello carries `resume` at that replica's seq (and `epoch`, by default
     /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
-    public init(transport: any TestClientTransport, board: String, name: String, token: String? = nil,
-                resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil) throws {
+    public init(
+        transport: any TestClientTransport, board: String, name: String, token: String? = nil,
+        resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil
+    ) throws {
         self.transport = transport
         boardID = board
         self.name = name

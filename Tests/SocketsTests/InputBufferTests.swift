@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sockets
 
 @Suite struct InputBufferTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
+
 @testable import Sockets
 
 /// Answers the first bytes it reads with `answer` and closes, leaving the rest unread: what a

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Sockets
 
 @Suite struct OutputQueueTests {
@@ -17,7 +18,10 @@ import Testing
 
     @Test func partialWritesResumeWhereTheyStopped() throws {
         let (writer, reader) = try socketPair()
-        defer { writer.close(); reader.close() }
+        defer {
+            writer.close()
+            reader.close()
+        }
         var queue = OutputQueue()
         var expected: [UInt8] = []
         for index in 0..<200 {
@@ -35,7 +39,10 @@ import Testing
             rounds += 1
             #expect(rounds < 100_000)
             if rounds >= 100_000 { break }
-            if case .failed(let code) = queue.flush(to: writer) { Issue.record("flush failed: \(code)"); break }
+            if case .failed(let code) = queue.flush(to: writer) {
+                Issue.record("flush failed: \(code)")
+                break
+            }
             while case .transferred(let count) = reader.read(into: buffer) { received += buffer[0..<count] }
         }
         #expect(received == expected)

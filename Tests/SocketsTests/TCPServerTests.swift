@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Sockets
 
 /// Starts a server whose connections get handlers from `make`; the server lives as long as the test holds it.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 @testable import Sockets
 
 /// Echoes what it reads and records how the connection ended. Touched on the loop, read by tests.

@@ -1,6 +1,7 @@
 import Foundation
 import Sockets
 import TestSupport
+
 @testable import TLS
 
 /// A client and a server session talking in memory: ciphertext is moved between them by

@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import Sockets
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import TLS
 
 /// TLS on real sockets: `TCPServer` with server sessions, `Connector` with client sessions,
@@ -18,8 +19,9 @@ import TestSupport
     }
 
     private func startServer(make: @escaping @Sendable (Connection) -> ConnectionHandler) throws -> (TCPServer, UInt16, ServerCertificate) {
-        let certificate = try ServerCertificate(files: TLSCertificateFiles(
-            certificate: certificates.main.certificatePath, privateKey: certificates.main.keyPath))
+        let certificate = try ServerCertificate(
+            files: TLSCertificateFiles(
+                certificate: certificates.main.certificatePath, privateKey: certificates.main.keyPath))
         let server = TCPServer(loops: loops, transport: certificate.sessions, logger: Logger(label: "tls-test"))
         let address = try server.start(host: "127.0.0.1", port: 0, makeHandler: make)
         return (server, address.port, certificate)
@@ -28,8 +30,10 @@ import TestSupport
     /// Connects with TLS and starts `recorder` on the connection.
     private func connect(port: UInt16, context: TLSContext, serverName: String = "127.0.0.1", recorder: Recorder) async throws -> Connection {
         try await withCheckedThrowingContinuation { continuation in
-            Connector.connect(host: "127.0.0.1", port: port, loop: loops.next(),
-                              transport: { try context.makeClientSession(serverName: serverName) }) { result in
+            Connector.connect(
+                host: "127.0.0.1", port: port, loop: loops.next(),
+                transport: { try context.makeClientSession(serverName: serverName) }
+            ) { result in
                 if case .success(let connection) = result { connection.start(handler: recorder) }
                 continuation.resume(with: result)
             }

@@ -2,6 +2,7 @@ import COpenSSL
 import Foundation
 import Sockets
 import Testing
+
 @testable import TLS
 
 /// A client and a server session in memory: no sockets, every byte moved by the test.
@@ -25,8 +26,9 @@ import Testing
 
     @Test func tls12IsStillAccepted() throws {
         let client = try TLSContext(role: .client, maximumVersion: TLS1_2_VERSION)
-        let pair = SessionPair(client: try client.makeClientSession(serverName: "localhost"),
-                               server: try certificates.serverContext().makeServerSession())
+        let pair = SessionPair(
+            client: try client.makeClientSession(serverName: "localhost"),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(pair.server.isEstablished && pair.server.protocolVersion == "TLSv1.2")
         #expect(pair.server.negotiatedProtocol == "http/1.1")
@@ -129,10 +131,12 @@ import Testing
 
     @Test func aTLS11OnlyClientIsRefused() throws {
         // Security level 0 lets this client offer TLS 1.1 at all (OpenSSL 3 refuses it otherwise).
-        let old = try TLSContext(role: .client, minimumVersion: TLS1_1_VERSION, maximumVersion: TLS1_1_VERSION,
-                                 ciphers: "DEFAULT:@SECLEVEL=0")
-        let pair = SessionPair(client: try old.makeClientSession(serverName: "localhost"),
-                               server: try certificates.serverContext().makeServerSession())
+        let old = try TLSContext(
+            role: .client, minimumVersion: TLS1_1_VERSION, maximumVersion: TLS1_1_VERSION,
+            ciphers: "DEFAULT:@SECLEVEL=0")
+        let pair = SessionPair(
+            client: try old.makeClientSession(serverName: "localhost"),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(!pair.server.isEstablished && !pair.client.isEstablished)
         #expect(pair.serverEnd?.failureText == "TLS handshake failed: unsupported protocol")
@@ -159,8 +163,9 @@ import Testing
     }
 
     @Test func anUntrustedServerFailsVerification() throws {
-        let pair = SessionPair(client: try TLSContext.client().makeClientSession(serverName: "localhost"),
-                               server: try certificates.serverContext().makeServerSession())
+        let pair = SessionPair(
+            client: try TLSContext.client().makeClientSession(serverName: "localhost"),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(!pair.client.isEstablished)
         #expect(pair.clientEnd?.failureText == "TLS certificate verification failed: self-signed certificate")
@@ -170,16 +175,18 @@ import Testing
 
     @Test(arguments: [("example.org", "hostname mismatch"), ("127.0.0.2", "IP address mismatch")])
     func theCertificateMustNameTheServer(name: String, verdict: String) throws {
-        let pair = SessionPair(client: try certificates.trustingClient().makeClientSession(serverName: name),
-                               server: try certificates.serverContext().makeServerSession())
+        let pair = SessionPair(
+            client: try certificates.trustingClient().makeClientSession(serverName: name),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(pair.clientEnd?.failureText == "TLS certificate verification failed: \(verdict)")
     }
 
     @Test(arguments: ["localhost", "127.0.0.1"])
     func aTrustedServerIsVerifiedByNameOrAddress(name: String) throws {
-        let pair = SessionPair(client: try certificates.trustingClient().makeClientSession(serverName: name),
-                               server: try certificates.serverContext().makeServerSession())
+        let pair = SessionPair(
+            client: try certificates.trustingClient().makeClientSession(serverName: name),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(pair.client.isEstablished && pair.clientEnd == nil)
     }
@@ -187,8 +194,9 @@ import Testing
     @Test func renegotiationIsRefused() throws {
         // TLS 1.3 has no renegotiation; a TLS 1.2 client asks for one after the handshake.
         let old = try TLSContext(role: .client, maximumVersion: TLS1_2_VERSION)
-        let pair = SessionPair(client: try old.makeClientSession(serverName: "localhost"),
-                               server: try certificates.serverContext().makeServerSession())
+        let pair = SessionPair(
+            client: try old.makeClientSession(serverName: "localhost"),
+            server: try certificates.serverContext().makeServerSession())
         pair.handshake()
         #expect(pair.server.isEstablished)
         _ = SSL_clear_options(pair.client.ssl, corkboard_SSL_OP_NO_RENEGOTIATION())

@@ -159,7 +159,9 @@ public struct TestHTTPResponse {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        let length = bodyless || status == 304 || status == 204 || status < 200 ? 0
+        let length =
+            bodyless || status == 304 || status == 204 || status < 200
+            ? 0
             : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
         let bodyStart = end + 4
         guard bytes.count >= bodyStart + length else { return nil }

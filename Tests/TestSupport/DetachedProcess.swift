@@ -41,7 +41,8 @@ public final class DetachedProcess: @unchecked Sendable {
         // Swift's Glibc does not offer posix_spawn's closefrom and chdir actions: a bash in
         // front closes every descriptor above 2 (dash cannot name those above 9), changes
         // directory, and execs the command.
-        let script = #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; "#
+        let script =
+            #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; "#
             + #"cd "$1" || exit 127; shift; exec "$@""#
         let argv = ["/bin/bash", "-c", script, "bash", directory ?? "/"] + [executable] + arguments
         let environ = environment.map { "\($0.key)=\($0.value)" }

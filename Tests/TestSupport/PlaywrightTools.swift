@@ -43,14 +43,16 @@ public enum PlaywrightTools {
             PythonTools.log("installing \(requirements.joined(separator: " ")) for \(real) (Python \(version)) into \(packages) (once; later runs reuse it)")
             // --target keeps the interpreter's own site-packages untouched (and is allowed on
             // Debian's externally managed Python, unlike a plain install).
-            try PythonTools.step("playwright", in: folder, real,
-                                 ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
-                                 environment: PythonTools.installEnvironment(), timeout: 600)
+            try PythonTools.step(
+                "playwright", in: folder, real,
+                ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
+                environment: PythonTools.installEnvironment(), timeout: 600)
             var checkEnvironment = runEnvironment(packages)
             checkEnvironment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-            let installed = try PythonTools.step("check", in: folder, real,
-                                                 ["-c", "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))"],
-                                                 environment: checkEnvironment, timeout: 60)
+            let installed = try PythonTools.step(
+                "check", in: folder, real,
+                ["-c", "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))"],
+                environment: checkEnvironment, timeout: 60)
             PythonTools.log("Playwright \(installed.trimmingCharacters(in: .whitespacesAndNewlines)) ready in \(PythonTools.seconds(since: started))")
             try PythonTools.markReady(folder, recipe: recipe)
         }
@@ -70,8 +72,9 @@ public enum PlaywrightTools {
 
     /// The interpreter's real path (resolving pyenv shims) and its `major.minor` version.
     private static func interpreter(_ candidate: String) throws -> (path: String, version: String) {
-        let outcome = try PythonTools.run(candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
-                                          timeout: 30)
+        let outcome = try PythonTools.run(
+            candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
+            timeout: 30)
         let words = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
         guard outcome.succeeded, words.count == 2 else {
             throw PythonTools.Failure("\(candidate) is not a working Python: \(outcome.standardOutput) \(outcome.standardError)")

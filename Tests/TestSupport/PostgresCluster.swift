@@ -85,22 +85,27 @@ public final class PostgresCluster: @unchecked Sendable {
         // From here on, if this process dies, the watchdog stops the server and removes the folder.
         let watchdog = startWatchdog(directory: directory)
         do {
-            let initdb = try run("initdb", ["-D", directory + "/data", "-U", user, "--auth=trust", "-E", "UTF8",
-                                            "--no-locale", "--no-sync"],
-                                 binaries: binaries, owner: owner, directory: directory, timeout: 120)
+            let initdb = try run(
+                "initdb",
+                [
+                    "-D", directory + "/data", "-U", user, "--auth=trust", "-E", "UTF8",
+                    "--no-locale", "--no-sync",
+                ],
+                binaries: binaries, owner: owner, directory: directory, timeout: 120)
             guard initdb.succeeded else {
                 throw Failure("initdb failed (exit \(initdb.status)):\n\(tail(initdb.standardOutput))\n\(tail(initdb.standardError))")
             }
             // The kernel hands out a free port, but it is free only until somebody else binds it:
             // a start that loses that race is retried on another port.
             for _ in 1...5 {
-                let cluster = PostgresCluster(port: try freeLoopbackPort(), directory: directory, binaries: binaries,
-                                              owner: owner, watchdog: watchdog)
+                let cluster = PostgresCluster(
+                    port: try freeLoopbackPort(), directory: directory, binaries: binaries,
+                    owner: owner, watchdog: watchdog)
                 guard try cluster.launch() else {
-                    cluster.destroyed = true  // Not its folder to remove: the next attempt reuses it.
+                    cluster.destroyed = true // Not its folder to remove: the next attempt reuses it.
                     continue
                 }
-                try cluster.createDatabase(user)  // On failure, deinit destroys the cluster.
+                try cluster.createDatabase(user) // On failure, deinit destroys the cluster.
                 return cluster
             }
             throw Failure("no free loopback port could be bound in 5 attempts")
@@ -251,9 +256,10 @@ public final class PostgresCluster: @unchecked Sendable {
         if ready { return true }
         let newLog = String(decoding: ((try? Data(contentsOf: URL(fileURLWithPath: logFile))) ?? Data()).dropFirst(logBefore), as: UTF8.self)
         killLocked()
-        if !settled { Glibc.kill(pid, SIGKILL) }  // Still starting, perhaps without a postmaster.pid yet.
+        if !settled { Glibc.kill(pid, SIGKILL) } // Still starting, perhaps without a postmaster.pid yet.
         if settled && newLog.contains("could not create any TCP/IP sockets") { return false }
-        throw Failure("""
+        throw Failure(
+            """
             postgres \(settled ? "exited during its start" : "was not ready within 60 s and was killed") \
             (\(arguments.joined(separator: " ")))
             \(logTail())
@@ -290,22 +296,25 @@ public final class PostgresCluster: @unchecked Sendable {
     /// (a stale file after a kill may name a pid reused by an unrelated process).
     private func runningPostmaster() -> PostgresProcess? {
         guard let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
-              let line = text.split(separator: "\n").first, let pid = pid_t(line),
-              let fields = Self.statFields(pid), fields.state != "Z",
-              let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
-              String(decoding: commandLine, as: UTF8.self).contains(dataDirectory)
+            let line = text.split(separator: "\n").first, let pid = pid_t(line),
+            let fields = Self.statFields(pid), fields.state != "Z",
+            let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+            String(decoding: commandLine, as: UTF8.self).contains(dataDirectory)
         else { return nil }
         return PostgresProcess(pid: pid, startTime: fields.startTime)
     }
 
     private func client(_ tool: String, _ arguments: [String]) throws -> PythonTools.CommandOutcome {
-        try PythonTools.run(binaries + "/" + tool, ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user] + arguments,
-                            environment: Self.environment(), timeout: 60)
+        try PythonTools.run(
+            binaries + "/" + tool, ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user] + arguments,
+            environment: Self.environment(), timeout: 60)
     }
 
     /// Runs a server tool, as the `postgres` user when we are root.
-    private static func run(_ tool: String, _ arguments: [String], binaries: String, owner: ServerAccount?,
-                            directory: String, timeout: Double) throws -> PythonTools.CommandOutcome {
+    private static func run(
+        _ tool: String, _ arguments: [String], binaries: String, owner: ServerAccount?,
+        directory: String, timeout: Double
+    ) throws -> PythonTools.CommandOutcome {
         let (executable, arguments) = command(tool, arguments, binaries: binaries, owner: owner)
         return try PythonTools.run(executable.path, arguments, environment: environment(), workingDirectory: directory, timeout: timeout)
     }
@@ -314,8 +323,10 @@ public final class PostgresCluster: @unchecked Sendable {
     private static func command(_ tool: String, _ arguments: [String], binaries: String, owner: ServerAccount?) -> (URL, [String]) {
         let executable = binaries + "/" + tool
         guard let owner else { return (URL(fileURLWithPath: executable), arguments) }
-        return (URL(fileURLWithPath: owner.setpriv),
-                ["--reuid=\(owner.uid)", "--regid=\(owner.gid)", "--clear-groups", "--", executable] + arguments)
+        return (
+            URL(fileURLWithPath: owner.setpriv),
+            ["--reuid=\(owner.uid)", "--regid=\(owner.gid)", "--clear-groups", "--", executable] + arguments
+        )
     }
 
     /// The inherited environment without PG* variables, which would point the tools at another
@@ -336,9 +347,14 @@ public final class PostgresCluster: @unchecked Sendable {
     private static func serverAccount() throws -> ServerAccount? {
         guard geteuid() == 0 else { return nil }
         guard let entry = getpwnam("postgres") else {
-            throw Failure("running as root, the PostgreSQL server needs the `postgres` system user, which the `postgresql` package creates: apt-get install -y postgresql libpq-dev")
+            throw Failure(
+                "running as root, the PostgreSQL server needs the `postgres` system user, which the `postgresql` package creates: apt-get install -y postgresql libpq-dev"
+            )
         }
-        guard let setpriv = PythonTools.executableOnPath("setpriv") ?? ["/usr/bin/setpriv", "/bin/setpriv"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let setpriv = PythonTools.executableOnPath("setpriv")
+                ?? ["/usr/bin/setpriv", "/bin/setpriv"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             throw Failure("running as root, the tests start PostgreSQL as `postgres` with setpriv: apt-get install -y util-linux")
         }
         return ServerAccount(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, setpriv: setpriv)
@@ -348,7 +364,9 @@ public final class PostgresCluster: @unchecked Sendable {
     public static func findBinaries(configured: String? = ProcessInfo.processInfo.environment["CORKBOARD_PG_BIN"]) throws -> String {
         if let configured, !configured.isEmpty {
             guard hasServerTools(configured) else {
-                throw Failure("CORKBOARD_PG_BIN=\(configured) lacks initdb, postgres, createdb or psql; unset it to use the system's (apt-get install -y postgresql libpq-dev)")
+                throw Failure(
+                    "CORKBOARD_PG_BIN=\(configured) lacks initdb, postgres, createdb or psql; unset it to use the system's (apt-get install -y postgresql libpq-dev)"
+                )
             }
             return configured
         }
@@ -356,11 +374,13 @@ public final class PostgresCluster: @unchecked Sendable {
             .sorted { $0.split(separator: ".").compactMap { Int($0) }.lexicographicallyPrecedes($1.split(separator: ".").compactMap { Int($0) }) }
         if let newest = versions.reversed().map({ "/usr/lib/postgresql/\($0)/bin" }).first(where: hasServerTools) { return newest }
         if let pgConfig = PythonTools.executableOnPath("pg_config"),
-           let outcome = try? PythonTools.run(pgConfig, ["--bindir"], timeout: 30), outcome.succeeded {
+            let outcome = try? PythonTools.run(pgConfig, ["--bindir"], timeout: 30), outcome.succeeded
+        {
             let folder = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             if hasServerTools(folder) { return folder }
         }
-        throw Failure("""
+        throw Failure(
+            """
             the PostgreSQL server binaries (initdb, postgres) were not found in CORKBOARD_PG_BIN, \
             /usr/lib/postgresql/*/bin or `pg_config --bindir`: install them with `apt-get install -y postgresql libpq-dev` \
             (the README's first command and .ci/run do)
@@ -396,7 +416,8 @@ public final class PostgresCluster: @unchecked Sendable {
         var folder = URL(fileURLWithPath: path)
         while true {
             guard let mode = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? Int,
-                  mode & 0o001 != 0 else { return false }
+                mode & 0o001 != 0
+            else { return false }
             if folder.path == "/" { return true }
             folder.deleteLastPathComponent()
         }

@@ -5,6 +5,7 @@ import Foundation
 /// so the split starts after the last ")". Nil once the process is gone.
 func procStatFields(_ pid: pid_t) -> [Substring]? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = text.lastIndex(of: ")") else { return nil }
+        let close = text.lastIndex(of: ")")
+    else { return nil }
     return text[text.index(after: close)...].split(whereSeparator: \.isWhitespace)
 }

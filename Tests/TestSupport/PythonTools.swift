@@ -54,25 +54,33 @@ public enum PythonTools {
             let started = Date()
             log("installing Autobahn|Testsuite for \(python2) into \(folder) (once; later runs reuse it)")
             let environment = installEnvironment()
-            try step("virtualenv", in: folder, python2,
-                     ["-m", "pip", "install", "--no-warn-script-location", "--target", folder + "/bootstrap", virtualenvRequirement],
-                     environment: environment)
+            try step(
+                "virtualenv", in: folder, python2,
+                ["-m", "pip", "install", "--no-warn-script-location", "--target", folder + "/bootstrap", virtualenvRequirement],
+                environment: environment)
             var withBootstrap = environment
             withBootstrap["PYTHONPATH"] = folder + "/bootstrap"
             // --no-download: seed pip/setuptools/wheel from virtualenv's bundled copies;
             // --app-data: keep virtualenv's cache here rather than in the home folder.
-            try step("venv", in: folder, python2,
-                     ["-m", "virtualenv", "--no-download", "--no-periodic-update", "--app-data", folder + "/virtualenv-app-data",
-                      folder + "/venv"],
-                     environment: withBootstrap)
-            try step("autobahntestsuite", in: folder, folder + "/venv/bin/python",
-                     ["-m", "pip", "install"] + autobahnRequirements, environment: environment)
+            try step(
+                "venv", in: folder, python2,
+                [
+                    "-m", "virtualenv", "--no-download", "--no-periodic-update", "--app-data", folder + "/virtualenv-app-data",
+                    folder + "/venv",
+                ],
+                environment: withBootstrap)
+            try step(
+                "autobahntestsuite", in: folder, folder + "/venv/bin/python",
+                ["-m", "pip", "install"] + autobahnRequirements, environment: environment)
             let version = try step("check", in: folder, wstest, ["--autobahnversion"], environment: environment, timeout: 60)
             log("Autobahn|Testsuite ready in \(seconds(since: started)): \(version.trimmingCharacters(in: .whitespacesAndNewlines))")
             try markReady(folder, recipe: recipe)
         }
-        return AutobahnTestsuite(wstest: wstest, python: PythonInterpreter(executable: folder + "/venv/bin/python",
-                                                                           environment: cleanEnvironment()))
+        return AutobahnTestsuite(
+            wstest: wstest,
+            python: PythonInterpreter(
+                executable: folder + "/venv/bin/python",
+                environment: cleanEnvironment()))
     }
 
     /// Python 2.7 from pyenv (`$(pyenv root)/versions/2.7.18`, as the CI machines have it), else
@@ -89,7 +97,8 @@ public enum PythonTools {
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
             if let real = try? interpreterPath(candidate, requiring: "2.7") { return real }
         }
-        throw Failure("""
+        throw Failure(
+            """
             NO PYTHON 2.7 ON THIS MACHINE: Autobahn|Testsuite (wstest) runs only on Python 2.7, and the \
             WebSocket conformance run is required, so this test fails instead of skipping. Looked at: \
             \(candidates.isEmpty ? "(no pyenv root, no python2.7 on PATH)" : candidates.joined(separator: ", ")). \
@@ -123,13 +132,15 @@ public enum PythonTools {
             log("installing \(websocketsRequirement) for \(real) (Python \(version)) into \(packages)")
             // --target keeps the interpreter's own site-packages untouched (and is allowed on
             // Debian's externally managed Python, unlike a plain install).
-            try step("websockets", in: folder, real,
-                     ["-m", "pip", "install", "--no-warn-script-location", "--target", packages, websocketsRequirement],
-                     environment: installEnvironment())
+            try step(
+                "websockets", in: folder, real,
+                ["-m", "pip", "install", "--no-warn-script-location", "--target", packages, websocketsRequirement],
+                environment: installEnvironment())
             var checkEnvironment = installEnvironment()
             checkEnvironment["PYTHONPATH"] = packages
-            let installed = try step("check", in: folder, real, ["-c", "import websockets; print(websockets.__version__)"],
-                                     environment: checkEnvironment, timeout: 60)
+            let installed = try step(
+                "check", in: folder, real, ["-c", "import websockets; print(websockets.__version__)"],
+                environment: checkEnvironment, timeout: 60)
             log("websockets \(installed.trimmingCharacters(in: .whitespacesAndNewlines)) ready in \(seconds(since: started))")
             try markReady(folder, recipe: recipe)
         }
@@ -152,9 +163,11 @@ public enum PythonTools {
     /// each child a group leader) gets SIGTERM, then SIGKILL, and this throws.
     /// `outputFile` keeps standard output there (e.g. a log CI can look at); `whileRunning` is
     /// called about every `heartbeat` seconds with the output so far (for progress lines).
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           workingDirectory: String? = nil, timeout: Double, outputFile: String? = nil,
-                           heartbeat: Double = 30, whileRunning: ((String) -> Void)? = nil) throws -> CommandOutcome {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        workingDirectory: String? = nil, timeout: Double, outputFile: String? = nil,
+        heartbeat: Double = 30, whileRunning: ((String) -> Void)? = nil
+    ) throws -> CommandOutcome {
         let scratch = try TemporaryDirectory("corkboard-command")
         let outputPath = outputFile ?? scratch.path + "/stdout"
         let errorPath = scratch.path + "/stderr"
@@ -163,7 +176,10 @@ public enum PythonTools {
         }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        defer { try? output.close(); try? errors.close() }
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -192,7 +208,8 @@ public enum PythonTools {
             kill(group, SIGTERM)
             if !eventually(timeout: 5, { !process.isRunning }) { kill(group, SIGKILL) }
             process.waitUntilExit()
-            throw Failure("""
+            throw Failure(
+                """
                 timed out after \(Int(timeout)) s and was killed: \(executable) \(arguments.joined(separator: " "))
                 --- last output:
                 \(tail(readText(outputPath)))
@@ -200,8 +217,9 @@ public enum PythonTools {
                 """)
         }
         process.waitUntilExit()
-        return CommandOutcome(status: process.terminationStatus, standardOutput: readText(outputPath),
-                              standardError: readText(errorPath))
+        return CommandOutcome(
+            status: process.terminationStatus, standardOutput: readText(outputPath),
+            standardError: readText(errorPath))
     }
 
     /// The exit status of a child that has exited but that Foundation has not noticed yet (a
@@ -249,13 +267,17 @@ public enum PythonTools {
 
     /// One install step: bounded, timed, logged; its output is kept in `folder/<name>.log`.
     @discardableResult
-    static func step(_ name: String, in folder: String, _ executable: String, _ arguments: [String],
-                             environment: [String: String], timeout: Double = 600) throws -> String {
+    static func step(
+        _ name: String, in folder: String, _ executable: String, _ arguments: [String],
+        environment: [String: String], timeout: Double = 600
+    ) throws -> String {
         let started = Date()
-        let outcome = try run(executable, arguments, environment: environment, timeout: timeout,
-                              outputFile: folder + "/\(name).log")
+        let outcome = try run(
+            executable, arguments, environment: environment, timeout: timeout,
+            outputFile: folder + "/\(name).log")
         guard outcome.succeeded else {
-            throw Failure("""
+            throw Failure(
+                """
                 installing the Python tools failed at step '\(name)' (exit \(outcome.status)): \
                 \(executable) \(arguments.joined(separator: " "))
                 \(tail(outcome.standardOutput))
@@ -296,8 +318,9 @@ public enum PythonTools {
 
     /// The interpreter's real path (resolving pyenv shims), if it runs and has the wanted version.
     private static func interpreterPath(_ candidate: String, requiring versionPrefix: String) throws -> String {
-        let outcome = try run(candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
-                              timeout: 30)
+        let outcome = try run(
+            candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
+            timeout: 30)
         let words = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
         guard outcome.succeeded, words.count == 2, words[0].hasPrefix(versionPrefix) else {
             throw Failure("\(candidate) is not a working Python \(versionPrefix): \(outcome.standardOutput) \(outcome.standardError)")
@@ -308,7 +331,8 @@ public enum PythonTools {
     private static func pyenvRoots() -> [String] {
         var roots: [String] = []
         if let pyenv = executableOnPath("pyenv"),
-           let outcome = try? run(pyenv, ["root"], timeout: 30), outcome.succeeded {
+            let outcome = try? run(pyenv, ["root"], timeout: 30), outcome.succeeded
+        {
             roots.append(outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         if let variable = ProcessInfo.processInfo.environment["PYENV_ROOT"] { roots.append(variable) }

@@ -19,8 +19,10 @@ public final class ServerProcess {
 
     /// Starts `corkboard arguments...`; `shell` wraps it in `sh -c` (e.g. to lower `ulimit -n` first).
     /// `executable` defaults to the debug build next to the tests (`ReleaseBuild` gives an optimised one).
-    public init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                executable: String = ServerProcess.executablePath) throws {
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+        executable: String = ServerProcess.executablePath
+    ) throws {
         if let shellPrefix {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             let quoted = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
@@ -60,7 +62,8 @@ public final class ServerProcess {
         var port: UInt16?
         _ = eventually(timeout: timeout) {
             guard let line = standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("corkboard listening on") }),
-                  let text = line.split(separator: ":").last else { return !process.isRunning }
+                let text = line.split(separator: ":").last
+            else { return !process.isRunning }
             port = UInt16(text)
             return true
         }

@@ -10,8 +10,10 @@ public struct TestCertificate: Sendable {
     public let serial: String
 
     /// Writes `<name>.crt` and `<name>.key` into `folder`. `serial` is in hex.
-    public static func make(in folder: String, name: String = "server", serial: String = "01",
-                            commonName: String = "localhost") throws -> TestCertificate {
+    public static func make(
+        in folder: String, name: String = "server", serial: String = "01",
+        commonName: String = "localhost"
+    ) throws -> TestCertificate {
         let certificate = folder + "/\(name).crt"
         let key = folder + "/\(name).key"
         try openssl([
@@ -42,7 +44,8 @@ public struct TestCertificate: Sendable {
         guard let openssl = PythonTools.executableOnPath("openssl") else {
             throw PythonTools.Failure("no openssl on PATH")
         }
-        let script = "'\(openssl)' s_client -connect 127.0.0.1:\(port) -servername \(serverName) </dev/null 2>/dev/null"
+        let script =
+            "'\(openssl)' s_client -connect 127.0.0.1:\(port) -servername \(serverName) </dev/null 2>/dev/null"
             + " | '\(openssl)' x509 -noout -serial"
         let outcome = try PythonTools.run("/bin/sh", ["-c", script], timeout: 30)
         let line = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -19,8 +19,10 @@ public struct ThreadsOfTheirOwn: SuiteTrait, TestTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         try await withTaskExecutorPreference(BlockingTestExecutor.shared) { try await function() }
     }
 }
@@ -37,7 +39,7 @@ final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = BlockingTestExecutor(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
     private let ready = NSCondition()
-    private var jobs: [UnownedJob] = []  // guarded by `ready`
+    private var jobs: [UnownedJob] = [] // guarded by `ready`
 
     private init(threads: Int) {
         for index in 0..<threads {

@@ -14,7 +14,8 @@ public final class WebSocketTestClient: @unchecked Sendable {
         socket = try BlockingClient(port: port, timeout: timeout)
         // A test that offers permessage-deflate reads compressed frames (and inflates them itself).
         parser.allowsRSV1 = extraHeaders.contains("permessage-deflate")
-        let request = "GET \(path) HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n"
         // Frames sent in the same write as the handshake test the hand-over of buffered bytes.
         try socket.send(Array(request.utf8) + firstFrames)

@@ -4,7 +4,8 @@ import Testing
 /// The verdict logic of the Autobahn run on a report shaped like wstest's, so a harness bug
 /// cannot turn a failing server into a green CI.
 @Suite struct AutobahnReportTests {
-    let index = Data("""
+    let index = Data(
+        """
         {"corkboard": {
           "10.1.1": {"behavior": "OK", "behaviorClose": "OK", "duration": 3, "remoteCloseCode": 1000, "reportfile": "a.json"},
           "6.2.10": {"behavior": "NON-STRICT", "behaviorClose": "OK", "duration": 1, "remoteCloseCode": 1000, "reportfile": "b.json"},
@@ -22,16 +23,18 @@ import Testing
     @Test func aFailingBehaviorOrCloseBehaviorFailsTheCase() throws {
         let report = try AutobahnReport(indexJSON: index, agent: "corkboard")
         #expect(report.failures.map(\.id) == ["5.1", "7.1.5"])
-        #expect(report.failureList == """
-            5.1  behavior=OK  behaviorClose=UNCLEAN  remoteCloseCode=none
-            7.1.5  behavior=FAILED  behaviorClose=WRONG CODE  remoteCloseCode=1002
-            """)
+        #expect(
+            report.failureList == """
+                5.1  behavior=OK  behaviorClose=UNCLEAN  remoteCloseCode=none
+                7.1.5  behavior=FAILED  behaviorClose=WRONG CODE  remoteCloseCode=1002
+                """)
     }
 
     @Test func countsEveryBehavior() throws {
         let report = try AutobahnReport(indexJSON: index, agent: "corkboard")
-        #expect(report.countsSummary
-            == "5 cases · behavior: OK 3, FAILED 1, NON-STRICT 1 · behaviorClose: OK 2, INFORMATIONAL 1, UNCLEAN 1, WRONG CODE 1")
+        #expect(
+            report.countsSummary
+                == "5 cases · behavior: OK 3, FAILED 1, NON-STRICT 1 · behaviorClose: OK 2, INFORMATIONAL 1, UNCLEAN 1, WRONG CODE 1")
     }
 
     @Test func selectedCasesWithoutAResultAreMissing() throws {

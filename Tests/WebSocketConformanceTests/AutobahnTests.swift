@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Autobahn|Testsuite's fuzzingclient against a real `corkboard serve --echo-endpoint` (issue 3):
 /// every case must end OK, NON-STRICT or INFORMATIONAL, both in `behavior` and `behaviorClose`.
@@ -37,19 +37,21 @@ import TestSupport
         let patterns = Self.selectedPatterns
         // wstest given no valid case never finishes, so bad patterns fail here, at once.
         let selection = try AutobahnCaseSelection.resolve(patterns, with: suite)
-        try #require(selection.unmatched.isEmpty && !selection.cases.isEmpty,
-                     "Autobahn case patterns that match no case: \(selection.unmatched) (of \(patterns))")
+        try #require(
+            selection.unmatched.isEmpty && !selection.cases.isEmpty,
+            "Autobahn case patterns that match no case: \(selection.unmatched) (of \(patterns))")
 
         let server = try await BlockingWork { UncheckedSendable(try EchoServerProcess()) }.value.value
-        try? FileManager.default.removeItem(atPath: Self.workFolder)  // no stale report can pass for this run's
+        try? FileManager.default.removeItem(atPath: Self.workFolder) // no stale report can pass for this run's
         // wstest is single-threaded Python and the bottleneck (the server needs a fraction of a
         // core): shards of the case list run side by side against the same server.
         let shards = (0..<Self.shardCount).map { shard in
             stride(from: shard, to: selection.cases.count, by: Self.shardCount).map { selection.cases[$0] }
         }.filter { !$0.isEmpty }
 
-        PythonTools.log("Autobahn fuzzingclient: \(selection.cases.count) cases (\(patterns.joined(separator: " "))) "
-            + "in \(shards.count) shards against \(server.echoURL)")
+        PythonTools.log(
+            "Autobahn fuzzingclient: \(selection.cases.count) cases (\(patterns.joined(separator: " "))) "
+                + "in \(shards.count) shards against \(server.echoURL)")
         let started = Date()
         let (wstest, url) = (suite.wstest, server.echoURL)
         let runs = shards.indices.map { shard in
@@ -61,7 +63,9 @@ import TestSupport
         var indexes: [Data] = []
         for shard in shards.indices {
             let outcome = outcomes[shard]
-            try #require(outcome.succeeded, """
+            try #require(
+                outcome.succeeded,
+                """
                 wstest shard \(shard) exited \(outcome.status) (log: \(Self.shardFolder(shard))/wstest.log):
                 \(PythonTools.tail(outcome.standardOutput))
                 \(PythonTools.tail(outcome.standardError))
@@ -76,7 +80,9 @@ import TestSupport
 
         #expect(report.missing(from: selection.cases).isEmpty, "cases with no result: \(report.missing(from: selection.cases))")
         #expect(server.isRunning, "the server died during the run; its log ends:\n\(server.logTail)")
-        #expect(report.failures.count == 0, """
+        #expect(
+            report.failures.count == 0,
+            """
             \(report.failures.count) Autobahn case(s) not OK, NON-STRICT or INFORMATIONAL \
             (details in \(Self.workFolder)/shard-*/reports/\(Self.agent)_case_<id>.html):
             \(report.failureList)

@@ -15,12 +15,16 @@ final class EchoServerProcess {
         data = try TemporaryDirectory("corkboard-data")
         // Optimised: the compression groups push hundreds of megabytes through the echo, and a
         // debug build would make the run several times longer without testing anything more.
-        server = try ServerProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--echo-endpoint",
-                                    "--web-root", webRoot.path, "--data", data.path],
-                                   executable: try ReleaseBuild.corkboard())
+        server = try ServerProcess(
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--echo-endpoint",
+                "--web-root", webRoot.path, "--data", data.path,
+            ],
+            executable: try ReleaseBuild.corkboard())
         guard let port = server.waitForListeningPort() else {
             // Most likely a build without the echo endpoint: the option parser says so here.
-            throw PythonTools.Failure("""
+            throw PythonTools.Failure(
+                """
                 `corkboard serve --echo-endpoint` did not start listening \
                 (running: \(server.process.isRunning)):
                 \(server.standardOutput)\(server.standardError)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Python `websockets` client (an independent, widely used implementation) against a real
 /// `corkboard serve --echo-endpoint` over loopback sockets.
@@ -53,7 +53,9 @@ import TestSupport
     @Test(.timeLimit(.minutes(5)))
     func version8IsRefusedWith426AndTheSupportedVersion() throws {
         let server = try EchoServerProcess()
-        let response = try BlockingClient.request(port: server.port, """
+        let response = try BlockingClient.request(
+            port: server.port,
+            """
             GET /ws/echo HTTP/1.1\r
             Host: 127.0.0.1:\(server.port)\r
             Upgrade: websocket\r

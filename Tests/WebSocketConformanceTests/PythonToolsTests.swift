@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import TestSupport
 
 /// `PythonTools.run` finishes a command that has exited even while Foundation has not noticed
@@ -11,7 +12,10 @@ import Testing
         let three = try DetachedProcess.spawn("/bin/sh", ["-c", "exit 3"], environment: [:])
         let killed = try DetachedProcess.spawn("/bin/sh", ["-c", "kill -9 $$"], environment: [:])
         let running = try DetachedProcess.spawn("/bin/sleep", ["30"], environment: [:])
-        defer { kill(running.pid, SIGKILL); running.waitForExit(timeout: 5) }
+        defer {
+            kill(running.pid, SIGKILL)
+            running.waitForExit(timeout: 5)
+        }
         #expect(eventually(timeout: 10) { PythonTools.exitStatusOfUnnoticedExit(three.pid) == 3 })
         #expect(eventually(timeout: 10) { PythonTools.exitStatusOfUnnoticedExit(killed.pid) == 128 + SIGKILL })
         #expect(PythonTools.exitStatusOfUnnoticedExit(running.pid) == nil)

@@ -1,5 +1,6 @@
 import Testing
 import WebSocket
+
 @testable import WebSocketDeflate
 
 private func offer(_ header: String) -> WebSocketExtensionOffer {
@@ -14,14 +15,16 @@ private func offer(_ header: String) -> WebSocketExtensionOffer {
     }
 
     @Test func everyParameter() throws {
-        let parameters = try DeflateParameters(offer(
-            "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=\"9\""),
+        let parameters = try DeflateParameters(
+            offer(
+                "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=\"9\""),
             isResponse: false)
         #expect(parameters.serverNoContextTakeover && parameters.clientNoContextTakeover)
         #expect(parameters.serverMaxWindowBits == 10)
         #expect(parameters.clientMaxWindowBits == 9)
-        #expect(parameters.headerValue
-            == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9")
+        #expect(
+            parameters.headerValue
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9")
     }
 
     @Test func clientWindowWithoutValueIsAnOfferOnly() throws {
@@ -55,14 +58,17 @@ private func offer(_ header: String) -> WebSocketExtensionOffer {
     }
 
     @Test func memoryDropsContextAndShrinksWindows() {
-        #expect(accept(["permessage-deflate; client_max_window_bits"], mode: .memory)
-            == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=10")
+        #expect(
+            accept(["permessage-deflate; client_max_window_bits"], mode: .memory)
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=10")
         // Without client_max_window_bits in the offer, the client's window may not be limited.
-        #expect(accept(["permessage-deflate"], mode: .memory)
-            == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10")
+        #expect(
+            accept(["permessage-deflate"], mode: .memory)
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10")
         // A limit below ours is kept.
-        #expect(accept(["permessage-deflate; server_max_window_bits=9; client_max_window_bits=8"], mode: .memory)
-            == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=9; client_max_window_bits=8")
+        #expect(
+            accept(["permessage-deflate; server_max_window_bits=9; client_max_window_bits=8"], mode: .memory)
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=9; client_max_window_bits=8")
     }
 
     @Test func firstAcceptableOfferOfSeveralWins() {
@@ -80,8 +86,12 @@ private func offer(_ header: String) -> WebSocketExtensionOffer {
     @Test func clientConfirmsOnlyValidResponses() {
         let negotiator = DeflateNegotiator()
         #expect(throws: Never.self) { try negotiator.confirm(response: WebSocketExtensionOffer.parse(["permessage-deflate; server_no_context_takeover"])) }
-        #expect(throws: DeflateParameters.Invalid.self) { try negotiator.confirm(response: WebSocketExtensionOffer.parse(["permessage-deflate; client_max_window_bits"])) }
+        #expect(throws: DeflateParameters.Invalid.self) {
+            try negotiator.confirm(response: WebSocketExtensionOffer.parse(["permessage-deflate; client_max_window_bits"]))
+        }
         #expect(throws: DeflateParameters.Invalid.self) { try negotiator.confirm(response: WebSocketExtensionOffer.parse(["other-extension"])) }
-        #expect(throws: DeflateParameters.Invalid.self) { try negotiator.confirm(response: WebSocketExtensionOffer.parse(["permessage-deflate, permessage-deflate"])) }
+        #expect(throws: DeflateParameters.Invalid.self) {
+            try negotiator.confirm(response: WebSocketExtensionOffer.parse(["permessage-deflate, permessage-deflate"]))
+        }
     }
 }

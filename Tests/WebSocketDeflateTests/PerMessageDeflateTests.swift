@@ -1,11 +1,14 @@
 import Testing
 import WebSocket
+
 @testable import WebSocketDeflate
 
 private func pair(_ parameters: DeflateParameters, minimumSize: Int = 0) -> (server: PerMessageDeflate, client: PerMessageDeflate) {
     let configuration = DeflateConfiguration(mode: .speed, minimumSize: minimumSize)
-    return (PerMessageDeflate(parameters: parameters, configuration: configuration, isServer: true),
-            PerMessageDeflate(parameters: parameters, configuration: configuration, isServer: false))
+    return (
+        PerMessageDeflate(parameters: parameters, configuration: configuration, isServer: true),
+        PerMessageDeflate(parameters: parameters, configuration: configuration, isServer: false)
+    )
 }
 
 private let hello = Array("Hello".utf8)
@@ -40,11 +43,12 @@ private let hello = Array("Hello".utf8)
         #expect(pair(DeflateParameters()).server.sharedEncodingKey == nil)
     }
 
-    @Test(arguments: [
-        [0x00, 0x05, 0x00, 0xfa, 0xff, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x00], // §7.2.3.3: a stored block
-        [0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x00], // §7.2.3.4: BFINAL set
-        [0xf2, 0x48, 0x05, 0x00, 0x00, 0x00, 0xff, 0xff, 0xca, 0xc9, 0xc9, 0x07, 0x00], // §7.2.3.5: two blocks
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x00, 0x05, 0x00, 0xfa, 0xff, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x00], // §7.2.3.3: a stored block
+            [0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x00], // §7.2.3.4: BFINAL set
+            [0xf2, 0x48, 0x05, 0x00, 0x00, 0x00, 0xff, 0xff, 0xca, 0xc9, 0xc9, 0x07, 0x00], // §7.2.3.5: two blocks
+        ] as [[UInt8]])
     func otherEncodingsOfHelloInflate(bytes: [UInt8]) throws {
         let (_, client) = pair(DeflateParameters())
         #expect(try client.decompress(bytes, isFinal: true, limit: 100) == hello)

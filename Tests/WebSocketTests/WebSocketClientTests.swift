@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Sockets
 @testable import WebSocket
 
@@ -26,8 +27,10 @@ final class ClientInbox: WebSocketHandler, @unchecked Sendable {
 
 private func connect(port: UInt16, path: String = "/ws", subprotocols: [String] = [], handler: WebSocketHandler) -> Result<WebSocketConnection, Error>? {
     let outcome = Mutex<Result<WebSocketConnection, Error>?>(nil)
-    WebSocketClient.connect(host: "127.0.0.1", port: port, path: path, subprotocols: subprotocols,
-                            loop: IOLoopGroup(count: 1).next(), handler: handler) { result in
+    WebSocketClient.connect(
+        host: "127.0.0.1", port: port, path: path, subprotocols: subprotocols,
+        loop: IOLoopGroup(count: 1).next(), handler: handler
+    ) { result in
         outcome.withLock { $0 = result }
     }
     _ = eventually { outcome.withLock { $0 != nil } }
@@ -51,7 +54,8 @@ private func connect(port: UInt16, path: String = "/ws", subprotocols: [String] 
         let server = try WebSocketTestServer()
         let result = try #require(connect(port: server.port, path: "/nowhere", handler: ClientInbox()))
         guard case .failure(let error) = result, case WebSocketClient.Failure.refused(let status, _) = error else {
-            Issue.record("expected a refusal, got \(result)"); return
+            Issue.record("expected a refusal, got \(result)")
+            return
         }
         #expect(status == 404)
     }
@@ -62,7 +66,10 @@ private func connect(port: UInt16, path: String = "/ws", subprotocols: [String] 
         defer { bound.close() }
         try bound.bind(to: try #require(try SocketAddress.resolve(host: "127.0.0.1", port: 0).first))
         let result = try #require(connect(port: try bound.localAddress().port, handler: ClientInbox()))
-        guard case .failure(let error) = result else { Issue.record("connected to a closed port"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("connected to a closed port")
+            return
+        }
         #expect((error as? SocketError)?.code == ECONNREFUSED)
     }
 }

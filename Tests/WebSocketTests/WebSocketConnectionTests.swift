@@ -3,8 +3,9 @@ import Foundation
 import HTTP
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Sockets
 @testable import WebSocket
 
@@ -15,11 +16,17 @@ final class RecordingHandler: WebSocketHandler, @unchecked Sendable {
     private(set) var sockets: [WebSocketConnection] = []
 
     func webSocketDidOpen(_ socket: WebSocketConnection) {
-        lock.withLock { events.append("open"); sockets.append(socket) }
+        lock.withLock {
+            events.append("open")
+            sockets.append(socket)
+        }
     }
 
     func webSocket(_ socket: WebSocketConnection, didReceive message: WebSocketMessage) {
-        if message == .text("close-me") { socket.close(.policyViolation, reason: "asked") ; return }
+        if message == .text("close-me") {
+            socket.close(.policyViolation, reason: "asked")
+            return
+        }
         lock.withLock { events.append("message") }
         socket.send(message)
     }
@@ -106,8 +113,9 @@ final class WebSocketTestServer {
         let server = try WebSocketTestServer()
         let client = try WebSocketTestClient(port: server.port)
         // One write: a valid message, then a frame with a reserved bit (Autobahn 3.2).
-        try client.socket.send(WebSocketFrame(opcode: .text, payload: Array("first".utf8)).encoded(maskingKey: (1, 2, 3, 4))
-            + [0xA1, 0x80, 0, 0, 0, 0])
+        try client.socket.send(
+            WebSocketFrame(opcode: .text, payload: Array("first".utf8)).encoded(maskingKey: (1, 2, 3, 4))
+                + [0xA1, 0x80, 0, 0, 0, 0])
         #expect(try client.receiveText() == "first")
         #expect(try client.receiveClose() == .protocolError)
     }

@@ -1,8 +1,11 @@
 import Testing
+
 @testable import WebSocket
 
 /// Parses `chunks` in order and returns the frames (pieces) or the error.
-private func frames(_ chunks: [[UInt8]], role: WebSocketFrameParser.Role, maxFrameSize: Int = 1 << 20, rsv1: Bool = false) -> ([WebSocketFrame], WebSocketError?) {
+private func frames(_ chunks: [[UInt8]], role: WebSocketFrameParser.Role, maxFrameSize: Int = 1 << 20, rsv1: Bool = false) -> (
+    [WebSocketFrame], WebSocketError?
+) {
     var parser = WebSocketFrameParser(role: role, maxFrameSize: maxFrameSize)
     parser.allowsRSV1 = rsv1
     var result: [WebSocketFrame] = []
@@ -67,8 +70,9 @@ private func expectSameAtEverySplit(_ bytes: [UInt8], role: WebSocketFrameParser
         let bytes: [UInt8] = [0x82, 0x7E, 0x01, 0x00] + payload
         #expect(WebSocketFrame(opcode: .binary, payload: payload).encoded() == bytes)
         #expect(try messages([bytes], role: .client) == [.message(.binary(payload))])
-        #expect(try messages(stride(from: 0, to: bytes.count, by: 7).map { Array(bytes[$0..<min($0 + 7, bytes.count)]) }, role: .client)
-            == [.message(.binary(payload))])
+        #expect(
+            try messages(stride(from: 0, to: bytes.count, by: 7).map { Array(bytes[$0..<min($0 + 7, bytes.count)]) }, role: .client)
+                == [.message(.binary(payload))])
     }
 
     @Test func sixtyFourBitLength() throws {
@@ -76,8 +80,9 @@ private func expectSameAtEverySplit(_ bytes: [UInt8], role: WebSocketFrameParser
         let bytes: [UInt8] = [0x82, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0] + payload
         #expect(WebSocketFrame(opcode: .binary, payload: payload).encoded() == bytes)
         #expect(try messages([bytes], role: .client) == [.message(.binary(payload))])
-        #expect(try messages(stride(from: 0, to: bytes.count, by: 1000).map { Array(bytes[$0..<min($0 + 1000, bytes.count)]) }, role: .client)
-            == [.message(.binary(payload))])
+        #expect(
+            try messages(stride(from: 0, to: bytes.count, by: 1000).map { Array(bytes[$0..<min($0 + 1000, bytes.count)]) }, role: .client)
+                == [.message(.binary(payload))])
     }
 }
 
@@ -95,10 +100,11 @@ private func expectSameAtEverySplit(_ bytes: [UInt8], role: WebSocketFrameParser
         let bytes = WebSocketFrame(opcode: .text, payload: Array("abcdef".utf8)).encoded(maskingKey: (9, 8, 7, 6))
         let (pieces, error) = frames([Array(bytes[..<8]), Array(bytes[8...])], role: .server)
         #expect(error == nil)
-        #expect(pieces == [
-            WebSocketFrame(fin: false, opcode: .text, payload: Array("ab".utf8)),
-            WebSocketFrame(fin: true, opcode: .continuation, payload: Array("cdef".utf8)),
-        ])
+        #expect(
+            pieces == [
+                WebSocketFrame(fin: false, opcode: .text, payload: Array("ab".utf8)),
+                WebSocketFrame(fin: true, opcode: .continuation, payload: Array("cdef".utf8)),
+            ])
     }
 
     @Test func controlFramesAreNeverSplit() {
@@ -107,18 +113,19 @@ private func expectSameAtEverySplit(_ bytes: [UInt8], role: WebSocketFrameParser
         #expect(pieces.isEmpty)
     }
 
-    @Test(arguments: [
-        ([0x83, 0x80, 0, 0, 0, 0], WebSocketError.reservedOpcode(3)),
-        ([0x8B, 0x80, 0, 0, 0, 0], .reservedOpcode(11)),
-        ([0xA1, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV2
-        ([0x91, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV3
-        ([0xC1, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV1 without an extension
-        ([0x81, 0x00], .unmaskedClientFrame),
-        ([0x09, 0x80, 0, 0, 0, 0], .fragmentedControlFrame),
-        ([0x89, 0xFE, 0x00, 0x7E], .controlFrameTooLong),
-        ([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0], .lengthHighBitSet),
-        ([0x82, 0xFF, 0, 0, 0, 0, 0x10, 0, 0, 1], .frameTooLarge(1 << 20)),
-    ] as [([UInt8], WebSocketError)])
+    @Test(
+        arguments: [
+            ([0x83, 0x80, 0, 0, 0, 0], WebSocketError.reservedOpcode(3)),
+            ([0x8B, 0x80, 0, 0, 0, 0], .reservedOpcode(11)),
+            ([0xA1, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV2
+            ([0x91, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV3
+            ([0xC1, 0x80, 0, 0, 0, 0], .reservedBitsSet), // RSV1 without an extension
+            ([0x81, 0x00], .unmaskedClientFrame),
+            ([0x09, 0x80, 0, 0, 0, 0], .fragmentedControlFrame),
+            ([0x89, 0xFE, 0x00, 0x7E], .controlFrameTooLong),
+            ([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0], .lengthHighBitSet),
+            ([0x82, 0xFF, 0, 0, 0, 0, 0x10, 0, 0, 1], .frameTooLarge(1 << 20)),
+        ] as [([UInt8], WebSocketError)])
     func invalidHeadersFailAsSoonAsTheyArrive(bytes: [UInt8], expected: WebSocketError) {
         #expect(frames([bytes], role: .server).1 == expected)
     }

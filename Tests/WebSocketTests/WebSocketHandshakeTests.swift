@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 @testable import WebSocket
 
@@ -8,8 +9,10 @@ import Testing
     }
 
     private var valid: HTTPHeaders {
-        ["Host": "h", "Upgrade": "websocket", "Connection": "keep-alive, Upgrade",
-         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"]
+        [
+            "Host": "h", "Upgrade": "websocket", "Connection": "keep-alive, Upgrade",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
+        ]
     }
 
     private func status(_ headers: HTTPHeaders, options: WebSocketOptions = .init(), method: HTTPMethod = .GET) -> Int {
@@ -25,7 +28,8 @@ import Testing
 
     @Test func validRequestIsSwitched() throws {
         guard case .success(let accepted) = WebSocketHandshake.accept(request(valid), options: .init()) else {
-            Issue.record("refused"); return
+            Issue.record("refused")
+            return
         }
         #expect(accepted.response.status.code == 101)
         #expect(accepted.response.headers["Upgrade"] == "websocket")
@@ -36,7 +40,8 @@ import Testing
 
     @Test func plainGetIs426WithUpgradeAdvice() {
         guard case .failure(let failure) = WebSocketHandshake.accept(request(["Host": "h"]), options: .init()) else {
-            Issue.record("accepted"); return
+            Issue.record("accepted")
+            return
         }
         #expect(failure.response.status.code == 426)
         #expect(failure.response.headers["Upgrade"] == "websocket")
@@ -46,7 +51,8 @@ import Testing
         var headers = valid
         headers.set("Sec-WebSocket-Version", "8")
         guard case .failure(let failure) = WebSocketHandshake.accept(request(headers), options: .init()) else {
-            Issue.record("accepted"); return
+            Issue.record("accepted")
+            return
         }
         #expect(failure.response.status.code == 426)
         #expect(failure.response.headers["Sec-WebSocket-Version"] == "13")
@@ -74,7 +80,8 @@ import Testing
         var headers = valid
         headers.add("Sec-WebSocket-Protocol", "chat, corkboard.v1")
         guard case .success(let accepted) = WebSocketHandshake.accept(request(headers), options: options) else {
-            Issue.record("refused"); return
+            Issue.record("refused")
+            return
         }
         #expect(accepted.subprotocol == "corkboard.v1")
         #expect(accepted.response.headers["Sec-WebSocket-Protocol"] == "corkboard.v1")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebSocket
 
 @Suite struct WebSocketMessageAssemblerTests {
@@ -58,10 +59,11 @@ import Testing
     }
 
     @Test func newMessageBeforeTheLastEndedFails() {
-        #expect(assemble([
-            WebSocketFrame(fin: false, opcode: .text, payload: []),
-            WebSocketFrame(opcode: .binary, payload: []),
-        ]).1 == .expectedContinuation)
+        #expect(
+            assemble([
+                WebSocketFrame(fin: false, opcode: .text, payload: []),
+                WebSocketFrame(opcode: .binary, payload: []),
+            ]).1 == .expectedContinuation)
     }
 
     @Test func messageOverTheLimitFailsEvenInSmallFragments() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebSocket
 
 /// A client frame as a browser sends it: masked.
@@ -17,9 +18,10 @@ private func closeBytes(_ code: UInt16, _ reason: String = "") -> [UInt8] {
 @Suite struct WebSocketSessionTests {
     @Test func messagesAreDelivered() {
         var session = WebSocketSession(role: .server, maxMessageSize: 1024)
-        #expect(session.receive(clientFrame(.text, Array("hi".utf8)) + clientFrame(.binary, [1, 2])) == [
-            .deliver(.text("hi")), .deliver(.binary([1, 2])),
-        ])
+        #expect(
+            session.receive(clientFrame(.text, Array("hi".utf8)) + clientFrame(.binary, [1, 2])) == [
+                .deliver(.text("hi")), .deliver(.binary([1, 2])),
+            ])
     }
 
     @Test func pingIsAnsweredWithTheSamePayload() {
@@ -55,19 +57,23 @@ private func closeBytes(_ code: UInt16, _ reason: String = "") -> [UInt8] {
         #expect(session.close(.normal) == [])
     }
 
-    @Test(arguments: [
-        (clientFrame(.close, [0x03]), WebSocketCloseCode.protocolError),
-        (clientFrame(.close, closeBytes(1005)), .protocolError),
-        (clientFrame(.close, closeBytes(1000) + [0xFF]), .invalidPayload),
-        (clientFrame(.text, [0xC0, 0x80]), .invalidPayload),
-        (serverFrame(.text, Array("unmasked".utf8)), .protocolError),
-        (clientFrame(.continuation, [1]), .protocolError),
-        (clientFrame(.binary, [UInt8](repeating: 0, count: 2000)), .messageTooBig),
-    ] as [([UInt8], WebSocketCloseCode)])
+    @Test(
+        arguments: [
+            (clientFrame(.close, [0x03]), WebSocketCloseCode.protocolError),
+            (clientFrame(.close, closeBytes(1005)), .protocolError),
+            (clientFrame(.close, closeBytes(1000) + [0xFF]), .invalidPayload),
+            (clientFrame(.text, [0xC0, 0x80]), .invalidPayload),
+            (serverFrame(.text, Array("unmasked".utf8)), .protocolError),
+            (clientFrame(.continuation, [1]), .protocolError),
+            (clientFrame(.binary, [UInt8](repeating: 0, count: 2000)), .messageTooBig),
+        ] as [([UInt8], WebSocketCloseCode)])
     func violationsSendTheRightCloseCode(bytes: [UInt8], code: WebSocketCloseCode) throws {
         var session = WebSocketSession(role: .server, maxMessageSize: 1024)
         let actions = session.receive(bytes)
-        guard case .write(let written)? = actions.first else { Issue.record("no close frame: \(actions)"); return }
+        guard case .write(let written)? = actions.first else {
+            Issue.record("no close frame: \(actions)")
+            return
+        }
         var parser = WebSocketFrameParser(role: .client)
         parser.append(written)
         let frame = try #require(try parser.next())

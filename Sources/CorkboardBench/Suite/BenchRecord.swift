@@ -18,8 +18,10 @@ public struct BenchRecord: Codable, Sendable {
     public var notes: [String]
     public var date: String
 
-    public init(server: String, scenario: String, variant: String = "", figures: [String: Double] = [:],
-                latency: LatencySummary? = nil, steps: [FanoutStep]? = nil, notes: [String] = []) {
+    public init(
+        server: String, scenario: String, variant: String = "", figures: [String: Double] = [:],
+        latency: LatencySummary? = nil, steps: [FanoutStep]? = nil, notes: [String] = []
+    ) {
         self.server = server
         self.scenario = scenario
         self.variant = variant
@@ -56,8 +58,10 @@ public struct FanoutStep: Codable, Sendable {
     public var missing: Int
     public var joinSeconds: Double
 
-    public init(clients: Int, moves: Int, latency: LatencySummary, expectedDeliveries: Int, duplicates: Int, missing: Int,
-                joinSeconds: Double) {
+    public init(
+        clients: Int, moves: Int, latency: LatencySummary, expectedDeliveries: Int, duplicates: Int, missing: Int,
+        joinSeconds: Double
+    ) {
         self.clients = clients
         self.moves = moves
         self.latency = latency

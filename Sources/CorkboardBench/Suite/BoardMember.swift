@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import Sockets
+import Synchronization
 import WebSocket
 
 /// One bench client on a board through our own WebSocket stack (so it can offer

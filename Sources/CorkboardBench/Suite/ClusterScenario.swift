@@ -64,9 +64,10 @@ public struct ClusterScenario {
                 for member in joined { nodeOf[member.number] = node }
             }
             defer { receivers.retire(members) }
-            driver.assign(members.enumerated().map { index, member in
-                MoveDriver.Slot(item: "x\(index)", board: board, sender: member)
-            })
+            driver.assign(
+                members.enumerated().map { index, member in
+                    MoveDriver.Slot(item: "x\(index)", board: board, sender: member)
+                })
             let outcome = try driver.run(moves: configuration.moves, senders: [], timeout: configuration.timeout)
             let lastSeq = outcome.samples.map(\.seq).max() ?? 0
             try waitForEveryMember(members, through: lastSeq)
@@ -85,10 +86,12 @@ public struct ClusterScenario {
                 opsPerSecond: outcome.committedPerSecond, commitLatency: outcome.commitLatency,
                 crossNodeDelivery: crossNode.isEmpty ? nil : LatencySummary(nanoseconds: crossNode),
                 noops: outcome.noops, rejections: outcome.rejections)
-            progress(String(format: "%d node%@, %d clients: %8.0f committed/s  commit %@%@%@", nodeCount, nodeCount == 1 ? " " : "s",
-                            clients, variant.opsPerSecond, variant.commitLatency.text,
-                            variant.crossNodeDelivery.map { "  other node +" + $0.text } ?? "",
-                            outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))
+            progress(
+                String(
+                    format: "%d node%@, %d clients: %8.0f committed/s  commit %@%@%@", nodeCount, nodeCount == 1 ? " " : "s",
+                    clients, variant.opsPerSecond, variant.commitLatency.text,
+                    variant.crossNodeDelivery.map { "  other node +" + $0.text } ?? "",
+                    outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))
             Thread.sleep(forTimeInterval: 0.5)
             return variant
         }

@@ -57,13 +57,16 @@ public struct ComparisonReport {
         let ours = record("corkboard", "fanout")?.figures["capacity"]
         let limit = records.first { $0.scenario == "fanout" }?.figures["limit_ms"] ?? 250
         return ["## Fan-out capacity (clients on one board, p95 from a move to the last member's `committed` under \(Int(limit)) ms)", ""]
-            + table(["server", "capacity", "p50 at capacity", "p95 at capacity", "p99 at capacity", "Corkboard ×", "why it stopped"],
-                    servers.compactMap { server in
-                        guard let run = record(server, "fanout") else { return nil }
-                        return [server, number(run.figures["capacity"]), number(run.latency?.p50, "%.1f ms"),
-                                number(run.latency?.p95, "%.1f ms"), number(run.latency?.p99, "%.1f ms"),
-                                server == "corkboard" ? "" : ratio(ours, run.figures["capacity"]), run.notes.first ?? ""]
-                    })
+            + table(
+                ["server", "capacity", "p50 at capacity", "p95 at capacity", "p99 at capacity", "Corkboard ×", "why it stopped"],
+                servers.compactMap { server in
+                    guard let run = record(server, "fanout") else { return nil }
+                    return [
+                        server, number(run.figures["capacity"]), number(run.latency?.p50, "%.1f ms"),
+                        number(run.latency?.p95, "%.1f ms"), number(run.latency?.p99, "%.1f ms"),
+                        server == "corkboard" ? "" : ratio(ours, run.figures["capacity"]), run.notes.first ?? "",
+                    ]
+                })
     }
 
     /// The `ops` records' variants, in the tables' order.
@@ -74,15 +77,23 @@ public struct ComparisonReport {
         var header = ["server"]
         for variant in variants { header += ["\(variant): committed/s", "p50", "p99", "Corkboard ×"] }
         return ["## Committed moves per second (50 clients, one move in flight each; peers relay and persist nothing)", ""]
-            + table(header, servers.compactMap { server in
-                guard variants.contains(where: { record(server, "ops", $0) != nil }) else { return nil }
-                return [server] + variants.flatMap { variant -> [String] in
-                    let run = record(server, "ops", variant)
-                    return [number(run?.figures["ops_per_second"]), number(run?.latency?.p50, "%.1f ms"), number(run?.latency?.p99, "%.1f ms"),
-                            server == "corkboard" ? "" : ratio(record("corkboard", "ops", variant)?.figures["ops_per_second"],
-                                                               run?.figures["ops_per_second"])]
-                }
-            })
+            + table(
+                header,
+                servers.compactMap { server in
+                    guard variants.contains(where: { record(server, "ops", $0) != nil }) else { return nil }
+                    return [server]
+                        + variants.flatMap { variant -> [String] in
+                            let run = record(server, "ops", variant)
+                            return [
+                                number(run?.figures["ops_per_second"]), number(run?.latency?.p50, "%.1f ms"), number(run?.latency?.p99, "%.1f ms"),
+                                server == "corkboard"
+                                    ? ""
+                                    : ratio(
+                                        record("corkboard", "ops", variant)?.figures["ops_per_second"],
+                                        run?.figures["ops_per_second"]),
+                            ]
+                        }
+                })
     }
 
     /// The same `ops` run against `corkboard serve --store sqlite` at its default `--sync full`:
@@ -92,8 +103,10 @@ public struct ComparisonReport {
             guard let run = record(Self.durableServer, "ops", variant) else { return nil }
             let inMemory = record("corkboard", "ops", variant)?.figures["ops_per_second"]
             let share = inMemory.flatMap { memory in run.figures["ops_per_second"].map { String(format: "%.0f %%", 100 * $0 / memory) } }
-            return [variant, number(run.figures["ops_per_second"]), number(run.latency?.p50, "%.1f ms"),
-                    number(run.latency?.p99, "%.1f ms"), share ?? "–"]
+            return [
+                variant, number(run.figures["ops_per_second"]), number(run.latency?.p50, "%.1f ms"),
+                number(run.latency?.p99, "%.1f ms"), share ?? "–",
+            ]
         }
         guard !rows.isEmpty else { return [] }
         return ["## Committed moves per second on the embedded store (SQLite, `--sync full`: each `committed` is on disk first)", ""]
@@ -105,37 +118,55 @@ public struct ComparisonReport {
         guard !runs.isEmpty else { return [] }
         let ours = runs.first { $0.server == "corkboard" }?.figures["messages_per_second"]
         return ["## Echo (WebSocket only, no protocol)", ""]
-            + table(["server", "setting", "messages/s", "Corkboard ×"], runs.map { run in
-                [run.server, run.variant, number(run.figures["messages_per_second"]),
-                 run.server == "corkboard" ? "" : ratio(ours, run.figures["messages_per_second"])]
-            })
+            + table(
+                ["server", "setting", "messages/s", "Corkboard ×"],
+                runs.map { run in
+                    [
+                        run.server, run.variant, number(run.figures["messages_per_second"]),
+                        run.server == "corkboard" ? "" : ratio(ours, run.figures["messages_per_second"]),
+                    ]
+                })
     }
 
     private func memoryTable() -> [String] {
         let plain = "no deflate", deflate = "deflate offered"
         return ["## Memory per idle connection (server RSS growth ÷ connections; joined to one of 100 boards)", ""]
-            + table(["server", "connections", "KiB per connection", "Corkboard uses", "with deflate offered", "deflate negotiated"],
-                    servers.compactMap { server in
-                        guard let run = record(server, "memory", plain) else { return nil }
-                        let withDeflate = record(server, "memory", deflate)
-                        return [server, number(run.figures["connections"]), number(run.figures["kib_per_connection"], "%.2f"),
-                                server == "corkboard" ? "" : ratio(record("corkboard", "memory", plain)?.figures["kib_per_connection"],
-                                                                   run.figures["kib_per_connection"], lowerIsBetter: true).replacingOccurrences(of: "×", with: "× less"),
-                                number(withDeflate?.figures["kib_per_connection"], "%.2f"),
-                                withDeflate.map { $0.figures["deflate_negotiated"] == 1 ? "yes" : "no" } ?? "–"]
-                    })
+            + table(
+                ["server", "connections", "KiB per connection", "Corkboard uses", "with deflate offered", "deflate negotiated"],
+                servers.compactMap { server in
+                    guard let run = record(server, "memory", plain) else { return nil }
+                    let withDeflate = record(server, "memory", deflate)
+                    return [
+                        server, number(run.figures["connections"]), number(run.figures["kib_per_connection"], "%.2f"),
+                        server == "corkboard"
+                            ? ""
+                            : ratio(
+                                record("corkboard", "memory", plain)?.figures["kib_per_connection"],
+                                run.figures["kib_per_connection"], lowerIsBetter: true
+                            ).replacingOccurrences(of: "×", with: "× less"),
+                        number(withDeflate?.figures["kib_per_connection"], "%.2f"),
+                        withDeflate.map { $0.figures["deflate_negotiated"] == 1 ? "yes" : "no" } ?? "–",
+                    ]
+                })
     }
 
     private func presenceTable() -> [String] {
         guard let run = record("corkboard", "presence") else { return [] }
         let figures = run.figures
         return ["## Presence (Corkboard only: the peers implement no drag state)", ""]
-            + table(["draggers", "watchers", "drag.over sent/s", "drag received/s (all watchers)", "per watcher/s",
-                      "delay p50", "p95", "p99", "disconnected"],
-                    [[number(figures["draggers"]), number(figures["watchers"]), number(figures["sent_per_second"]),
-                      number(figures["delivered_per_second"]), number(figures["per_watcher_per_second"]),
-                      number(run.latency?.p50, "%.1f ms"), number(run.latency?.p95, "%.1f ms"), number(run.latency?.p99, "%.1f ms"),
-                      number(figures["disconnected"])]])
+            + table(
+                [
+                    "draggers", "watchers", "drag.over sent/s", "drag received/s (all watchers)", "per watcher/s",
+                    "delay p50", "p95", "p99", "disconnected",
+                ],
+                [
+                    [
+                        number(figures["draggers"]), number(figures["watchers"]), number(figures["sent_per_second"]),
+                        number(figures["delivered_per_second"]), number(figures["per_watcher_per_second"]),
+                        number(run.latency?.p50, "%.1f ms"), number(run.latency?.p95, "%.1f ms"), number(run.latency?.p99, "%.1f ms"),
+                        number(figures["disconnected"]),
+                    ]
+                ])
     }
 
     // MARK: Goals
@@ -149,15 +180,18 @@ public struct ComparisonReport {
         let swiftPeers = peers.filter { $0.hasPrefix("hummingbird") || $0.hasPrefix("flyingfox") }
         let ours = record("corkboard", "fanout")?.figures["capacity"]
         let bestSwift = swiftPeers.compactMap { record($0, "fanout")?.figures["capacity"] }.max()
-        line(ours.flatMap { ours in bestSwift.map { ours >= 2 * $0 } },
-             "fan-out capacity at least 2× the best Swift peer: \(number(ours)) vs \(number(bestSwift)) (\(ratio(ours, bestSwift)))")
-        line(ours.map { $0 >= 0.8 * Self.uWebSocketsCapacity },
-             "fan-out capacity at least 0.8× uWebSockets (5,500–6,000 clients in the issue's measurement, not run here): \(number(ours)) vs 0.8 × 6,000 = 4,800")
+        line(
+            ours.flatMap { ours in bestSwift.map { ours >= 2 * $0 } },
+            "fan-out capacity at least 2× the best Swift peer: \(number(ours)) vs \(number(bestSwift)) (\(ratio(ours, bestSwift)))")
+        line(
+            ours.map { $0 >= 0.8 * Self.uWebSocketsCapacity },
+            "fan-out capacity at least 0.8× uWebSockets (5,500–6,000 clients in the issue's measurement, not run here): \(number(ours)) vs 0.8 × 6,000 = 4,800")
         let opsOurs = record("corkboard", "ops", "1 board")?.figures["ops_per_second"]
         for peer in peers {
             let theirs = record(peer, "ops", "1 board")?.figures["ops_per_second"]
-            line(opsOurs.flatMap { ours in theirs.map { ours >= 2 * $0 } },
-                 "committed ops/s on one board at least 2× \(peer)'s relayed moves/s: \(number(opsOurs)) vs \(number(theirs)) (\(ratio(opsOurs, theirs)))")
+            line(
+                opsOurs.flatMap { ours in theirs.map { ours >= 2 * $0 } },
+                "committed ops/s on one board at least 2× \(peer)'s relayed moves/s: \(number(opsOurs)) vs \(number(theirs)) (\(ratio(opsOurs, theirs)))")
         }
         let memory = record("corkboard", "memory", "no deflate")?.figures["kib_per_connection"]
         line(memory.map { $0 < 4 }, "under 4 KiB per idle connection without deflate: \(number(memory, "%.2f")) KiB")
@@ -177,9 +211,11 @@ public struct ComparisonReport {
         func x(_ clients: Double) -> Double { left + clients / maxClients * (width - left - right) }
         func y(_ milliseconds: Double) -> Double { top + (1 - min(milliseconds, maxLatency) / maxLatency) * (height - top - bottom) }
         let colours = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"]
-        var svg = [#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="sans-serif" font-size="12">"#,
-                   #"<rect width="100%" height="100%" fill="white"/>"#,
-                   #"<text x="\#(Int(left))" y="22" font-size="14">Fan-out: time from a move to the last member's committed (p95 solid, p50 dotted)</text>"#]
+        var svg = [
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="sans-serif" font-size="12">"#,
+            #"<rect width="100%" height="100%" fill="white"/>"#,
+            #"<text x="\#(Int(left))" y="22" font-size="14">Fan-out: time from a move to the last member's committed (p95 solid, p50 dotted)</text>"#,
+        ]
         for tick in 0...5 {
             let value = maxLatency * Double(tick) / 5
             svg.append(#"<line x1="\#(left)" x2="\#(width - right)" y1="\#(y(value))" y2="\#(y(value))" stroke="rgb(230,230,230)"/>"#)

@@ -51,8 +51,9 @@ public struct FanoutScenario {
         while members.count + configuration.step <= configuration.maxClients {
             let joinStarted = DispatchTime.now().uptimeNanoseconds
             do {
-                members += try LeanMember.joinAll(members.count..<members.count + configuration.step, target: target,
-                                                  board: { _ in board }, listener: driver, receivers: receivers)
+                members += try LeanMember.joinAll(
+                    members.count..<members.count + configuration.step, target: target,
+                    board: { _ in board }, listener: driver, receivers: receivers)
             } catch {
                 result.stop = "joining \(members.count + configuration.step) clients failed: \(error)"
                 break
@@ -63,8 +64,10 @@ public struct FanoutScenario {
             try waitUntilQuiet(members)
             let step = try measure(members: members, driver: driver, joinSeconds: joinSeconds)
             result.steps.append(step)
-            progress(String(format: "%6d clients  %@  joined in %.1f s%@", step.clients, step.latency.text, joinSeconds,
-                            step.duplicates + step.missing > 0 ? "  DELIVERY ERRORS: \(step.duplicates) duplicate, \(step.missing) missing" : ""))
+            progress(
+                String(
+                    format: "%6d clients  %@  joined in %.1f s%@", step.clients, step.latency.text, joinSeconds,
+                    step.duplicates + step.missing > 0 ? "  DELIVERY ERRORS: \(step.duplicates) duplicate, \(step.missing) missing" : ""))
             if step.duplicates + step.missing > 0 {
                 result.stop = "members missed or repeated events at \(step.clients) clients"
                 break

@@ -55,7 +55,9 @@ public struct HeavyEditorScenario {
         defer { receivers.retire(editors + good) }
         driver.assign([MoveDriver.Slot(item: "x0", board: goodBoard, sender: good[0])])
         let residentBefore = target.serverResidentBytes
-        progress("\(configuration.editors) editors offering \(Int(configuration.updatesPerSecond)) updates/s of \(configuration.dataBytes) bytes each for \(configuration.seconds) s; a good client moving on another board")
+        progress(
+            "\(configuration.editors) editors offering \(Int(configuration.updatesPerSecond)) updates/s of \(configuration.dataBytes) bytes each for \(configuration.seconds) s; a good client moving on another board"
+        )
 
         var peak = residentBefore ?? 0
         let offered = Atomic<Int>(0)
@@ -72,7 +74,8 @@ public struct HeavyEditorScenario {
                 var sent = 0
                 // Bounded by time and by count.
                 while DispatchTime.now().uptimeNanoseconds < deadline && sent < most {
-                    let update = #"{"type":"update","opId":"heavy-\#(number)-\#(sent)","baseSeq":0,"item":"x\#(number)","label":"v\#(sent)","data":{"blob":"\#(blob)"}}"#
+                    let update =
+                        #"{"type":"update","opId":"heavy-\#(number)-\#(sent)","baseSeq":0,"item":"x\#(number)","label":"v\#(sent)","data":{"blob":"\#(blob)"}}"#
                     editor.send(move: update, opId: "heavy-\(number)-\(sent)")
                     sent += 1
                     offered.add(1, ordering: .relaxed)

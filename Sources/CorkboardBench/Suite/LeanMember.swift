@@ -140,7 +140,8 @@ final class LeanMember: BenchMember, @unchecked Sendable {
         }
         // Only a member with a move in flight looks for its opId.
         guard let answer, let listener, !pending.withLock({ $0.isEmpty }),
-              let opIdBytes = WireScan.string("opId", in: text) else { return }
+            let opIdBytes = WireScan.string("opId", in: text)
+        else { return }
         let opId = String(decoding: opIdBytes, as: UTF8.self)
         guard pending.withLock({ $0.remove(opId) }) != nil else { return }
         listener.member(self, received: answer, opId: opId, at: time)
@@ -167,7 +168,8 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     }
 
     private func handshake(host: String, port: UInt16) throws {
-        let request = "GET /ws HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET /ws HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n"
         try writeAll(Array(request.utf8))
         var head: [UInt8] = []
@@ -250,8 +252,10 @@ final class LeanMember: BenchMember, @unchecked Sendable {
 extension LeanMember {
     /// Joins members `numbers` (member n to `board(n)`) on `threads` threads at once, and hands
     /// each to `receivers` once welcomed. Fails with the first refusal.
-    static func joinAll(_ numbers: Range<Int>, target: BenchTarget, board: @escaping @Sendable (Int) -> String,
-                        listener: MoveAnswerListener?, receivers: EpollReceivers, threads: Int = 8) throws -> [LeanMember] {
+    static func joinAll(
+        _ numbers: Range<Int>, target: BenchTarget, board: @escaping @Sendable (Int) -> String,
+        listener: MoveAnswerListener?, receivers: EpollReceivers, threads: Int = 8
+    ) throws -> [LeanMember] {
         let joined = Mutex<[Int: LeanMember]>([:])
         let failure = Mutex<Error?>(nil)
         let next = Atomic<Int>(numbers.lowerBound)

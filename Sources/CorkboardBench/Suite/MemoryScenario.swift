@@ -33,8 +33,9 @@ public struct MemoryScenario {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     public func run(progress: (String) -> Void) throws -> Result {
-        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"],
-                                     serverPID: configuration.pid)
+        let target = try BenchTarget(
+            url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"],
+            serverPID: configuration.pid)
         let loops = IOLoopGroup(count: configuration.clientLoops)
         let boards = (0..<configuration.boards).map { _ in SuiteBoard.freshID("memory") }
         for board in boards { try SuiteBoard.create(id: board, movers: 1, target: target, loop: loops.next()) }
@@ -48,19 +49,25 @@ public struct MemoryScenario {
             BoardMember(number: $0, loop: loops.next(), board: boards[$0 % boards.count], gate: gate)
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let sockets = try joinAll(members.map { ($0, $0.loop) }, target: target, options: options, gate: gate,
-                                  timeout: configuration.timeout)
+        let sockets = try joinAll(
+            members.map { ($0, $0.loop) }, target: target, options: options, gate: gate,
+            timeout: configuration.timeout)
         defer { for socket in sockets { socket.close() } }
-        progress(String(format: "%d connections joined %d boards in %.1f s (permessage-deflate offered: %@, negotiated: %@)",
-                        sockets.count, boards.count, secondsSince(started), configuration.deflate ? "yes" : "no",
-                        sockets.first?.isCompressing == true ? "yes" : "no"))
+        progress(
+            String(
+                format: "%d connections joined %d boards in %.1f s (permessage-deflate offered: %@, negotiated: %@)",
+                sockets.count, boards.count, secondsSince(started), configuration.deflate ? "yes" : "no",
+                sockets.first?.isCompressing == true ? "yes" : "no"))
         // Let the server finish the joins' announcements and return what it allocated for them.
         Thread.sleep(forTimeInterval: 3)
         let idle = try residentBytes(target)
-        let result = Result(connections: sockets.count, deflateNegotiated: sockets.first?.isCompressing == true,
-                            residentBefore: before, residentIdle: idle)
-        progress(String(format: "server RSS %.1f MB before, %.1f MB with %d idle connections: %.2f KiB per connection",
-                        Double(before) / 1e6, Double(idle) / 1e6, sockets.count, result.bytesPerConnection / 1024))
+        let result = Result(
+            connections: sockets.count, deflateNegotiated: sockets.first?.isCompressing == true,
+            residentBefore: before, residentIdle: idle)
+        progress(
+            String(
+                format: "server RSS %.1f MB before, %.1f MB with %d idle connections: %.2f KiB per connection",
+                Double(before) / 1e6, Double(idle) / 1e6, sockets.count, result.bytesPerConnection / 1024))
         return result
     }
 

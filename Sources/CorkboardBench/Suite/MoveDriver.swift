@@ -116,7 +116,8 @@ final class MoveDriver: MoveAnswerListener, Sendable {
             let item = state.slots[slot]
             let destination = item.inSecondCollection ? "a" : "b"
             let baseSeq = sender.log.withLock { $0.nextSeq - 1 }
-            let move = #"{"type":"move","opId":"\#(opId)","baseSeq":\#(baseSeq),"sources":["\#(item.item)"],"#
+            let move =
+                #"{"type":"move","opId":"\#(opId)","baseSeq":\#(baseSeq),"sources":["\#(item.item)"],"#
                 + #""destination":{"collection":"\#(destination)","before":null}}"#
             state.outstanding[opId] = (slot, DispatchTime.now().uptimeNanoseconds)
             return (sender, move, opId)

@@ -47,20 +47,24 @@ public struct OpsScenario {
             let moversPerBoard = (connections + boards - 1) / boards
             for board in boardIDs { try SuiteBoard.create(id: board, movers: moversPerBoard, target: target, loop: loops.next()) }
             let driver = MoveDriver(seed: configuration.seed)
-            let members = try LeanMember.joinAll(0..<connections, target: target, board: { boardIDs[$0 % boards] },
-                                                 listener: driver, receivers: receivers)
+            let members = try LeanMember.joinAll(
+                0..<connections, target: target, board: { boardIDs[$0 % boards] },
+                listener: driver, receivers: receivers)
             defer { receivers.retire(members) }
-            driver.assign(members.enumerated().map { index, member in
-                MoveDriver.Slot(item: "x\(index / boards)", board: boardIDs[index % boards], sender: member)
-            })
+            driver.assign(
+                members.enumerated().map { index, member in
+                    MoveDriver.Slot(item: "x\(index / boards)", board: boardIDs[index % boards], sender: member)
+                })
             let outcome = try driver.run(moves: configuration.moves, senders: [], timeout: configuration.timeout)
             let variant = Variant(
                 boards: boards, connections: connections,
                 opsPerSecond: outcome.committedPerSecond, latency: outcome.commitLatency,
                 noops: outcome.noops, rejections: outcome.rejections)
-            progress(String(format: "%3d board%@, %3d connections: %8.0f committed/s  %@%@", boards, boards == 1 ? " " : "s",
-                            connections, variant.opsPerSecond, variant.latency.text,
-                            outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))
+            progress(
+                String(
+                    format: "%3d board%@, %3d connections: %8.0f committed/s  %@%@", boards, boards == 1 ? " " : "s",
+                    connections, variant.opsPerSecond, variant.latency.text,
+                    outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))
             Thread.sleep(forTimeInterval: 0.5)
             return variant
         }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Sockets
+import Synchronization
 import WebSocket
 
 /// Live drag state at scale (issue #11): `draggers` members each hold one card of the board and
@@ -49,14 +49,16 @@ public struct PresenceScenario {
         let probe = DragProbe()
         let gate = JoinGate(window: 100)
         let watchers = (0..<configuration.watchers).map {
-            BoardMember(number: $0, loop: loops.next(), board: board, gate: gate,
-                        dragProbe: $0 < configuration.probes ? probe : nil)
+            BoardMember(
+                number: $0, loop: loops.next(), board: board, gate: gate,
+                dragProbe: $0 < configuration.probes ? probe : nil)
         }
         let draggers = (0..<configuration.draggers).map {
             BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate)
         }
-        let sockets = try joinAll((watchers + draggers).map { ($0, $0.loop) }, target: target, options: options, gate: gate,
-                                  timeout: configuration.timeout)
+        let sockets = try joinAll(
+            (watchers + draggers).map { ($0, $0.loop) }, target: target, options: options, gate: gate,
+            timeout: configuration.timeout)
         defer { for socket in sockets { socket.close() } }
         progress("\(watchers.count) watchers and \(draggers.count) draggers joined \(board)")
         for (index, dragger) in draggers.enumerated() { dragger.send(#"{"type":"drag.start","items":["y\#(index)"]}"#) }
@@ -87,8 +89,10 @@ public struct PresenceScenario {
             sentPerSecond: Double(ticks * draggers.count) / elapsed, deliveredPerSecond: delivered,
             perWatcherPerSecond: delivered / Double(watchers.count), latency: probe.summary(),
             disconnected: (watchers + draggers).filter { $0.log.withLock { $0.closed != nil } }.count)
-        progress(String(format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher; delay %@",
-                        result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.latency.text))
+        progress(
+            String(
+                format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher; delay %@",
+                result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.latency.text))
         return result
     }
 }

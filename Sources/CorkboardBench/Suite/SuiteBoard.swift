@@ -7,10 +7,12 @@ import Sockets
 /// presence scenario's placeholders. Created with `POST /api/boards`, which every peer serves.
 enum SuiteBoard {
     static func create(id: String, movers: Int, target: BenchTarget, loop: IOLoop) throws {
-        let board = Board(id: id, title: "Bench", collections: [
-            BoardCollection(id: "a", title: "A", items: (0..<movers).map { Item(id: "x\($0)", label: "Mover \($0)") }),
-            BoardCollection(id: "b", title: "B", items: (0..<100).map { Item(id: "y\($0)", label: "Card \($0)") }),
-        ])
+        let board = Board(
+            id: id, title: "Bench",
+            collections: [
+                BoardCollection(id: "a", title: "A", items: (0..<movers).map { Item(id: "x\($0)", label: "Mover \($0)") }),
+                BoardCollection(id: "b", title: "B", items: (0..<100).map { Item(id: "y\($0)", label: "Card \($0)") }),
+            ])
         try HubBenchmark.create(board, target: target, loop: loop)
     }
 

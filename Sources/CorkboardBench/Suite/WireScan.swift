@@ -66,7 +66,8 @@ enum WireScan {
                 guard index < bytes.count else { return nil }
                 // A string at the outer level followed by ':' is a key.
                 if depth == 1, index - start == pattern.count,
-                   UnsafeBufferPointer(rebasing: bytes[start..<index]).elementsEqual(pattern) {
+                    UnsafeBufferPointer(rebasing: bytes[start..<index]).elementsEqual(pattern)
+                {
                     var value = index + 1
                     while value < bytes.count, bytes[value] == UInt8(ascii: " ") { value += 1 }
                     if value < bytes.count, bytes[value] == UInt8(ascii: ":") {

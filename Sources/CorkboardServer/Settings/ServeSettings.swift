@@ -33,7 +33,8 @@ public struct ServeSettings: Sendable {
         settings.webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") ?? settings.webRoot
         settings.dataDirectory = values.string(options.data, "CORKBOARD_DATA") ?? settings.dataDirectory
         settings.loopCount = try values.integer(options.loops, "CORKBOARD_LOOPS") ?? settings.loopCount
-        settings.webSocket.maxMessageSize = try values.integer(options.maxMessageBytes, "CORKBOARD_MAX_MESSAGE_BYTES")
+        settings.webSocket.maxMessageSize =
+            try values.integer(options.maxMessageBytes, "CORKBOARD_MAX_MESSAGE_BYTES")
             ?? settings.webSocket.maxMessageSize
         if let origins = values.string(options.allowedOrigins, "CORKBOARD_ALLOWED_ORIGINS") {
             settings.webSocket.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -88,7 +89,8 @@ public struct ServeSettings: Sendable {
             guard bytes >= 0 else { throw .negativeByteRate(option: "--op-byte-rate") }
             settings.hub.operationByteRate = bytes == 0 ? nil : HubConfiguration.byteRate(perSecond: bytes)
         }
-        settings.hub.historyByteBudget = try values.integer(options.maxHistoryBytes, "CORKBOARD_MAX_HISTORY_BYTES")
+        settings.hub.historyByteBudget =
+            try values.integer(options.maxHistoryBytes, "CORKBOARD_MAX_HISTORY_BYTES")
             ?? settings.hub.historyByteBudget
         settings.hub.presenceRate = try values.rate(
             values.integer(options.presenceRate, "CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)

@@ -6,14 +6,17 @@ import Testing
 /// The lines `corkboard bot` prints without --json, one per server message, outcome and
 /// connection change, and the summary of `bot random`.
 @Suite struct BotTextTests {
-    static let board = Board(id: "b", title: "Sprint", collections: [
-        BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")]),
-        BoardCollection(id: "done", title: "Done", items: []),
-    ])
+    static let board = Board(
+        id: "b", title: "Sprint",
+        collections: [
+            BoardCollection(id: "todo", title: "To do", items: [Item(id: "a", label: "A"), Item(id: "b", label: "B")]),
+            BoardCollection(id: "done", title: "Done", items: []),
+        ])
 
     @Test func serverMessages() {
-        let welcome = Welcome(client: "c1", role: .editor, epoch: "e", seq: 4, resumed: false, board: Self.board,
-                              peers: [Peer(client: "c2", name: "Ann")])
+        let welcome = Welcome(
+            client: "c1", role: .editor, epoch: "e", seq: 4, resumed: false, board: Self.board,
+            peers: [Peer(client: "c2", name: "Ann")])
         #expect(BotText.describe(.welcome(welcome)) == #"welcome: c1 (editor), "Sprint" at seq 4: 2 collections, 2 items, 1 peers"#)
         var locked = Self.board
         locked.locked = true
@@ -28,22 +31,27 @@ import Testing
         #expect(BotText.describe(.peerJoined(client: "c3", name: "Bo")) == "c3 joined: Bo")
         #expect(BotText.describe(.peerLeft(client: "c3")) == "c3 left")
         let over = DragTarget(collection: "done", index: 0, before: nil)
-        #expect(BotText.describe(.drag(DragUpdate(client: "c2", name: "Ann", items: ["a", "b"], over: over)))
-            == "c2 (Ann) drags a, b over done[0] at the end")
-        #expect(BotText.describe(.dragOver(client: "c2", over: DragTarget(collection: "todo", index: 1, before: "b")))
-            == "c2 drags over todo[1] before b")
+        #expect(
+            BotText.describe(.drag(DragUpdate(client: "c2", name: "Ann", items: ["a", "b"], over: over)))
+                == "c2 (Ann) drags a, b over done[0] at the end")
+        #expect(
+            BotText.describe(.dragOver(client: "c2", over: DragTarget(collection: "todo", index: 1, before: "b")))
+                == "c2 drags over todo[1] before b")
         #expect(BotText.describe(.dragCleared(client: "c2", reason: .expired)) == "c2 drag ended: expired")
-        #expect(BotText.describe(.rejected(Rejected(opId: nil, ref: "d1", code: .busy, message: nil, holder: "c2")))
-            == "rejected d1: busy (held by c2)")
-        #expect(BotText.describe(.rejected(Rejected(opId: "o3", code: .locked, message: "the board is locked")))
-            == "rejected o3: locked: the board is locked")
+        #expect(
+            BotText.describe(.rejected(Rejected(opId: nil, ref: "d1", code: .busy, message: nil, holder: "c2")))
+                == "rejected d1: busy (held by c2)")
+        #expect(
+            BotText.describe(.rejected(Rejected(opId: "o3", code: .locked, message: "the board is locked")))
+                == "rejected o3: locked: the board is locked")
         #expect(BotText.describe(.error(ErrorMessage(code: .invalid, message: "bad"))) == "error invalid: bad")
     }
 
     @Test func operations() {
         let end = Destination(collection: "done")
-        #expect(BotText.describe(.insert(items: [Item(id: "n", label: "N")], destination: Destination(collection: "todo", before: "a")))
-            == "insert n into todo before a")
+        #expect(
+            BotText.describe(.insert(items: [Item(id: "n", label: "N")], destination: Destination(collection: "todo", before: "a")))
+                == "insert n into todo before a")
         #expect(BotText.describe(.delete(items: ["a", "b"])) == "delete a, b")
         #expect(BotText.describe(.updateItem(item: "a", label: "New", data: .remove)) == #"update a: label "New", no data"#)
         #expect(BotText.describe(.renameCollection(collection: "todo", title: "Later")) == #"rename todo to "Later""#)
@@ -58,8 +66,9 @@ import Testing
         let event = CommittedEvent(seq: 12, opId: "o", client: "c", op: .lock(locked: true), adjusted: false)
         #expect(BotText.describe(OperationResult.committed(event)) == "committed seq 12")
         #expect(BotText.describe(OperationResult.noop(Noop(opId: "o", seq: 3))) == "noop (nothing to change; board at seq 3)")
-        #expect(BotText.describe(OperationResult.rejected(.forbidden, message: "viewers cannot change the board"))
-            == "rejected (forbidden): viewers cannot change the board")
+        #expect(
+            BotText.describe(OperationResult.rejected(.forbidden, message: "viewers cannot change the board"))
+                == "rejected (forbidden): viewers cannot change the board")
         #expect(BotText.describe(OperationResult.unanswered(opId: "o9", .timedOut)) == "no answer for o9: no answer in time")
     }
 
@@ -72,14 +81,16 @@ import Testing
         #expect(BotText.describe(ConnectionState.disconnected(code: 1001, reason: "bye")) == "disconnected (1001: bye); reconnecting")
         #expect(BotText.describe(ConnectionState.waiting(delay: 1.5)) == "reconnecting in 1.5 s")
         #expect(BotText.describe(ConnectionState.closed(nil)) == "closed")
-        #expect(BotText.describe(ConnectionState.closed(.gaveUp(attempts: 8, lastProblem: "refused")))
-            == "closed: gave up after 8 failed reconnect attempts (last: refused)")
+        #expect(
+            BotText.describe(ConnectionState.closed(.gaveUp(attempts: 8, lastProblem: "refused")))
+                == "closed: gave up after 8 failed reconnect attempts (last: refused)")
     }
 
     @Test func theRandomSummaryCountsEveryOutcome() {
         var tally = RandomPlayTally()
-        #expect(tally.summary(seconds: 0, reconnects: 0)
-            == "random: 0 actions (0 drags) in 0.0 s: 0 committed (0 adjusted), 0 noop, 0 rejected, 0 unanswered, 0 reconnects")
+        #expect(
+            tally.summary(seconds: 0, reconnects: 0)
+                == "random: 0 actions (0 drags) in 0.0 s: 0 committed (0 adjusted), 0 noop, 0 rejected, 0 unanswered, 0 reconnects")
         tally.actions = 9
         tally.drags = 4
         tally.committed = 5
@@ -87,7 +98,8 @@ import Testing
         tally.noops = 1
         tally.rejections = ["locked": 1, "busy": 2]
         tally.unanswered = 0
-        #expect(tally.summary(seconds: 2.04, reconnects: 3)
-            == "random: 9 actions (4 drags) in 2.0 s: 5 committed (1 adjusted), 1 noop, 3 rejected (busy 2, locked 1), 0 unanswered, 3 reconnects")
+        #expect(
+            tally.summary(seconds: 2.04, reconnects: 3)
+                == "random: 9 actions (4 drags) in 2.0 s: 5 committed (1 adjusted), 1 noop, 3 rejected (busy 2, locked 1), 0 unanswered, 3 reconnects")
     }
 }

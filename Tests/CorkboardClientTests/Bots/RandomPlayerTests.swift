@@ -1,9 +1,10 @@
-@testable import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CorkboardClient
 
 /// `RandomPlayer`, the strategy of `corkboard bot random`, in process against a real server.
 @Suite(.threadsOfTheirOwn) struct RandomPlayerTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--allowed-origins`: a page of another origin may neither open a WebSocket nor call the API
 /// through its visitor's browser; the allowed origin and clients without `Origin` (bots) may.
@@ -15,8 +15,10 @@ import TestSupport
             #expect(good.handshakeResponse.status == 101)
             let op = #"{"type":"delete","opId":"evil-1","baseSeq":0,"items":["i1"]}"#
             for (origin, status) in [("Origin: https://evil.example\r\n", 403), ("Origin: null\r\n", 403), ("", 200)] {
-                let response = try BlockingClient.request(port: port, "POST /api/boards/board/ops HTTP/1.1\r\nHost: t\r\n\(origin)"
-                    + "Content-Type: text/plain\r\nContent-Length: \(op.utf8.count)\r\n\r\n\(op)")
+                let response = try BlockingClient.request(
+                    port: port,
+                    "POST /api/boards/board/ops HTTP/1.1\r\nHost: t\r\n\(origin)"
+                        + "Content-Type: text/plain\r\nContent-Length: \(op.utf8.count)\r\n\r\n\(op)")
                 #expect(response.status == status, "\(origin): \(response.text)")
             }
             #expect(try BlockingClient.request(port: port, "GET /api/boards HTTP/1.1\r\nHost: t\r\nOrigin: https://evil.example\r\n\r\n").status == 403)

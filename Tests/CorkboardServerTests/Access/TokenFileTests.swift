@@ -1,6 +1,6 @@
 import CorkboardHub
-import CorkboardServer
 import CorkboardModel
+import CorkboardServer
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The token file read again on SIGHUP by a real `corkboard serve`: a revoked token's live
 /// connections get `error` `forbidden` and close 1008, a changed role closes with 1012 and

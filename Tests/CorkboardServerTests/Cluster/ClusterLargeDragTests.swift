@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A drag whose item list does not fit in one PostgreSQL notification (under 8,000 bytes),
 /// seen on the other nodes all the same: its items once, then placeholder moves; by a node
@@ -14,10 +14,12 @@ import TestSupport
             let id = "a-\(index)-"
             return Item(id: id + String(repeating: "x", count: Limits.maximumIDBytes - id.utf8.count), label: "A\(index)")
         }
-        return Board(id: "board", title: "Long ids", collections: [
-            BoardCollection(id: "a", title: "A", items: long),
-            BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "B1"), Item(id: "b2", label: "B2"), Item(id: "b3", label: "B3")]),
-        ])
+        return Board(
+            id: "board", title: "Long ids",
+            collections: [
+                BoardCollection(id: "a", title: "A", items: long),
+                BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "B1"), Item(id: "b2", label: "B2"), Item(id: "b3", label: "B3")]),
+            ])
     }()
 
     @Test(.timeLimit(.minutes(3)))
@@ -34,8 +36,9 @@ import TestSupport
             let started = try bob.waitFor("Ada's drag") { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
             #expect(started == .drag(DragUpdate(client: ada.clientID, name: "Ada", items: items, over: nil)))
             try ada.send(.dragOver(collection: "b", index: 1))
-            #expect(try bob.waitFor(type: "drag.over")
-                == .dragOver(client: ada.clientID, over: DragTarget(collection: "b", index: 1, before: "b2")))
+            #expect(
+                try bob.waitFor(type: "drag.over")
+                    == .dragOver(client: ada.clientID, over: DragTarget(collection: "b", index: 1, before: "b2")))
 
             // Node 2 opens the board only now: it missed the start, and learns the drag from
             // its next placeholder move (the items read from the leases).
@@ -56,7 +59,10 @@ import TestSupport
             // A newcomer on a node that knows the drag hears of it right after its welcome.
             _ = try bob.waitFor(type: "drag.over")
             let dan = try BoardTestClient(port: nodes[1].port, board: "board", name: "Dan")
-            guard case .drag(let known) = try dan.nextMessage() else { Issue.record("no drag after the welcome: \(dan.log)"); return }
+            guard case .drag(let known) = try dan.nextMessage() else {
+                Issue.record("no drag after the welcome: \(dan.log)")
+                return
+            }
             #expect(known == DragUpdate(client: ada.clientID, name: "Ada", items: items, over: DragTarget(collection: "b", index: 2, before: "b3")))
 
             // Each of them sees the item list once, and the drag end once.

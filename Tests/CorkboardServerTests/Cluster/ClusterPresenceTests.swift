@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// Drags across nodes: a member's drag reaches the members of every node, its items are
 /// leased in the database so no other node grants them, a drop's clear follows its commit
@@ -51,8 +51,9 @@ import TestSupport
             try ada.send(.dragStart(items: ["i3"]))
             _ = try cy.waitFor("Ada's drag of i3") { if case .drag(let update) = $0 { update.items == ["i3"] } else { false } }
             let database = String(databaseURL.split(separator: "/").last!)
-            #expect(try PostgresCluster.shared().psql("SELECT item, holder FROM lease ORDER BY item", database: database)
-                == "i3|\(ada.clientID)")
+            #expect(
+                try PostgresCluster.shared().psql("SELECT item, holder FROM lease ORDER BY item", database: database)
+                    == "i3|\(ada.clientID)")
             try ada.send(.dragEnd)
             _ = try cy.waitFor("Ada's drag ends") { if case .dragCleared(ada.clientID, .cancel) = $0 { true } else { false } }
 

@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// Several `corkboard serve` nodes on one PostgreSQL database (issue #13): one order per
 /// board whichever node takes an operation, fan-out across nodes, nothing acknowledged lost
@@ -29,7 +29,7 @@ import TestSupport
                 for outcome in try worker.wait(timeout: 90) {
                     switch outcome {
                     case .committed(let event): committedOpIds.append(event.opId)
-                    case .noop: break  // planned on a replica another node's move had overtaken
+                    case .noop: break // planned on a replica another node's move had overtaken
                     default: Issue.record("every move commits (or is a noop), got \(outcome)")
                     }
                 }
@@ -69,8 +69,9 @@ import TestSupport
             // Forty moves in flight at once; the node dies once a few are answered.
             var sent: [OperationID] = []
             for step in 0..<40 {
-                let request = writer.request(.move(
-                    sources: [step % 2 == 0 ? "i1" : "i6"], destination: Destination(collection: step % 4 < 2 ? "done" : "todo")))
+                let request = writer.request(
+                    .move(
+                        sources: [step % 2 == 0 ? "i1" : "i6"], destination: Destination(collection: step % 4 < 2 ? "done" : "todo")))
                 try writer.send(.operation(request))
                 sent.append(request.opId)
             }
@@ -103,8 +104,10 @@ import TestSupport
                 // Committed before the kill but never heard of: the replay brought it, and the
                 // resend is answered with that same event again.
                 if resumed.events.contains(where: { $0.opId == opId }) { resumed.expectRepeat(of: opId) }
-                let request = OperationRequest(opId: opId, baseSeq: resumed.seq, .move(
-                    sources: [step % 2 == 0 ? "i1" : "i6"], destination: Destination(collection: step % 4 < 2 ? "done" : "todo")))
+                let request = OperationRequest(
+                    opId: opId, baseSeq: resumed.seq,
+                    .move(
+                        sources: [step % 2 == 0 ? "i1" : "i6"], destination: Destination(collection: step % 4 < 2 ? "done" : "todo")))
                 let outcome = try resumed.perform(request)
                 switch outcome {
                 case .rejected(let rejection): Issue.record("a resend was rejected: \(rejection)")

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue #8's crash test: a real `corkboard serve` is killed with SIGKILL while several
 /// clients pipeline operations, then started again on the same folder. Whatever any client

@@ -1,9 +1,9 @@
 import CorkboardModel
+import CorkboardSQLite
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
-import CorkboardSQLite
+import Testing
 
 /// A full disk while the server runs, at the server level, on the real SQLite store (its
 /// size capped with `PRAGMA max_page_count`): `unavailable` (docs/protocol.md#outcomes) —
@@ -49,9 +49,12 @@ import CorkboardSQLite
         #expect(ada.seq == 1)
 
         // Over HTTP too: 503 with the same code.
-        let overHTTP = try api.perform("board", bob.request(.insert(
-            items: (0..<400).map { Item(id: "http-\($0)", label: String(repeating: "y", count: 200)) },
-            destination: Destination(collection: "done"))))
+        let overHTTP = try api.perform(
+            "board",
+            bob.request(
+                .insert(
+                    items: (0..<400).map { Item(id: "http-\($0)", label: String(repeating: "y", count: 200)) },
+                    destination: Destination(collection: "done"))))
         #expect(overHTTP.status == 503)
         #expect(try overHTTP.message().rejection?.code == .unavailable)
 

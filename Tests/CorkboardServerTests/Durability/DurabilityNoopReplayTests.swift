@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/protocol.md#resending-an-opid: an opId sent again gets its first outcome "when that
 /// outcome was committed, a noop, or a permanent rejection". A noop is not sequenced, so it

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A clean stop and a start on the same data folder (issue #8): the boards, their seqs,
 /// epochs and histories come back exactly, seq continues from where it stopped, and an opId

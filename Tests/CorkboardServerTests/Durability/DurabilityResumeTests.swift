@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/protocol.md#resume across a restart: a client holding `(epoch, seq)` from before
 /// the server stopped resumes on the restarted server and gets exactly the events it missed

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A store the server cannot trust or cannot write is refused at startup with one line
 /// naming the path and exit status 1, rather than served and then failing every operation.

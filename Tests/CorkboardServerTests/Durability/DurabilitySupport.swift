@@ -3,8 +3,9 @@ import CorkboardWire
 import Dispatch
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import CorkboardServer
 
 // Helpers shared by the Durability suites: servers that stop (cleanly or by SIGKILL) and

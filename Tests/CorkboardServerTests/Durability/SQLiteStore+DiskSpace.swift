@@ -1,5 +1,6 @@
-@testable import CorkboardSQLite
 import GRDB
+
+@testable import CorkboardSQLite
 
 /// A "full disk" for the server-level tests: the store's database capped with
 /// `PRAGMA max_page_count`, run on the store's queue through its connection (internal,

@@ -1,7 +1,7 @@
 import CorkboardModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `examples/python/bot.py`, run as a reader of the README would run it, against a real
 /// `corkboard serve`: the protocol is usable from another language, with another library.
@@ -21,13 +21,20 @@ import TestSupport
         let port = try #require(server.waitForListeningPort())
         let api = BoardAPI(port: port)
         let labels = ["pear", "Apple", "fig", "banana", "cherry", "Date", "elderberry", "grape"]
-        try api.createBoard(Board(id: "fruit", title: "Fruit", collections: [
-            BoardCollection(id: "basket", title: "Basket", items: labels.enumerated().map { Item(id: "f\($0.offset)", label: $0.element) }),
-            BoardCollection(id: "bowl", title: "Bowl", items: [Item(id: "kiwi", label: "kiwi")]),
-        ]))
+        try api.createBoard(
+            Board(
+                id: "fruit", title: "Fruit",
+                collections: [
+                    BoardCollection(id: "basket", title: "Basket", items: labels.enumerated().map { Item(id: "f\($0.offset)", label: $0.element) }),
+                    BoardCollection(id: "bowl", title: "Bowl", items: [Item(id: "kiwi", label: "kiwi")]),
+                ]))
         // Someone else's change before the bot joins, which its replica must carry.
-        #expect(try api.perform("fruit", OperationRequest(
-            opId: "other-1", baseSeq: 0, .move(sources: ["kiwi"], destination: Destination(collection: "basket", before: "f2")))).status == 200)
+        #expect(
+            try api.perform(
+                "fruit",
+                OperationRequest(
+                    opId: "other-1", baseSeq: 0, .move(sources: ["kiwi"], destination: Destination(collection: "basket", before: "f2")))
+            ).status == 200)
 
         let run = try python.run([Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "fruit", "--column", "basket"], timeout: 60)
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")

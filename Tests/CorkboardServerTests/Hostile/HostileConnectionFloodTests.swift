@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Sockets
-import Testing
 import TestSupport
+import Testing
 
 /// Floods of connections: 10,000 opened and dropped against a real `corkboard serve`, and the
 /// connection limits (total, per address) answering 503 while the clients already in carry on.
@@ -18,7 +18,10 @@ import TestSupport
         var failure: String?
         for _ in 0..<count {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { failure = "socket: \(String(cString: strerror(errno)))"; break }
+            guard fd >= 0 else {
+                failure = "socket: \(String(cString: strerror(errno)))"
+                break
+            }
             let status = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -71,8 +74,9 @@ import TestSupport
             #expect(opened == 10_000, "the client side could not open them all: \(failures)")
             #expect(server.isRunning)
             // Every dropped connection is closed on the server too: no descriptor leaks.
-            #expect(eventually(timeout: 90) { server.openDescriptors <= baseline + 4 },
-                    "the server holds \(server.openDescriptors) descriptors, \(baseline) before the flood")
+            #expect(
+                eventually(timeout: 90) { server.openDescriptors <= baseline + 4 },
+                "the server holds \(server.openDescriptors) descriptors, \(baseline) before the flood")
             try Unharmed.expect(port: port, eventsBefore: before)
             print("10,000 connections opened and dropped in \(String(format: "%.1f", seconds)) s")
         }
@@ -111,7 +115,10 @@ import TestSupport
             // Who is in carries on.
             try Unharmed.commitAMove(witness)
             #expect(try witness.sync().allSatisfy { $0.typeName != "error" })
-            for client in fillers { try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"); #expect(try client.receiveResponse().status == 200) }
+            for client in fillers {
+                try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try client.receiveResponse().status == 200)
+            }
             // Once some leave, newcomers are let in again.
             fillers.removeAll()
             try witness.close()

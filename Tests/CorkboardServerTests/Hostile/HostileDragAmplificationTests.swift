@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A dragger whose presence would cost every other member far more than it costs itself: a
 /// drag of a thousand long ids, then `drag.over` as fast as it likes, or drag.start/drag.end
@@ -19,10 +19,12 @@ import TestSupport
                 return Item(id: id + String(repeating: "x", count: Limits.maximumIDBytes - id.utf8.count), label: "\(prefix)\(index)")
             }
         }
-        return Board(id: "board", title: "Long ids", collections: [
-            BoardCollection(id: "a", title: "A", items: items("a", 1_500)),
-            BoardCollection(id: "b", title: "B", items: items("b", 500)),
-        ])
+        return Board(
+            id: "board", title: "Long ids",
+            collections: [
+                BoardCollection(id: "a", title: "A", items: items("a", 1_500)),
+                BoardCollection(id: "b", title: "B", items: items("b", 500)),
+            ])
     }()
 
     /// What one slow member read while the dragger went on.
@@ -88,8 +90,11 @@ import TestSupport
             try dragger.send(.dragEnd)
             // One list of ids (its `drag`), at most 20 placeholder moves a second of under 400
             // bytes each, and a few small messages (the clear).
-            let listBytes = try WireFormat.encode(ServerMessage.drag(DragUpdate(
-                client: dragger.clientID, name: "Dragger", items: dragged, over: nil))).count
+            let listBytes = try WireFormat.encode(
+                ServerMessage.drag(
+                    DragUpdate(
+                        client: dragger.clientID, name: "Dragger", items: dragged, over: nil))
+            ).count
             let bound = listBytes + Int(floodSeconds * 20 + 10) * 400 + 4_096
             for (index, reading) in try readings.map({ try $0.wait(timeout: 90) }).enumerated() {
                 #expect(!reading.closed && reading.sawTheClear, "reader \(index) was dropped (or never saw the end): \(reading)")

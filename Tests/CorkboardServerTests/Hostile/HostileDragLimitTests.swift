@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The bounds on what one drag may hold: how many items (`--max-drag-items`), how many items a
 /// connection's drags may pick up a second, and for how long (`--max-drag-seconds`, however

@@ -1,8 +1,8 @@
 import CorkboardWire
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 import WebSocket
 
 /// A client whose oversized message (or request body) is refused while the rest of it is still

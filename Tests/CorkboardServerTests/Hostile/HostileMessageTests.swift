@@ -1,7 +1,7 @@
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WebSocket
 import WebSocketDeflate
 

@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// HTTP clients that ask for a board's whole log and the whole board (each tens of MB here)
 /// and never read a byte of the answer: the server holds no more than about its output bound
@@ -50,12 +50,14 @@ import TestSupport
             // server lets go of their descriptors.
             var dropped = 0.0
             // (Each GET of the board is counted whole before it is sent: seconds in a debug build.)
-            #expect(try eventually(timeout: 60) {
-                dropped = try Self.metrics(port: port)["corkboard_slow_consumers_dropped_total"] ?? 0
-                return dropped >= Double(Self.nonReaders)
-            }, "\(dropped) of \(Self.nonReaders) clients that read nothing were dropped")
-            #expect(eventually(timeout: 10) { server.openDescriptors <= descriptorsBefore },
-                    "the server still holds \(server.openDescriptors - descriptorsBefore) more descriptors")
+            #expect(
+                try eventually(timeout: 60) {
+                    dropped = try Self.metrics(port: port)["corkboard_slow_consumers_dropped_total"] ?? 0
+                    return dropped >= Double(Self.nonReaders)
+                }, "\(dropped) of \(Self.nonReaders) clients that read nothing were dropped")
+            #expect(
+                eventually(timeout: 10) { server.openDescriptors <= descriptorsBefore },
+                "the server still holds \(server.openDescriptors - descriptorsBefore) more descriptors")
 
             // A client that reads gets the whole log, page by page, each page within the bound,
             // and the whole board.
@@ -73,7 +75,8 @@ import TestSupport
     /// Inserts `cards` cards with ~60 KB of data each, one operation per POST.
     static func insertBigCards(port: UInt16) throws {
         for index in 0..<cards {
-            let body = #"{"type":"insert","opId":"big-\#(index)","baseSeq":\#(index),"items":[{"id":"big\#(index)","label":"Big \#(index)","data":{"blob":"\#(cardData)"}}],"destination":{"collection":"done"}}"#
+            let body =
+                #"{"type":"insert","opId":"big-\#(index)","baseSeq":\#(index),"items":[{"id":"big\#(index)","label":"Big \#(index)","data":{"blob":"\#(cardData)"}}],"destination":{"collection":"done"}}"#
             let response = try Unharmed.post(port, "/api/boards/board/ops", body: body, token: nil)
             guard response.status == 200 else { throw HubTestFailure("insert \(index): \(response.status) \(response.text.prefix(200))") }
         }

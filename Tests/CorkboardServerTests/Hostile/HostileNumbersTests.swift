@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Numbers and nesting no board can hold, sent over real sockets: a `resume.seq` past every
 /// seq (2^53 and beyond) is answered with the snapshot (`"resumed":false`), not close 1008;
@@ -44,7 +44,8 @@ import TestSupport
             let before = try Unharmed.seed(port: port)
             let member = try BoardTestClient(port: port, board: "board", name: "Deep")
             let deep = String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
-            let insert = #"{"type":"insert","opId":"deep-1","baseSeq":0,"items":[{"id":"x","label":"X","data":"# + deep
+            let insert =
+                #"{"type":"insert","opId":"deep-1","baseSeq":0,"items":[{"id":"x","label":"X","data":"# + deep
                 + #"}],"destination":{"collection":"todo"}}"#
             try member.send(json: insert)
             #expect(try member.outcome(of: "deep-1") == .rejected(Rejected(opId: "deep-1", code: .invalid, message: tooDeep)))
@@ -61,9 +62,12 @@ import TestSupport
             // Within the parser's 512 levels but deeper than a welcome can carry an item's data.
             var data = "1"
             for _ in 0..<506 { data = "[" + data + "]" }
-            let tooDeepData = try member.perform(OperationRequest(opId: "deep-2", baseSeq: member.seq, .insert(
-                items: [Item(id: "y", label: "Y", data: ["v": try JSONDecoder().decode(JSONValue.self, from: Data(data.utf8))])],
-                destination: Destination(collection: "todo"))))
+            let tooDeepData = try member.perform(
+                OperationRequest(
+                    opId: "deep-2", baseSeq: member.seq,
+                    .insert(
+                        items: [Item(id: "y", label: "Y", data: ["v": try JSONDecoder().decode(JSONValue.self, from: Data(data.utf8))])],
+                        destination: Destination(collection: "todo"))))
             #expect(tooDeepData == .rejected(Rejected(opId: "deep-2", code: .invalid, message: "data of item y nests deeper than 506 levels")))
             try Unharmed.expect(port: port, eventsBefore: before)
             // A newcomer still reads the board.

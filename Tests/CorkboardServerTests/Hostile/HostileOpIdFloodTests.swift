@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Exactly-once that no one can evict (docs/protocol.md#resending-an-opid): editors flooding
 /// rejected moves and viewers flooding forbidden locks, more of them than the board's whole
@@ -54,7 +54,8 @@ import TestSupport
                 let isViewer = flooder.name.hasSuffix("2") || flooder.name.hasSuffix("3")
                 var last = ""
                 for _ in 0..<Self.floodPerConnection {
-                    last = isViewer
+                    last =
+                        isViewer
                         ? try flooder.send(.lock(locked: true))
                         : try flooder.send(.move(sources: ["no-such-item"], destination: Destination(collection: original.id)), baseSeq: 0)
                 }

@@ -1,7 +1,7 @@
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Paths built to escape the web root or reach another board: encoded, double-encoded and
 /// overlong dots, backslashes, NULs, a symlink out of the root, a sibling folder whose name

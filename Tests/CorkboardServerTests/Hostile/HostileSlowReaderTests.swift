@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A member that keeps the board busy with its own large inserts and never reads a byte of
 /// what comes back: it is dropped at its output bound, the others keep their pace and see
@@ -30,7 +30,9 @@ import TestSupport
                     usleep(4000)
                     let request = OperationRequest(
                         opId: "sloth-\(index)", baseSeq: 0, .insert(items: [Item(id: "s\(index)", label: label)], destination: Destination(collection: "done")))
-                    guard (try? sloth.ws.send(text: String(decoding: try WireFormat.encode(ClientMessage.operation(request)), as: UTF8.self))) != nil else { break }
+                    guard (try? sloth.ws.send(text: String(decoding: try WireFormat.encode(ClientMessage.operation(request)), as: UTF8.self))) != nil else {
+                        break
+                    }
                     sent += 1
                 }
                 return sent
@@ -57,12 +59,13 @@ import TestSupport
             // board is still (the log and the board agree on the seq twice in a row).
             var events: [CommittedEvent] = []
             var lastSeq = -1
-            #expect(try eventually(timeout: 5) {
-                events = try Unharmed.events(port: port, board: "board", token: nil)
-                let seq = try fixture.document().seq
-                defer { lastSeq = seq }
-                return seq == events.count && seq == lastSeq
-            })
+            #expect(
+                try eventually(timeout: 5) {
+                    events = try Unharmed.events(port: port, board: "board", token: nil)
+                    let seq = try fixture.document().seq
+                    defer { lastSeq = seq }
+                    return seq == events.count && seq == lastSeq
+                })
             // Whatever of the sloth's inserts was committed is on the board and in the log, in Ada's replica too.
             let document = try fixture.expectAgreement([ada])
             #expect(events.starts(with: before))

@@ -1,7 +1,7 @@
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WebSocket
 
 /// Clients that hold connections open by sending slowly or not at all: an HTTP head that
@@ -54,8 +54,9 @@ import WebSocket
             let fixture = try Self.fixture()
             let port = fixture.port
             let before = try Unharmed.seed(port: port)
-            let handshake = Array(("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+            let handshake = Array(
+                ("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
             let trickler = Background { try Self.trickle(handshake, port: port) }
             try Unharmed.expect(port: port, eventsBefore: before)
             let (answer, seconds) = try trickler.wait()
@@ -104,4 +105,3 @@ import WebSocket
         }
     }
 }
-

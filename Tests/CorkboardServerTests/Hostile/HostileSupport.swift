@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 // Shared by the hostile-client suites: what every scenario checks afterwards, and a real
 // `corkboard serve` child for the scenarios where per-process limits matter.
@@ -49,11 +49,13 @@ enum Unharmed {
         let errors = (try witness.sync() + witness.log).filter { $0.typeName == "error" }
         #expect(errors.isEmpty, "the witness saw errors: \(errors)", sourceLocation: sourceLocation)
         let after = try events(port: port, board: board, token: token)
-        #expect(Array(after.prefix(eventsBefore.count)) == eventsBefore, "every event committed before is still there",
-                sourceLocation: sourceLocation)
+        #expect(
+            Array(after.prefix(eventsBefore.count)) == eventsBefore, "every event committed before is still there",
+            sourceLocation: sourceLocation)
         #expect(after.last == event, "the witness's move is the last event", sourceLocation: sourceLocation)
-        #expect(witness.board == (try document(port: port, board: board, token: token)).board,
-                "the witness's replica is the server's board", sourceLocation: sourceLocation)
+        #expect(
+            witness.board == (try document(port: port, board: board, token: token)).board,
+            "the witness's replica is the server's board", sourceLocation: sourceLocation)
         try witness.close()
     }
 
@@ -119,12 +121,16 @@ final class ChildServer: @unchecked Sendable {
 
     /// `tokens` is written to a token file and passed with `--tokens`; `ownerToken` creates the
     /// board, unless `createsBoard` is false (a node whose database has it already).
-    init(_ extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil, createsBoard: Bool = true,
-         startTimeout: Double = 20) throws {
+    init(
+        _ extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil, createsBoard: Bool = true,
+        startTimeout: Double = 20
+    ) throws {
         folder = try TemporaryDirectory("corkboard-hostile")
         try folder.write("web/index.html", "<!doctype html><title>hostile</title>")
-        var arguments = ["serve", "--port", "0", "--no-demo", "--log-level", "warning", "--loops", "2",
-                         "--web-root", folder.path + "/web", "--data", folder.path + "/data"]
+        var arguments = [
+            "serve", "--port", "0", "--no-demo", "--log-level", "warning", "--loops", "2",
+            "--web-root", folder.path + "/web", "--data", folder.path + "/data",
+        ]
         if let tokens { arguments += ["--tokens", try folder.write("tokens.json", tokens)] }
         process = try ServerProcess(arguments + extra)
         guard let port = process.waitForListeningPort(timeout: startTimeout) else {

@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A viewer (and a token for another board) trying every operation, every drag message and
 /// every HTTP write: each is refused, nothing changes, and the editors never hear of it.
@@ -34,7 +34,10 @@ import TestSupport
     @Test func aViewerTryingEverythingChangesNothing() async throws {
         let access = try TokenFile(grants: Self.tokens)
         try await offPool {
-            let server = try TestServer { $0.createsDemoBoard = false; $0.access = access }
+            let server = try TestServer {
+                $0.createsDemoBoard = false
+                $0.access = access
+            }
             let port = server.port
             try Unharmed.createBoard(port: port, token: "owner-token")
             let before = try Unharmed.seed(port: port, token: "editor-token")

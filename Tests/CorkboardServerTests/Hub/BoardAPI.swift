@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One `/api` response: status, headers and the body decoded as JSON where it is JSON.
 struct APIResponse: CustomStringConvertible {
@@ -99,17 +99,19 @@ struct BoardAPI {
         .object([
             "id": .string(board.id),
             "title": .string(board.title),
-            "collections": .array(board.collections.map { collection in
-                .object([
-                    "id": .string(collection.id),
-                    "title": .string(collection.title),
-                    "items": .array(collection.items.map { item in
-                        var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
-                        if let data = item.data { fields["data"] = .object(data) }
-                        return .object(fields)
-                    }),
-                ])
-            }),
+            "collections": .array(
+                board.collections.map { collection in
+                    .object([
+                        "id": .string(collection.id),
+                        "title": .string(collection.title),
+                        "items": .array(
+                            collection.items.map { item in
+                                var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
+                                if let data = item.data { fields["data"] = .object(data) }
+                                return .object(fields)
+                            }),
+                    ])
+                }),
         ])
     }
 }
@@ -139,8 +141,10 @@ final class HubFixture {
 
     var port: UInt16 { server.port }
 
-    func join(_ name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-              subprotocol: String? = "corkboard.v1") throws -> BoardTestClient {
+    func join(
+        _ name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
+        subprotocol: String? = "corkboard.v1"
+    ) throws -> BoardTestClient {
         try BoardTestClient(port: port, board: board.id, name: name, resumeFrom: previous, resume: resume, subprotocol: subprotocol)
     }
 

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `/api` endpoints and their statuses (docs/protocol.md#8-http-api; 403 and 429 belong to
 /// later parts).
@@ -18,9 +18,11 @@ import TestSupport
         let response = try fixture.api.get("/api/boards")
         #expect(response.status == 200)
         #expect(response.http.header("Content-Type")?.hasPrefix("application/json") == true)
-        #expect(try response.decode(BoardList.self) == BoardList(boards: [
-            .init(id: "alpha", title: "First", seq: 0), .init(id: "board", title: "Test board", seq: 0), .init(id: "zeta", title: "Last", seq: 0),
-        ]))
+        #expect(
+            try response.decode(BoardList.self)
+                == BoardList(boards: [
+                    .init(id: "alpha", title: "First", seq: 0), .init(id: "board", title: "Test board", seq: 0), .init(id: "zeta", title: "Last", seq: 0),
+                ]))
         _ = try fixture.api.perform("zeta", OperationRequest(opId: "z-1", .addCollection(collection: "x", title: "X", before: nil)))
         #expect(try fixture.api.get("/api/boards").decode(BoardList.self).boards.last == .init(id: "zeta", title: "Last", seq: 1))
     }
@@ -58,10 +60,12 @@ import TestSupport
 
     @Test func createsBoards201409And400() throws {
         let fixture = try HubFixture()
-        let fresh = Board(id: "fresh", title: "Fresh", collections: [
-            BoardCollection(id: "a", title: "A", items: [Item(id: "x1", label: "X", data: ["deep": .object(["list": .array([.number(1), .null])])])]),
-            BoardCollection(id: "b", title: "B"),
-        ])
+        let fresh = Board(
+            id: "fresh", title: "Fresh",
+            collections: [
+                BoardCollection(id: "a", title: "A", items: [Item(id: "x1", label: "X", data: ["deep": .object(["list": .array([.number(1), .null])])])]),
+                BoardCollection(id: "b", title: "B"),
+            ])
         let created = try fixture.api.post("/api/boards", json: BoardAPI.newBoardBody(fresh))
         #expect(created.status == 201)
         let body = try created.decode(BoardDocument.self)
@@ -84,7 +88,10 @@ import TestSupport
             ("no collections", #"{"id":"t2","title":"T"}"#),
             ("collections not an array", #"{"id":"t3","title":"T","collections":{}}"#),
             ("an item without a label", #"{"id":"t4","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x"}]}]}"#),
-            ("an item id twice", #"{"id":"t5","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x","label":"1"}]},{"id":"d","title":"D","items":[{"id":"x","label":"2"}]}]}"#),
+            (
+                "an item id twice",
+                #"{"id":"t5","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x","label":"1"}]},{"id":"d","title":"D","items":[{"id":"x","label":"2"}]}]}"#
+            ),
             ("a collection id twice", #"{"id":"t6","title":"T","collections":[{"id":"c","title":"C"},{"id":"c","title":"D"}]}"#),
             ("a board id over 128 bytes", #"{"id":"\#(long)","title":"T","collections":[]}"#),
             ("an item id over 128 bytes", #"{"id":"t7","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"\#(long)","label":"x"}]}]}"#),
@@ -154,14 +161,17 @@ import TestSupport
         #expect(try retried.message().committedEvent?.seq == 3)
 
         // Bodies that are not an operation at all: 400 with an `error`.
-        for body in ["{", "[]", #"{"type":"move","baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#,
-                     #"{"type":"teleport","opId":"x"}"#, #"{"type":"hello","board":"board","name":"x"}"#] {
+        for body in [
+            "{", "[]", #"{"type":"move","baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#,
+            #"{"type":"teleport","opId":"x"}"#, #"{"type":"hello","board":"board","name":"x"}"#,
+        ] {
             let response = try api.post("/api/boards/board/ops", body: body)
             #expect(response.status == 400, "\(body): \(response)")
             #expect(try response.message().errorMessage?.code == .invalid, "\(body): \(response)")
         }
         // An operation with an opId but an ill-typed field: 400 with `rejected`.
-        let illTyped = try api.post("/api/boards/board/ops", body: #"{"type":"move","opId":"h-typed","baseSeq":0,"sources":"i1","destination":{"collection":"done"}}"#)
+        let illTyped = try api.post(
+            "/api/boards/board/ops", body: #"{"type":"move","opId":"h-typed","baseSeq":0,"sources":"i1","destination":{"collection":"done"}}"#)
         #expect(illTyped.status == 400)
         #expect(try illTyped.message().rejection?.code == .invalid)
         #expect(try illTyped.message().rejection?.opId == "h-typed")
@@ -224,8 +234,9 @@ import TestSupport
         }
         #expect(seqs == [[1, 2], [3, 4], [5]])
         #expect(nexts == [2, 4, nil])
-        #expect(try fixture.api.get("/api/boards/board/ops?since=4&limit=1").decode(EventPage.self) == EventPage(events: [ada.events[4]]),
-                "the page that reaches the board's seq has no next")
+        #expect(
+            try fixture.api.get("/api/boards/board/ops?since=4&limit=1").decode(EventPage.self) == EventPage(events: [ada.events[4]]),
+            "the page that reaches the board's seq has no next")
         #expect(try fixture.api.get("/api/boards/board/ops?since=5").text == #"{"events":[]}"#)
     }
 

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WebSocket
 
 /// docs/protocol.md#7-error-rules: bad frames from a joined client, and that none of it touches the
@@ -25,11 +25,13 @@ import WebSocket
     /// the hub's HubBadInputTests, in-process).
     static let inputs: [BadInput] = [
         BadInput(name: "binary message", opcode: .binary, payload: [0x7B, 0x7D, 0x00, 0xFF], closeCode: 1003),
-        BadInput(name: "invalid UTF-8", opcode: .text, payload: Array(#"{"type":"hello","name":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8),
-                 closeCode: 1007),
-        BadInput(name: "a message over the size limit", opcode: .text,
-                 payload: Array(#"{"type":"update","opId":"big","baseSeq":0,"item":"i1","label":"\#(String(repeating: "a", count: messageLimit))"}"#.utf8),
-                 closeCode: 1009),
+        BadInput(
+            name: "invalid UTF-8", opcode: .text, payload: Array(#"{"type":"hello","name":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8),
+            closeCode: 1007),
+        BadInput(
+            name: "a message over the size limit", opcode: .text,
+            payload: Array(#"{"type":"update","opId":"big","baseSeq":0,"item":"i1","label":"\#(String(repeating: "a", count: messageLimit))"}"#.utf8),
+            closeCode: 1009),
     ]
 
     @Test(arguments: inputs)

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/protocol.md#1-the-model, "Replicas converge": every client that applies the
 /// committed events in seq order to its snapshot holds exactly the server's board, here
@@ -40,10 +40,13 @@ import TestSupport
             let offsetCount = Int.random(in: 1...min(3, source.items.count), using: &random)
             let offsets = Array(Array(source.items.indices).shuffled(using: &random).prefix(offsetCount))
             let target = collections.randomElement(using: &random)!
-            let toOffset = workload == .hotSpot ? Int.random(in: 0...min(2, target.items.count), using: &random)
+            let toOffset =
+                workload == .hotSpot
+                ? Int.random(in: 0...min(2, target.items.count), using: &random)
                 : Int.random(in: 0...target.items.count, using: &random)
-            return .moveByOffsets(collection: source.id, fromOffsets: offsets, toOffset: toOffset,
-                                  toCollection: target.id == source.id && Bool.random(using: &random) ? nil : target.id)
+            return .moveByOffsets(
+                collection: source.id, fromOffsets: offsets, toOffset: toOffset,
+                toCollection: target.id == source.id && Bool.random(using: &random) ? nil : target.id)
         }
     }
 

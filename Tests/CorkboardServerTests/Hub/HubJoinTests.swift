@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WebSocket
 
 /// docs/protocol.md#3-joining and docs/protocol.md#outcomes end to end, over real sockets: the subprotocol, hello and its deadline,
@@ -63,7 +63,6 @@ import WebSocket
             #expect(try client.syncCommitted().isEmpty, "\(client.name)")
         }
     }
-
 
     @Test func noHelloWithinTheDeadlineCloses1008() throws {
         let fixture = try HubFixture { $0.hub.helloTimeout = .milliseconds(300) }

@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Live drag state (docs/protocol.md#6-presence-drag-state) end to end, between two clients on real sockets (the rest of
 /// presence is tested in-process: CorkboardHubTests' HubPresenceTests). The helpers serve
@@ -24,7 +24,8 @@ import TestSupport
 
     /// Ada and Bob on the standard board (todo: i1…i5, done: i6…i8), each aware of the other.
     static func pair(_ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) throws
-        -> (HubFixture, BoardTestClient, BoardTestClient) {
+        -> (HubFixture, BoardTestClient, BoardTestClient)
+    {
         let fixture = try HubFixture(configure: configure)
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
@@ -52,8 +53,9 @@ import TestSupport
 
         // A newcomer sees the drag in welcome.peers.
         let cy = try fixture.join("Cy")
-        #expect(cy.welcome.peers.first { $0.client == ada.clientID }?.drag
-            == DragState(items: ["i1", "i2"], over: DragTarget(collection: "done", index: 3, before: nil)))
+        #expect(
+            cy.welcome.peers.first { $0.client == ada.clientID }?.drag
+                == DragState(items: ["i1", "i2"], over: DragTarget(collection: "done", index: 3, before: nil)))
 
         // The drop: committed first, then drag.cleared(drop), and nothing about the drag after it.
         let event = try ada.commit(.move(sources: ["i1", "i2"], destination: Destination(collection: "done")))

@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// HTTP callers' rates, by address (the WebSocket connections' rates are tested in-process:
 /// CorkboardHubTests' HubRateLimitTests).
@@ -24,7 +24,10 @@ import TestSupport
         #expect(limited.count >= 3, "\(responses.map(\.status))")
         for index in limited {
             #expect(responses[index].http.header("Retry-After") == "1")
-            guard case .rejected(let rejected) = try responses[index].message() else { Issue.record("429 without rejected body"); continue }
+            guard case .rejected(let rejected) = try responses[index].message() else {
+                Issue.record("429 without rejected body")
+                continue
+            }
             #expect(rejected.code == .rateLimited && rejected.opId == requests[index].opId)
         }
         Thread.sleep(forTimeInterval: 1.1)

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/protocol.md#resume end to end: `hello` with `resume` on a new socket gets the missed events, none
 /// skipped, none repeated, in pieces a slow socket can take (the rest of resume is tested
@@ -55,7 +55,6 @@ import TestSupport
         #expect(back.events.map(\.seq) == [1, 2, 3, 4, 5])
         try fixture.expectAgreement([ada, back])
     }
-
 
     /// A replay of several pieces (512 events each; each waits until the socket has written
     /// the last) while live events keep arriving: every missed event exactly once, in order,

@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/protocol.md#resending-an-opid over HTTP: an opId committed over a WebSocket and sent again over HTTP is not
 /// applied again (retries over WebSockets are tested in-process: CorkboardHubTests' HubRetryTests).

@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Roles from a token file (docs/protocol.md#3-joining, docs/protocol.md#8-http-api):
 /// viewers watch, editors change, owners also lock; a token limited to some boards gives
@@ -18,7 +18,10 @@ import TestSupport
 
     static func server() throws -> TestServer {
         let access = try TokenFile(grants: grants)
-        let server = try TestServer { $0.createsDemoBoard = false; $0.access = access }
+        let server = try TestServer {
+            $0.createsDemoBoard = false
+            $0.access = access
+        }
         for id in ["board", "other"] {
             var board = HubFixture.standardBoard
             board.id = id
@@ -38,7 +41,10 @@ import TestSupport
         #expect(editor.welcome.role == .editor)
         #expect(try viewer.reject(.move(sources: ["i1"], destination: Destination(collection: "done"))).code == .forbidden)
         try viewer.send(.dragStart(items: ["i1"]))
-        guard case .rejected(let drag) = try viewer.waitFor(type: "rejected") else { Issue.record("no rejection"); return }
+        guard case .rejected(let drag) = try viewer.waitFor(type: "rejected") else {
+            Issue.record("no rejection")
+            return
+        }
         #expect(drag.ref == "drag.start" && drag.code == .forbidden)
         // The viewer still receives everything.
         let event = try editor.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
@@ -57,7 +63,10 @@ import TestSupport
             let hello = Hello(board: "other", name: "X", token: token)
             try socket.send(text: String(decoding: try WireFormat.encode(ClientMessage.hello(hello)), as: UTF8.self))
             let answer = try WireFormat.decodeServerMessage(Data(try #require(try socket.receiveText()).utf8))
-            guard case .error(let error) = answer else { Issue.record("expected error, got \(answer)"); continue }
+            guard case .error(let error) = answer else {
+                Issue.record("expected error, got \(answer)")
+                continue
+            }
             #expect(error.code == .forbidden)
             #expect(try socket.receiveClose() == .policyViolation)
         }

@@ -2,8 +2,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A member that stops reading is disconnected when its unread output reaches the bound,
 /// and nobody else's delivery waits for it; it can come back with a resume.
@@ -28,7 +28,9 @@ import TestSupport
         while inserted < 600 && !slothLeft {
             let started = Date()
             let item = Item(id: "big-\(inserted)", label: label)
-            do { try ada.commit(.insert(items: [item], destination: Destination(collection: "done"))) } catch { throw HubTestFailure("ada at \(inserted): \(error)") }
+            do { try ada.commit(.insert(items: [item], destination: Destination(collection: "done"))) } catch {
+                throw HubTestFailure("ada at \(inserted): \(error)")
+            }
             slowest = max(slowest, Date().timeIntervalSince(started))
             inserted += 1
             // Bob reads along, as a live client does; the sloth's peer.left ends the flood.

@@ -1,5 +1,6 @@
-@testable import CorkboardServer
 import Testing
+
+@testable import CorkboardServer
 
 /// The query of `GET /api/boards/{id}/ops`: `since` and `limit`, nothing else, each once.
 @Suite struct OpsPageQueryTests {

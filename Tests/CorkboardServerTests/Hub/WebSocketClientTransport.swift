@@ -45,8 +45,10 @@ final class WebSocketClientTransport: TestClientTransport {
 
 extension BoardTestClient {
     /// Connects to `/ws` of the server on `port` and joins `board`.
-    convenience init(port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil,
-                     resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1") throws {
+    convenience init(
+        port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil,
+        resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1"
+    ) throws {
         let ws = try WebSocketTestClient(
             port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
         guard ws.handshakeResponse.status == 101 else {

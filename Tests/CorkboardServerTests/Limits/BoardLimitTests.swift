@@ -1,8 +1,8 @@
 import CorkboardModel
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The limits on what clients may make the server hold: boards (507 past the limit), items and
 /// collections per board and an item's data (`rejected` `invalid`), and the size of one message
@@ -41,7 +41,8 @@ import TestSupport
             #expect(rejected.code == .invalid)
             #expect(rejected.message?.contains("at most 10 items") == true)
             // Over HTTP too.
-            let request = OperationRequest(opId: "http-n4", baseSeq: 0, .insert(items: [Item(id: "n4", label: "4")], destination: Destination(collection: "todo")))
+            let request = OperationRequest(
+                opId: "http-n4", baseSeq: 0, .insert(items: [Item(id: "n4", label: "4")], destination: Destination(collection: "todo")))
             let body = String(decoding: try WireFormat.encode(ClientMessage.operation(request)), as: UTF8.self)
             #expect(try Unharmed.post(port, "/api/boards/board/ops", body: body, token: nil).status == 400)
             // A board created already over the limit is refused.
@@ -124,9 +125,11 @@ import TestSupport
 
     @Test func serveTakesEveryLimitFromItsFlags() async throws {
         try await offPool {
-            let server = try ChildServer(["--max-boards", "1", "--max-items-per-board", "9", "--max-collections-per-board", "2", "--max-connections", "100",
-                                          "--max-connections-per-ip", "5", "--max-output-bytes", "100000",
-                                          "--handshake-timeout", "1", "--hello-timeout", "1", "--idle-timeout", "1"])
+            let server = try ChildServer([
+                "--max-boards", "1", "--max-items-per-board", "9", "--max-collections-per-board", "2", "--max-connections", "100",
+                "--max-connections-per-ip", "5", "--max-output-bytes", "100000",
+                "--handshake-timeout", "1", "--hello-timeout", "1", "--idle-timeout", "1",
+            ])
             let port = server.port
             var board = HubFixture.standardBoard
             board.id = "second"
@@ -144,7 +147,9 @@ import TestSupport
             let idle = try BlockingClient(port: port)
             #expect(idle.isClosedByPeer())
         }
-        for bad in [["--max-output-bytes", "10"], ["--max-boards", "-1"], ["--max-collections-per-board", "-2"], ["--hello-timeout", "0"], ["--max-connections", "x"]] {
+        for bad in [
+            ["--max-output-bytes", "10"], ["--max-boards", "-1"], ["--max-collections-per-board", "-2"], ["--hello-timeout", "0"], ["--max-connections", "x"],
+        ] {
             let process = try ServerProcess(["serve", "--port", "0"] + bad)
             #expect(process.waitForExit() == 64, "\(bad)")
         }

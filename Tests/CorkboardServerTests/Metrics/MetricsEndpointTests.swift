@@ -3,8 +3,8 @@ import CorkboardModel
 import CorkboardServer
 import CorkboardWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /metrics` over a real socket: it parses as Prometheus text and counts exactly what
 /// the test did on a fresh server.

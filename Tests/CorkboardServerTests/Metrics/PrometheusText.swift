@@ -43,7 +43,7 @@ struct PrometheusText {
     private static func isValidSeries(_ series: String) -> Bool {
         let name = series.prefix { $0 != "{" }
         guard let first = name.first, first.isLetter || first == "_" || first == ":",
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") })
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") })
         else { return false }
         let rest = series.dropFirst(name.count)
         guard !rest.isEmpty else { return true }

@@ -2,8 +2,8 @@ import CorkboardHub
 import CorkboardServer
 import Dispatch
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// `corkboard serve`'s settings from plain values, without a process: every option and its
 /// variable, the defaults, and every value refused.
@@ -65,62 +65,88 @@ import TestSupport
     static let everySetting: [Setting] = [
         Setting(variable: "CORKBOARD_HOST", text: "::1", option: { $0.host = "::1" }, read: { $0.configuration.host }, expected: "::1"),
         Setting(variable: "CORKBOARD_PORT", text: "9090", option: { $0.port = 9090 }, read: { "\($0.configuration.port)" }, expected: "9090"),
-        Setting(variable: "CORKBOARD_WEB_ROOT", text: "/srv/web", option: { $0.webRoot = "/srv/web" },
-                read: { $0.configuration.webRoot }, expected: "/srv/web"),
-        Setting(variable: "CORKBOARD_DATA", text: "/var/lib/corkboard", option: { $0.data = "/var/lib/corkboard" },
-                read: { $0.configuration.dataDirectory }, expected: "/var/lib/corkboard"),
+        Setting(
+            variable: "CORKBOARD_WEB_ROOT", text: "/srv/web", option: { $0.webRoot = "/srv/web" },
+            read: { $0.configuration.webRoot }, expected: "/srv/web"),
+        Setting(
+            variable: "CORKBOARD_DATA", text: "/var/lib/corkboard", option: { $0.data = "/var/lib/corkboard" },
+            read: { $0.configuration.dataDirectory }, expected: "/var/lib/corkboard"),
         Setting(variable: "CORKBOARD_LOOPS", text: "7", option: { $0.loops = 7 }, read: { "\($0.configuration.loopCount)" }, expected: "7"),
         Setting(variable: "CORKBOARD_LOG_LEVEL", text: "debug", option: { $0.logLevel = "debug" }, read: { "\($0.logLevel)" }, expected: "debug"),
-        Setting(variable: "CORKBOARD_MAX_MESSAGE_BYTES", text: "4096", option: { $0.maxMessageBytes = 4096 },
-                read: { "\($0.configuration.webSocket.maxMessageSize)" }, expected: "4096"),
-        Setting(variable: "CORKBOARD_ALLOWED_ORIGINS", text: "https://a.example, https://b.example",
-                option: { $0.allowedOrigins = "https://a.example, https://b.example" },
-                read: { ($0.configuration.webSocket.allowedOrigins ?? []).sorted().joined(separator: " ") },
-                expected: "https://a.example https://b.example"),
-        Setting(variable: "CORKBOARD_DEFLATE", text: "speed", option: { $0.deflate = "speed" },
-                read: { $0.configuration.deflate.mode.rawValue }, expected: "speed"),
-        Setting(variable: "CORKBOARD_DEFLATE_THRESHOLD", text: "512", option: { $0.deflateThreshold = 512 },
-                read: { "\($0.configuration.deflate.minimumSize)" }, expected: "512"),
-        Setting(variable: "CORKBOARD_STORE", text: "memory", option: { $0.store = "memory" },
-                read: { $0.configuration.store.rawValue }, expected: "memory"),
-        Setting(variable: "CORKBOARD_DATABASE_URL", text: "postgres://db/corkboard", option: { $0.databaseURL = "postgres://db/corkboard" },
-                read: { $0.configuration.databaseURL ?? "nil" }, expected: "postgres://db/corkboard"),
-        Setting(variable: "CORKBOARD_SYNC", text: "normal", option: { $0.sync = "normal" },
-                read: { $0.configuration.sync.rawValue }, expected: "normal"),
-        Setting(variable: "CORKBOARD_OP_RATE", text: "50", option: { $0.opRate = 50 },
-                read: { "\($0.configuration.hub.operationRate?.perSecond ?? -1)" }, expected: "50.0"),
-        Setting(variable: "CORKBOARD_OP_BYTE_RATE", text: "1000", option: { $0.opByteRate = 1000 },
-                read: { "\($0.configuration.hub.operationByteRate.map { "\($0.perSecond)/\($0.burst)" } ?? "nil")" }, expected: "1000.0/4000.0"),
-        Setting(variable: "CORKBOARD_PRESENCE_RATE", text: "5", option: { $0.presenceRate = 5 },
-                read: { "\($0.configuration.hub.presenceRate?.perSecond ?? -1)" }, expected: "5.0"),
-        Setting(variable: "CORKBOARD_MAX_DRAG_ITEMS", text: "3", option: { $0.maxDragItems = 3 },
-                read: { "\($0.configuration.hub.maxDragItems ?? -1)" }, expected: "3"),
-        Setting(variable: "CORKBOARD_MAX_DRAG_SECONDS", text: "9", option: { $0.maxDragSeconds = 9 },
-                read: { "\($0.configuration.hub.maxDragDuration.map { "\($0)" } ?? "nil")" }, expected: "\(DispatchTimeInterval.seconds(9))"),
-        Setting(variable: "CORKBOARD_MAX_CONNECTIONS", text: "100", option: { $0.maxConnections = 100 },
-                read: { "\($0.configuration.http.admission.maxConnections ?? -1)" }, expected: "100"),
-        Setting(variable: "CORKBOARD_MAX_CONNECTIONS_PER_IP", text: "8", option: { $0.maxConnectionsPerIP = 8 },
-                read: { "\($0.configuration.http.admission.maxConnectionsPerAddress ?? -1)" }, expected: "8"),
-        Setting(variable: "CORKBOARD_MAX_BOARDS", text: "2", option: { $0.maxBoards = 2 },
-                read: { "\($0.configuration.hub.maxBoards ?? -1)" }, expected: "2"),
-        Setting(variable: "CORKBOARD_MAX_ITEMS_PER_BOARD", text: "20", option: { $0.boardLimits.maxItemsPerBoard = 20 },
-                read: { "\($0.configuration.hub.maxItemsPerBoard ?? -1)" }, expected: "20"),
-        Setting(variable: "CORKBOARD_MAX_COLLECTIONS_PER_BOARD", text: "4", option: { $0.boardLimits.maxCollectionsPerBoard = 4 },
-                read: { "\($0.configuration.hub.maxCollectionsPerBoard ?? -1)" }, expected: "4"),
-        Setting(variable: "CORKBOARD_MAX_HISTORY_BYTES", text: "65536", option: { $0.maxHistoryBytes = 65536 },
-                read: { "\($0.configuration.hub.historyByteBudget)" }, expected: "65536"),
-        Setting(variable: "CORKBOARD_MAX_OUTPUT_BYTES", text: "100000", option: { $0.maxOutputBytes = 100_000 },
-                read: { "\($0.configuration.maxPendingOutput)" }, expected: "100000"),
-        Setting(variable: "CORKBOARD_HANDSHAKE_TIMEOUT", text: "3", option: { $0.handshakeTimeout = 3 },
-                read: { "\($0.configuration.http.headerTimeout)" }, expected: "\(DispatchTimeInterval.seconds(3))"),
-        Setting(variable: "CORKBOARD_HELLO_TIMEOUT", text: "4", option: { $0.helloTimeout = 4 },
-                read: { "\($0.configuration.hub.helloTimeout)" }, expected: "\(DispatchTimeInterval.seconds(4))"),
-        Setting(variable: "CORKBOARD_IDLE_TIMEOUT", text: "5", option: { $0.idleTimeout = 5 },
-                read: { "\($0.configuration.http.idleTimeout)" }, expected: "\(DispatchTimeInterval.seconds(5))"),
-        Setting(variable: "CORKBOARD_NO_DEMO", text: "1", option: { $0.noDemo = true },
-                read: { "\($0.configuration.createsDemoBoard)" }, expected: "false"),
-        Setting(variable: "CORKBOARD_ECHO_ENDPOINT", text: "1", option: { $0.echoEndpoint = true },
-                read: { "\($0.configuration.echoEndpoint)" }, expected: "true"),
+        Setting(
+            variable: "CORKBOARD_MAX_MESSAGE_BYTES", text: "4096", option: { $0.maxMessageBytes = 4096 },
+            read: { "\($0.configuration.webSocket.maxMessageSize)" }, expected: "4096"),
+        Setting(
+            variable: "CORKBOARD_ALLOWED_ORIGINS", text: "https://a.example, https://b.example",
+            option: { $0.allowedOrigins = "https://a.example, https://b.example" },
+            read: { ($0.configuration.webSocket.allowedOrigins ?? []).sorted().joined(separator: " ") },
+            expected: "https://a.example https://b.example"),
+        Setting(
+            variable: "CORKBOARD_DEFLATE", text: "speed", option: { $0.deflate = "speed" },
+            read: { $0.configuration.deflate.mode.rawValue }, expected: "speed"),
+        Setting(
+            variable: "CORKBOARD_DEFLATE_THRESHOLD", text: "512", option: { $0.deflateThreshold = 512 },
+            read: { "\($0.configuration.deflate.minimumSize)" }, expected: "512"),
+        Setting(
+            variable: "CORKBOARD_STORE", text: "memory", option: { $0.store = "memory" },
+            read: { $0.configuration.store.rawValue }, expected: "memory"),
+        Setting(
+            variable: "CORKBOARD_DATABASE_URL", text: "postgres://db/corkboard", option: { $0.databaseURL = "postgres://db/corkboard" },
+            read: { $0.configuration.databaseURL ?? "nil" }, expected: "postgres://db/corkboard"),
+        Setting(
+            variable: "CORKBOARD_SYNC", text: "normal", option: { $0.sync = "normal" },
+            read: { $0.configuration.sync.rawValue }, expected: "normal"),
+        Setting(
+            variable: "CORKBOARD_OP_RATE", text: "50", option: { $0.opRate = 50 },
+            read: { "\($0.configuration.hub.operationRate?.perSecond ?? -1)" }, expected: "50.0"),
+        Setting(
+            variable: "CORKBOARD_OP_BYTE_RATE", text: "1000", option: { $0.opByteRate = 1000 },
+            read: { "\($0.configuration.hub.operationByteRate.map { "\($0.perSecond)/\($0.burst)" } ?? "nil")" }, expected: "1000.0/4000.0"),
+        Setting(
+            variable: "CORKBOARD_PRESENCE_RATE", text: "5", option: { $0.presenceRate = 5 },
+            read: { "\($0.configuration.hub.presenceRate?.perSecond ?? -1)" }, expected: "5.0"),
+        Setting(
+            variable: "CORKBOARD_MAX_DRAG_ITEMS", text: "3", option: { $0.maxDragItems = 3 },
+            read: { "\($0.configuration.hub.maxDragItems ?? -1)" }, expected: "3"),
+        Setting(
+            variable: "CORKBOARD_MAX_DRAG_SECONDS", text: "9", option: { $0.maxDragSeconds = 9 },
+            read: { "\($0.configuration.hub.maxDragDuration.map { "\($0)" } ?? "nil")" }, expected: "\(DispatchTimeInterval.seconds(9))"),
+        Setting(
+            variable: "CORKBOARD_MAX_CONNECTIONS", text: "100", option: { $0.maxConnections = 100 },
+            read: { "\($0.configuration.http.admission.maxConnections ?? -1)" }, expected: "100"),
+        Setting(
+            variable: "CORKBOARD_MAX_CONNECTIONS_PER_IP", text: "8", option: { $0.maxConnectionsPerIP = 8 },
+            read: { "\($0.configuration.http.admission.maxConnectionsPerAddress ?? -1)" }, expected: "8"),
+        Setting(
+            variable: "CORKBOARD_MAX_BOARDS", text: "2", option: { $0.maxBoards = 2 },
+            read: { "\($0.configuration.hub.maxBoards ?? -1)" }, expected: "2"),
+        Setting(
+            variable: "CORKBOARD_MAX_ITEMS_PER_BOARD", text: "20", option: { $0.boardLimits.maxItemsPerBoard = 20 },
+            read: { "\($0.configuration.hub.maxItemsPerBoard ?? -1)" }, expected: "20"),
+        Setting(
+            variable: "CORKBOARD_MAX_COLLECTIONS_PER_BOARD", text: "4", option: { $0.boardLimits.maxCollectionsPerBoard = 4 },
+            read: { "\($0.configuration.hub.maxCollectionsPerBoard ?? -1)" }, expected: "4"),
+        Setting(
+            variable: "CORKBOARD_MAX_HISTORY_BYTES", text: "65536", option: { $0.maxHistoryBytes = 65536 },
+            read: { "\($0.configuration.hub.historyByteBudget)" }, expected: "65536"),
+        Setting(
+            variable: "CORKBOARD_MAX_OUTPUT_BYTES", text: "100000", option: { $0.maxOutputBytes = 100_000 },
+            read: { "\($0.configuration.maxPendingOutput)" }, expected: "100000"),
+        Setting(
+            variable: "CORKBOARD_HANDSHAKE_TIMEOUT", text: "3", option: { $0.handshakeTimeout = 3 },
+            read: { "\($0.configuration.http.headerTimeout)" }, expected: "\(DispatchTimeInterval.seconds(3))"),
+        Setting(
+            variable: "CORKBOARD_HELLO_TIMEOUT", text: "4", option: { $0.helloTimeout = 4 },
+            read: { "\($0.configuration.hub.helloTimeout)" }, expected: "\(DispatchTimeInterval.seconds(4))"),
+        Setting(
+            variable: "CORKBOARD_IDLE_TIMEOUT", text: "5", option: { $0.idleTimeout = 5 },
+            read: { "\($0.configuration.http.idleTimeout)" }, expected: "\(DispatchTimeInterval.seconds(5))"),
+        Setting(
+            variable: "CORKBOARD_NO_DEMO", text: "1", option: { $0.noDemo = true },
+            read: { "\($0.configuration.createsDemoBoard)" }, expected: "false"),
+        Setting(
+            variable: "CORKBOARD_ECHO_ENDPOINT", text: "1", option: { $0.echoEndpoint = true },
+            read: { "\($0.configuration.echoEndpoint)" }, expected: "true"),
     ]
 
     @Test(arguments: everySetting)
@@ -131,8 +157,13 @@ import TestSupport
     }
 
     @Test func theOptionWinsOverTheVariable() throws {
-        let settings = try settings(options { $0.port = 9001; $0.host = "0.0.0.0"; $0.maxBoards = 3 },
-                                    ["CORKBOARD_PORT": "9002", "CORKBOARD_HOST": "::", "CORKBOARD_MAX_BOARDS": "x"])
+        let settings = try settings(
+            options {
+                $0.port = 9001
+                $0.host = "0.0.0.0"
+                $0.maxBoards = 3
+            },
+            ["CORKBOARD_PORT": "9002", "CORKBOARD_HOST": "::", "CORKBOARD_MAX_BOARDS": "x"])
         #expect(settings.configuration.port == 9001 && settings.configuration.host == "0.0.0.0" && settings.configuration.hub.maxBoards == 3)
     }
 
@@ -147,10 +178,17 @@ import TestSupport
     }
 
     @Test func zeroTurnsLimitsAndRatesOff() throws {
-        let hub = try settings(options {
-            $0.maxBoards = 0; $0.boardLimits = BoardLimitValues(maxItemsPerBoard: 0, maxCollectionsPerBoard: 0)
-            $0.opRate = 0; $0.opByteRate = 0; $0.presenceRate = 0; $0.maxDragItems = 0; $0.maxDragSeconds = 0
-        }).configuration.hub
+        let hub = try settings(
+            options {
+                $0.maxBoards = 0
+                $0.boardLimits = BoardLimitValues(maxItemsPerBoard: 0, maxCollectionsPerBoard: 0)
+                $0.opRate = 0
+                $0.opByteRate = 0
+                $0.presenceRate = 0
+                $0.maxDragItems = 0
+                $0.maxDragSeconds = 0
+            }
+        ).configuration.hub
         #expect(hub.maxBoards == nil && hub.maxItemsPerBoard == nil && hub.maxCollectionsPerBoard == nil)
         #expect(hub.operationRate == nil && hub.operationByteRate == nil && hub.presenceRate == nil)
         #expect(hub.maxDragItems == nil && hub.maxDragDuration == nil)
@@ -194,10 +232,14 @@ import TestSupport
     @Test(arguments: [
         (["CORKBOARD_PORT": "eighty"], "environment variable CORKBOARD_PORT='eighty' is not a whole number in 0...65535"),
         (["CORKBOARD_PORT": "70000"], "environment variable CORKBOARD_PORT='70000' is not a whole number in 0...65535"),
-        (["CORKBOARD_MAX_CONNECTIONS": "x"],
-         "environment variable CORKBOARD_MAX_CONNECTIONS='x' is not a whole number in \(Int.min)...\(Int.max)"),
-        (["CORKBOARD_MAX_ITEMS_PER_BOARD": "1.5"],
-         "environment variable CORKBOARD_MAX_ITEMS_PER_BOARD='1.5' is not a whole number in \(Int.min)...\(Int.max)"),
+        (
+            ["CORKBOARD_MAX_CONNECTIONS": "x"],
+            "environment variable CORKBOARD_MAX_CONNECTIONS='x' is not a whole number in \(Int.min)...\(Int.max)"
+        ),
+        (
+            ["CORKBOARD_MAX_ITEMS_PER_BOARD": "1.5"],
+            "environment variable CORKBOARD_MAX_ITEMS_PER_BOARD='1.5' is not a whole number in \(Int.min)...\(Int.max)"
+        ),
         (["CORKBOARD_DEFLATE": "fast"], "deflate mode 'fast' is not one of memory, speed, off"),
         (["CORKBOARD_STORE": "mysql"], "store 'mysql' is not one of sqlite, memory, postgres"),
         (["CORKBOARD_SYNC": "off"], "sync 'off' is not one of full, normal"),
@@ -233,7 +275,12 @@ import TestSupport
         #expect(refusal(options { $0.opByteRate = -1 }) == .negativeByteRate(option: "--op-byte-rate"))
         #expect(refusal(options { $0.presenceRate = -1 }) == .negativeRate(option: "--presence-rate"))
         #expect(refusal(options { $0.store = "disk" }) == .unknownStore("disk"))
-        #expect(refusal(options { $0.loops = 0; $0.logLevel = "loud" }) == .unknownLogLevel("loud"), "unreadable values come first")
+        #expect(
+            refusal(
+                options {
+                    $0.loops = 0
+                    $0.logLevel = "loud"
+                }) == .unknownLogLevel("loud"), "unreadable values come first")
     }
 
     @Test func importReadsTheBoardLimitsAsServeDoes() throws {

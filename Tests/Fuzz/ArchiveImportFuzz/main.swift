@@ -24,7 +24,8 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
-    let limits = input.takeChoice() & 1 == 1
+    let limits =
+        input.takeChoice() & 1 == 1
         ? BoardSizeLimits(maximumItems: 3, maximumCollections: 2)
         : BoardSizeLimits(maximumItems: 10_000, maximumCollections: 1_000)
     let text = Data(input.bytes)
@@ -116,8 +117,11 @@ func applyOperations(to archive: BoardArchive, _ limits: BoardSizeLimits) {
         OperationRequest(opId: "f-add", .addCollection(collection: "fuzz-collection", title: "F", before: nil)),
     ]
     if let first = archive.board.collections.first {
-        requests.append(OperationRequest(opId: "f-insert", baseSeq: archive.seq, .insert(
-            items: [Item(id: "fuzz-item", label: "F")], destination: Destination(collection: first.id))))
+        requests.append(
+            OperationRequest(
+                opId: "f-insert", baseSeq: archive.seq,
+                .insert(
+                    items: [Item(id: "fuzz-item", label: "F")], destination: Destination(collection: first.id))))
     }
     if let item = archive.board.collections.first(where: { !$0.items.isEmpty })?.items.first, let last = archive.board.collections.last {
         requests.append(OperationRequest(opId: "f-move", baseSeq: archive.seq, .move(sources: [item.id], destination: Destination(collection: last.id))))

@@ -16,13 +16,17 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 
-let fixture = Board(id: "fuzz", title: "Fuzz", collections: [
-    BoardCollection(id: "todo", title: "To do", items: [
-        Item(id: "i1", label: "One"), Item(id: "i2", label: "Two", data: ["n": .number(2)]), Item(id: "i4", label: "Four"),
-    ]),
-    BoardCollection(id: "done", title: "Done", items: [Item(id: "i3", label: "Three")]),
-    BoardCollection(id: "empty", title: "Empty"),
-])
+let fixture = Board(
+    id: "fuzz", title: "Fuzz",
+    collections: [
+        BoardCollection(
+            id: "todo", title: "To do",
+            items: [
+                Item(id: "i1", label: "One"), Item(id: "i2", label: "Two", data: ["n": .number(2)]), Item(id: "i4", label: "Four"),
+            ]),
+        BoardCollection(id: "done", title: "Done", items: [Item(id: "i3", label: "Three")]),
+        BoardCollection(id: "empty", title: "Empty"),
+    ])
 let startSeq = 5
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -14,11 +14,13 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 
-let fixture = Board(id: "fuzz", title: "Fuzz", collections: [
-    BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "One"), Item(id: "i2", label: "Two", data: ["n": .number(2)])]),
-    BoardCollection(id: "done", title: "Done", items: [Item(id: "i3", label: "Three")]),
-    BoardCollection(id: "empty", title: "Empty"),
-])
+let fixture = Board(
+    id: "fuzz", title: "Fuzz",
+    collections: [
+        BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "One"), Item(id: "i2", label: "Two", data: ["n": .number(2)])]),
+        BoardCollection(id: "done", title: "Done", items: [Item(id: "i3", label: "Three")]),
+        BoardCollection(id: "empty", title: "Empty"),
+    ])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -50,8 +52,9 @@ func resolve(_ request: OperationRequest) {
         check(decoded == commit.event, "event \(commit.event) did not survive JSON")
         let message = ServerMessage.committed(commit.event)
         let written = try? WireFormat.encode(message)
-        check(written.flatMap { try? WireFormat.decodeServerMessage($0) } == message,
-              "\(message) written as \(written.map { String(decoding: $0, as: UTF8.self) } ?? "nothing") did not decode")
+        check(
+            written.flatMap { try? WireFormat.decodeServerMessage($0) } == message,
+            "\(message) written as \(written.map { String(decoding: $0, as: UTF8.self) } ?? "nothing") did not decode")
         var replica = Replica(board: fixture, seq: 5)
         do { try replica.apply(commit.event) } catch { check(false, "a replica could not apply \(commit.event): \(error)") }
         check(replica.board == engine.board, "replica and engine disagree after \(commit.event)")

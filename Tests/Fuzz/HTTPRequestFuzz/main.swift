@@ -92,7 +92,8 @@ func checkFields(_ request: HTTPRequest) {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let choice = input.takeChoice()
-    let limits = choice & 0x80 != 0
+    let limits =
+        choice & 0x80 != 0
         ? HTTPRequestParser.Limits(maxHeaderBytes: 512, maxURILength: 128, maxBodyBytes: 256, maxHeaderCount: 8)
         : HTTPRequestParser.Limits()
 
@@ -103,8 +104,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for request in requests {
         checkFields(request)
         let (again, _) = parse([serialize(request)[...]], limits: HTTPRequestParser.Limits())
-        check(!again.failed && again.requests == [ParsedRequest(request)],
-              "re-serialised \(ParsedRequest(request)) parsed as \(again)")
+        check(
+            !again.failed && again.requests == [ParsedRequest(request)],
+            "re-serialised \(ParsedRequest(request)) parsed as \(again)")
     }
     return 0
 }

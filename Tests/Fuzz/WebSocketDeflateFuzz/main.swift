@@ -73,8 +73,11 @@ func fuzzInflate(_ data: [UInt8], choice: UInt8, limit: Int) {
     if noContextTakeover || (try? cut.get()) == nil {
         guard let compressed = sender(choice).compress(probe) else { return }
         let next = inflate([compressed[...]], with: inflater, limit: limit)
-        if case .success(let bytes) = next { check(bytes == probe, "probe inflated wrong after a message") }
-        else if limit >= probe.count { check(false, "probe failed after a message: \(next)") }
+        if case .success(let bytes) = next {
+            check(bytes == probe, "probe inflated wrong after a message")
+        } else if limit >= probe.count {
+            check(false, "probe failed after a message: \(next)")
+        }
     }
 }
 
