@@ -1,3 +1,4 @@
+// @ts-check
 // The board page (`/b/{id}`): wires the session (the server), the view (the DOM), pointer
 // and keyboard moves, editing, presence, the connection badge and the read-only banner.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Changing the board's content: adding, editing and deleting cards, adding, renaming and
 // removing (empty) columns, and the "Move to…" menu, all as operations
 // (docs/protocol.md#4-operations) through the session (so they show at once and roll back

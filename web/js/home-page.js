@@ -1,3 +1,4 @@
+// @ts-check
 // The board list (`/`): every board with its title, and a form that creates one with the
 // usual three columns and opens it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Moving cards without a pointer: Space picks the focused card up, the arrow keys carry it
 // (up and down in its column, left and right across columns), Space drops it and Escape
 // puts it back. Every step is announced through the live region; presence goes to the

@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop with Pointer Events (mouse, pen and touch alike; the HTML5 drag API does
 // not work on touch screens). The card lifts and follows the pointer, a placeholder opens
 // where it would land and the other cards glide out of its way; the board scrolls near its
