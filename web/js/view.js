@@ -234,6 +234,8 @@ export class BoardView {
       ghost.style.setProperty("--holder-color", color);
       ghost.textContent = peer.name;
       ghost.setAttribute("aria-hidden", "true");
+      // Of type `string | undefined` because a card still being written (a draft) has no id.
+      /** @type {Set<string | undefined>} */
       const dragged = new Set(peer.drag.items);
       const rest = /** @type {HTMLElement[]} */ ([...column.list.children]).filter((el) => el.classList.contains("card") && !dragged.has(el.dataset.itemId));
       column.list.insertBefore(ghost, rest[over.index] ?? null);
@@ -298,7 +300,7 @@ export class BoardView {
   /**
    * Cards of a column as shown, without `excluded` ids.
    * @param {string} collectionId
-   * @param {Set<string>} excluded
+   * @param {Set<string | undefined>} excluded (a card still being written has no id yet)
    * @returns {HTMLElement[]}
    */
   visibleCards(collectionId, excluded) {
