@@ -176,8 +176,8 @@ function showAccess() {
 }
 
 /** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => {
-  // The button stays in view while a resync fetches a fresh board: whether to lock or
-  // unlock is not known then (it threw a TypeError before the checker pointed it out).
+  // The button stays in view while a resync fetches a fresh board, when whether to lock or
+  // unlock is not known: a click then threw a TypeError (the type check found it).
   if (!session.confirmed) return;
   session.submit({ type: "lock", locked: !session.confirmed.locked });
 });

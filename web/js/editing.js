@@ -11,7 +11,7 @@ const MAX_TEXT = 16384;
 /** @typedef {"enter" | "blur" | "escape"} EditEnd */
 /** @typedef {[text: string, action: () => void]} MenuEntry */
 
-// Editing starts only when the session may edit (`editable()`), so it has a board: the
+// Cards and columns are on the page only once the session has a board (which it keeps): the
 // casts of `session.board` below say so. The elements are those the view made (a column is
 // a `section.column` with its title, list and buttons; a card an `li.card` with its label).
 

@@ -162,6 +162,7 @@ export class BoardSession extends EventTarget {
       /** @type {Hello} */
       const hello = { type: "hello", board: this.boardId, name: this.name };
       if (this.token) hello.token = this.token;
+      // A welcome sets the epoch with the board it confirms.
       if (this.confirmed) hello.resume = { epoch: /** @type {string} */ (this.epoch), seq: this.seq };
       socket.send(JSON.stringify(hello));
     });
