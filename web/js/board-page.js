@@ -1,3 +1,4 @@
+// @ts-check
 // The board page (`/b/{id}`): wires the session (the server), the view (the DOM), pointer
 // and keyboard moves, editing, presence, the connection badge and the read-only banner.
 
@@ -10,22 +11,40 @@ import { Announcer, Notices } from "./feedback.js";
 import { accessToken, colorFor, displayName } from "./people.js";
 import { findItem } from "./replica.js";
 
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").MoveOperation} MoveOperation */
+/** @typedef {import("./session.js").BoardChange} BoardChange */
+/** @typedef {import("./session.js").Committed} Committed */
+/** @typedef {import("./session.js").Rejected} Rejected */
+/**
+ * What the ways of changing the board (pointer, keyboard, editing) share: the session, the
+ * view, the two voices of the page, and how to name cards in what they say.
+ * @typedef {{ session: BoardSession, view: BoardView, announcer: Announcer, notices: Notices,
+ *   describe: (items: string[]) => string }} PageParts
+ */
+
 const params = new URLSearchParams(location.search);
 const boardId = decodeURIComponent(location.pathname.replace(/^\/b\//, "").replace(/\/$/, ""));
 const name = displayName(params);
 
 const session = new BoardSession({ boardId, name, token: accessToken(params) });
-const view = new BoardView(document.getElementById("board"));
-const notices = new Notices(document.getElementById("notice"));
-const announcer = new Announcer(document.getElementById("announcer"));
+// board.html has every element this module looks up by id.
+const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
+const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
+const announcer = new Announcer(/** @type {HTMLElement} */ (document.getElementById("announcer")));
 
-/** "Write a bot" or "3 cards": how announcements name what is moving. */
+/**
+ * "Write a bot" or "3 cards": how announcements name what is moving.
+ * @param {string[]} items
+ * @returns {string}
+ */
 function describe(items) {
   if (items.length !== 1) return `${items.length} cards`;
   const found = session.board && findItem(session.board, items[0]);
   return found ? found.item.label : "the card";
 }
 
+/** @type {PageParts} */
 const tools = { session, view, announcer, notices, describe };
 const pointer = new PointerDrag(tools);
 const keyboard = new KeyboardMove(tools);
@@ -40,9 +59,10 @@ view.afterRender = () => {
 // MARK: Server → page
 
 session.addEventListener("board", (event) => {
-  const { cause, event: committed, own } = event.detail;
-  const board = session.board;
-  document.getElementById("board-title").textContent = board.title;
+  const { cause, event: committed, own } = /** @type {CustomEvent<BoardChange>} */ (event).detail;
+  // A "board" event comes only once the session has a board to show.
+  const board = /** @type {Board} */ (session.board);
+  /** @type {HTMLElement} */ (document.getElementById("board-title")).textContent = board.title;
   document.title = `${board.title} · Corkboard`;
   view.root.dataset.seq = String(session.seq);
   view.render(board, { editable: session.canEdit });
@@ -60,9 +80,10 @@ session.addEventListener("presence", () => {
 session.addEventListener("state", showConnection);
 
 session.addEventListener("rejected", (event) => {
-  const rejected = event.detail;
+  const rejected = /** @type {CustomEvent<Rejected>} */ (event).detail;
   if (rejected.ref === "drag.start") {
-    const holder = session.peers.get(rejected.holder)?.name;
+    // `holder` comes with `busy` only; otherwise no one is found.
+    const holder = session.peers.get(/** @type {string} */ (rejected.holder))?.name;
     pointer.refused(holder);
     keyboard.refused(holder);
     if (rejected.code !== "busy") notices.showRejection(rejected);
@@ -85,7 +106,7 @@ session.addEventListener("fatal", (event) => {
   view.root.replaceChildren();
   const message = document.createElement("p");
   message.className = "loading";
-  message.append(`${event.detail.message} `);
+  message.append(`${/** @type {CustomEvent<{ message: string }>} */ (event).detail.message} `);
   const home = document.createElement("a");
   home.href = "/";
   home.textContent = "See all boards";
@@ -94,13 +115,16 @@ session.addEventListener("fatal", (event) => {
   document.body.dataset.ready = "true";
 });
 
-/** Tells a screen reader when someone else moves the card it is on. */
+/**
+ * Tells a screen reader when someone else moves the card it is on.
+ * @param {Committed} event
+ */
 function announceRemoteChange(event) {
-  const focused = document.activeElement?.closest?.("li.card")?.dataset.itemId;
+  const focused = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.("li.card"))?.dataset.itemId;
   if (!focused) return;
   const who = [...session.peers.values()].find((p) => p.client === event.client)?.name ?? "Someone";
   if (event.op.type === "move" && event.op.sources.includes(focused)) {
-    const column = session.board.collections.find((c) => c.id === event.op.destination.collection);
+    const column = /** @type {Board} */ (session.board).collections.find((c) => c.id === /** @type {MoveOperation} */ (event.op).destination.collection);
     const index = column ? column.items.findIndex((i) => i.id === focused) : -1;
     announcer.say(`${who} moved ${describe([focused])} to ${column?.title ?? "another column"}, position ${index + 1}.`);
   } else if (event.op.type === "update" && event.op.item === focused) {
@@ -110,10 +134,11 @@ function announceRemoteChange(event) {
 
 // MARK: Badges
 
+/** @type {Record<import("./session.js").ConnectionState, string>} */
 const CONNECTION_TEXT = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
 
 function showConnection() {
-  const badge = document.getElementById("connection");
+  const badge = /** @type {HTMLElement} */ (document.getElementById("connection"));
   badge.dataset.state = session.state;
   const waiting = session.pending.length;
   badge.textContent = CONNECTION_TEXT[session.state] + (session.state !== "connected" && waiting ? ` · ${waiting} waiting` : "");
@@ -121,7 +146,8 @@ function showConnection() {
 }
 
 function showPeople() {
-  const list = document.getElementById("presence");
+  const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
+  /** @type {{ client: string, name: string, self?: boolean }[]} */
   const people = [{ client: session.clientId ?? "me", name, self: true }, ...session.peers.values()];
   list.replaceChildren(
     ...people.map((person) => {
@@ -137,51 +163,57 @@ function showPeople() {
 }
 
 function showAccess() {
-  const banner = document.getElementById("readonly");
+  const banner = /** @type {HTMLElement} */ (document.getElementById("readonly"));
   const locked = session.confirmed?.locked;
   const viewer = session.role === "viewer";
   banner.hidden = !locked && !viewer;
   banner.textContent = viewer ? "View only: your access lets you watch this board" : "Locked: an owner has to unlock it";
   document.body.classList.toggle("read-only", locked || viewer);
-  const toggle = document.getElementById("lock-toggle");
+  const toggle = /** @type {HTMLElement} */ (document.getElementById("lock-toggle"));
   toggle.hidden = session.role !== "owner";
   toggle.textContent = locked ? "Unlock" : "Lock";
   toggle.setAttribute("aria-pressed", locked ? "true" : "false");
 }
 
-document.getElementById("lock-toggle").addEventListener("click", () => {
+/** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => {
+  // The button stays in view while a resync fetches a fresh board, when whether to lock or
+  // unlock is not known: a click then threw a TypeError (the type check found it).
+  if (!session.confirmed) return;
   session.submit({ type: "lock", locked: !session.confirmed.locked });
 });
 
 // MARK: Keys and selection on cards
 
 view.root.addEventListener("keydown", (event) => {
-  const card = event.target.closest?.("li.card");
-  if (card && !event.target.isContentEditable) {
+  const target = /** @type {HTMLElement} */ (event.target);
+  const card = /** @type {HTMLElement | null | undefined} */ (target.closest?.("li.card"));
+  if (card && !target.isContentEditable) {
     if (keyboard.handle(event, card)) return event.preventDefault();
     if (pointer.active) return undefined;
     if (event.key === "Enter") editing.editCard(card);
     else if (event.key === "Delete" || event.key === "Backspace") editing.deleteCard(card);
     else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey) || event.key === "m") {
-      editing.openMenu(card, card.querySelector(".card-menu"));
+      editing.openMenu(card, /** @type {HTMLElement} */ (card.querySelector(".card-menu")));
     } else if (event.key.startsWith("Arrow")) focusNeighbour(card, event.key);
     else return undefined;
     return event.preventDefault();
   }
-  const title = event.target.closest?.(".column-title");
+  const title = /** @type {HTMLElement | null | undefined} */ (target.closest?.(".column-title"));
   if (title && !title.isContentEditable && (event.key === "Enter" || event.key === " ")) {
     event.preventDefault();
-    editing.renameColumn(title.closest("section.column"));
+    editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
   }
   return undefined;
 });
 
 view.root.addEventListener("click", (event) => {
-  const title = event.target.closest(".column-title");
-  if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(title.closest("section.column"));
-  const card = event.target.closest("li.card");
-  if (!card || event.target.closest("button") || card.querySelector(".editing")) return undefined;
-  const id = card.dataset.itemId;
+  const target = /** @type {Element} */ (event.target);
+  const title = /** @type {HTMLElement | null} */ (target.closest(".column-title"));
+  if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
+  const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
+  if (!card || target.closest("button") || card.querySelector(".editing")) return undefined;
+  // Only a card being written (a draft, which is `.editing` inside) has no id.
+  const id = /** @type {string} */ (card.dataset.itemId);
   if (event.shiftKey || event.ctrlKey || event.metaKey) {
     if (view.selected.has(id)) view.selected.delete(id);
     else view.selected.add(id);
@@ -196,16 +228,20 @@ view.root.addEventListener("click", (event) => {
   return undefined;
 });
 
-/** Arrow keys without a card in hand walk the board. */
+/**
+ * Arrow keys without a card in hand walk the board.
+ * @param {HTMLElement} card
+ * @param {string} key
+ */
 function focusNeighbour(card, key) {
-  const column = card.closest("section.column");
-  const cards = [...column.querySelectorAll("li.card")];
+  const column = /** @type {HTMLElement} */ (card.closest("section.column"));
+  const cards = [.../** @type {NodeListOf<HTMLElement>} */ (column.querySelectorAll("li.card"))];
   const at = cards.indexOf(card);
   if (key === "ArrowUp") return cards[at - 1]?.focus();
   if (key === "ArrowDown") return cards[at + 1]?.focus();
   const columns = [...view.root.querySelectorAll("section.column")];
   const next = columns[columns.indexOf(column) + (key === "ArrowLeft" ? -1 : 1)];
-  const targets = next ? [...next.querySelectorAll("li.card")] : [];
+  const targets = next ? [.../** @type {NodeListOf<HTMLElement>} */ (next.querySelectorAll("li.card"))] : [];
   return targets[Math.min(at, targets.length - 1)]?.focus();
 }
 

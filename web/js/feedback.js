@@ -1,16 +1,20 @@
+// @ts-check
 // What the page tells people: short visible notices (a refused operation and why) and
 // announcements for screen readers through an aria-live region.
 
 const NOTICE_MS = 4000;
 
 export class Notices {
+  /** @param {HTMLElement} element */
   constructor(element) {
     this.element = element;
+    /** @type {number | null} */
     this.timer = null;
   }
 
+  /** @param {string} text */
   show(text) {
-    clearTimeout(this.timer);
+    clearTimeout(/** @type {number | undefined} */ (this.timer));
     this.element.textContent = text;
     this.element.hidden = false;
     this.element.classList.remove("leaving");
@@ -22,8 +26,12 @@ export class Notices {
     }, NOTICE_MS);
   }
 
-  /** The reason an operation was refused, in words (the codes of docs/protocol.md#outcomes). */
+  /**
+   * The reason an operation was refused, in words (the codes of docs/protocol.md#outcomes).
+   * @param {import("./session.js").Rejected} rejected
+   */
   showRejection(rejected) {
+    /** @type {Partial<Record<string, string>>} */
     const reasons = {
       busy: "Someone is holding that card right now, so it stayed where it was.",
       locked: "The board is locked; nothing can change until an owner unlocks it.",
@@ -38,11 +46,15 @@ export class Notices {
 }
 
 export class Announcer {
+  /** @param {HTMLElement} element */
   constructor(element) {
     this.element = element;
   }
 
-  /** Replaces the region's text; the same sentence twice is still read twice. */
+  /**
+   * Replaces the region's text; the same sentence twice is still read twice.
+   * @param {string} text
+   */
   say(text) {
     this.element.textContent = this.element.textContent === text ? `${text} ` : text;
   }

@@ -1,16 +1,24 @@
+// @ts-check
 // The board list (`/`): every board with its title, and a form that creates one with the
 // usual three columns and opens it.
 
-const list = document.getElementById("board-list");
-const form = document.getElementById("new-board-form");
-const error = document.getElementById("form-error");
-const titleField = form.elements.namedItem("title");
-const idField = form.elements.namedItem("id");
+/**
+ * A board as `GET /api/boards` lists it (docs/protocol.md#8-http-api).
+ * @typedef {{ id: string, title: string, seq: number }} BoardSummary
+ */
+
+// index.html has every element this module looks up.
+const list = /** @type {HTMLElement} */ (document.getElementById("board-list"));
+const form = /** @type {HTMLFormElement} */ (document.getElementById("new-board-form"));
+const error = /** @type {HTMLElement} */ (document.getElementById("form-error"));
+const titleField = /** @type {HTMLInputElement} */ (form.elements.namedItem("title"));
+const idField = /** @type {HTMLInputElement} */ (form.elements.namedItem("id"));
 
 async function showBoards() {
   try {
     const response = await fetch("/api/boards", { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    /** @type {{ boards: BoardSummary[] }} */
     const { boards } = await response.json();
     list.replaceChildren(
       ...boards.map((board) => {
@@ -33,7 +41,7 @@ async function showBoards() {
       list.append(empty);
     }
   } catch (failure) {
-    list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty", textContent: `Boards cannot be listed: ${failure.message}.` }));
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty", textContent: `Boards cannot be listed: ${/** @type {Error} */ (failure).message}.` }));
   } finally {
     list.setAttribute("aria-busy", "false");
     document.body.dataset.ready = "true";
@@ -75,7 +83,7 @@ form.addEventListener("submit", async (event) => {
     const answer = await response.json().catch(() => ({}));
     error.textContent = response.status === 409 ? `There is already a board “${id}”.` : answer.message ?? `The server answered ${response.status}.`;
   } catch (failure) {
-    error.textContent = `The board could not be created: ${failure.message}.`;
+    error.textContent = `The board could not be created: ${/** @type {Error} */ (failure).message}.`;
   }
 });
 

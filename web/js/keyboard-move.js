@@ -1,3 +1,4 @@
+// @ts-check
 // Moving cards without a pointer: Space picks the focused card up, the arrow keys carry it
 // (up and down in its column, left and right across columns), Space drops it and Escape
 // puts it back. Every step is announced through the live region; presence goes to the
@@ -5,13 +6,26 @@
 
 import { anchorAt } from "./replica.js";
 
+/** @typedef {import("./board-page.js").PageParts} PageParts */
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Collection} Collection */
+/**
+ * The card in hand and where it would land: the index in that column with it left out.
+ * @typedef {{ items: string[], collection: string, index: number }} Lift
+ */
+
+// Once a card is picked up (which needs `canEdit`), the session has a board for good: the
+// casts of `session.board` below say so.
+
 export class KeyboardMove {
+  /** @param {PageParts} parts */
   constructor({ session, view, announcer, notices, describe }) {
     this.session = session;
     this.view = view;
     this.announcer = announcer;
     this.notices = notices;
     this.describe = describe;
+    /** @type {Lift | null} */
     this.lift = null;
   }
 
@@ -19,9 +33,13 @@ export class KeyboardMove {
     return this.lift !== null;
   }
 
-  /** Handles a key on a focused card; returns true when it was ours. */
+  /**
+   * Handles a key on a focused card; returns true when it was ours.
+   * @param {KeyboardEvent} event
+   * @param {HTMLElement} card
+   */
   handle(event, card) {
-    const id = card.dataset.itemId;
+    const id = /** @type {string} */ (card.dataset.itemId);
     if (this.lift) {
       switch (event.key) {
         case " ":
@@ -53,6 +71,7 @@ export class KeyboardMove {
     return false;
   }
 
+  /** @param {string} id */
   pickUp(id) {
     if (!this.session.canEdit) {
       this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
@@ -64,7 +83,8 @@ export class KeyboardMove {
       this.announcer.say(`${holder.name} is holding this card.`);
       return;
     }
-    const collection = this.session.board.collections.find((c) => c.items.some((i) => i.id === id));
+    // The focused card is one the view drew from this board.
+    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.items.some((i) => i.id === id)));
     const index = collection.items.findIndex((i) => i.id === id);
     this.lift = { items: [id], collection: collection.id, index };
     this.session.dragStart([id]);
@@ -79,12 +99,17 @@ export class KeyboardMove {
     return this.lift ? this.view.cards.get(this.lift.items[0]) : null;
   }
 
-  /** Moves the card in hand one place (dy) or one column (dx). */
+  /**
+   * Moves the card in hand one place (dy) or one column (dx).
+   * @param {number} dx
+   * @param {number} dy
+   */
   step(dx, dy) {
-    const columns = this.session.board.collections;
-    let columnIndex = columns.findIndex((c) => c.id === this.lift.collection);
-    const excluded = new Set(this.lift.items);
-    let index = this.lift.index;
+    const lift = /** @type {Lift} */ (this.lift);
+    const columns = /** @type {Board} */ (this.session.board).collections;
+    let columnIndex = columns.findIndex((c) => c.id === lift.collection);
+    const excluded = new Set(lift.items);
+    let index = lift.index;
     if (dx !== 0) {
       columnIndex = Math.max(0, Math.min(columns.length - 1, columnIndex + dx));
       const count = columns[columnIndex].items.filter((i) => !excluded.has(i.id)).length;
@@ -94,12 +119,12 @@ export class KeyboardMove {
       index = Math.max(0, Math.min(count, index + dy));
     }
     const collection = columns[columnIndex].id;
-    if (collection === this.lift.collection && index === this.lift.index) {
+    if (collection === lift.collection && index === lift.index) {
       this.announcer.say(`${this.position()}. It cannot go further.`);
       return true;
     }
-    this.lift.collection = collection;
-    this.lift.index = index;
+    lift.collection = collection;
+    lift.index = index;
     this.view.animateChange(() => this.place());
     this.session.dragOver(collection, index);
     this.announcer.say(this.position());
@@ -111,8 +136,9 @@ export class KeyboardMove {
     const card = this.card();
     const column = this.lift && this.view.columns.get(this.lift.collection);
     if (!card || !column) return;
-    const rest = this.view.visibleCards(this.lift.collection, new Set(this.lift.items));
-    column.list.insertBefore(card, rest[this.lift.index] ?? null);
+    const lift = /** @type {Lift} */ (this.lift);
+    const rest = this.view.visibleCards(lift.collection, new Set(lift.items));
+    column.list.insertBefore(card, rest[lift.index] ?? null);
     card.classList.add("lifted", "keyboard-lifted");
     card.focus({ preventScroll: false });
   }
@@ -129,15 +155,18 @@ export class KeyboardMove {
     return undefined;
   }
 
+  /** Where the card in hand is, in words: "Position 2 of 5 in Doing". */
   position() {
-    const collection = this.session.board.collections.find((c) => c.id === this.lift.collection);
-    const count = collection.items.filter((i) => !this.lift.items.includes(i.id)).length + 1;
-    return `Position ${this.lift.index + 1} of ${count} in ${collection.title}`;
+    const lift = /** @type {Lift} */ (this.lift);
+    // A lift's column is on the board: a render that removes it cancels the lift (restore).
+    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.id === lift.collection));
+    const count = collection.items.filter((i) => !lift.items.includes(i.id)).length + 1;
+    return `Position ${lift.index + 1} of ${count} in ${collection.title}`;
   }
 
   drop() {
-    const { items, collection, index } = this.lift;
-    const before = anchorAt(this.session.board, collection, index, new Set(items));
+    const { items, collection, index } = /** @type {Lift} */ (this.lift);
+    const before = anchorAt(/** @type {Board} */ (this.session.board), collection, index, new Set(items));
     const where = this.position();
     this.end();
     this.session.move(items, { collection, before });
@@ -146,7 +175,7 @@ export class KeyboardMove {
   }
 
   cancel() {
-    const { items } = this.lift;
+    const { items } = /** @type {Lift} */ (this.lift);
     this.end();
     this.session.dragEnd();
     // Back where the board has it.
@@ -155,7 +184,10 @@ export class KeyboardMove {
     this.announcer.say(`Move cancelled. ${this.describe(items)} is back in place.`);
   }
 
-  /** The server refused our drag.start. */
+  /**
+   * The server refused our drag.start.
+   * @param {string | undefined} holderName
+   */
   refused(holderName) {
     if (!this.lift) return;
     const { items } = this.lift;

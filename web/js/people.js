@@ -1,9 +1,14 @@
+// @ts-check
 // Who you are on a board (a display name, a token) and the colour everyone sees for a person.
 
 const NAME_KEY = "corkboard.name";
 const TOKEN_KEY = "corkboard.token";
 
-/** `?name=` wins (and is not stored); then the stored name; then a new guest name, stored. */
+/**
+ * `?name=` wins (and is not stored); then the stored name; then a new guest name, stored.
+ * @param {URLSearchParams} params
+ * @returns {string}
+ */
 export function displayName(params) {
   const asked = params.get("name")?.trim();
   if (asked) return asked.slice(0, 64);
@@ -14,11 +19,16 @@ export function displayName(params) {
   return guest;
 }
 
+/** @param {string} name */
 export function rememberName(name) {
   localStorage.setItem(NAME_KEY, name);
 }
 
-/** `?token=` (stored for next time) or the stored token; null in open mode. */
+/**
+ * `?token=` (stored for next time) or the stored token; null in open mode.
+ * @param {URLSearchParams} params
+ * @returns {string | null}
+ */
 export function accessToken(params) {
   const asked = params.get("token");
   if (asked) {
@@ -28,9 +38,14 @@ export function accessToken(params) {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-/** A stable, readable colour per name: everyone sees the same person in the same colour. */
+/**
+ * A stable, readable colour per name: everyone sees the same person in the same colour.
+ * @param {string} name
+ * @returns {string} a CSS colour
+ */
 export function colorFor(name) {
   let hash = 0;
-  for (const char of name) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
+  // for…of walks a string by code points, so each `char` has one.
+  for (const char of name) hash = (hash * 31 + /** @type {number} */ (char.codePointAt(0))) >>> 0;
   return `hsl(${hash % 360} 70% 42%)`;
 }

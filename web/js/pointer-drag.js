@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop with Pointer Events (mouse, pen and touch alike; the HTML5 drag API does
 // not work on touch screens). The card lifts and follows the pointer, a placeholder opens
 // where it would land and the other cards glide out of its way; the board scrolls near its
@@ -10,22 +11,42 @@ const START_DISTANCE = 4;
 const EDGE = 48;
 const SCROLL_STEP = 14;
 
+/** @typedef {import("./board-page.js").PageParts} PageParts */
+/** @typedef {import("./replica.js").Board} Board */
+/**
+ * Where the dragged cards would land: the index in that column with them left out.
+ * @typedef {{ collection: string, index: number }} DropTarget
+ */
+/**
+ * A card pressed, not yet moved far enough to be dragged.
+ * @typedef {{ card: HTMLElement, pointerId: number, x: number, y: number }} Press
+ */
+/**
+ * A drag in progress: the avatar under the pointer (where the pointer holds it), the
+ * pointer's last place, and the scroll loop's next frame.
+ * @typedef {{ items: string[], avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number,
+ *   target: DropTarget | null, scrollFrame: number }} Drag
+ */
+
 export class PointerDrag {
+  /** @param {PageParts} parts */
   constructor({ session, view, announcer, notices, describe }) {
     this.session = session;
     this.view = view;
     this.announcer = announcer;
     this.notices = notices;
     this.describe = describe;
+    /** @type {Press | null} */
     this.press = null;
+    /** @type {Drag | null} */
     this.drag = null;
     this.placeholder = document.createElement("li");
     this.placeholder.className = "placeholder";
     this.placeholder.setAttribute("aria-hidden", "true");
-    this.onMove = (event) => this.pointerMoved(event);
-    this.onUp = (event) => this.pointerReleased(event);
+    this.onMove = (/** @type {PointerEvent} */ event) => this.pointerMoved(event);
+    this.onUp = (/** @type {PointerEvent} */ event) => this.pointerReleased(event);
     this.onCancel = () => this.cancel("cancelled");
-    this.onKey = (event) => {
+    this.onKey = (/** @type {KeyboardEvent} */ event) => {
       if (event.key === "Escape" && this.drag) {
         event.preventDefault();
         this.cancel("cancelled");
@@ -38,10 +59,12 @@ export class PointerDrag {
     return this.drag !== null;
   }
 
+  /** @param {PointerEvent} event */
   pointerPressed(event) {
     if (event.button !== 0 || this.drag || this.press) return;
-    const card = event.target.closest("li.card");
-    if (!card || event.target.closest("button, textarea, input, [contenteditable=true]")) return;
+    const target = /** @type {Element} */ (event.target);
+    const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
+    if (!card || target.closest("button, textarea, input, [contenteditable=true]")) return;
     if (event.shiftKey || event.ctrlKey || event.metaKey) return; // selection clicks
     this.press = { card, pointerId: event.pointerId, x: event.clientX, y: event.clientY };
     window.addEventListener("pointermove", this.onMove);
@@ -49,6 +72,7 @@ export class PointerDrag {
     window.addEventListener("pointercancel", this.onCancel);
   }
 
+  /** @param {PointerEvent} event */
   pointerMoved(event) {
     if (this.press && event.pointerId !== this.press.pointerId) return;
     if (!this.drag) {
@@ -57,11 +81,13 @@ export class PointerDrag {
       if (!this.begin(event)) return this.release();
     }
     event.preventDefault();
-    this.drag.x = event.clientX;
-    this.drag.y = event.clientY;
+    const drag = /** @type {Drag} */ (this.drag);
+    drag.x = event.clientX;
+    drag.y = event.clientY;
     this.follow();
   }
 
+  /** @param {PointerEvent} event */
   pointerReleased(event) {
     if (this.press && event.pointerId !== this.press.pointerId) return;
     if (this.drag) this.drop();
@@ -75,10 +101,13 @@ export class PointerDrag {
     window.removeEventListener("pointercancel", this.onCancel);
   }
 
-  /** Lifts the pressed card (and the other selected ones). False when it may not move. */
+  /**
+   * Lifts the pressed card (and the other selected ones). False when it may not move.
+   * @param {PointerEvent} event
+   */
   begin(event) {
-    const { card } = this.press;
-    const id = card.dataset.itemId;
+    const { card } = /** @type {Press} */ (this.press);
+    const id = /** @type {string} */ (card.dataset.itemId);
     if (!this.session.canEdit) {
       this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
       return false;
@@ -90,7 +119,7 @@ export class PointerDrag {
       return false;
     }
     const rect = card.getBoundingClientRect();
-    const avatar = card.cloneNode(true);
+    const avatar = /** @type {HTMLElement} */ (card.cloneNode(true));
     avatar.classList.add("drag-avatar");
     avatar.classList.remove("selected", "lifted");
     avatar.removeAttribute("tabindex");
@@ -111,7 +140,7 @@ export class PointerDrag {
     };
     this.session.dragStart(items);
     this.view.animateChange(() => {
-      card.parentNode.insertBefore(this.placeholder, card);
+      /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
       this.markLifted();
     });
     document.body.classList.add("dragging");
@@ -122,28 +151,29 @@ export class PointerDrag {
   }
 
   selectionInBoardOrder() {
-    const order = this.session.board.collections.flatMap((c) => c.items.map((i) => i.id));
+    const order = /** @type {Board} */ (this.session.board).collections.flatMap((c) => c.items.map((i) => i.id));
     return order.filter((id) => this.view.selected.has(id));
   }
 
   markLifted() {
-    for (const id of this.drag.items) this.view.cards.get(id)?.classList.add("lifted");
+    for (const id of /** @type {Drag} */ (this.drag).items) this.view.cards.get(id)?.classList.add("lifted");
   }
 
   /** The avatar follows the pointer; the placeholder goes where the card would land. */
   follow() {
-    const { avatar, x, y, offsetX, offsetY } = this.drag;
+    const drag = /** @type {Drag} */ (this.drag);
+    const { avatar, x, y, offsetX, offsetY } = drag;
     avatar.style.transform = `translate(${x - offsetX}px, ${y - offsetY}px) rotate(2deg)`;
     const boardRect = this.view.root.getBoundingClientRect();
     const inside = x >= boardRect.left && x <= boardRect.right && y >= boardRect.top && y <= boardRect.bottom;
     const hit = inside ? this.view.columnAt(x, y) : null;
     avatar.classList.toggle("will-cancel", !hit);
     if (!hit) {
-      if (this.drag.target) this.view.animateChange(() => this.placeholder.remove());
-      this.drag.target = null;
+      if (drag.target) this.view.animateChange(() => this.placeholder.remove());
+      drag.target = null;
       return;
     }
-    const excluded = new Set(this.drag.items);
+    const excluded = new Set(drag.items);
     const cards = this.view.visibleCards(hit.id, excluded);
     let index = cards.findIndex((el) => {
       const r = el.getBoundingClientRect();
@@ -151,8 +181,8 @@ export class PointerDrag {
     });
     if (index < 0) index = cards.length;
     const target = { collection: hit.id, index };
-    if (this.drag.target && this.drag.target.collection === target.collection && this.drag.target.index === target.index) return;
-    this.drag.target = target;
+    if (drag.target && drag.target.collection === target.collection && drag.target.index === target.index) return;
+    drag.target = target;
     this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? null));
     this.session.dragOver(target.collection, target.index);
   }
@@ -176,18 +206,20 @@ export class PointerDrag {
   }
 
   drop() {
-    const { items, target } = this.drag;
+    const { items, target } = /** @type {Drag} */ (this.drag);
     if (!target) return this.cancel("cancelled");
-    const before = anchorAt(this.session.board, target.collection, target.index, new Set(items));
+    // A drag begins only when the session has a board (`canEdit`); it never loses it.
+    const before = anchorAt(/** @type {Board} */ (this.session.board), target.collection, target.index, new Set(items));
     this.finish();
     this.session.move(items, { collection: target.collection, before });
     this.view.selected.clear();
     this.view.cards.get(items[0])?.focus({ preventScroll: true });
-    const column = this.session.board.collections.find((c) => c.id === target.collection);
+    const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
     this.announcer.say(`Dropped ${this.describe(items)} in ${column?.title ?? target.collection}, position ${target.index + 1}.`);
     return undefined;
   }
 
+  /** @param {string} reason how the move ended, in words ("cancelled") */
   cancel(reason) {
     if (!this.drag) return;
     const { items } = this.drag;
@@ -197,7 +229,10 @@ export class PointerDrag {
     this.announcer.say(`Move ${reason}. ${this.describe(items)} is back in place.`);
   }
 
-  /** The server refused our drag.start (someone got there first). */
+  /**
+   * The server refused our drag.start (someone got there first).
+   * @param {string | undefined} holderName
+   */
   refused(holderName) {
     if (!this.drag) return;
     this.finish();
@@ -215,8 +250,8 @@ export class PointerDrag {
 
   /** Removes every trace of the drag from the page and shows the board as it is. */
   finish() {
-    const { items, avatar } = this.drag;
-    cancelAnimationFrame(this.drag.scrollFrame);
+    const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
+    cancelAnimationFrame(scrollFrame);
     window.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("dragging");
     avatar.remove();

@@ -1,8 +1,54 @@
+// @ts-check
 // The board as data, and the operations of the protocol applied to it
 // (docs/protocol.md#4-operations), exactly as the server applies a resolved `op`. Pure
 // functions on plain objects: no DOM, no I/O.
+//
+// The typedefs below are the board and the operations as the wire carries them
+// (docs/protocol.md#1-the-model, #4-operations); the other modules import them.
 
-/** A deep copy of a board (boards are small; copying keeps every version immutable). */
+/**
+ * An item's optional `data`: any JSON object.
+ * @typedef {{ [key: string]: unknown }} ItemData
+ */
+/** @typedef {{ id: string, label: string, data?: ItemData }} Item */
+/** @typedef {{ id: string, title: string, items: Item[] }} Collection */
+/**
+ * A board as `welcome` carries it (an HTTP snapshot adds `seq` and `epoch`, which the
+ * session keeps apart).
+ * @typedef {{ id: string, title: string, locked: boolean, collections: Collection[] }} Board
+ */
+/**
+ * Where items land: before `before` in `collection` (`null` or absent: the end).
+ * @typedef {{ collection: string, before?: string | null }} Destination
+ */
+/** @typedef {{ type: "move", sources: string[], destination: Destination }} MoveOperation */
+/** @typedef {{ type: "insert", items: Item[], destination: Destination }} InsertOperation */
+/** @typedef {{ type: "delete", items: string[] }} DeleteOperation */
+/**
+ * An update names an item (its `label` and/or `data`; `data: null` removes it) or a
+ * collection with a `title`, never both.
+ * @typedef {{ type: "update", item: string, label?: string, data?: ItemData | null }} ItemUpdateOperation
+ * @typedef {{ type: "update", item?: undefined, collection: string, title: string }} CollectionUpdateOperation
+ */
+/** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
+/** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
+/** @typedef {{ type: "lock", locked: boolean }} LockOperation */
+/**
+ * An operation without `opId` and `baseSeq`: what `committed` carries as `op`, and what
+ * the page asks the session to send.
+ * @typedef {MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation
+ *   | CollectionAddOperation | CollectionRemoveOperation | LockOperation} Operation
+ */
+/**
+ * Where an item is: its collection, its index there, and the item itself.
+ * @typedef {{ collection: Collection, index: number, item: Item }} ItemPlace
+ */
+
+/**
+ * A deep copy of a board (boards are small; copying keeps every version immutable).
+ * @param {Board} board
+ * @returns {Board}
+ */
 export function cloneBoard(board) {
   return {
     id: board.id,
@@ -12,6 +58,11 @@ export function cloneBoard(board) {
   };
 }
 
+/**
+ * @param {Board} board
+ * @param {string} itemId
+ * @returns {ItemPlace | null}
+ */
 export function findItem(board, itemId) {
   for (const collection of board.collections) {
     const index = collection.items.findIndex((i) => i.id === itemId);
@@ -20,11 +71,20 @@ export function findItem(board, itemId) {
   return null;
 }
 
+/**
+ * @param {Board} board
+ * @param {string} collectionId
+ * @returns {Collection | null}
+ */
 export function findCollection(board, collectionId) {
   return board.collections.find((c) => c.id === collectionId) ?? null;
 }
 
-/** The item ids of a board in reading order: column by column, top to bottom. */
+/**
+ * The item ids of a board in reading order: column by column, top to bottom.
+ * @param {Board} board
+ * @returns {string[]}
+ */
 export function orderedItemIds(board) {
   return board.collections.flatMap((c) => c.items.map((i) => i.id));
 }
@@ -32,6 +92,9 @@ export function orderedItemIds(board) {
 /**
  * Applies a resolved operation (as a `committed` event carries it) to a copy of `board`.
  * Throws when it does not apply (the caller's replica is out of step).
+ * @param {Board} board
+ * @param {Operation} op
+ * @returns {Board}
  */
 export function applyOperation(board, op) {
   const next = cloneBoard(board);
@@ -65,6 +128,7 @@ export function applyOperation(board, op) {
     case "collection.add": {
       if (findCollection(next, op.collection.id)) throw new Error(`collection.add: ${op.collection.id} exists`);
       const at = op.before == null ? -1 : next.collections.findIndex((c) => c.id === op.before);
+      /** @type {Collection} */
       const collection = { id: op.collection.id, title: op.collection.title, items: [] };
       if (at < 0) next.collections.push(collection);
       else next.collections.splice(at, 0, collection);
@@ -80,13 +144,20 @@ export function applyOperation(board, op) {
       next.locked = op.locked;
       break;
     default:
-      throw new Error(`unknown operation ${op.type}`);
+      // Unreachable for the types above; a newer server could still send another.
+      throw new Error(`unknown operation ${/** @type {{ type: string }} */ (op).type}`);
   }
   return next;
 }
 
-/** Removes the items (those present) from wherever they are; returns them in the order asked. */
+/**
+ * Removes the items (those present) from wherever they are; returns them in the order asked.
+ * @param {Board} board
+ * @param {string[]} ids
+ * @returns {Item[]}
+ */
 function takeItems(board, ids) {
+  /** @type {Item[]} */
   const taken = [];
   for (const id of ids) {
     const found = findItem(board, id);
@@ -97,6 +168,11 @@ function takeItems(board, ids) {
   return taken;
 }
 
+/**
+ * @param {Board} board
+ * @param {Item[]} items
+ * @param {Destination} destination
+ */
 function insertItems(board, items, destination) {
   const collection = findCollection(board, destination.collection);
   if (!collection) throw new Error(`no collection ${destination.collection}`);
@@ -111,6 +187,10 @@ function insertItems(board, items, destination) {
  * docs/protocol.md#5-resolution on the state we have), so a drop shows at once. The
  * server's `committed` op replaces it.
  * Returns the resolved op, or null when nothing would move.
+ * @param {Board} board
+ * @param {string[]} sources
+ * @param {Destination} destination
+ * @returns {MoveOperation | null}
  */
 export function resolveMoveLocally(board, sources, destination) {
   const present = [...new Set(sources)].filter((id) => findItem(board, id));
@@ -127,7 +207,14 @@ export function resolveMoveLocally(board, sources, destination) {
   return { type: "move", sources: present, destination: { collection: destination.collection, before } };
 }
 
-/** The id at `index` of a collection's list with `excluded` items left out (null: the end). */
+/**
+ * The id at `index` of a collection's list with `excluded` items left out (null: the end).
+ * @param {Board} board
+ * @param {string} collectionId
+ * @param {number} index
+ * @param {Set<string>} excluded
+ * @returns {string | null}
+ */
 export function anchorAt(board, collectionId, index, excluded) {
   const collection = findCollection(board, collectionId);
   if (!collection) return null;

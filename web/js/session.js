@@ -1,3 +1,4 @@
+// @ts-check
 // One browser tab's membership of one board: the WebSocket (with reconnect and resume),
 // the replica the server confirmed, our operations still waiting for their answer, and
 // the others' presence. No DOM here: the page listens to the events it dispatches.
@@ -10,9 +11,73 @@
 
 import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
 
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Operation} Operation */
+/** @typedef {import("./replica.js").Destination} Destination */
+
+// MARK: The wire (docs/protocol.md#3-joining, #4-operations, #6-presence-drag-state)
+
+/** @typedef {"viewer" | "editor" | "owner"} Role */
+/** @typedef {{ type: "hello", board: string, name: string, token?: string, resume?: { epoch: string, seq: number } }} Hello */
+/**
+ * An operation as we send it: with its opId, and a baseSeq when it needs one.
+ * @typedef {Operation & { opId: string, baseSeq?: number }} OperationRequest
+ */
+/** @typedef {{ type: "drag.start", items: string[] }} DragStartRequest */
+/** @typedef {{ type: "drag.over", collection: string, index: number }} DragOverRequest */
+/** @typedef {{ type: "drag.end" }} DragEndRequest */
+/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest} ClientMessage */
+
+/**
+ * A drag's placeholder: the index in that list with the dragged items left out, and the id
+ * there (`before`, null for the end) when the server tells of someone else's.
+ * @typedef {{ collection: string, index: number, before?: string | null }} Placeholder
+ */
+/** @typedef {{ items: string[], over: Placeholder | null }} DragState */
+/**
+ * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
+ * @typedef {{ client: string, name: string, drag: DragState | null, elsewhere?: boolean }} Peer
+ */
+/**
+ * `board` is there unless the server resumed us from our `(epoch, seq)`.
+ * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number,
+ *   peers: { client: string, name: string, drag?: DragState | null }[] }
+ *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
+ */
+/** @typedef {{ type: "committed", seq: number, opId: string, client: string, adjusted: boolean, op: Operation, noop?: false }} Committed */
+/** @typedef {{ type: "committed", noop: true, opId: string, seq: number }} Noop */
+/** @typedef {"invalid" | "gone" | "forbidden" | "locked" | "busy" | "rate-limited" | "unavailable"} RejectionCode */
+/**
+ * The refusal of one of our operations (`opId`) or of our `drag.start` (`ref`, and the
+ * `holder` when it is `busy`).
+ * @typedef {{ type: "rejected", code: RejectionCode, message?: string, opId?: string, ref?: "drag.start", holder?: string }} Rejected
+ */
+/** @typedef {{ type: "peer.joined", client: string, name: string }} PeerJoined */
+/** @typedef {{ type: "peer.left", client: string }} PeerLeft */
+/** @typedef {{ type: "drag", client: string, name: string, items: string[], over?: Placeholder | null }} DragStarted */
+/** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */
+/** @typedef {"drop" | "cancel" | "left" | "timeout" | "deleted" | "expired"} DragClearReason */
+/** @typedef {{ type: "drag.cleared", client: string, reason: DragClearReason }} DragCleared */
+/** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
+/**
+ * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | DragStarted | DragMoved
+ *   | DragCleared | ErrorMessage} ServerMessage
+ */
+
+// MARK: The session
+
+/** @typedef {"connecting" | "connected" | "reconnecting" | "offline"} ConnectionState */
+/** @typedef {{ request: OperationRequest, retries: number }} PendingOperation */
+/**
+ * The detail of a "board" event: why the shown board changed, and for a `committed` event
+ * the event and whether it answers one of ours.
+ * @typedef {{ cause: "welcome" | "committed" | "local" | "rollback", event?: Committed, own?: boolean }} BoardChange
+ */
+
 /**
  * Move, insert, delete and an item's update carry the seq they were made at
  * (docs/protocol.md#4-operations).
+ * @param {Operation} request
  */
 function needsBaseSeq(request) {
   return ["move", "insert", "delete"].includes(request.type) || (request.type === "update" && request.item !== undefined);
@@ -21,32 +86,53 @@ const RETRIED_CODES = new Set(["rate-limited", "unavailable"]);
 const DRAG_OVER_INTERVAL_MS = 50;
 
 export class BoardSession extends EventTarget {
+  /** @param {{ boardId: string, name: string, token?: string | null }} who */
   constructor({ boardId, name, token = null }) {
     super();
     this.boardId = boardId;
     this.name = name;
     this.token = token;
+    /** @type {ConnectionState} */
     this.state = "connecting";
+    /** @type {string | null} */
     this.clientId = null;
+    /** @type {Role | null} */
     this.role = null;
+    /** @type {string | null} */
     this.epoch = null;
     this.seq = 0;
-    /** The board at `seq`, as the server confirmed it. */
+    /**
+     * The board at `seq`, as the server confirmed it.
+     * @type {Board | null}
+     */
     this.confirmed = null;
-    /** What we show: `confirmed` with our pending operations applied on top. */
+    /**
+     * What we show: `confirmed` with our pending operations applied on top.
+     * @type {Board | null}
+     */
     this.board = null;
-    /** Our operations in the order we made them, until the server answers each. */
+    /**
+     * Our operations in the order we made them, until the server answers each.
+     * @type {PendingOperation[]}
+     */
     this.pending = [];
-    /** Everyone else on the board: client id → {client, name, drag: {items, over} | null}. */
+    /**
+     * Everyone else on the board, by client id.
+     * @type {Map<string, Peer>}
+     */
     this.peers = new Map();
     this.opPrefix = Math.random().toString(36).slice(2, 8);
     this.opCounter = 0;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.attempts = 0;
+    /** @type {number | null} */
     this.retryTimer = null;
     this.closedForGood = false;
+    /** @type {number | null} */
     this.dragOverTimer = null;
     this.lastDragOverAt = 0;
+    /** @type {DragOverRequest | null} */
     this.nextDragOver = null;
     window.addEventListener("online", () => this.reconnectNow());
     window.addEventListener("offline", () => this.setState("offline"));
@@ -67,15 +153,17 @@ export class BoardSession extends EventTarget {
 
   connect() {
     if (this.closedForGood) return;
-    clearTimeout(this.retryTimer);
+    clearTimeout(/** @type {number | undefined} */ (this.retryTimer));
     if (!navigator.onLine) return this.setState("offline");
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws`, ["corkboard.v1"]);
     this.socket = socket;
     socket.addEventListener("open", () => {
+      /** @type {Hello} */
       const hello = { type: "hello", board: this.boardId, name: this.name };
       if (this.token) hello.token = this.token;
-      if (this.confirmed) hello.resume = { epoch: this.epoch, seq: this.seq };
+      // A welcome sets the epoch with the board it confirms.
+      if (this.confirmed) hello.resume = { epoch: /** @type {string} */ (this.epoch), seq: this.seq };
       socket.send(JSON.stringify(hello));
     });
     socket.addEventListener("message", (event) => {
@@ -118,22 +206,32 @@ export class BoardSession extends EventTarget {
     this.connect();
   }
 
+  /** @param {string} message */
   fail(message) {
     this.closedForGood = true;
     this.setState("offline");
     this.dispatch("fatal", { message });
   }
 
+  /** @param {ConnectionState} state */
   setState(state) {
     if (this.state === state) return;
     this.state = state;
     this.dispatch("state");
   }
 
+  /**
+   * @param {string} type
+   * @param {object} [detail]
+   */
   dispatch(type, detail = {}) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
+  /**
+   * @param {ClientMessage} message
+   * @returns {boolean} whether it went out (it does only while connected)
+   */
   sendRaw(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN && this.state === "connected") {
       this.socket.send(JSON.stringify(message));
@@ -144,6 +242,7 @@ export class BoardSession extends EventTarget {
 
   // MARK: Messages from the server
 
+  /** @param {ServerMessage} message */
   receive(message) {
     switch (message.type) {
       case "welcome":
@@ -193,6 +292,7 @@ export class BoardSession extends EventTarget {
     }
   }
 
+  /** @param {Welcome} message */
   welcome(message) {
     this.clientId = message.client;
     this.role = message.role;
@@ -215,6 +315,7 @@ export class BoardSession extends EventTarget {
     this.dispatch("presence");
   }
 
+  /** @param {Committed} event */
   committed(event) {
     if (event.seq <= this.seq) {
       // A repeat of an event we have (the answer to a resent opId): only settle it.
@@ -222,32 +323,40 @@ export class BoardSession extends EventTarget {
     }
     if (event.seq !== this.seq + 1) return this.resync(`missed events before ${event.seq}`);
     try {
-      this.confirmed = applyOperation(this.confirmed, event.op);
+      // Null only between a resync and its socket's close: applying to it throws, and the
+      // catch below asks for the fresh snapshot that is already on its way.
+      this.confirmed = applyOperation(/** @type {Board} */ (this.confirmed), event.op);
     } catch (error) {
-      return this.resync(error.message);
+      return this.resync(/** @type {Error} */ (error).message);
     }
     this.seq = event.seq;
     this.pending = this.pending.filter((entry) => entry.request.opId !== event.opId);
     this.refresh("committed", { event, own: this.isOwn(event.opId) });
   }
 
-  /** Our replica disagrees with the server: start over from a fresh snapshot. */
+  /**
+   * Our replica disagrees with the server: start over from a fresh snapshot.
+   * @param {string} reason
+   */
   resync(reason) {
     console.info(`corkboard: reloading the board (${reason})`);
     this.confirmed = null;
     this.socket?.close(4000, "resync");
   }
 
+  /** @param {unknown} opId */
   isOwn(opId) {
     return typeof opId === "string" && opId.startsWith(`${this.opPrefix}-`);
   }
 
+  /** @param {string} opId */
   settle(opId) {
     const before = this.pending.length;
     this.pending = this.pending.filter((entry) => entry.request.opId !== opId);
     if (this.pending.length !== before) this.refresh("committed");
   }
 
+  /** @param {Rejected} message */
   rejected(message) {
     if (message.ref === "drag.start") return this.dispatch("rejected", message);
     const entry = this.pending.find((e) => e.request.opId === message.opId);
@@ -266,7 +375,11 @@ export class BoardSession extends EventTarget {
 
   // MARK: What we show
 
-  /** Recomputes the shown board: the confirmed one with our pending operations on top. */
+  /**
+   * Recomputes the shown board: the confirmed one with our pending operations on top.
+   * @param {BoardChange["cause"]} cause
+   * @param {Omit<BoardChange, "cause">} [extra]
+   */
   refresh(cause, extra = {}) {
     if (!this.confirmed) return;
     let board = cloneBoard(this.confirmed);
@@ -277,9 +390,14 @@ export class BoardSession extends EventTarget {
 
   // MARK: Our operations
 
-  /** Sends an operation (fields without opId and baseSeq) and shows it at once. */
+  /**
+   * Sends an operation (fields without opId and baseSeq) and shows it at once.
+   * @param {Operation} operation
+   * @returns {string} its opId
+   */
   submit(operation) {
     this.opCounter += 1;
+    /** @type {OperationRequest} */
     const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
     if (needsBaseSeq(request)) request.baseSeq = this.seq;
     this.pending.push({ request, retries: 0 });
@@ -288,18 +406,27 @@ export class BoardSession extends EventTarget {
     return request.opId;
   }
 
-  /** A move; when it drops our drag, a placeholder update still waiting is moot. */
+  /**
+   * A move; when it drops our drag, a placeholder update still waiting is moot.
+   * @param {string[]} sources
+   * @param {Destination} destination
+   */
   move(sources, destination) {
     this.cancelDragOver();
     return this.submit({ type: "move", sources, destination });
   }
 
+  /** @param {string[]} items */
   dragStart(items) {
     this.cancelDragOver();
     this.sendRaw({ type: "drag.start", items });
   }
 
-  /** Placeholder updates, at most one per 50 ms; the latest is always sent. */
+  /**
+   * Placeholder updates, at most one per 50 ms; the latest is always sent.
+   * @param {string} collection
+   * @param {number} index
+   */
   dragOver(collection, index) {
     this.nextDragOver = { type: "drag.over", collection, index };
     const wait = this.lastDragOverAt + DRAG_OVER_INTERVAL_MS - performance.now();
@@ -309,7 +436,7 @@ export class BoardSession extends EventTarget {
   }
 
   flushDragOver() {
-    clearTimeout(this.dragOverTimer);
+    clearTimeout(/** @type {number | undefined} */ (this.dragOverTimer));
     this.dragOverTimer = null;
     if (!this.nextDragOver) return;
     this.sendRaw(this.nextDragOver);
@@ -318,7 +445,7 @@ export class BoardSession extends EventTarget {
   }
 
   cancelDragOver() {
-    clearTimeout(this.dragOverTimer);
+    clearTimeout(/** @type {number | undefined} */ (this.dragOverTimer));
     this.dragOverTimer = null;
     this.nextDragOver = null;
   }
@@ -329,14 +456,23 @@ export class BoardSession extends EventTarget {
     this.sendRaw({ type: "drag.end" });
   }
 
-  /** The client holding an item in a live drag, if it is someone else. */
+  /**
+   * The client holding an item in a live drag, if it is someone else.
+   * @param {string} itemId
+   * @returns {Peer | null}
+   */
   holderOf(itemId) {
     for (const peer of this.peers.values()) if (peer.drag?.items.includes(itemId)) return peer;
     return null;
   }
 }
 
-/** Our own not-yet-answered operation, applied the way the server most likely will. */
+/**
+ * Our own not-yet-answered operation, applied the way the server most likely will.
+ * @param {Board} board
+ * @param {OperationRequest} request
+ * @returns {Board}
+ */
 function applyLocally(board, request) {
   try {
     if (request.type === "move") {

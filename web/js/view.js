@@ -1,34 +1,55 @@
+// @ts-check
 // The board in the DOM: columns and cards kept by id (so focus, selection and running
 // animations survive every update), cards animating to their new places (FLIP), and the
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
 import { colorFor } from "./people.js";
 
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Collection} Collection */
+/** @typedef {import("./replica.js").Item} Item */
+/** @typedef {import("./session.js").Peer} Peer */
+/**
+ * A column's elements, made once per collection id and kept.
+ * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
+ *   list: HTMLOListElement, add: HTMLButtonElement }} ColumnElements
+ */
+
 const MOVE_ANIMATION_MS = 180;
 
 export class BoardView {
+  /** @param {HTMLElement} root the board's element, which the view fills */
   constructor(root) {
     this.root = root;
+    /** @type {Map<string, ColumnElements>} */
     this.columns = new Map();
+    /** @type {Map<string, HTMLLIElement>} */
     this.cards = new Map();
+    /** @type {Set<string>} */
     this.selected = new Set();
+    /** @type {HTMLButtonElement | null} */
     this.addColumnButton = null;
     /** Called after each render, so a drag in progress can put its placeholder back. */
     this.afterRender = () => {};
   }
 
-  /** The shown state of `board`, animating cards that moved. */
+  /**
+   * The shown state of `board`, animating cards that moved.
+   * @param {Board} board
+   * @param {{ editable: boolean }} options
+   */
   render(board, { editable }) {
     const before = this.cardRects();
     // Moving a node to another list takes the focus away from it: give it back, so a
     // keyboard user whose card someone else moved keeps their place (and hears of it).
-    const focused = document.activeElement;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const hadFocus = focused !== null && this.root.contains(focused);
     if (this.root.querySelector(".loading")) this.root.replaceChildren();
     this.root.dataset.boardId = board.id;
 
     const liveColumns = new Set();
     const liveCards = new Set();
+    /** @type {HTMLElement | null} */
     let previous = null;
     for (const collection of board.collections) {
       liveColumns.add(collection.id);
@@ -38,6 +59,7 @@ export class BoardView {
       }
       previous = column.element;
       this.updateColumn(column, collection, editable);
+      /** @type {HTMLLIElement | null} */
       let previousCard = null;
       for (const item of collection.items) {
         liveCards.add(item.id);
@@ -69,12 +91,21 @@ export class BoardView {
     this.animateFrom(before);
   }
 
+  /**
+   * The card before `card` in its list (placeholders and ghosts are not cards).
+   * @param {Element} card
+   * @returns {Element | null}
+   */
   previousCard(card) {
     let node = card.previousElementSibling;
     while (node && !node.classList.contains("card")) node = node.previousElementSibling;
     return node;
   }
 
+  /**
+   * @param {Collection} collection
+   * @returns {ColumnElements}
+   */
   column(collection) {
     let column = this.columns.get(collection.id);
     if (column) return column;
@@ -106,6 +137,11 @@ export class BoardView {
     return column;
   }
 
+  /**
+   * @param {ColumnElements} column
+   * @param {Collection} collection
+   * @param {boolean} editable
+   */
   updateColumn(column, collection, editable) {
     if (!column.title.isContentEditable && column.title.textContent !== collection.title) column.title.textContent = collection.title;
     column.count.textContent = String(collection.items.length);
@@ -115,6 +151,10 @@ export class BoardView {
     column.add.hidden = !editable;
   }
 
+  /**
+   * @param {Item} item
+   * @returns {HTMLLIElement}
+   */
   card(item) {
     let card = this.cards.get(item.id);
     if (!card) {
@@ -133,9 +173,9 @@ export class BoardView {
       card.append(label, menu);
       this.cards.set(item.id, card);
     }
-    const label = card.querySelector(".card-label");
+    const label = /** @type {HTMLElement} */ (card.querySelector(".card-label"));
     if (!label.isContentEditable && label.textContent !== item.label) label.textContent = item.label;
-    card.querySelector(".card-menu").setAttribute("aria-label", `Actions for ${item.label}`);
+    /** @type {HTMLElement} */ (card.querySelector(".card-menu")).setAttribute("aria-label", `Actions for ${item.label}`);
     const color = item.data?.color;
     if (typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color)) card.style.setProperty("--card-accent", color);
     else card.style.removeProperty("--card-accent");
@@ -144,6 +184,7 @@ export class BoardView {
     return card;
   }
 
+  /** @param {boolean} editable */
   placeAddColumnButton(editable) {
     if (!this.addColumnButton) {
       this.addColumnButton = document.createElement("button");
@@ -157,9 +198,13 @@ export class BoardView {
 
   // MARK: Presence of others
 
-  /** Marks cards others hold and shows their placeholders as ghost slots. */
+  /**
+   * Marks cards others hold and shows their placeholders as ghost slots.
+   * @param {Peer[]} peers
+   * @param {Board | null} board
+   */
   showPresence(peers, board) {
-    for (const card of this.root.querySelectorAll("li.card.held")) {
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll("li.card.held"))) {
       card.classList.remove("held");
       delete card.dataset.heldBy;
       card.style.removeProperty("--holder-color");
@@ -189,21 +234,27 @@ export class BoardView {
       ghost.style.setProperty("--holder-color", color);
       ghost.textContent = peer.name;
       ghost.setAttribute("aria-hidden", "true");
+      // Of type `string | undefined` because a card still being written (a draft) has no id.
+      /** @type {Set<string | undefined>} */
       const dragged = new Set(peer.drag.items);
-      const rest = [...column.list.children].filter((el) => el.classList.contains("card") && !dragged.has(el.dataset.itemId));
+      const rest = /** @type {HTMLElement[]} */ ([...column.list.children]).filter((el) => el.classList.contains("card") && !dragged.has(el.dataset.itemId));
       column.list.insertBefore(ghost, rest[over.index] ?? null);
     }
   }
 
   // MARK: Animation
 
+  /** @returns {Map<string, DOMRect>} */
   cardRects() {
     const rects = new Map();
     for (const [id, card] of this.cards) if (card.isConnected) rects.set(id, card.getBoundingClientRect());
     return rects;
   }
 
-  /** FLIP: every card that moved starts where it was and glides to where it is. */
+  /**
+   * FLIP: every card that moved starts where it was and glides to where it is.
+   * @param {Map<string, DOMRect>} before
+   */
   animateFrom(before) {
     if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     for (const [id, card] of this.cards) {
@@ -220,7 +271,10 @@ export class BoardView {
     }
   }
 
-  /** Runs `change` (which moves DOM nodes around) and animates the cards it displaced. */
+  /**
+   * Runs `change` (which moves DOM nodes around) and animates the cards it displaced.
+   * @param {() => void} change
+   */
   animateChange(change) {
     const before = this.cardRects();
     change();
@@ -229,6 +283,12 @@ export class BoardView {
 
   // MARK: Lookup
 
+  /**
+   * The column under a point of the viewport (a little above and below it counts).
+   * @param {number} x
+   * @param {number} y
+   * @returns {{ id: string, column: ColumnElements } | null}
+   */
   columnAt(x, y) {
     for (const [id, column] of this.columns) {
       const rect = column.element.getBoundingClientRect();
@@ -237,10 +297,15 @@ export class BoardView {
     return null;
   }
 
-  /** Cards of a column as shown, without `excluded` ids. */
+  /**
+   * Cards of a column as shown, without `excluded` ids.
+   * @param {string} collectionId
+   * @param {Set<string | undefined>} excluded (a card still being written has no id yet)
+   * @returns {HTMLElement[]}
+   */
   visibleCards(collectionId, excluded) {
     const column = this.columns.get(collectionId);
     if (!column) return [];
-    return [...column.list.children].filter((el) => el.classList.contains("card") && !excluded.has(el.dataset.itemId));
+    return /** @type {HTMLElement[]} */ ([...column.list.children]).filter((el) => el.classList.contains("card") && !excluded.has(el.dataset.itemId));
   }
 }
