@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The browser modules (`web/js/*.js`) are plain JavaScript that the browser loads as it is,
 /// typed in JSDoc and checked by TypeScript's compiler in checkJs mode with `web/jsconfig.json`
@@ -13,7 +13,8 @@ import TestSupport
     /// `tsc` on PATH, or a failure that says how to get it.
     private static func compiler() throws -> String {
         guard let tsc = PythonTools.executableOnPath("tsc") else {
-            throw PythonTools.Failure("""
+            throw PythonTools.Failure(
+                """
                 no tsc on PATH: the browser modules are type-checked with TypeScript's compiler; \
                 install it with apt-get install -y node-typescript (.ci/run does)
                 """)
@@ -24,8 +25,9 @@ import TestSupport
     /// Runs the checker on the project `web` (a folder holding `jsconfig.json` and `js/`),
     /// from the package root so that its messages name files as `web/js/….js(line,column)`.
     private static func check(_ web: String, _ extra: [String] = []) throws -> PythonTools.CommandOutcome {
-        try PythonTools.run(try compiler(), ["-p", web + "/jsconfig.json", "--pretty", "false"] + extra,
-                            workingDirectory: PythonTools.packageRoot, timeout: 240)
+        try PythonTools.run(
+            try compiler(), ["-p", web + "/jsconfig.json", "--pretty", "false"] + extra,
+            workingDirectory: PythonTools.packageRoot, timeout: 240)
     }
 
     private static func modules() throws -> [String] {
@@ -35,7 +37,9 @@ import TestSupport
     @Test(.timeLimit(.minutes(5)))
     func theBrowserModulesCheckClean() throws {
         let outcome = try Self.check(Self.web)
-        #expect(outcome.succeeded, """
+        #expect(
+            outcome.succeeded,
+            """
             tsc -p web/jsconfig.json found type errors in the browser modules (exit \(outcome.status)):
             \(PythonTools.tail(outcome.standardOutput + outcome.standardError, lines: 80))
             """)
@@ -63,17 +67,23 @@ import TestSupport
     /// A mistake of the kind the types are there for, added to a copy of the modules, fails the
     /// check and is named: so the clean run above means something (checkJs is on, the wire
     /// types are real types and not `any`, strict null checks hold).
-    @Test(.timeLimit(.minutes(5)), arguments: [
-        (mistake: """
-            export const misshapen = applyOperation(
-              { id: "b", title: "B", locked: false, collections: [] },
-              { type: "move", sources: "card-1", destination: { collection: "todo" } },
-            );
-            """, expected: "not assignable to type 'string[]'"),
-        (mistake: """
-            export const titleOf = (/** @type {Board | null} */ board) => board.title;
-            """, expected: "possibly 'null'"),
-    ])
+    @Test(
+        .timeLimit(.minutes(5)),
+        arguments: [
+            (
+                mistake: """
+                export const misshapen = applyOperation(
+                  { id: "b", title: "B", locked: false, collections: [] },
+                  { type: "move", sources: "card-1", destination: { collection: "todo" } },
+                );
+                """, expected: "not assignable to type 'string[]'"
+            ),
+            (
+                mistake: """
+                export const titleOf = (/** @type {Board | null} */ board) => board.title;
+                """, expected: "possibly 'null'"
+            ),
+        ])
     func aTypeErrorFailsTheCheck(mistake: String, expected: String) throws {
         let copy = try TemporaryDirectory("corkboard-tscheck")
         try copy.write("jsconfig.json", try Data(contentsOf: URL(fileURLWithPath: Self.web + "/jsconfig.json")))
@@ -85,7 +95,8 @@ import TestSupport
         let outcome = try Self.check(copy.path)
         let output = outcome.standardOutput + outcome.standardError
         #expect(!outcome.succeeded, "tsc passed a module with a type error:\n\(mistake)")
-        #expect(output.contains("js/replica.js(") && output.contains(expected),
-                "tsc should name the mistake in replica.js (\(expected)); it said:\n\(PythonTools.tail(output))")
+        #expect(
+            output.contains("js/replica.js(") && output.contains(expected),
+            "tsc should name the mistake in replica.js (\(expected)); it said:\n\(PythonTools.tail(output))")
     }
 }
