@@ -150,7 +150,7 @@ let package = Package(
             name: "CorkboardServerTests",
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
-                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "HubTestSupport", "CorkboardClient",
+                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "HubTestSupport", "CorkboardClient", "COpenSSL",
                 .product(name: "Yams", package: "Yams"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["browser", "python"]),

@@ -223,7 +223,7 @@ final class ClientCore: @unchecked Sendable {
         // The first join reports to connect() at once: a script wants to know now.
         guard everJoined else { return finish(refused ?? .cannotConnect(problem)) }
         // An unknown board or a token no longer valid will not change by retrying.
-        if let refusal, refusal.code == .notFound || refusal.code == .forbidden { return finish(refused) }
+        if let refusal, [.notFound, .forbidden, .unauthorized].contains(refusal.code) { return finish(refused) }
         failures += 1
         if let maximum = configuration.maximumReconnectAttempts, failures >= maximum {
             return finish(.gaveUp(attempts: failures, lastProblem: lastProblem))

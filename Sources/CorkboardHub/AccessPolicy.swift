@@ -1,19 +1,93 @@
 import CorkboardModel
 
-/// Decides a client's role on a board from the token it presented (docs/protocol.md#3-joining,
-/// docs/protocol.md#8-http-api).
+/// Decides who a client is, and so its role on each board, from the token it presented
+/// (docs/protocol.md#3-joining, docs/protocol.md#8-http-api).
 public protocol AccessPolicy: Sendable {
-    /// The role `token` grants on `board`; nil when the token is not valid there, which
-    /// the hub answers with `forbidden` (and, for `hello`, close 1008).
-    func role(token: String?, board: String) -> Role?
+    /// What `token` proves. `checkingLifetime` is false when the hub judges again the token of
+    /// a member that joined while it was valid (after a reload): then only its signature or
+    /// its grant counts, not its `exp`, since a joined connection outlives its token's expiry.
+    func judge(token: String?, checkingLifetime: Bool) -> TokenJudgement
+}
+
+extension AccessPolicy {
+    /// The role `token` grants on `board` now; nil when it grants nothing there.
+    public func role(token: String?, board: String) -> Role? {
+        judge(token: token, checkingLifetime: true).holder?.role(on: board)
+    }
+
     /// Whether `token` may read `GET /metrics` (figures of every board).
-    func mayReadMetrics(token: String?) -> Bool
+    public func mayReadMetrics(token: String?) -> Bool {
+        judge(token: token, checkingLifetime: true).holder?.mayReadMetrics ?? false
+    }
+}
+
+/// The verdict on a presented token. Keeping "no token" and "a token that proves nothing"
+/// apart from "a valid token without access" is what gives HTTP its 401 and 403, and the
+/// WebSocket its `unauthorized` and `forbidden`.
+public enum TokenJudgement: Sendable, Equatable {
+    /// A valid token (or open mode): what it grants.
+    case holder(TokenHolder)
+    /// A token is needed and none was presented.
+    case missing
+    /// The token proves nothing: unknown, expired, badly signed or malformed; why, for the client.
+    case refused(String)
+
+    public var holder: TokenHolder? {
+        if case .holder(let holder) = self { holder } else { nil }
+    }
+}
+
+/// What a valid token grants, and who its holder is when a signed token says so.
+public struct TokenHolder: Sendable, Equatable {
+    public var role: Role
+    public var boards: BoardScope
+    public var mayReadMetrics: Bool
+    /// The user id of a signed token's `sub`; nil for a token of the token file.
+    public var subject: String?
+    /// The display name of a signed token's `name`: shown to the others instead of the one in
+    /// `hello`, so a client cannot pass for somebody else. Nil: the name in `hello` is shown.
+    public var name: String?
+
+    public init(role: Role, boards: BoardScope, mayReadMetrics: Bool, subject: String? = nil, name: String? = nil) {
+        self.role = role
+        self.boards = boards
+        self.mayReadMetrics = mayReadMetrics
+        self.subject = subject
+        self.name = name
+    }
+
+    /// The role on `board`; nil when the token does not cover it.
+    public func role(on board: String) -> Role? {
+        boards.contains(board) ? role : nil
+    }
+}
+
+/// The boards a token covers: all of them (written `"*"`), or a list of ids and patterns;
+/// a pattern ends in `*` and covers every id that begins with what precedes it (`team-*`).
+public enum BoardScope: Sendable, Hashable, ExpressibleByArrayLiteral {
+    case all
+    case listed(Set<String>)
+
+    public init(arrayLiteral elements: String...) {
+        self = .listed(Set(elements))
+    }
+
+    public func contains(_ board: String) -> Bool {
+        switch self {
+        case .all:
+            return true
+        case .listed(let entries):
+            if entries.contains(board) { return true }
+            return entries.contains { $0.hasSuffix("*") && board.hasPrefix($0.dropLast()) }
+        }
+    }
 }
 
 /// Open mode, the default for local use: every client is `owner`, tokens are ignored.
 public struct OpenAccess: AccessPolicy {
     public init() {}
 
-    public func role(token: String?, board: String) -> Role? { .owner }
-    public func mayReadMetrics(token: String?) -> Bool { true }
+    public func judge(token: String?, checkingLifetime: Bool) -> TokenJudgement {
+        .holder(TokenHolder(role: .owner, boards: .all, mayReadMetrics: true))
+    }
 }

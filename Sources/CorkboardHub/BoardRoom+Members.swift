@@ -71,7 +71,7 @@ extension BoardRoom {
         guard members[key] == nil else { return }
         // Judged again here, on the room's queue: a token revoked while this join was on its
         // way is refused, as `recheckAccess` would have disconnected it.
-        guard hub.role(token: hello.token, board: id) == role else {
+        guard hub.access.judge(token: hello.token, checkingLifetime: false).holder?.role(on: id) == role else {
             return Self.refuse(link, .forbidden, "the token is not valid for board \"\(id)\" (any more)", close: .policyViolation)
         }
         hub.metrics.members.increment()
@@ -138,7 +138,7 @@ extension BoardRoom {
     func recheckAccess() {
         perform {
             for (key, member) in self.members {
-                let role = self.hub.role(token: member.token, board: self.id)
+                let role = self.hub.access.judge(token: member.token, checkingLifetime: false).holder?.role(on: self.id)
                 guard role != member.role else { continue }
                 self.remove(key)
                 if let role {

@@ -165,10 +165,24 @@ public final class HubSession: @unchecked Sendable {
     }
 
     private func join(_ hello: Hello) {
-        guard let role = hub.role(token: hello.token, board: hello.board) else {
+        let holder: TokenHolder
+        switch hub.access.judge(token: hello.token, checkingLifetime: true) {
+        case .holder(let valid):
+            holder = valid
+        case .missing:
+            phase = .closed
+            return BoardRoom.refuse(link, .unauthorized, "a token is needed to join board \"\(hello.board)\"", close: .policyViolation)
+        case .refused(let reason):
+            phase = .closed
+            return BoardRoom.refuse(link, .unauthorized, reason, close: .policyViolation)
+        }
+        guard let role = holder.role(on: hello.board) else {
             phase = .closed
             return BoardRoom.refuse(link, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
         }
+        // A signed token names its holder: that name is shown to the others, not the one in hello.
+        var hello = hello
+        if let name = holder.name { hello.name = name }
         guard Limits.isValidText(hello.name) else {
             phase = .closed
             return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)

@@ -26,13 +26,12 @@ enum BoardAPI {
         }
 
         route(.GET, "/api/boards") { request, responder in
-            guard let token = bearerToken(request, responder) else { return }
+            guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
             hub.listBoards { result in
                 responder.respond(
                     result.map { summaries in
                         // Only the boards this token may see.
-                        let access = hub.access
-                        let visible = summaries.filter { access.role(token: token, board: $0.id) != nil }
+                        let visible = summaries.filter { holder.role(on: $0.id) != nil }
                         return json(.ok, BoardList(boards: visible))
                     })
             }
@@ -139,10 +138,11 @@ enum BoardAPI {
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], stream: stream)
     }
 
-    /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after answering 403.
+    /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after
+    /// answering 401 (no valid token) or 403 (a valid token without access to `board`).
     private static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
-        guard let token = bearerToken(request, responder) else { return nil }
-        guard let role = hub.role(token: token, board: board) else {
+        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return nil }
+        guard let role = holder.role(on: board) else {
             responder.respond(.error(.forbidden, "the token is not valid for board \"\(board)\""))
             return nil
         }

@@ -24,17 +24,19 @@ extension CorkboardServer {
         }
     }
 
-    /// Reads the token file again and puts it in force: members whose token was revoked are
-    /// disconnected (`error` `forbidden`, close 1008), those whose role changed are closed
-    /// with 1012 to join again. A file that cannot be read or parsed changes nothing.
+    /// Reads the token file and the token secret file again and puts them in force: members
+    /// whose token was revoked (or whose secret was removed) are disconnected (`error`
+    /// `forbidden`, close 1008), those whose role changed are closed with 1012 to join again.
+    /// A file that cannot be read or is refused changes nothing: the error is logged and
+    /// counted (`corkboard_token_reload_failures_total`).
     private func reloadTokens() {
-        guard let path = configuration.tokenFile else { return }
+        guard configuration.tokenFile != nil || configuration.tokenSecretFile != nil else { return }
         do {
-            let tokens = try TokenFile(contentsOf: path)
-            hub.replaceAccess(with: tokens)
-            logger.info("reloaded the token file \(path)")
+            if let tokens = try ServerAccess.load(configuration) { hub.replaceAccess(with: tokens) }
+            logger.info("reloaded the tokens (\([configuration.tokenFile, configuration.tokenSecretFile].compactMap { $0 }.joined(separator: ", ")))")
         } catch {
-            logger.error("token file not reloaded, the previous one stays in force: \(error)")
+            metrics.tokenReloadFailed()
+            logger.error("tokens not reloaded, the previous ones stay in force: \(error)")
         }
     }
 }

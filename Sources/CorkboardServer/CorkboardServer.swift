@@ -18,6 +18,7 @@ public final class CorkboardServer: Sendable {
     /// The TLS certificate in use, reloaded by `reload()`; nil when serving plain HTTP.
     let certificate: ServerCertificate?
     public let hub: Hub
+    let metrics: ServerMetrics
     private let store: BoardStore
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
@@ -41,14 +42,13 @@ public final class CorkboardServer: Sendable {
         let store = try store ?? Self.makeStore(configuration)
         self.store = store
         let metrics = ServerMetrics()
+        self.metrics = metrics
         let traffic = TrafficCounters()
         var access = configuration.access
-        if let path = configuration.tokenFile {
-            do {
-                access = try TokenFile(contentsOf: path)
-            } catch {
-                throw StartupError.tokenFileUnusable(error.description)
-            }
+        do {
+            if let tokens = try ServerAccess.load(configuration) { access = tokens }
+        } catch {
+            throw StartupError.tokenFileUnusable(error.description)
         }
         hub = Hub(
             store: store, access: access,

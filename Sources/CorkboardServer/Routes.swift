@@ -28,8 +28,8 @@ enum Routes {
         }
         router.add(.GET, "/metrics") { request, responder in
             // Figures of every board: open in open mode, otherwise for a token allowed to read them.
-            guard let token = BoardAPI.bearerToken(request, responder) else { return }
-            guard hub.access.mayReadMetrics(token: token) else {
+            guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
+            guard holder.mayReadMetrics else {
                 return responder.respond(.error(.forbidden, "/metrics needs a token of an owner of every board, or one with \"metrics\": true"))
             }
             var response = HTTPResponse(status: .ok, body: metrics.render(traffic: traffic))

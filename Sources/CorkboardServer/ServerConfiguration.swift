@@ -48,9 +48,13 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: String?
     /// Who may do what: open mode (everyone is owner) unless a token file is given.
     public var access: AccessPolicy = OpenAccess()
-    /// A token file (`--tokens`): when set, `access` is read from it at start, and again by
+    /// A token file (`--tokens`): when set (or a token secret is), `access` is read from it at start, and again by
     /// `CorkboardServer.reload()` (SIGHUP), which disconnects the members it no longer admits.
     public var tokenFile: String?
+    /// Secrets of signed per-user tokens (`--token-secret`): HS256 JWTs minted by the app's backend.
+    public var tokenSecrets: [String] = []
+    /// A file of such secrets, one a line (`--token-secret-file`), read at start and again on SIGHUP.
+    public var tokenSecretFile: String?
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
     public var createsDemoBoard = true
     /// The collaboration hub's settings: hello and drag timeouts, kept history, rate limits.

@@ -19,6 +19,7 @@ final class ServerMetrics: Sendable {
     private let slowConsumersDropped: Prometheus.Counter
     private let transportFailures: Prometheus.Counter
     private let refused: Prometheus.Counter
+    private let tokenReloadFailures: Prometheus.Counter
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
 
@@ -47,7 +48,13 @@ final class ServerMetrics: Sendable {
         refused = registry.makeCounter(
             descriptor: describe(
                 "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
+        tokenReloadFailures = registry.makeCounter(
+            descriptor: describe(
+                "token_reload_failures", "total", "Reloads (SIGHUP) that kept the previous tokens because the token file or secret file was refused."))
     }
+
+    /// A reload kept the previous tokens (the reason is in the log).
+    func tokenReloadFailed() { tokenReloadFailures.increment() }
 
     /// The Prometheus text exposition, with the traffic figures brought up to date.
     func render(traffic: TrafficCounters) -> [UInt8] {

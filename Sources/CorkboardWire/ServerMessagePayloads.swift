@@ -168,6 +168,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable {
     public static let invalid = ErrorCode(rawValue: "invalid")
     public static let notFound = ErrorCode(rawValue: "not-found")
     public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// No token, or one that proves nothing (unknown, expired, badly signed): HTTP's 401.
+    public static let unauthorized = ErrorCode(rawValue: "unauthorized")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

@@ -5,5 +5,5 @@ struct Corkboard: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "corkboard",
         abstract: "Corkboard: shared boards that many people and bots reorder together, live.",
-        subcommands: [ServeCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, BotCommand.self])
+        subcommands: [ServeCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, BotCommand.self, TokenCommand.self])
 }

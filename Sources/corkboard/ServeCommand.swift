@@ -72,9 +72,21 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "JSON file of tokens and the role each grants, per board or on all (see docs/protocol.md). Unset: open mode, everyone is owner (env: CORKBOARD_TOKENS)."
+            "JSON file of tokens and the role each grants, per board or on all (\"boards\": \"*\"; see docs/security.md); read again on SIGHUP. Without it and without a token secret: open mode, everyone is owner (env: CORKBOARD_TOKENS)."
     )
     var tokens: String?
+
+    @Option(
+        help:
+            "Secret (at least 32 bytes) of signed per-user tokens: HS256 JWTs minted by your app's backend with sub, name, boards, role, exp (see docs/security.md). Prefer --token-secret-file: a command line is visible to other users (env: CORKBOARD_TOKEN_SECRET)."
+    )
+    var tokenSecret: String?
+
+    @Option(
+        help:
+            "File of token secrets, one a line (several while rotating); read again on SIGHUP (env: CORKBOARD_TOKEN_SECRET_FILE)."
+    )
+    var tokenSecretFile: String?
 
     @Option(
         help:
@@ -169,6 +181,8 @@ struct ServeCommand: ParsableCommand {
         options.databaseURL = databaseUrl
         options.sync = sync
         options.tokens = tokens
+        options.tokenSecret = tokenSecret
+        options.tokenSecretFile = tokenSecretFile
         options.opRate = opRate
         options.opByteRate = opByteRate
         options.presenceRate = presenceRate

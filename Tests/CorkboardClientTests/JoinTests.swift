@@ -52,7 +52,7 @@ import Testing
         let file = try tokens.write(
             "tokens.json",
             """
-            {"tokens":[{"token":"boss","role":"owner"},{"token":"pen","role":"editor"},{"token":"eyes","role":"viewer"}]}
+            {"tokens":[{"token":"boss","role":"owner","boards":"*"},{"token":"pen","role":"editor","boards":"*"},{"token":"eyes","role":"viewer","boards":"*"}]}
             """)
         let server = try CorkboardTestServer(extra: ["--tokens", file])
         let viewer = server.client(board: "demo", name: "viewer", token: "eyes")

@@ -20,6 +20,8 @@ public struct ServeOptions: Sendable {
     public var sync: String?
     /// The token file's path.
     public var tokens: String?
+    public var tokenSecret: String?
+    public var tokenSecretFile: String?
     public var opRate: Int?
     public var opByteRate: Int?
     public var presenceRate: Int?

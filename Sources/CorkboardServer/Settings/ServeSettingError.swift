@@ -11,8 +11,6 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
     case postgresWithoutDatabaseURL
     case unknownSyncMode(String)
     case unknownLogLevel(String)
-    /// The token file cannot be read or is not a token file: the reason.
-    case unusableTokenFile(String)
     /// A count limit below 0 (0 turns it off).
     case negativeLimit(option: String)
     /// A messages-per-second rate below 0 (0 turns it off).
@@ -42,8 +40,6 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
             return "sync '\(name)' is not one of full, normal"
         case .unknownLogLevel(let name):
             return "log level '\(name)' is not one of trace, debug, info, notice, warning, error, critical"
-        case .unusableTokenFile(let reason):
-            return "token file: \(reason)"
         case .negativeLimit(let option):
             return "\(option) must be 0 (no limit) or a positive number"
         case .negativeRate(let option):

@@ -54,15 +54,10 @@ public struct ServeSettings: Sendable {
         guard let sync = SyncMode(rawValue: syncName) else { throw .unknownSyncMode(syncName) }
         settings.sync = sync
 
-        if let path = values.string(options.tokens, "CORKBOARD_TOKENS") {
-            do {
-                settings.access = try TokenFile(contentsOf: path)
-            } catch {
-                throw .unusableTokenFile("\(error)")
-            }
-            // Read again on SIGHUP.
-            settings.tokenFile = path
-        }
+        // Read (and refused, exit 1) when the server starts, and again on SIGHUP.
+        settings.tokenFile = values.string(options.tokens, "CORKBOARD_TOKENS")
+        settings.tokenSecrets = values.string(options.tokenSecret, "CORKBOARD_TOKEN_SECRET").map { [$0] } ?? []
+        settings.tokenSecretFile = values.string(options.tokenSecretFile, "CORKBOARD_TOKEN_SECRET_FILE")
 
         settings.http.admission.maxConnections = try values.limit(
             values.integer(options.maxConnections, "CORKBOARD_MAX_CONNECTIONS"), "--max-connections",

@@ -11,35 +11,60 @@ import Testing
         return path
     }
 
-    @Test func rolesPerBoardAndEverywhere() throws {
-        let path = try write(#"{"tokens":[{"token":"o","role":"owner"},{"token":"v","role":"viewer","boards":["a"]}]}"#)
+    @Test func rolesPerBoardPatternAndEverywhere() throws {
+        let path = try write(
+            #"{"tokens":[{"token":"o","role":"owner","boards":"*"},{"token":"v","role":"viewer","boards":["a","team-*"]}]}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try TokenFile(contentsOf: path)
         #expect(file.role(token: "o", board: "anything") == .owner)
         #expect(file.role(token: "v", board: "a") == .viewer)
+        #expect(file.role(token: "v", board: "team-blue") == .viewer)
+        #expect(file.role(token: "v", board: "team") == nil)
         #expect(file.role(token: "v", board: "b") == nil)
         #expect(file.role(token: nil, board: "a") == nil)
         #expect(file.role(token: "x", board: "a") == nil)
+        #expect(file.judge(token: nil, checkingLifetime: true) == .missing)
+        #expect(file.judge(token: "x", checkingLifetime: true) == .refused("the token is not valid"))
     }
 
+    /// Each mistake refuses the whole file with one line naming the grant: nothing it could
+    /// mean is ever guessed, since a guess could only grant more.
     @Test(arguments: [
-        #"{"tokens":[{"token":"","role":"owner"}]}"#,
-        #"{"tokens":[{"token":"t","role":"owner"},{"token":"t","role":"viewer"}]}"#,
-        #"{"tokens":[{"token":"t","role":"admin"}]}"#,
-        #"[1,2]"#,
-        "not json",
+        (#"{"tokens":[{"token":"x","role":"owner","board":["a"]}]}"#, #"tokens[0]: unknown key "board" (a grant has token, role, boards and metrics)"#),
+        (#"{"tokens":[{"token":"x","role":"owner"}]}"#, #"tokens[0]: "boards" is missing: write "*" for every board, or a list of ids and patterns"#),
+        (
+            #"{"tokens":[{"token":"a","role":"owner","boards":"*"},{"token":"t","role":"admin","boards":"*"}]}"#,
+            #"tokens[1]: role "admin" is not one of viewer, editor, owner"#
+        ),
+        (#"{"tokens":[{"token":"t","role":"owner","boards":"all"}]}"#, #"tokens[0]: "boards" must be "*" (every board) or a list of board ids and patterns"#),
+        (#"{"tokens":[{"token":"t","role":"owner","boards":null}]}"#, #"tokens[0]: "boards" must be "*" (every board) or a list of board ids and patterns"#),
+        (#"{"tokens":[{"token":"t","role":"owner","boards":[""]}]}"#, #"tokens[0]: "boards" holds board ids and patterns (non-empty strings)"#),
+        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"metrics":"yes"}]}"#, #"tokens[0]: "metrics" must be true or false"#),
+        (#"{"tokens":[{"token":"","role":"owner","boards":"*"}]}"#, "tokens[0]: the token must not be empty"),
+        (#"{"tokens":[{"token":"t","role":"owner","boards":"*"},{"token":"t","role":"viewer","boards":"*"}]}"#, "tokens[1]: this token appears twice"),
+        (#"{"tokens":[{"role":"owner","boards":"*"}]}"#, #"tokens[0]: "token" must be a string"#),
+        (#"{"tokens":[],"token":[]}"#, #"unknown key "token" at the top (only "tokens")"#),
+        (#"{"grants":[]}"#, #"no "tokens" list; a token file is "#),
+        ("[1,2]", #"no "tokens" list; a token file is "#),
+        ("not json", "not JSON; a token file is "),
     ])
-    func badFilesAreRefusedWithAReason(_ text: String) throws {
+    func mistakesAreRefusedWithOneLineNamingTheGrant(_ text: String, _ reason: String) throws {
         let path = try write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: path) }
-        #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: path + ".missing") }
+        let error = #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: path) }
+        #expect(error?.description.hasPrefix("\(path): \(reason)") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("\n") == false)
+    }
+
+    @Test func aMissingFileIsNamed() {
+        let error = #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: "/nonexistent/tokens.json") }
+        #expect(error?.description == "cannot read /nonexistent/tokens.json")
     }
 }
 
 @Suite struct TokenFileMatchingTests {
     static let file = try! TokenFile(grants: [
-        TokenFile.Grant(token: "s3cret-owner", role: .owner),
+        TokenFile.Grant(token: "s3cret-owner", role: .owner, boards: .all),
         TokenFile.Grant(token: "s3cret-owner-2", role: .viewer, boards: ["a"]),
         TokenFile.Grant(token: "prom", role: .viewer, boards: [], metrics: true),
     ])

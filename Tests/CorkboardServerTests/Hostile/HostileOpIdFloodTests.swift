@@ -17,7 +17,7 @@ import Testing
     static let floodPerConnection = 1_000
 
     static let tokens = [
-        TokenFile.Grant(token: "owner-token", role: .owner),
+        TokenFile.Grant(token: "owner-token", role: .owner, boards: .all),
         TokenFile.Grant(token: "editor-token", role: .editor, boards: ["board"]),
         TokenFile.Grant(token: "viewer-token", role: .viewer, boards: ["board"]),
     ]

@@ -10,7 +10,7 @@ import Testing
 /// every HTTP write: each is refused, nothing changes, and the editors never hear of it.
 @Suite(.threadsOfTheirOwn) struct HostileViewerTests {
     static let tokens = [
-        TokenFile.Grant(token: "owner-token", role: .owner),
+        TokenFile.Grant(token: "owner-token", role: .owner, boards: .all),
         TokenFile.Grant(token: "editor-token", role: .editor, boards: ["board"]),
         TokenFile.Grant(token: "viewer-token", role: .viewer, boards: ["board"]),
         TokenFile.Grant(token: "other-board-editor", role: .editor, boards: ["other"]),

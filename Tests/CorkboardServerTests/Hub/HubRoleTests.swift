@@ -11,7 +11,7 @@ import Testing
 /// nothing on the others.
 @Suite(.threadsOfTheirOwn) struct HubRoleTests {
     static let grants = [
-        TokenFile.Grant(token: "own", role: .owner, boards: nil),
+        TokenFile.Grant(token: "own", role: .owner, boards: .all),
         TokenFile.Grant(token: "edit", role: .editor, boards: ["board"]),
         TokenFile.Grant(token: "view", role: .viewer, boards: ["board"]),
     ]
@@ -58,7 +58,8 @@ import Testing
 
     @Test func aTokenGivesNothingOnABoardItDoesNotList() throws {
         let server = try Self.server()
-        for token in ["edit", "nope", nil] as [String?] {
+        // A valid token without this board: forbidden; an unknown one or none: unauthorized.
+        for (token, code) in [("edit", ErrorCode.forbidden), ("nope", .unauthorized), (nil, .unauthorized)] as [(String?, ErrorCode)] {
             let socket = try WebSocketTestClient(port: server.port)
             let hello = Hello(board: "other", name: "X", token: token)
             try socket.send(text: String(decoding: try WireFormat.encode(ClientMessage.hello(hello)), as: UTF8.self))
@@ -67,12 +68,13 @@ import Testing
                 Issue.record("expected error, got \(answer)")
                 continue
             }
-            #expect(error.code == .forbidden)
+            #expect(error.code == code)
             #expect(try socket.receiveClose() == .policyViolation)
         }
-        // Over HTTP: 403 without a valid token for that board; the list shows only what the token may see.
+        // Over HTTP: 403 for a valid token without that board, 401 without a valid token; the list shows only what the token may see.
         #expect(try server.get("/api/boards/other", headers: "Authorization: Bearer edit\r\n").status == 403)
-        #expect(try server.get("/api/boards/board").status == 403)
+        #expect(try server.get("/api/boards/board").status == 401)
+        #expect(try server.get("/api/boards/board", headers: "Authorization: Bearer nope\r\n").status == 401)
         #expect(try server.get("/api/boards/board", headers: "Authorization: Bearer view\r\n").status == 200)
         let op = #"{"type":"delete","opId":"v-1","baseSeq":0,"items":["i1"]}"#
         let viewerOp = try server.request(

@@ -38,7 +38,7 @@ import Testing
         #expect(server.webSocket.subprotocols == ["corkboard.v1"])
         #expect(server.deflate.mode == .memory && server.deflate.minimumSize == 128)
         #expect(server.store == .sqlite && server.sync == .full && server.databaseURL == nil)
-        #expect(server.access is OpenAccess && server.tokenFile == nil)
+        #expect(server.access is OpenAccess && server.tokenFile == nil && server.tokenSecrets.isEmpty && server.tokenSecretFile == nil)
         #expect(server.http.admission.maxConnections == 20_000 && server.http.admission.maxConnectionsPerAddress == nil)
         #expect(server.hub.maxBoards == 10_000 && server.hub.maxItemsPerBoard == 10_000 && server.hub.maxCollectionsPerBoard == 1_000)
         #expect(server.maxPendingOutput == 4_194_304)
@@ -205,17 +205,13 @@ import Testing
         #expect(ServeSettingError.certificateWithoutKey.description == "--tls-cert needs --tls-key (the certificate's private key)")
     }
 
-    @Test func aTokenFileIsReadAndKeptForReloads() throws {
-        let folder = try TemporaryDirectory("serve-settings")
-        let path = try folder.write("tokens.json", #"{"tokens":[{"token":"v","role":"viewer"}]}"#)
-        let server = try settings(ServeOptions(), ["CORKBOARD_TOKENS": path]).configuration
-        #expect(server.tokenFile == path)
-        #expect(server.access.role(token: "v", board: "any") == .viewer)
-        #expect(server.access.role(token: nil, board: "any") == nil)
-        let missing = refusal(options { $0.tokens = path + ".absent" })
-        #expect(missing?.description == "token file: cannot read \(path).absent")
-        let broken = try folder.write("broken.json", "not json")
-        #expect(refusal(options { $0.tokens = broken })?.description.hasPrefix("token file: \(broken) is not a token file") == true)
+    @Test func tokenFilesAndSecretsAreTakenForTheServerToRead() throws {
+        // Read by the server when it starts (a refused file is exit 1, like a bad certificate) and on SIGHUP.
+        let server = try settings(
+            options { $0.tokenSecretFile = "secrets" }, ["CORKBOARD_TOKENS": "tokens.json", "CORKBOARD_TOKEN_SECRET": "s"]
+        ).configuration
+        #expect(server.tokenFile == "tokens.json" && server.tokenSecretFile == "secrets" && server.tokenSecrets == ["s"])
+        #expect(server.access is OpenAccess)
     }
 
     @Test func postgresNeedsADatabase() throws {

@@ -1,0 +1,74 @@
+import CorkboardHub
+import CorkboardModel
+import Foundation
+
+/// The strict reading of a token file: `{"tokens":[{"token","role","boards","metrics"?}, …]}`
+/// and nothing else. Anything the reader would otherwise skip or default (an unknown key,
+/// a missing `boards`) is refused, since skipping it could only ever grant more.
+enum TokenFileReading {
+    static let keys: Set<String> = ["token", "role", "boards", "metrics"]
+    static let shape = #"{"tokens":[{"token":"…","role":"viewer|editor|owner","boards":"*" or ["id","prefix-*"],"metrics":true?}]}"#
+
+    static func grants(in data: Data) throws(TokenFileError) -> [TokenFile.Grant] {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw TokenFileError("not JSON; a token file is \(shape)")
+        }
+        guard case .object(let top) = document, case .array(let entries)? = top["tokens"] else {
+            throw TokenFileError("no \"tokens\" list; a token file is \(shape)")
+        }
+        if let extra = top.keys.filter({ $0 != "tokens" }).sorted().first {
+            throw TokenFileError("unknown key \"\(extra)\" at the top (only \"tokens\")")
+        }
+        var grants: [TokenFile.Grant] = []
+        for (index, entry) in entries.enumerated() {
+            do {
+                grants.append(try grant(entry))
+            } catch {
+                throw TokenFileError("tokens[\(index)]: \(error.description)")
+            }
+        }
+        return grants
+    }
+
+    private static func grant(_ entry: JSONValue) throws(TokenFileError) -> TokenFile.Grant {
+        guard case .object(let fields) = entry else { throw TokenFileError("a grant is an object with token, role and boards") }
+        if let unknown = fields.keys.filter({ !keys.contains($0) }).sorted().first {
+            throw TokenFileError("unknown key \"\(unknown)\" (a grant has token, role, boards and metrics)")
+        }
+        guard case .string(let token)? = fields["token"] else { throw TokenFileError("\"token\" must be a string") }
+        guard case .string(let roleName)? = fields["role"] else { throw TokenFileError("\"role\" must be viewer, editor or owner") }
+        guard let role = Role(rawValue: roleName) else {
+            throw TokenFileError("role \"\(roleName)\" is not one of viewer, editor, owner")
+        }
+        guard let boardsValue = fields["boards"] else {
+            throw TokenFileError("\"boards\" is missing: write \"*\" for every board, or a list of ids and patterns")
+        }
+        let boards = try scope(boardsValue)
+        var metrics = false
+        switch fields["metrics"] {
+        case nil: break
+        case .bool(let value)?: metrics = value
+        default: throw TokenFileError("\"metrics\" must be true or false")
+        }
+        return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics)
+    }
+
+    /// `"*"`, or a list of board ids and `prefix-*` patterns (docs/security.md#access-control).
+    static func scope(_ value: JSONValue) throws(TokenFileError) -> BoardScope {
+        switch value {
+        case .string("*"):
+            return .all
+        case .array(let entries):
+            var ids: Set<String> = []
+            for entry in entries {
+                guard case .string(let id) = entry, !id.isEmpty else {
+                    throw TokenFileError("\"boards\" holds board ids and patterns (non-empty strings)")
+                }
+                ids.insert(id)
+            }
+            return .listed(ids)
+        default:
+            throw TokenFileError("\"boards\" must be \"*\" (every board) or a list of board ids and patterns")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import CorkboardHub
+import CorkboardModel
+import CorkboardServer
+import Foundation
+
+/// `corkboard token mint`: a signed per-user token, as an app's backend mints them
+/// (docs/security.md#signed-tokens), for scripts, tests and trying the server out.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Signed per-user tokens.", subcommands: [MintCommand.self])
+}
+
+struct MintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mint",
+        abstract: "Print an HS256 token for --token-secret servers: sub, name, boards, role, exp.")
+
+    @Option(help: "The server's token secret, at least 32 bytes (env: CORKBOARD_TOKEN_SECRET).")
+    var secret: String?
+
+    @Option(help: "A file of secrets, one a line; the first one signs (env: CORKBOARD_TOKEN_SECRET_FILE).")
+    var secretFile: String?
+
+    @Option(help: "The user id (claim sub).")
+    var sub: String
+
+    @Option(help: "The name shown to the others (claim name).")
+    var name: String
+
+    @Option(help: "viewer, editor or owner.")
+    var role: String
+
+    @Option(help: "Comma-separated board ids and prefix-* patterns, or * for every board.")
+    var boards: String
+
+    @Option(help: "Seconds the token stays valid (default 3600).")
+    var ttl: Int = 3600
+
+    func run() throws {
+        guard let role = Role(rawValue: role) else { throw ValidationError("--role must be viewer, editor or owner") }
+        guard ttl > 0 else { throw ValidationError("--ttl must be a positive number of seconds") }
+        let environment = ProcessInfo.processInfo.environment
+        var secrets: [String] = []
+        if let secret = secret ?? environment["CORKBOARD_TOKEN_SECRET"] {
+            secrets = [secret]
+        } else if let path = secretFile ?? environment["CORKBOARD_TOKEN_SECRET_FILE"] {
+            do { secrets = try SignedTokens.secrets(inFile: path) } catch { fail(error) }
+        } else {
+            throw ValidationError("give the secret with --secret or --secret-file")
+        }
+        let scope: BoardScope =
+            boards == "*" ? .all : .listed(Set(boards.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
+        let signer: SignedTokens
+        do { signer = try SignedTokens(secrets: secrets) } catch { fail(error) }
+        let claims = SignedTokenClaims(subject: sub, name: name, boards: scope, role: role, expires: Date().addingTimeInterval(Double(ttl)))
+        print(signer.mint(claims))
+    }
+}
