@@ -67,8 +67,8 @@ import Testing
             try await stranger.connect()
             Issue.record("joined with a bad token")
         } catch let error as BoardClientError {
-            guard case .refused(code: "forbidden", _) = error else {
-                Issue.record("expected forbidden, got \(error)")
+            guard case .refused(code: "unauthorized", _) = error else {
+                Issue.record("expected unauthorized, got \(error)")
                 return
             }
         }
