@@ -155,22 +155,27 @@ import WebSocket
         }
     }
 
-    /// The Python snippet of docs/security.md, as a backend would paste it, mints a token the server takes.
-    @Test func thePythonSnippetOfTheDocsMintsAnAcceptedToken() async throws {
+    /// The snippets of docs/security.md, as a backend would paste them, mint tokens the server takes.
+    @Test(arguments: [
+        ("python", "/usr/bin/python3", "\nimport sys\nprint(corkboard_token(sys.argv[1], 'u-9', 'Pythonista', ['board'], 'editor'))\n"),
+        ("js", "/usr/bin/node", "\nconsole.log(corkboardToken(process.argv[1], 'u-9', 'Nodist', ['board', 'team-*'], 'editor'));\n"),
+    ])
+    func theSnippetsOfTheDocsMintAcceptedTokens(_ language: String, _ interpreter: String, _ call: String) async throws {
         try await offPool {
             let server = try Self.server()
             let doc = try String(contentsOfFile: PythonTools.packageRoot + "/docs/security.md", encoding: .utf8)
-            let start = try #require(doc.range(of: "```python\n"))
+            let start = try #require(doc.range(of: "```\(language)\n"))
             let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
-            let snippet = String(doc[start.upperBound..<end.lowerBound])
-            let script = snippet + "\nimport sys\nprint(corkboard_token(sys.argv[1], 'u-9', 'Pythonista', ['board'], 'editor'))\n"
-            let python = try ServerProcess(["-c", script, Self.secret], executable: "/usr/bin/python3")
-            #expect(python.waitForExit() == 0, "\(python.standardError)")
-            let token = python.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            let script = String(doc[start.upperBound..<end.lowerBound]) + call
+            let flag = language == "python" ? "-c" : "-e"
+            let run = try ServerProcess([flag, script, Self.secret], executable: interpreter)
+            #expect(run.waitForExit() == 0, "\(run.standardError)")
+            let token = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             let watcher = try BoardTestClient(port: server.port, board: "board", name: "-", token: Self.token("Watcher"))
             let client = try BoardTestClient(port: server.port, board: "board", name: "-", token: token)
             #expect(client.welcome.role == .editor)
-            #expect(try watcher.sync().contains { if case .peerJoined(_, let name) = $0 { name == "Pythonista" } else { false } })
+            let name = language == "python" ? "Pythonista" : "Nodist"
+            #expect(try watcher.sync().contains { if case .peerJoined(_, let joined) = $0 { joined == name } else { false } })
         }
     }
 }
