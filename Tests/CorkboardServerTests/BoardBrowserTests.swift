@@ -14,7 +14,7 @@ import Testing
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "move-while-server-down",
-        "holder-leaves", "drag-expires", "unknown-board", "console-clean",
+        "holder-leaves", "drag-expires", "token-mode", "unknown-board", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"
@@ -72,7 +72,7 @@ struct BrowserRun: Sendable {
             [
                 script, "--corkboard", ServerProcess.executablePath,
                 "--web-root", PythonTools.packageRoot + "/web", "--data", data.path,
-                "--output", output, "--watchdog", "150",
+                "--output", output, "--watchdog", "200",
             ], timeout: 180)
         // The summary line repeats summary.json; people read the rest.
         let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)

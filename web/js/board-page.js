@@ -8,7 +8,7 @@ import { PointerDrag } from "./pointer-drag.js";
 import { KeyboardMove } from "./keyboard-move.js";
 import { Editing } from "./editing.js";
 import { Announcer, Notices } from "./feedback.js";
-import { accessToken, colorFor, displayName } from "./people.js";
+import { accessToken, colorFor, displayName, forgetToken, tokenAdvice } from "./people.js";
 import { findItem } from "./replica.js";
 
 /** @typedef {import("./replica.js").Board} Board */
@@ -103,10 +103,18 @@ session.addEventListener("drag-ended", () => {
 });
 
 session.addEventListener("fatal", (event) => {
+  const { message: reason, code } = /** @type {CustomEvent<{ message: string, code: string | null }>} */ (event).detail;
   view.root.replaceChildren();
   const message = document.createElement("p");
   message.className = "loading";
-  message.append(`${/** @type {CustomEvent<{ message: string }>} */ (event).detail.message} `);
+  // A refused or missing token: say how to get in (a refused one is forgotten).
+  if (code === "unauthorized" || code === "forbidden") {
+    if (code === "unauthorized" && session.token) forgetToken();
+    message.classList.add("token-needed");
+    message.append(`${tokenAdvice(code, session.token !== null, reason)} `);
+  } else {
+    message.append(`${reason} `);
+  }
   const home = document.createElement("a");
   home.href = "/";
   home.textContent = "See all boards";

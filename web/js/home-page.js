@@ -1,6 +1,9 @@
 // @ts-check
 // The board list (`/`): every board with its title, and a form that creates one with the
-// usual three columns and opens it.
+// usual three columns and opens it. With a token (`?token=`, kept in this browser), both send
+// it; without one on a server that asks for one, the page says how to get in.
+
+import { accessToken, forgetToken, tokenAdvice } from "./people.js";
 
 /**
  * A board as `GET /api/boards` lists it (docs/protocol.md#8-http-api).
@@ -14,9 +17,38 @@ const error = /** @type {HTMLElement} */ (document.getElementById("form-error"))
 const titleField = /** @type {HTMLInputElement} */ (form.elements.namedItem("title"));
 const idField = /** @type {HTMLInputElement} */ (form.elements.namedItem("id"));
 
+const token = accessToken(new URLSearchParams(location.search));
+
+/**
+ * The request's headers, with the token when there is one.
+ * @param {Record<string, string>} headers
+ * @returns {Record<string, string>}
+ */
+function withToken(headers) {
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
+/**
+ * The advice for a 401 or 403 answer (forgetting a refused token), or null for other answers.
+ * @param {Response} response
+ * @returns {Promise<string | null>}
+ */
+async function refusal(response) {
+  if (response.status !== 401 && response.status !== 403) return null;
+  /** @type {{ message?: string }} */
+  const answer = await response.json().catch(() => ({}));
+  if (response.status === 401 && token) forgetToken();
+  return tokenAdvice(response.status === 401 ? "unauthorized" : "forbidden", token !== null, answer.message);
+}
+
 async function showBoards() {
   try {
-    const response = await fetch("/api/boards", { headers: { Accept: "application/json" } });
+    const response = await fetch("/api/boards", { headers: withToken({ Accept: "application/json" }) });
+    const advice = await refusal(response);
+    if (advice) {
+      list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
+      return;
+    }
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
     /** @type {{ boards: BoardSummary[] }} */
     const { boards } = await response.json();
@@ -73,11 +105,16 @@ form.addEventListener("submit", async (event) => {
   try {
     const response = await fetch("/api/boards", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      headers: withToken({ "Content-Type": "application/json", Accept: "application/json" }),
       body: JSON.stringify(body),
     });
     if (response.status === 201) {
       location.assign(`/b/${encodeURIComponent(id)}`);
+      return;
+    }
+    const advice = await refusal(response);
+    if (advice) {
+      error.textContent = advice;
       return;
     }
     const answer = await response.json().catch(() => ({}));

@@ -25,7 +25,8 @@ export function rememberName(name) {
 }
 
 /**
- * `?token=` (stored for next time) or the stored token; null in open mode.
+ * `?token=` (stored for next time, and taken out of the address so that a copied link does not
+ * carry it) or the stored token; null in open mode.
  * @param {URLSearchParams} params
  * @returns {string | null}
  */
@@ -33,9 +34,33 @@ export function accessToken(params) {
   const asked = params.get("token");
   if (asked) {
     localStorage.setItem(TOKEN_KEY, asked);
+    const rest = new URLSearchParams(params);
+    rest.delete("token");
+    const query = rest.toString();
+    history.replaceState(history.state, "", location.pathname + (query ? `?${query}` : "") + location.hash);
     return asked;
   }
   return localStorage.getItem(TOKEN_KEY);
+}
+
+/** Forgets the stored token (the server refused it: expired, revoked, or mistyped). */
+export function forgetToken() {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * What to tell a person whose token the server refused or who has none, by the HTTP status or
+ * the `error` code of a refused `hello`.
+ * @param {"unauthorized" | "forbidden"} why
+ * @param {boolean} hadToken
+ * @param {string} [detail] the server's own words
+ * @returns {string}
+ */
+export function tokenAdvice(why, hadToken, detail) {
+  const open = "Open this page with ?token=… added to its address, with the token you were given (this browser keeps it).";
+  if (why === "forbidden") return `Your token does not give you this${detail ? ` (${detail})` : ""}. ${open}`;
+  if (!hadToken) return `This server asks for a token. ${open}`;
+  return `Your token was refused${detail ? ` (${detail})` : ""}. ${open}`;
 }
 
 /**

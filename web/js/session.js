@@ -129,6 +129,13 @@ export class BoardSession extends EventTarget {
     /** @type {number | null} */
     this.retryTimer = null;
     this.closedForGood = false;
+    /**
+     * Why the server refused our last `hello` (its `error`), until a welcome.
+     * @type {string | null}
+     */
+    this.refusal = null;
+    /** @type {string | null} */
+    this.refusalCode = null;
     /** @type {number | null} */
     this.dragOverTimer = null;
     this.lastDragOverAt = 0;
@@ -183,7 +190,7 @@ export class BoardSession extends EventTarget {
       this.dispatch("presence");
       if (this.closedForGood) return;
       // 1008 is a refusal of hello (unknown board, bad token): retrying cannot help.
-      if (event.code === 1008) return this.fail(this.refusal ?? "The server refused to open this board.");
+      if (event.code === 1008) return this.fail(this.refusal ?? "The server refused to open this board.", this.refusalCode);
       // 1001: the server is going away (a restart, a deploy). Give it a moment to come back
       // rather than knocking on a closed port (every refused attempt is an error in the
       // browser's console); 1013: the board could not be loaded, try again later.
@@ -206,11 +213,14 @@ export class BoardSession extends EventTarget {
     this.connect();
   }
 
-  /** @param {string} message */
-  fail(message) {
+  /**
+   * @param {string} message
+   * @param {string | null} [code] the `error` code of a refused `hello`
+   */
+  fail(message, code = null) {
     this.closedForGood = true;
     this.setState("offline");
-    this.dispatch("fatal", { message });
+    this.dispatch("fatal", { message, code });
   }
 
   /** @param {ConnectionState} state */
@@ -284,7 +294,10 @@ export class BoardSession extends EventTarget {
         return this.dispatch("presence");
       }
       case "error":
-        if (this.state !== "connected") this.refusal = message.message;
+        if (this.state !== "connected") {
+          this.refusal = message.message;
+          this.refusalCode = message.code;
+        }
         else console.info(`corkboard: ${message.message}`);
         return undefined;
       default:

@@ -173,6 +173,7 @@ class Recorder:
         self.problems = []
         self.tolerated = []
         self.outage_origin = None
+        self.refusal_origin = None
         self._lock = threading.Lock()
 
     def begin_outage(self, origin):
@@ -180,6 +181,22 @@ class Recorder:
 
     def end_outage(self):
         self.outage_origin = None
+
+    def begin_refusals(self, origin):
+        """The scenario asks on purpose without a token or with a wrong one: the server's 401s,
+        and the console line Chromium writes for each, are expected (and still listed)."""
+        self.refusal_origin = origin
+
+    def end_refusals(self):
+        self.refusal_origin = None
+
+    def _is_expected_refusal(self, kind, text, url):
+        origin = self.refusal_origin
+        if origin is None or not (url or "").startswith(origin + "/"):
+            return False
+        if kind == "http response":
+            return text.startswith("401 ")
+        return kind == "console error" and text.startswith("Failed to load resource: the server responded with a status of 401")
 
     def _is_outage_noise(self, text, url):
         origin = self.outage_origin
@@ -193,7 +210,7 @@ class Recorder:
     def add(self, page_label, kind, text, url=""):
         entry = {"scenario": self.scenario, "page": page_label, "kind": kind, "text": text, "url": url or ""}
         with self._lock:
-            if kind == "console error" and self._is_outage_noise(text, url):
+            if (kind == "console error" and self._is_outage_noise(text, url)) or self._is_expected_refusal(kind, text, url):
                 self.tolerated.append(entry)
             else:
                 self.problems.append(entry)

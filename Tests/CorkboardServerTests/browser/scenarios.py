@@ -731,6 +731,54 @@ def drag_expires(run):
         run.recorder.end_outage()
 
 
+@scenario("token-mode")
+def token_mode(run):
+    """With a token file: `/` without a token says how to get in; `/?token=` lists and creates
+    boards (the token kept, and taken out of the address); the new board's page joins with it;
+    a wrong token on a board page says it was refused."""
+    port = run.server.port
+    token = "owner-token-for-the-browser-scenario"
+    tokens = os.path.join(run.args.output, "tokens.json")
+    with open(tokens, "w", encoding="utf-8") as file:
+        json.dump({"tokens": [{"token": token, "role": "owner", "boards": "*"}]}, file)
+    run.recorder.begin_outage(run.server.origin)
+    try:
+        run.server.stop()
+        run.server.start(port=port, options=("--tokens", tokens))
+        run.recorder.end_outage()
+        run.recorder.begin_refusals(run.server.origin)
+        page = run.new_page("A")
+        page.goto(run.server.origin + "/")
+        wait_until("/ without a token says the server asks for one",
+                   lambda: "asks for a token" in page.locator("#board-list").inner_text(timeout=2000), timeout=10)
+        asked = page.locator("#board-list").inner_text().strip()
+        page.goto(run.server.origin + f"/?token={token}")
+        wait_until("/ with the token lists the boards", lambda: page.locator('#board-list a[href="/b/demo"]').count() == 1)
+        if "token=" in page.url:
+            raise ScenarioFailure(f"the token stays in the address: {page.url}")
+        form = page.locator("#new-board-form")
+        form.locator("input[name=id]").fill("with-a-token")
+        form.locator("input[name=title]").fill("With a token")
+        form.locator("button[type=submit]").click()
+        page.wait_for_url(f"{run.server.origin}/b/with-a-token*")
+        wait_until("the new board's page joins with the kept token",
+                   lambda: connection_state(page) == "connected", timeout=10)
+        wrong = run.new_page("B")
+        wrong.goto(run.server.origin + "/b/with-a-token?token=not-the-token")
+        wait_until("a wrong token on a board page is said to be refused",
+                   lambda: "token was refused" in wrong.locator("#board").inner_text(timeout=2000), timeout=10)
+        run.recorder.end_refusals()
+        return f"without a token: {asked!r}; listed and created with it; a wrong one refused"
+    finally:
+        run.recorder.end_refusals()
+        run.recorder.begin_outage(run.server.origin)
+        run.close_pages()
+        if run.server.running():
+            run.server.stop()
+        run.server.start(port=port)
+        run.recorder.end_outage()
+
+
 @scenario("unknown-board")
 def unknown_board(run):
     """/b/{an id that does not exist} says so (and links home) rather than spinning."""
