@@ -19,17 +19,18 @@ public final class CorkboardServer: Sendable {
     let certificate: ServerCertificate?
     public let hub: Hub
     private let store: BoardStore
+    private let readiness = Readiness()
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
     /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
     public init(configuration: ServerConfiguration, logger: Logger, store: BoardStore? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        let staticFiles: StaticFiles
+        let staticFiles: StaticFiles?
         do {
-            staticFiles = try StaticFiles(root: configuration.webRoot)
+            staticFiles = try configuration.webRoot.map { try StaticFiles(root: $0) }
         } catch {
-            throw StartupError.webRootMissing(configuration.webRoot)
+            throw StartupError.webRootMissing(configuration.webRoot ?? "")
         }
         // Before the store is opened: a wrong certificate path should not lock the data folder.
         do {
@@ -53,7 +54,8 @@ public final class CorkboardServer: Sendable {
         hub = Hub(
             store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
-        let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
+        let router = Routes.make(
+            configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         http = HTTPServer(
             router: router, configuration: configuration.http,
             loops: IOLoopGroup(count: configuration.loopCount),
@@ -68,7 +70,7 @@ public final class CorkboardServer: Sendable {
         let createdDemo = configuration.createsDemoBoard ? try createDemoBoard() : false
         do {
             let address = try http.start(host: host, port: port)
-            logger.info("serving \(configuration.webRoot) on \(scheme)://\(address)")
+            logger.info("serving \(configuration.webRoot ?? "the API only (no web root)") on \(scheme)://\(address)")
             if createdDemo { logger.info("created the demo board \"\(DemoBoard.board.id)\"") }
             return address
         } catch let error as SocketError where error.isAddressInUse {
@@ -86,6 +88,7 @@ public final class CorkboardServer: Sendable {
     /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
+        readiness.beginDraining()
         http.shutdown(grace: configuration.shutdownGrace) { [store] in
             // Every connection is closed: no new operation can reach the store. Batches
             // already handed to it are written before it lets go of its files.

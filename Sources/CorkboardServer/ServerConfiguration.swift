@@ -15,8 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// Serve HTTPS and wss:// with this certificate and key (PEM; `--tls-cert`, `--tls-key`),
     /// reloaded on SIGHUP. Nil: plain HTTP.
     public var tls: TLSCertificateFiles?
-    /// The folder the browser client is served from.
-    public var webRoot = "web"
+    /// The folder the browser client is served from; nil (`--web-root ''`): an API-only node,
+    /// with no pages and no static files.
+    public var webRoot: String? = "web"
     /// Where the embedded store keeps its files.
     public var dataDirectory = "./data"
     /// I/O loops (serial queues) connections are spread over; about one per core.

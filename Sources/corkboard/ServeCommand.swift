@@ -28,7 +28,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The private key of --tls-cert (PEM, not encrypted). Reloaded on SIGHUP (env: CORKBOARD_TLS_KEY).")
     var tlsKey: String?
 
-    @Option(help: "Folder of the browser client (env: CORKBOARD_WEB_ROOT; default web).")
+    @Option(help: "Folder of the browser client; '' serves the API only, without pages (env: CORKBOARD_WEB_ROOT; default web).")
     var webRoot: String?
 
     @Option(help: "Folder for the server's data (env: CORKBOARD_DATA; default ./data).")

@@ -30,7 +30,7 @@ public struct ServeSettings: Sendable {
         case (_?, nil): throw .certificateWithoutKey
         case (nil, _?): throw .keyWithoutCertificate
         }
-        settings.webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") ?? settings.webRoot
+        if let webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") { settings.webRoot = webRoot.isEmpty ? nil : webRoot }
         settings.dataDirectory = values.string(options.data, "CORKBOARD_DATA") ?? settings.dataDirectory
         settings.loopCount = try values.integer(options.loops, "CORKBOARD_LOOPS") ?? settings.loopCount
         settings.webSocket.maxMessageSize =
