@@ -54,10 +54,18 @@ public final class CorkboardServer: Sendable {
         hub = Hub(
             store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
+        var httpConfiguration = configuration.http
+        if configuration.accessLog {
+            // Its own label, so that it can be told apart (and filtered) in the log; the
+            // server's level, so that a quiet server is quiet here too.
+            var accessLogger = Logger(label: "corkboard.access")
+            accessLogger.logLevel = logger.logLevel
+            httpConfiguration.accessLog = AccessLog(logger: accessLogger)
+        }
         let router = Routes.make(
             configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         http = HTTPServer(
-            router: router, configuration: configuration.http,
+            router: router, configuration: httpConfiguration,
             loops: IOLoopGroup(count: configuration.loopCount),
             connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
             counters: traffic, transport: certificate?.sessions, logger: logger)

@@ -59,6 +59,8 @@ public struct ServerConfiguration: Sendable {
     /// Unwritten bytes a slow reader may hold before it is disconnected (WebSocket: the TCP
     /// connection is dropped, the client sees 1006).
     public var maxPendingOutput = 4 * 1024 * 1024
+    /// A line per answered HTTP request on the `corkboard.access` logger, at info (`--access-log`).
+    public var accessLog = true
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)
 

@@ -40,6 +40,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env: CORKBOARD_LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @Option(help: "text or json (one object per line: ts, level, label, message, metadata) (env: CORKBOARD_LOG_FORMAT; default text).")
+    var logFormat: String?
+
+    @Option(
+        help:
+            "on or off: a line per HTTP request (method, path, status, bytes, duration_ms, remote) on the corkboard.access logger, at info (env: CORKBOARD_ACCESS_LOG; default on)."
+    )
+    var accessLog: String?
+
     @Option(help: "Largest WebSocket message in bytes; larger ones close the connection with 1009 (env: CORKBOARD_MAX_MESSAGE_BYTES; default 1048576).")
     var maxMessageBytes: Int?
 
@@ -161,6 +170,8 @@ struct ServeCommand: ParsableCommand {
         options.data = data
         options.loops = loops
         options.logLevel = logLevel
+        options.logFormat = logFormat
+        options.accessLog = accessLog
         options.maxMessageBytes = maxMessageBytes
         options.allowedOrigins = allowedOrigins
         options.deflate = deflate
@@ -192,13 +203,8 @@ struct ServeCommand: ParsableCommand {
         // Measured: about 0.8 KiB less per idle connection (docs/benchmarks.md).
         ProcessMemory.limitMallocArenas(to: 2)
         let settings = try ServeSettings.fromCommandLine(options)
-        let level = settings.logLevel
-
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let (level, format) = (settings.logLevel, settings.logFormat)
+        LoggingSystem.bootstrap { label in format.makeHandler(label: label, level: level) }
         let logger = Logger(label: "corkboard")
         ProcessSignals.ignoreBrokenPipe()
 

@@ -11,6 +11,8 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
     case postgresWithoutDatabaseURL
     case unknownSyncMode(String)
     case unknownLogLevel(String)
+    case unknownLogFormat(String)
+    case unknownAccessLog(String)
     /// The token file cannot be read or is not a token file: the reason.
     case unusableTokenFile(String)
     /// A count limit below 0 (0 turns it off).
@@ -42,6 +44,10 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
             return "sync '\(name)' is not one of full, normal"
         case .unknownLogLevel(let name):
             return "log level '\(name)' is not one of trace, debug, info, notice, warning, error, critical"
+        case .unknownLogFormat(let name):
+            return "log format '\(name)' is not one of text, json"
+        case .unknownAccessLog(let value):
+            return "access log '\(value)' is not one of on, off"
         case .unusableTokenFile(let reason):
             return "token file: \(reason)"
         case .negativeLimit(let option):

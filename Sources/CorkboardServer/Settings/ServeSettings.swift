@@ -13,6 +13,8 @@ public struct ServeSettings: Sendable {
     public var configuration: ServerConfiguration
     /// Messages below it are not logged (`--log-level`, default info).
     public var logLevel: Logger.Level
+    /// How log lines are written (`--log-format`, default text).
+    public var logFormat: LogFormat
 
     /// The smallest values the server can work with.
     public static let minimumMessageBytes = 125
@@ -104,6 +106,13 @@ public struct ServeSettings: Sendable {
         settings.echoEndpoint = values.flag(options.echoEndpoint, "CORKBOARD_ECHO_ENDPOINT")
         let levelName = values.string(options.logLevel, "CORKBOARD_LOG_LEVEL") ?? Logger.Level.info.rawValue
         guard let level = Logger.Level(rawValue: levelName) else { throw .unknownLogLevel(levelName) }
+        let formatName = values.string(options.logFormat, "CORKBOARD_LOG_FORMAT") ?? LogFormat.text.rawValue
+        guard let format = LogFormat(rawValue: formatName) else { throw .unknownLogFormat(formatName) }
+        switch values.string(options.accessLog, "CORKBOARD_ACCESS_LOG") {
+        case nil, "on": settings.accessLog = true
+        case "off": settings.accessLog = false
+        case let other?: throw .unknownAccessLog(other)
+        }
 
         // Checked last, as values the server cannot work with rather than values it cannot read.
         try values.require(settings.loopCount, atLeast: 1, "--loops")
@@ -112,5 +121,6 @@ public struct ServeSettings: Sendable {
         try values.require(settings.maxPendingOutput, atLeast: Self.minimumOutputBytes, "--max-output-bytes")
         configuration = settings
         logLevel = level
+        logFormat = format
     }
 }
