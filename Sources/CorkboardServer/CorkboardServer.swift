@@ -39,7 +39,7 @@ public final class CorkboardServer: Sendable {
             throw StartupError.tlsUnusable(error.description)
         }
         if configuration.store == .sqlite { try Self.prepareDataDirectory(configuration.dataDirectory) }
-        let store = try store ?? Self.makeStore(configuration)
+        let store = try store ?? Self.makeStore(configuration, logger: logger)
         self.store = store
         let metrics = ServerMetrics()
         let traffic = TrafficCounters()
@@ -105,7 +105,7 @@ public final class CorkboardServer: Sendable {
         }
     }
 
-    private static func makeStore(_ configuration: ServerConfiguration) throws(StartupError) -> BoardStore {
+    private static func makeStore(_ configuration: ServerConfiguration, logger: Logger) throws(StartupError) -> BoardStore {
         switch configuration.store {
         case .memory:
             return MemoryStore(retainedEvents: configuration.hub.historyCapacity, historyByteBudget: configuration.hub.historyByteBudget)
@@ -122,6 +122,7 @@ public final class CorkboardServer: Sendable {
             do {
                 var postgres = PostgresStore.Configuration(url: url, retainedEvents: configuration.hub.historyCapacity)
                 postgres.historyByteBudget = configuration.hub.historyByteBudget
+                postgres.waiting = { line in logger.notice("\(line)") }
                 return try PostgresStore.open(postgres)
             } catch {
                 throw .storeUnusable("\(error)")
