@@ -93,10 +93,19 @@ public final class CorkboardServer: Sendable {
     /// `https` with TLS, else `http`: how the address is written for people and scripts.
     public var scheme: String { certificate == nil ? "http" : "https" }
 
-    /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
+    /// Answers `/readyz` with 503 for `drainDelay` while serving on, then stops accepting,
+    /// finishes responses in flight, closes every connection, and calls `completion`. A
+    /// second call while draining means now.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
+        guard readiness.beginDraining(), case .seconds(let seconds) = configuration.drainDelay, seconds > 0 else {
+            return stop(completion: completion)
+        }
+        logger.info("draining: /readyz answers 503, stopping in \(seconds) s")
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.drainDelay) { self.stop(completion: completion) }
+    }
+
+    private func stop(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
-        readiness.beginDraining()
         http.shutdown(grace: configuration.shutdownGrace) { [store] in
             // Every connection is closed: no new operation can reach the store. Batches
             // already handed to it are written before it lets go of its files.

@@ -8,5 +8,6 @@ final class Readiness: Sendable {
 
     var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    func beginDraining() { draining.store(true, ordering: .releasing) }
+    /// Whether draining began only now (false when it had already).
+    func beginDraining() -> Bool { !draining.exchange(true, ordering: .acquiringAndReleasing) }
 }

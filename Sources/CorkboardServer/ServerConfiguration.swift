@@ -61,6 +61,9 @@ public struct ServerConfiguration: Sendable {
     public var maxPendingOutput = 4 * 1024 * 1024
     /// A line per answered HTTP request on the `corkboard.access` logger, at info (`--access-log`).
     public var accessLog = true
+    /// How long a graceful shutdown keeps serving, `/readyz` answering 503, before it stops
+    /// accepting (`--drain-seconds`): the time a load balancer needs to take the node out.
+    public var drainDelay: DispatchTimeInterval = .seconds(0)
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)
 

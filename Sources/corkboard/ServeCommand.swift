@@ -153,6 +153,12 @@ struct ServeCommand: ParsableCommand {
     )
     var idleTimeout: Int?
 
+    @Option(
+        help:
+            "Seconds a graceful shutdown (SIGTERM) keeps serving with /readyz answering 503, so that a load balancer takes the node out before it stops accepting (env: CORKBOARD_DRAIN_SECONDS; default 0)."
+    )
+    var drainSeconds: Int?
+
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
     var noDemo = false
 
@@ -194,6 +200,7 @@ struct ServeCommand: ParsableCommand {
         options.handshakeTimeout = handshakeTimeout
         options.helloTimeout = helloTimeout
         options.idleTimeout = idleTimeout
+        options.drainSeconds = drainSeconds
         options.noDemo = noDemo
         options.echoEndpoint = echoEndpoint
         return options

@@ -37,6 +37,7 @@ public struct ServeOptions: Sendable {
     public var handshakeTimeout: Int?
     public var helloTimeout: Int?
     public var idleTimeout: Int?
+    public var drainSeconds: Int?
     public var noDemo = false
     public var echoEndpoint = false
 

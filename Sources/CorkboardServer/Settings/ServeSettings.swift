@@ -102,6 +102,7 @@ public struct ServeSettings: Sendable {
             settings.hub.maxDragDuration = try values.limit(seconds, "--max-drag-seconds", default: nil).map { .seconds($0) }
         }
 
+        settings.drainDelay = try values.integer(options.drainSeconds, "CORKBOARD_DRAIN_SECONDS").map { .seconds($0) } ?? settings.drainDelay
         settings.createsDemoBoard = !values.flag(options.noDemo, "CORKBOARD_NO_DEMO")
         settings.echoEndpoint = values.flag(options.echoEndpoint, "CORKBOARD_ECHO_ENDPOINT")
         let levelName = values.string(options.logLevel, "CORKBOARD_LOG_LEVEL") ?? Logger.Level.info.rawValue
@@ -116,6 +117,7 @@ public struct ServeSettings: Sendable {
 
         // Checked last, as values the server cannot work with rather than values it cannot read.
         try values.require(settings.loopCount, atLeast: 1, "--loops")
+        if case .seconds(let seconds) = settings.drainDelay { try values.require(seconds, atLeast: 0, "--drain-seconds") }
         try values.require(settings.webSocket.maxMessageSize, atLeast: Self.minimumMessageBytes, "--max-message-bytes")
         try values.require(settings.hub.historyByteBudget, atLeast: Self.minimumHistoryBytes, "--max-history-bytes")
         try values.require(settings.maxPendingOutput, atLeast: Self.minimumOutputBytes, "--max-output-bytes")

@@ -1,4 +1,5 @@
 import CorkboardModel
+import CorkboardServer
 import CorkboardStore
 import Foundation
 import Synchronization
@@ -73,5 +74,41 @@ final class OutageStore: BoardStore {
         #expect(response.text.contains("did not answer within"))
         // The scrape does not hang on the store either; it keeps the last count.
         #expect(try server.get("/metrics").status == 200)
+    }
+}
+
+/// `--drain-seconds`: a graceful shutdown first serves on with `/readyz` at 503, so that a
+/// load balancer takes the node out before it stops accepting.
+@Suite(.threadsOfTheirOwn) struct DrainingTests {
+    @Test func notReadyWhileDrainingButServing() throws {
+        // Long enough that the checks below always fall inside it; the second shutdown ends it.
+        let server = try TestServer { $0.drainDelay = .seconds(120) }
+        let keepAlive = try BlockingClient(port: server.port)
+        server.server.shutdown {}
+        let response = try server.get("/readyz")
+        #expect(response.status == 503)
+        #expect(response.text.contains(#""reason":"draining: the server is shutting down""#))
+        #expect(try server.get("/healthz").status == 200)
+        try keepAlive.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try keepAlive.receiveResponse().status == 200)
+
+        let stopped = DispatchSemaphore(value: 0)
+        server.server.shutdown { stopped.signal() }
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
+        #expect(keepAlive.isClosedByPeer())
+        #expect(throws: BlockingClient.Failure.self) { try BlockingClient(port: server.port) }
+    }
+
+    @Test func drainSecondsIsReadFromItsOptionAndVariable() throws {
+        var options = ServeOptions()
+        options.drainSeconds = 15
+        let fromOption = try ServeSettings(options: options, environment: EnvironmentSettings([:]))
+        #expect(fromOption.configuration.drainDelay == .seconds(15))
+        let fromVariable = try ServeSettings(options: ServeOptions(), environment: EnvironmentSettings(["CORKBOARD_DRAIN_SECONDS": "7"]))
+        #expect(fromVariable.configuration.drainDelay == .seconds(7))
+        options.drainSeconds = -1
+        #expect(throws: ServeSettingError.belowMinimum(option: "--drain-seconds", minimum: 0)) {
+            try ServeSettings(options: options, environment: EnvironmentSettings([:]))
+        }
     }
 }
