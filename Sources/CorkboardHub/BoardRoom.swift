@@ -78,7 +78,7 @@ final class BoardRoom: @unchecked Sendable {
             do {
                 try install(stored)
                 phase = .loaded(.ready)
-                hub.metrics.boards.increment()
+                hub.metrics.boardsLoaded.increment()
             } catch {
                 hub.logger.error("board \(id) cannot be rebuilt from the store: \(error)")
                 phase = .loaded(.failed("the stored board does not load"))
@@ -196,7 +196,9 @@ final class BoardRoom: @unchecked Sendable {
 
     func writeNextBatch() {
         guard let batch = pipeline.nextBatch(board: id) else { return }
+        let started = DispatchTime.now().uptimeNanoseconds
         hub.store.append(batch) { result in
+            self.hub.metrics.recordStoreWrite(since: started)
             self.queue.async { self.batchFinished(result) }
         }
     }

@@ -30,6 +30,11 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         public var replyTimeout: Double
         /// How long `open` waits for the database before giving up.
         public var startupTimeout: Double
+        /// While `open` waits, `waiting` is told so every this many seconds, with a line for
+        /// the log (`waiting for PostgreSQL at host:port: …`): a start that takes long is
+        /// never silent.
+        public var waitingNoticeInterval: Double = 3
+        public var waiting: (@Sendable (String) -> Void)?
 
         public init(
             url: String, retainedEvents: Int = BoardEngine.defaultHistoryCapacity, connectTimeout: Double = 5,
@@ -114,9 +119,14 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             }
         }
         writer.start()
-        guard ready.wait(timeout: .now() + configuration.startupTimeout) == .success else {
+        let deadline = DispatchTime.now() + configuration.startupTimeout
+        let target = PostgresTarget.describe(configuration.url)
+        while ready.wait(timeout: min(deadline, .now() + configuration.waitingNoticeInterval)) == .timedOut {
             let reason = lastFailure.withLock { $0 } ?? "no answer"
-            throw PostgresStoreError.unreachable(reason: reason, seconds: configuration.startupTimeout)
+            guard DispatchTime.now() < deadline else {
+                throw PostgresStoreError.unreachable(reason: reason, seconds: configuration.startupTimeout)
+            }
+            configuration.waiting?("waiting for PostgreSQL at \(target): \(reason)")
         }
         started.store(true, ordering: .releasing)
     }

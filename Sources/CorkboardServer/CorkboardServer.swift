@@ -20,17 +20,18 @@ public final class CorkboardServer: Sendable {
     public let hub: Hub
     let metrics: ServerMetrics
     private let store: BoardStore
+    private let readiness = Readiness()
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
     /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
     public init(configuration: ServerConfiguration, logger: Logger, store: BoardStore? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        let staticFiles: StaticFiles
+        let staticFiles: StaticFiles?
         do {
-            staticFiles = try StaticFiles(root: configuration.webRoot)
+            staticFiles = try configuration.webRoot.map { try StaticFiles(root: $0) }
         } catch {
-            throw StartupError.webRootMissing(configuration.webRoot)
+            throw StartupError.webRootMissing(configuration.webRoot ?? "")
         }
         // Before the store is opened: a wrong certificate path should not lock the data folder.
         do {
@@ -39,7 +40,7 @@ public final class CorkboardServer: Sendable {
             throw StartupError.tlsUnusable(error.description)
         }
         if configuration.store == .sqlite { try Self.prepareDataDirectory(configuration.dataDirectory) }
-        let store = try store ?? Self.makeStore(configuration)
+        let store = try store ?? Self.makeStore(configuration, logger: logger)
         self.store = store
         let metrics = ServerMetrics()
         self.metrics = metrics
@@ -53,9 +54,18 @@ public final class CorkboardServer: Sendable {
         hub = Hub(
             store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
-        let router = Routes.make(configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic)
+        var httpConfiguration = configuration.http
+        if configuration.accessLog {
+            // Its own label, so that it can be told apart (and filtered) in the log; the
+            // server's level, so that a quiet server is quiet here too.
+            var accessLogger = Logger(label: "corkboard.access")
+            accessLogger.logLevel = logger.logLevel
+            httpConfiguration.accessLog = AccessLog(logger: accessLogger)
+        }
+        let router = Routes.make(
+            configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         http = HTTPServer(
-            router: router, configuration: configuration.http,
+            router: router, configuration: httpConfiguration,
             loops: IOLoopGroup(count: configuration.loopCount),
             connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
             counters: traffic, transport: certificate?.sessions, logger: logger)
@@ -68,7 +78,7 @@ public final class CorkboardServer: Sendable {
         let createdDemo = configuration.createsDemoBoard ? try createDemoBoard() : false
         do {
             let address = try http.start(host: host, port: port)
-            logger.info("serving \(configuration.webRoot) on \(scheme)://\(address)")
+            logger.info("serving \(configuration.webRoot ?? "the API only (no web root)") on \(scheme)://\(address)")
             if createdDemo { logger.info("created the demo board \"\(DemoBoard.board.id)\"") }
             return address
         } catch let error as SocketError where error.isAddressInUse {
@@ -83,8 +93,18 @@ public final class CorkboardServer: Sendable {
     /// `https` with TLS, else `http`: how the address is written for people and scripts.
     public var scheme: String { certificate == nil ? "http" : "https" }
 
-    /// Stops accepting, finishes responses in flight, closes every connection, then calls `completion`.
+    /// Answers `/readyz` with 503 for `drainDelay` while serving on, then stops accepting,
+    /// finishes responses in flight, closes every connection, and calls `completion`. A
+    /// second call while draining means now.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
+        guard readiness.beginDraining(), case .seconds(let seconds) = configuration.drainDelay, seconds > 0 else {
+            return stop(completion: completion)
+        }
+        logger.info("draining: /readyz answers 503, stopping in \(seconds) s")
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.drainDelay) { self.stop(completion: completion) }
+    }
+
+    private func stop(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
         http.shutdown(grace: configuration.shutdownGrace) { [store] in
             // Every connection is closed: no new operation can reach the store. Batches
@@ -94,7 +114,7 @@ public final class CorkboardServer: Sendable {
         }
     }
 
-    private static func makeStore(_ configuration: ServerConfiguration) throws(StartupError) -> BoardStore {
+    private static func makeStore(_ configuration: ServerConfiguration, logger: Logger) throws(StartupError) -> BoardStore {
         switch configuration.store {
         case .memory:
             return MemoryStore(retainedEvents: configuration.hub.historyCapacity, historyByteBudget: configuration.hub.historyByteBudget)
@@ -111,6 +131,7 @@ public final class CorkboardServer: Sendable {
             do {
                 var postgres = PostgresStore.Configuration(url: url, retainedEvents: configuration.hub.historyCapacity)
                 postgres.historyByteBudget = configuration.hub.historyByteBudget
+                postgres.waiting = { line in logger.notice("\(line)") }
                 return try PostgresStore.open(postgres)
             } catch {
                 throw .storeUnusable("\(error)")

@@ -15,8 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// Serve HTTPS and wss:// with this certificate and key (PEM; `--tls-cert`, `--tls-key`),
     /// reloaded on SIGHUP. Nil: plain HTTP.
     public var tls: TLSCertificateFiles?
-    /// The folder the browser client is served from.
-    public var webRoot = "web"
+    /// The folder the browser client is served from; nil (`--web-root ''`): an API-only node,
+    /// with no pages and no static files.
+    public var webRoot: String? = "web"
     /// Where the embedded store keeps its files.
     public var dataDirectory = "./data"
     /// I/O loops (serial queues) connections are spread over; about one per core.
@@ -62,6 +63,11 @@ public struct ServerConfiguration: Sendable {
     /// Unwritten bytes a slow reader may hold before it is disconnected (WebSocket: the TCP
     /// connection is dropped, the client sees 1006).
     public var maxPendingOutput = 4 * 1024 * 1024
+    /// A line per answered HTTP request on the `corkboard.access` logger, at info (`--access-log`).
+    public var accessLog = true
+    /// How long a graceful shutdown keeps serving, `/readyz` answering 503, before it stops
+    /// accepting (`--drain-seconds`): the time a load balancer needs to take the node out.
+    public var drainDelay: DispatchTimeInterval = .seconds(0)
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)
 

@@ -1,4 +1,5 @@
 import CoreMetrics
+import CorkboardHub
 import Prometheus
 import Sockets
 import Synchronization
@@ -6,11 +7,12 @@ import Synchronization
 /// The server's Prometheus registry (`GET /metrics`): the hub records into it through
 /// swift-metrics, and the socket layer's traffic counters are copied in at each scrape.
 /// One registry per server, not the process-wide default, so servers in one process
-/// (the tests run many) never mix their figures.
+/// (the tests run many) never mix their figures. Every family has its HELP text, the hub's
+/// from `Hub.metricHelp`.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    /// What the hub is given to make its counters, gauges and latency histogram with.
-    let factory: PrometheusMetricsFactory
+    /// What the hub is given to make its counters, gauges and latency histograms with.
+    let factory: DescribedMetricsFactory
 
     private let connections: Prometheus.Gauge
     private let accepted: Prometheus.Counter
@@ -20,6 +22,8 @@ final class ServerMetrics: Sendable {
     private let transportFailures: Prometheus.Counter
     private let refused: Prometheus.Counter
     private let tokenReloadFailures: Prometheus.Counter
+    private let storedBoards: Prometheus.Gauge
+    private let process: ProcessMetrics
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
 
@@ -31,7 +35,7 @@ final class ServerMetrics: Sendable {
             .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
             .seconds(1), .milliseconds(2500),
         ]
-        self.factory = factory
+        self.factory = DescribedMetricsFactory(base: factory, help: Hub.metricHelp)
         func describe(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "corkboard", metricName: name, unitName: unit, helpText: help)
         }
@@ -51,6 +55,18 @@ final class ServerMetrics: Sendable {
         tokenReloadFailures = registry.makeCounter(
             descriptor: describe(
                 "token_reload_failures", "total", "Reloads (SIGHUP) that kept the previous tokens because the token file or secret file was refused."))
+        storedBoards = registry.makeGauge(
+            descriptor: describe("boards_stored", "", "Boards the store holds, every node's (read at each scrape; kept when the store does not answer)."))
+        registry.makeGauge(
+            descriptor: describe("build_info", "", "Always 1: the version of this server, and the Swift it was built with, in its labels."),
+            labels: [("version", CorkboardVersion.current), ("swift", CorkboardVersion.swift)]
+        ).set(Int64(1))
+        process = ProcessMetrics(registry: registry)
+    }
+
+    /// The count of boards from the store's listing, made just before a scrape.
+    func recordStoredBoards(_ count: Int) {
+        storedBoards.set(Int64(count))
     }
 
     /// A reload kept the previous tokens (the reason is in the log).
@@ -68,6 +84,7 @@ final class ServerMetrics: Sendable {
             transportFailures.increment(by: Int64(now.transportFailures - copied.transportFailures))
             refused.increment(by: Int64(now.refused - copied.refused))
             copied = now
+            process.update()
         }
         return registry.emitToBuffer()
     }

@@ -11,7 +11,7 @@ public enum StartupError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .webRootMissing(let path):
-            return "web root '\(path)' does not exist or is not a folder (set --web-root or CORKBOARD_WEB_ROOT)"
+            return "web root '\(path)' does not exist or is not a folder (set --web-root or CORKBOARD_WEB_ROOT; --web-root '' serves the API only)"
         case .dataDirectoryUnusable(let path, let reason):
             return "data folder '\(path)' cannot be used: \(reason) (set --data or CORKBOARD_DATA)"
         case .addressInUse(let host, let port):

@@ -21,6 +21,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Connections held open at once, in total (default 20,000) and per client address (off;
     /// never applied to loopback). A connection over a limit is answered 503 and closed.
     public var admission = AdmissionLimits(maxConnections: 20_000)
+    /// Where a line for each answered request goes; nil: nowhere.
+    public var accessLog: AccessLog?
 
     public init() {}
 }
@@ -53,6 +55,8 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private var waitingForDrain = false
     /// Identifies the request in flight, so a handler that answers twice is ignored.
     private var requestNumber = 0
+    /// When the request in flight was handed to the router, for the access log.
+    private var requestStarted: UInt64 = 0
     /// The streamed body being sent (phase `writing`), and whether the connection stays open after it.
     private var body: StreamedBodyWriter?
     private var keepAliveAfterBody = false
@@ -140,6 +144,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         let request = addressed
         enter(.handling)
         requestNumber += 1
+        requestStarted = DispatchTime.now().uptimeNanoseconds
         let number = requestNumber
         let loop = connection.loop
         let responder = HTTPResponder(
@@ -149,16 +154,19 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
             },
             switchProtocols: { [weak self] response, makeHandler in
                 let target = self
-                loop.execute { target?.switchProtocols(number: number, response, makeHandler) }
+                loop.execute { target?.switchProtocols(request, number: number, response, makeHandler) }
             })
         router.handle(request, responder)
     }
 
     private func finish(_ request: HTTPRequest, number: Int, _ response: HTTPResponse) {
         guard phase == .handling, number == requestNumber else { return }
+        let sendsBody = request.method != .HEAD && !response.status.forbidsBody
+        configuration.accessLog?.record(
+            request, status: response.status, bytes: sendsBody ? response.stream?.length ?? response.body.count : 0, since: requestStarted)
         let keepAlive = request.keepAlive && !shuttingDown && !peerFinished
         connection.send(response.serialized(headRequest: request.method == .HEAD, keepAlive: keepAlive))
-        if let stream = response.stream, request.method != .HEAD, !response.status.forbidsBody {
+        if let stream = response.stream, sendsBody {
             body = StreamedBodyWriter(stream)
             keepAliveAfterBody = keepAlive
             enter(.writing)
@@ -196,8 +204,9 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    private func switchProtocols(number: Int, _ response: HTTPResponse, _ makeHandler: ProtocolSwitch) {
+    private func switchProtocols(_ request: HTTPRequest, number: Int, _ response: HTTPResponse, _ makeHandler: ProtocolSwitch) {
         guard phase == .handling, number == requestNumber else { return }
+        configuration.accessLog?.record(request, status: response.status, bytes: 0, since: requestStarted)
         connection.send(response.serialized(keepAlive: true))
         enter(.upgraded)
         timer.cancel()

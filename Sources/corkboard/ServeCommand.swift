@@ -28,7 +28,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The private key of --tls-cert (PEM, not encrypted). Reloaded on SIGHUP (env: CORKBOARD_TLS_KEY).")
     var tlsKey: String?
 
-    @Option(help: "Folder of the browser client (env: CORKBOARD_WEB_ROOT; default web).")
+    @Option(help: "Folder of the browser client; '' serves the API only, without pages (env: CORKBOARD_WEB_ROOT; default web).")
     var webRoot: String?
 
     @Option(help: "Folder for the server's data (env: CORKBOARD_DATA; default ./data).")
@@ -39,6 +39,15 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env: CORKBOARD_LOG_LEVEL; default info).")
     var logLevel: String?
+
+    @Option(help: "text or json (one object per line: ts, level, label, message, metadata) (env: CORKBOARD_LOG_FORMAT; default text).")
+    var logFormat: String?
+
+    @Option(
+        help:
+            "on or off: a line per HTTP request (method, path, status, bytes, duration_ms, remote) on the corkboard.access logger, at info (env: CORKBOARD_ACCESS_LOG; default on)."
+    )
+    var accessLog: String?
 
     @Option(help: "Largest WebSocket message in bytes; larger ones close the connection with 1009 (env: CORKBOARD_MAX_MESSAGE_BYTES; default 1048576).")
     var maxMessageBytes: Int?
@@ -156,6 +165,12 @@ struct ServeCommand: ParsableCommand {
     )
     var idleTimeout: Int?
 
+    @Option(
+        help:
+            "Seconds a graceful shutdown (SIGTERM) keeps serving with /readyz answering 503, so that a load balancer takes the node out before it stops accepting (env: CORKBOARD_DRAIN_SECONDS; default 0)."
+    )
+    var drainSeconds: Int?
+
     @Flag(help: "Do not create the demo board on a first start with an empty store (env: CORKBOARD_NO_DEMO=1).")
     var noDemo = false
 
@@ -173,6 +188,8 @@ struct ServeCommand: ParsableCommand {
         options.data = data
         options.loops = loops
         options.logLevel = logLevel
+        options.logFormat = logFormat
+        options.accessLog = accessLog
         options.maxMessageBytes = maxMessageBytes
         options.allowedOrigins = allowedOrigins
         options.deflate = deflate
@@ -197,6 +214,7 @@ struct ServeCommand: ParsableCommand {
         options.handshakeTimeout = handshakeTimeout
         options.helloTimeout = helloTimeout
         options.idleTimeout = idleTimeout
+        options.drainSeconds = drainSeconds
         options.noDemo = noDemo
         options.echoEndpoint = echoEndpoint
         return options
@@ -206,13 +224,8 @@ struct ServeCommand: ParsableCommand {
         // Measured: about 0.8 KiB less per idle connection (docs/benchmarks.md).
         ProcessMemory.limitMallocArenas(to: 2)
         let settings = try ServeSettings.fromCommandLine(options)
-        let level = settings.logLevel
-
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let (level, format) = (settings.logLevel, settings.logFormat)
+        LoggingSystem.bootstrap { label in format.makeHandler(label: label, level: level) }
         let logger = Logger(label: "corkboard")
         ProcessSignals.ignoreBrokenPipe()
 

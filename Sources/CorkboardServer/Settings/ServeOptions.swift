@@ -10,6 +10,9 @@ public struct ServeOptions: Sendable {
     public var data: String?
     public var loops: Int?
     public var logLevel: String?
+    public var logFormat: String?
+    /// "on" or "off".
+    public var accessLog: String?
     public var maxMessageBytes: Int?
     /// Comma-separated origins.
     public var allowedOrigins: String?
@@ -36,6 +39,7 @@ public struct ServeOptions: Sendable {
     public var handshakeTimeout: Int?
     public var helloTimeout: Int?
     public var idleTimeout: Int?
+    public var drainSeconds: Int?
     public var noDemo = false
     public var echoEndpoint = false
 

@@ -11,6 +11,8 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
     case postgresWithoutDatabaseURL
     case unknownSyncMode(String)
     case unknownLogLevel(String)
+    case unknownLogFormat(String)
+    case unknownAccessLog(String)
     /// A count limit below 0 (0 turns it off).
     case negativeLimit(option: String)
     /// A messages-per-second rate below 0 (0 turns it off).
@@ -40,6 +42,10 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
             return "sync '\(name)' is not one of full, normal"
         case .unknownLogLevel(let name):
             return "log level '\(name)' is not one of trace, debug, info, notice, warning, error, critical"
+        case .unknownLogFormat(let name):
+            return "log format '\(name)' is not one of text, json"
+        case .unknownAccessLog(let value):
+            return "access log '\(value)' is not one of on, off"
         case .negativeLimit(let option):
             return "\(option) must be 0 (no limit) or a positive number"
         case .negativeRate(let option):

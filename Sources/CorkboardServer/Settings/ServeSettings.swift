@@ -13,6 +13,8 @@ public struct ServeSettings: Sendable {
     public var configuration: ServerConfiguration
     /// Messages below it are not logged (`--log-level`, default info).
     public var logLevel: Logger.Level
+    /// How log lines are written (`--log-format`, default text).
+    public var logFormat: LogFormat
 
     /// The smallest values the server can work with.
     public static let minimumMessageBytes = 125
@@ -30,7 +32,7 @@ public struct ServeSettings: Sendable {
         case (_?, nil): throw .certificateWithoutKey
         case (nil, _?): throw .keyWithoutCertificate
         }
-        settings.webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") ?? settings.webRoot
+        if let webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") { settings.webRoot = webRoot.isEmpty ? nil : webRoot }
         settings.dataDirectory = values.string(options.data, "CORKBOARD_DATA") ?? settings.dataDirectory
         settings.loopCount = try values.integer(options.loops, "CORKBOARD_LOOPS") ?? settings.loopCount
         settings.webSocket.maxMessageSize =
@@ -95,17 +97,27 @@ public struct ServeSettings: Sendable {
             settings.hub.maxDragDuration = try values.limit(seconds, "--max-drag-seconds", default: nil).map { .seconds($0) }
         }
 
+        settings.drainDelay = try values.integer(options.drainSeconds, "CORKBOARD_DRAIN_SECONDS").map { .seconds($0) } ?? settings.drainDelay
         settings.createsDemoBoard = !values.flag(options.noDemo, "CORKBOARD_NO_DEMO")
         settings.echoEndpoint = values.flag(options.echoEndpoint, "CORKBOARD_ECHO_ENDPOINT")
         let levelName = values.string(options.logLevel, "CORKBOARD_LOG_LEVEL") ?? Logger.Level.info.rawValue
         guard let level = Logger.Level(rawValue: levelName) else { throw .unknownLogLevel(levelName) }
+        let formatName = values.string(options.logFormat, "CORKBOARD_LOG_FORMAT") ?? LogFormat.text.rawValue
+        guard let format = LogFormat(rawValue: formatName) else { throw .unknownLogFormat(formatName) }
+        switch values.string(options.accessLog, "CORKBOARD_ACCESS_LOG") {
+        case nil, "on": settings.accessLog = true
+        case "off": settings.accessLog = false
+        case let other?: throw .unknownAccessLog(other)
+        }
 
         // Checked last, as values the server cannot work with rather than values it cannot read.
         try values.require(settings.loopCount, atLeast: 1, "--loops")
+        if case .seconds(let seconds) = settings.drainDelay { try values.require(seconds, atLeast: 0, "--drain-seconds") }
         try values.require(settings.webSocket.maxMessageSize, atLeast: Self.minimumMessageBytes, "--max-message-bytes")
         try values.require(settings.hub.historyByteBudget, atLeast: Self.minimumHistoryBytes, "--max-history-bytes")
         try values.require(settings.maxPendingOutput, atLeast: Self.minimumOutputBytes, "--max-output-bytes")
         configuration = settings
         logLevel = level
+        logFormat = format
     }
 }

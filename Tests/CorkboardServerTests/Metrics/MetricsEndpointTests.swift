@@ -37,7 +37,12 @@ import Testing
         #expect(metrics[#"corkboard_ops_rejected_total{code="busy"}"#] == 0)
         #expect(metrics["corkboard_commit_to_broadcast_seconds_count"] == 4)
         #expect(metrics.types["corkboard_commit_to_broadcast_seconds"] == "histogram")
-        #expect(metrics["corkboard_boards"] == 1)
+        #expect(metrics["corkboard_boards_loaded"] == 1)
+        #expect(metrics["corkboard_boards_stored"] == 1)
+        // Each batch of the group commit is one write: four commits and the permanent
+        // rejection (kept for opId replays) took one to five.
+        #expect((1...5).contains(metrics["corkboard_store_write_seconds_count"]))
+        #expect(metrics.types["corkboard_store_write_seconds"] == "histogram")
         #expect(metrics["corkboard_members"] == 2)
         #expect(metrics["corkboard_drags"] == 1)
         // Two WebSockets and this scrape; earlier HTTP requests (creating the board) have closed.

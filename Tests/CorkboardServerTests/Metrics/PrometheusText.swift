@@ -12,6 +12,8 @@ struct PrometheusText {
     private(set) var samples: [String: Double] = [:]
     /// Declared types by metric name.
     private(set) var types: [String: String] = [:]
+    /// HELP texts by metric name.
+    private(set) var helps: [String: String] = [:]
 
     init(_ text: String) throws {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
@@ -24,6 +26,7 @@ struct PrometheusText {
                     }
                     types[String(words[2])] = String(words[3])
                 }
+                if words[1] == "HELP" { helps[String(words[2])] = words.count == 4 ? String(words[3]) : "" }
                 continue
             }
             guard let space = line.lastIndex(of: " ") else { throw Failure(description: "line \(number + 1): no value: \(line)") }

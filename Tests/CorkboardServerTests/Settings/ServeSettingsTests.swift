@@ -67,7 +67,7 @@ import Testing
         Setting(variable: "CORKBOARD_PORT", text: "9090", option: { $0.port = 9090 }, read: { "\($0.configuration.port)" }, expected: "9090"),
         Setting(
             variable: "CORKBOARD_WEB_ROOT", text: "/srv/web", option: { $0.webRoot = "/srv/web" },
-            read: { $0.configuration.webRoot }, expected: "/srv/web"),
+            read: { $0.configuration.webRoot ?? "" }, expected: "/srv/web"),
         Setting(
             variable: "CORKBOARD_DATA", text: "/var/lib/corkboard", option: { $0.data = "/var/lib/corkboard" },
             read: { $0.configuration.dataDirectory }, expected: "/var/lib/corkboard"),

@@ -1,0 +1,28 @@
+import Dispatch
+import Logging
+
+/// One line per answered request (`--access-log`, on by default): method, path (without the
+/// query, which may carry what a log should not keep), status, body bytes, milliseconds from
+/// the request's arrival to its response being handed to the socket, and the client's address.
+public struct AccessLog: Sendable {
+    let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func record(_ request: HTTPRequest, status: HTTPStatus, bytes: Int, since start: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let milliseconds = Double(now > start ? now - start : 0) / 1_000_000
+        logger.info(
+            "\(request.method.rawValue) \(request.path) \(status.code)",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "path": "\(request.path)",
+                "status": "\(status.code)",
+                "bytes": "\(bytes)",
+                "duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
+                "remote": "\(request.remoteAddress?.description ?? "-")",
+            ])
+    }
+}
