@@ -168,6 +168,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable {
     public static let invalid = ErrorCode(rawValue: "invalid")
     public static let notFound = ErrorCode(rawValue: "not-found")
     public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// The board was deleted while the member was in it.
+    public static let gone = ErrorCode(rawValue: "gone")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
