@@ -40,6 +40,10 @@ enum BoardAPI {
             }
         }
 
+        route(.GET, "/api/openapi.json") { _, responder in
+            responder.respond(.json(.ok, OpenAPIDocument.bytes))
+        }
+
         route(.GET, "/api/boards") { request, responder in
             guard let token = bearerToken(request, responder) else { return }
             hub.listBoards { result in
