@@ -121,6 +121,9 @@ final class BoardRoom: @unchecked Sendable {
         }
     }
 
+    /// From now on the room answers as for a board that does not exist (it was deleted).
+    func markMissing() { phase = .loaded(.missing) }
+
     /// What loading found; asked only after loading finished (inside `perform`).
     var readiness: Readiness {
         guard case .loaded(let readiness) = phase else { preconditionFailure("readiness is asked after loading") }

@@ -243,6 +243,13 @@ public final class Hub: Sendable {
         }
     }
 
+    /// Deletes a board from the store with everything kept for it; its members get `error`
+    /// `gone` and close 1008, and a later `hello` or request finds no such board.
+    public func deleteBoard(_ board: String, _ completion: @escaping @Sendable (Result<Void, HubError>) -> Void) {
+        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
+        room(for: board).delete(completion)
+    }
+
     /// The board as of its durable seq.
     public func document(board: String, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
         guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }

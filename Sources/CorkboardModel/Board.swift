@@ -86,21 +86,32 @@ extension Board {
 
     /// The problems that make this board unusable as a starting snapshot: bad ids or
     /// texts, a collection id used twice, an item id in more than one place
-    /// (docs/protocol.md#1-the-model).
+    /// (docs/protocol.md#1-the-model). Each names where it is, as a path in the board's JSON
+    /// (`collections[1].items[3].id: …`), so the culprit is found in a board of thousands.
     public func validationProblems() -> [String] {
         var problems: [String] = []
-        if !Limits.isValidBoardID(id) { problems.append("board id must be 1…128 bytes, without NUL") }
-        if !Limits.isValidText(title) { problems.append("board title is too long") }
-        var collectionIDs = Set<CollectionID>()
-        var itemIDs = Set<ItemID>()
-        for collection in collections {
-            if !Limits.isValidID(collection.id) { problems.append("collection id \(collection.id.debugDescription) must be 1…128 bytes") }
-            if !Limits.isValidText(collection.title) { problems.append("title of collection \(collection.id) is too long") }
-            if !collectionIDs.insert(collection.id).inserted { problems.append("collection id \(collection.id) appears twice") }
-            for item in collection.items {
-                if !Limits.isValidID(item.id) { problems.append("item id \(item.id.debugDescription) must be 1…128 bytes") }
-                if !Limits.isValidText(item.label) { problems.append("label of item \(item.id) is too long") }
-                if !itemIDs.insert(item.id).inserted { problems.append("item id \(item.id) appears twice") }
+        if !Limits.isValidBoardID(id) { problems.append("id: board id must be 1…128 bytes, without NUL") }
+        if !Limits.isValidText(title) { problems.append("title: board title is too long") }
+        var collectionPaths: [CollectionID: String] = [:]
+        var itemPaths: [ItemID: String] = [:]
+        for (collectionIndex, collection) in collections.enumerated() {
+            let path = "collections[\(collectionIndex)]"
+            if !Limits.isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be 1…128 bytes") }
+            if !Limits.isValidText(collection.title) { problems.append("\(path).title: title of collection \(collection.id) is too long") }
+            if let first = collectionPaths[collection.id] {
+                problems.append("\(path).id: collection id \(collection.id) appears twice (first at \(first).id)")
+            } else {
+                collectionPaths[collection.id] = path
+            }
+            for (itemIndex, item) in collection.items.enumerated() {
+                let itemPath = "\(path).items[\(itemIndex)]"
+                if !Limits.isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be 1…128 bytes") }
+                if !Limits.isValidText(item.label) { problems.append("\(itemPath).label: label of item \(item.id) is too long") }
+                if let first = itemPaths[item.id] {
+                    problems.append("\(itemPath).id: item id \(item.id) appears twice (first at \(first).id)")
+                } else {
+                    itemPaths[item.id] = itemPath
+                }
             }
         }
         return problems

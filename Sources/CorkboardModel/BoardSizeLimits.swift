@@ -23,13 +23,17 @@ public struct BoardSizeLimits: Sendable, Hashable {
         var problems: [String] = []
         let itemCount = board.collections.reduce(0) { $0 + $1.items.count }
         if let limit = maximumItems, itemCount > limit {
-            problems.append("a board holds at most \(limit) items; this one has \(itemCount)")
+            problems.append("collections: a board holds at most \(limit) items; this one has \(itemCount)")
         }
         if let limit = maximumCollections, board.collections.count > limit {
-            problems.append("a board holds at most \(limit) collections; this one has \(board.collections.count)")
+            problems.append("collections: a board holds at most \(limit) collections; this one has \(board.collections.count)")
         }
-        for collection in board.collections {
-            problems += collection.items.compactMap { Limits.dataProblem($0.data, of: $0.id) }
+        for (collectionIndex, collection) in board.collections.enumerated() {
+            for (itemIndex, item) in collection.items.enumerated() {
+                if let problem = Limits.dataProblem(item.data, of: item.id) {
+                    problems.append("collections[\(collectionIndex)].items[\(itemIndex)].data: \(problem)")
+                }
+            }
         }
         return problems
     }

@@ -36,6 +36,18 @@ extension PostgresStore {
         }
     }
 
+    /// Events, answers and folded opIds go with the board row (`ON DELETE CASCADE`); the
+    /// leases are not tied to it, so they go first, in the same transaction.
+    public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let statements = [
+            PostgresStatement("DELETE FROM lease WHERE board = $1", [id]),
+            PostgresStatement("DELETE FROM board WHERE id = $1 RETURNING id", [id]),
+        ]
+        run(statements) { result in
+            completion(result.flatMap { $0[1].count == 1 ? .success(()) : .failure(.notFound) })
+        }
+    }
+
     public func loadBoard(
         _ id: String, historyLimit: Int,
         _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void

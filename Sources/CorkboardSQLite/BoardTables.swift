@@ -65,11 +65,23 @@ enum BoardTables {
             arguments: [board.id, board.title, board.locked, seq, epoch, try encode(board), seq])
     }
 
+    /// Deletes a board's row and every row kept for it; false when there was no such board.
+    static func deleteBoard(_ db: Database, _ id: String) throws -> Bool {
+        try deleteHistory(db, id)
+        try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+
+    /// Deletes what a board keeps besides its row: its log, remembered answers and folded opIds.
+    private static func deleteHistory(_ db: Database, _ id: String) throws {
+        try db.execute(sql: "DELETE FROM event WHERE board = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM rejection WHERE board = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM folded_op WHERE board = ?", arguments: [id])
+    }
+
     /// Replaces a board's snapshot and history: the import over an existing board.
     static func replaceBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
-        try db.execute(sql: "DELETE FROM event WHERE board = ?", arguments: [board.id])
-        try db.execute(sql: "DELETE FROM rejection WHERE board = ?", arguments: [board.id])
-        try db.execute(sql: "DELETE FROM folded_op WHERE board = ?", arguments: [board.id])
+        try deleteHistory(db, board.id)
         try db.execute(
             sql: """
                 UPDATE board SET title = ?, locked = ?, seq = ?, epoch = ?, snapshot = ?, snapshotSeq = ?,

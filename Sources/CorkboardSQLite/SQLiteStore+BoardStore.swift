@@ -17,6 +17,12 @@ extension SQLiteStore {
         }
     }
 
+    public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        perform(writing: true, completion) { db in
+            try BoardTables.deleteBoard(db, id) ? .success(()) : .failure(.notFound)
+        }
+    }
+
     public func loadBoard(
         _ id: String, historyLimit: Int,
         _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void

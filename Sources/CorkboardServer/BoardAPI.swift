@@ -16,13 +16,32 @@ enum BoardAPI {
     static func add(to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20) {
         let pageBytes = pageBudget(outputBound: outputBound)
         let documentLengths = DocumentLengths()
+        let crossOrigin = CrossOrigin(allowedOrigins: allowedOrigins)
+        // Each path's methods, for its `OPTIONS` (added once every route is known).
+        var methods: [(pattern: String, methods: [HTTPMethod])] = []
         func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+            if let index = methods.firstIndex(where: { $0.pattern == pattern }) {
+                methods[index].methods.append(method)
+            } else {
+                methods.append((pattern, [method]))
+            }
             router.add(method, pattern) { request, responder in
-                if let allowedOrigins, let origin = request.headers["Origin"], !allowedOrigins.contains(origin) {
-                    return responder.respond(.error(.forbidden, "origin \(origin) is not allowed"))
-                }
+                let responder = crossOrigin.responder(for: request, responder)
+                if let refusal = crossOrigin.refusal(of: request) { return responder.respond(refusal) }
                 handler(request, responder)
             }
+        }
+        defer {
+            for (pattern, served) in methods {
+                router.add(.OPTIONS, pattern) { request, responder in
+                    let responder = crossOrigin.responder(for: request, responder)
+                    responder.respond(crossOrigin.refusal(of: request) ?? crossOrigin.preflight(request, methods: served))
+                }
+            }
+        }
+
+        route(.GET, "/api/openapi.json") { _, responder in
+            responder.respond(.json(.ok, OpenAPIDocument.bytes))
         }
 
         route(.GET, "/api/boards") { request, responder in
@@ -59,6 +78,13 @@ enum BoardAPI {
                     responder.respond(result.map { documentResponse($0, lengths: documentLengths) })
                 }
             }
+        }
+
+        route(.DELETE, "/api/boards/{id}") { request, responder in
+            let board = request.pathParameters["id"] ?? ""
+            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
+            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may delete a board")) }
+            hub.deleteBoard(board) { result in responder.respond(result.map { HTTPResponse(status: .noContent) }) }
         }
 
         route(.GET, "/api/boards/{id}/ops") { request, responder in
@@ -102,17 +128,13 @@ enum BoardAPI {
                         })
                 }
             case .rejected(let rejected):
+                // It names its opId: the operation's outcome, as a WebSocket member gets it.
                 responder.respond(json(.badRequest, ServerMessage.rejected(rejected)))
             case .error(let error):
-                responder.respond(json(.badRequest, ServerMessage.error(error)))
+                responder.respond(.error(.badRequest, error.message))
             case .message:
                 responder.respond(
-                    json(
-                        .badRequest,
-                        ServerMessage.error(
-                            ErrorMessage(
-                                code: .invalid,
-                                message: "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))))
+                    .error(.badRequest, "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))
             }
         }
     }

@@ -22,6 +22,11 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Creates a board at seq 0. `.alreadyExists` when the id is taken.
     func createBoard(_ board: Board, epoch: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
+    /// Deletes a board and everything kept for it (its log, snapshots, remembered answers,
+    /// leases): afterwards it is not listed, does not load, and its id may be created anew.
+    /// `.notFound` when there is no such board.
+    func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
     /// The board with its recent history (at most `historyLimit` events before its current
     /// seq; older kept events are folded into the returned snapshot, on a copy), or nil when
     /// there is no such board.

@@ -62,6 +62,14 @@ public final class MemoryStore: BoardStore {
         completion(result)
     }
 
+    public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let result: Result<Void, StoreError> = boards.withLock { boards in
+            guard boards != nil else { return .failure(Self.closed) }
+            return boards?.removeValue(forKey: id) == nil ? .failure(.notFound) : .success(())
+        }
+        completion(result)
+    }
+
     public func loadBoard(
         _ id: String, historyLimit: Int,
         _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void

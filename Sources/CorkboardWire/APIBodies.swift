@@ -99,8 +99,10 @@ public struct EventPage: Sendable, Hashable, Codable {
 
 extension WireFormat {
     /// The body of `POST /api/boards`: `{"id","title","collections":[…]}` (`locked`
-    /// optional, false by default). Returns the board, or what is wrong with the body;
-    /// the board's own rules (ids, duplicates) are checked by whoever creates it.
+    /// optional, false by default). Returns the board, or what is wrong with the body, naming
+    /// the field by its path (`collections[1].items[3].id`); a field the body may not have is
+    /// refused, not ignored. The board's own rules (ids, duplicates) are checked by whoever
+    /// creates it.
     public static func decodeNewBoard(_ data: Data) -> Result<Board, ErrorMessage> {
         let body: JSONValue
         do throws(JSONParser.Failure) {
@@ -115,14 +117,16 @@ extension WireFormat {
         }
         let fields = FieldReader(object)
         do throws(FieldError) {
-            let collections = try fields.array("collections").map { value throws(FieldError) in
-                guard case .object(let collection) = value else {
-                    throw FieldError(message: "field \"collections\" must hold objects")
-                }
-                let reader = FieldReader(collection)
+            try fields.refuseUnknownFields(["id", "title", "locked", "collections"])
+            let collections = try fields.objects("collections").map { collection throws(FieldError) in
+                try collection.refuseUnknownFields(["id", "title", "items"])
+                let items = try collection.has("items") ? collection.objects("items") : []
                 return BoardCollection(
-                    id: try reader.string("id"), title: try reader.string("title"),
-                    items: try reader.has("items") ? reader.array("items").map(Self.item) : [])
+                    id: try collection.string("id"), title: try collection.string("title"),
+                    items: try items.map { item throws(FieldError) in
+                        try item.refuseUnknownFields(["id", "label", "data"])
+                        return try Self.item(item)
+                    })
             }
             let locked = fields.has("locked") ? try fields.bool("locked") : false
             return .success(Board(id: try fields.string("id"), title: try fields.string("title"), locked: locked, collections: collections))
@@ -132,9 +136,7 @@ extension WireFormat {
     }
 
     /// One `{"id","label","data"?}` object of an `insert` or a new board.
-    static func item(_ value: JSONValue) throws(FieldError) -> Item {
-        guard case .object(let object) = value else { throw FieldError(message: "field \"items\" must hold objects") }
-        let item = FieldReader(object)
+    static func item(_ item: FieldReader) throws(FieldError) -> Item {
         let data = try item.optionalObject("data").map(\.object)
         return Item(id: try item.string("id"), label: try item.string("label"), data: data)
     }

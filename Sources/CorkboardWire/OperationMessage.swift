@@ -15,7 +15,7 @@ extension OperationRequest {
         case "move":
             operation = .move(sources: try fields.strings("sources"), destination: try Self.destination(fields))
         case "insert":
-            operation = .insert(items: try fields.array("items").map(WireFormat.item), destination: try Self.destination(fields))
+            operation = .insert(items: try fields.objects("items").map(WireFormat.item), destination: try Self.destination(fields))
         case "delete":
             operation = .delete(items: try fields.strings("items"))
         case "update" where fields.has("item"):

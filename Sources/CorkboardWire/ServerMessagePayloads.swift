@@ -170,6 +170,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable {
     public static let forbidden = ErrorCode(rawValue: "forbidden")
     /// No token, or one that proves nothing (unknown, expired, badly signed): HTTP's 401.
     public static let unauthorized = ErrorCode(rawValue: "unauthorized")
+    /// The board was deleted while the member was in it.
+    public static let gone = ErrorCode(rawValue: "gone")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

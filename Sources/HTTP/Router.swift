@@ -53,11 +53,10 @@ public struct Router: Sendable {
         if method == .GET { routes.append(Route(method: .HEAD, segments: pattern.split(separator: "/"), handler: handler)) }
     }
 
+    /// A method no route serves on a path that some route serves is 405 with `Allow`, whatever
+    /// the method (TRACE, QUERY, a token of the client's own): the client learns what the path
+    /// takes. Elsewhere an unknown method is 501, and a known one goes to the fallback.
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        guard HTTPMethod.known.contains(request.method) else {
-            responder.respond(.error(.notImplemented, "method \(request.method) is not implemented"))
-            return
-        }
         let path = request.path.split(separator: "/")
         var allowed: [HTTPMethod] = []
         for route in routes {
@@ -71,6 +70,9 @@ public struct Router: Sendable {
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if allowed.isEmpty {
+            guard HTTPMethod.known.contains(request.method) else {
+                return responder.respond(.error(.notImplemented, "method \(request.method) is not implemented"))
+            }
             fallback(request, responder)
         } else {
             var response = HTTPResponse.error(.methodNotAllowed, "\(request.method) is not allowed here")

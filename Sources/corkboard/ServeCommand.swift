@@ -52,7 +52,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Largest WebSocket message in bytes; larger ones close the connection with 1009 (env: CORKBOARD_MAX_MESSAGE_BYTES; default 1048576).")
     var maxMessageBytes: Int?
 
-    @Option(help: "Comma-separated origins whose pages may open WebSockets; others get 403. Unset: any (env: CORKBOARD_ALLOWED_ORIGINS).")
+    @Option(help: "Comma-separated origins whose pages may open WebSockets and call /api (CORS); others get 403. Unset: any (env: CORKBOARD_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
     @Option(

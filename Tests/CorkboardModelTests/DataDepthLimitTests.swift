@@ -33,10 +33,13 @@ import Testing
             ])
         #expect(
             BoardSizeLimits(maximumItems: 2, maximumCollections: 1).problems(of: board) == [
-                "a board holds at most 2 items; this one has 3",
-                "a board holds at most 1 collections; this one has 2",
-                "data of item d nests deeper than 506 levels",
+                "collections: a board holds at most 2 items; this one has 3",
+                "collections: a board holds at most 1 collections; this one has 2",
+                "collections[0].items[1].data: data of item d nests deeper than 506 levels",
             ])
-        #expect(BoardSizeLimits(maximumItems: 3, maximumCollections: nil).problems(of: board) == ["data of item d nests deeper than 506 levels"])
+        #expect(
+            BoardSizeLimits(maximumItems: 3, maximumCollections: nil).problems(of: board) == [
+                "collections[0].items[1].data: data of item d nests deeper than 506 levels"
+            ])
     }
 }

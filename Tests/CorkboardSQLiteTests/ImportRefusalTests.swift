@@ -19,7 +19,7 @@ import Testing
                 problems: [
                     "seq 9007199254740992 is past the last seq a board reaches, 9007199254740991 (2^53 − 1)",
                     "epoch must be 1…128 bytes without NUL (leave it out for a fresh one)",
-                    "a board holds at most 1 items; this one has 2",
+                    "collections: a board holds at most 1 items; this one has 2",
                 ])
         ) {
             try store.importBoard(big, limits: BoardSizeLimits(maximumItems: 1, maximumCollections: nil))

@@ -84,22 +84,22 @@ import Testing
     @Test func moreItemsThanTheServersDefaultAreRefused() throws {
         try expectRefused(
             try importArchive(board(items: 10_001)),
-            #"board "big" cannot be imported: a board holds at most 10000 items; this one has 10001"#)
+            #"board "big" cannot be imported: collections: a board holds at most 10000 items; this one has 10001"#)
     }
 
     @Test func moreCollectionsThanTheServersDefaultAreRefused() throws {
         try expectRefused(
             try importArchive(board(collections: 1_001)),
-            #"board "big" cannot be imported: a board holds at most 1000 collections; this one has 1001"#)
+            #"board "big" cannot be imported: collections: a board holds at most 1000 collections; this one has 1001"#)
     }
 
     @Test func theLimitsComeFromTheSameOptionsAndVariablesAsServes() throws {
         try expectRefused(
             try importArchive(board(items: 4), ["--max-items-per-board", "3"]),
-            #"board "big" cannot be imported: a board holds at most 3 items; this one has 4"#)
+            #"board "big" cannot be imported: collections: a board holds at most 3 items; this one has 4"#)
         try expectRefused(
             try importArchive(board(collections: 3), environment: ["CORKBOARD_MAX_COLLECTIONS_PER_BOARD": "2"]),
-            #"board "big" cannot be imported: a board holds at most 2 collections; this one has 3"#)
+            #"board "big" cannot be imported: collections: a board holds at most 2 collections; this one has 3"#)
         // 0 is "no limit", as for serve.
         let unlimited = try importArchive(board(items: 10_001), ["--max-items-per-board", "0"])
         #expect(unlimited.0 == 0, "\(unlimited.2)")
@@ -112,7 +112,7 @@ import Testing
         let board = board(items: 5) { Item(id: "i\($0)", label: "x", data: ["t": .string(String(repeating: "x", count: 70_000))]) }
         try expectRefused(
             try importArchive(board),
-            #"board "big" cannot be imported: data of item i0 is longer than 65536 bytes; data of item i1 is longer than 65536 bytes; data of item i2 is longer than 65536 bytes (and 2 more)"#
+            #"board "big" cannot be imported: collections[0].items[0].data: data of item i0 is longer than 65536 bytes; collections[0].items[1].data: data of item i1 is longer than 65536 bytes; collections[0].items[2].data: data of item i2 is longer than 65536 bytes (and 2 more)"#
         )
     }
 
@@ -120,26 +120,27 @@ import Testing
 
     @Test func dataPastItsBoundIsRefused() throws {
         let board = board { Item(id: "i\($0)", label: "x", data: ["t": .string(String(repeating: "x", count: Limits.maximumDataBytes))]) }
-        try expectRefused(try importArchive(board), #"board "big" cannot be imported: data of item i0 is longer than 65536 bytes"#)
+        try expectRefused(
+            try importArchive(board), #"board "big" cannot be imported: collections[0].items[0].data: data of item i0 is longer than 65536 bytes"#)
     }
 
     @Test func aLabelPastItsBoundIsRefused() throws {
         let board = board { Item(id: "i\($0)", label: String(repeating: "l", count: Limits.maximumTextBytes + 1)) }
-        try expectRefused(try importArchive(board), #"board "big" cannot be imported: label of item i0 is too long"#)
+        try expectRefused(try importArchive(board), #"board "big" cannot be imported: collections[0].items[0].label: label of item i0 is too long"#)
     }
 
     @Test func anIdPastItsBoundIsRefusedOnOneLine() throws {
         let long = String(repeating: "x", count: 129)
         try expectRefused(
             try importArchive(board { _ in Item(id: long, label: "x") }),
-            #"board "big" cannot be imported: item id "\#(long)" must be 1…128 bytes"#)
+            #"board "big" cannot be imported: collections[0].items[0].id: item id "\#(long)" must be 1…128 bytes"#)
         // An id with a line break stays on one line.
         try expectRefused(
             try importArchive(board { _ in Item(id: "a\nb", label: String(repeating: "l", count: 20_000)) }),
-            #"board "big" cannot be imported: label of item a\nb is too long"#)
+            #"board "big" cannot be imported: collections[0].items[0].label: label of item a\nb is too long"#)
         try expectRefused(
             try importArchive(board("bad\u{0}id")),
-            #"board "bad\0id" cannot be imported: board id must be 1…128 bytes, without NUL"#, board: "bad")
+            #"board "bad\0id" cannot be imported: id: board id must be 1…128 bytes, without NUL"#, board: "bad")
     }
 
     @Test func anEpochThatIsNoIdIsRefused() throws {

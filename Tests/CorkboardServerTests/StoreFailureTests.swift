@@ -19,6 +19,10 @@ final class FlakyStore: BoardStore {
         inner.createBoard(board, epoch: epoch, completion)
     }
 
+    func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        inner.deleteBoard(id, completion)
+    }
+
     func loadBoard(_ id: String, historyLimit: Int, _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void) {
         inner.loadBoard(id, historyLimit: historyLimit, completion)
     }

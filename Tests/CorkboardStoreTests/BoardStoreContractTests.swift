@@ -23,6 +23,34 @@ import Testing
         #expect(try store.load("nope").get() == nil)
     }
 
+    /// A deleted board leaves nothing behind: not its log, not its remembered answers, not the
+    /// opIds folded away; its id may be created anew, and the other boards are untouched.
+    @Test(arguments: StoreFactory.all) func deleteRemovesTheBoardAndAllItKept(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        for id in ["a", "b"] { try store.create(Contract.board(id)) }
+        // Past the retention, so the log is folded and folded opIds are kept too.
+        try store.appendOneByOne("b", Contract.events(1...130), rejecting: true)
+        try store.appendOneByOne("a", Contract.events(1...2))
+        let a = try store.load("a").get()
+
+        try store.deleteResult("b").get()
+        #expect(try store.list().get() == [BoardSummary(id: "a", title: "Board a", seq: 2)])
+        #expect(try store.load("b").get() == nil)
+        #expect(store.eventsResult("b", after: 0).failure == .notFound)
+        #expect(store.appendResult(CommitBatch(board: "b", expectedSeq: 130, events: [Contract.event(131)])).failure == .notFound)
+        #expect(store.deleteResult("b").failure == .notFound)
+        #expect(store.deleteResult("never").failure == .notFound)
+        #expect(try store.load("a").get() == a)
+
+        // A new board of the same id starts empty: no events, answers or folded opIds of the old one.
+        try store.create(Contract.board("b"), epoch: "e9")
+        #expect(try store.load("b").get() == StoredBoard(snapshot: Contract.board("b"), snapshotSeq: 0, epoch: "e9", events: []))
+        try store.appendOneByOne("b", Contract.events(1...1))
+        #expect(try store.load("b").get()?.events == Contract.events(1...1))
+    }
+
     @Test(arguments: StoreFactory.all) func appendExtendsOnlyTheSeqItNames(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }

@@ -60,6 +60,10 @@ extension BoardStore {
         wait { createBoard(board, epoch: epoch, $0) }
     }
 
+    func deleteResult(_ id: String) -> Result<Void, StoreError> {
+        wait { deleteBoard(id, $0) }
+    }
+
     func list() -> Result<[BoardSummary], StoreError> {
         wait { listBoards($0) }
     }

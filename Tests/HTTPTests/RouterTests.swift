@@ -46,8 +46,14 @@ private func answer(_ router: Router, _ method: HTTPMethod, _ target: String) ->
         #expect(response?.headers["Allow"] == "GET, HEAD")
     }
 
-    @Test func unknownMethodIs501() {
-        #expect(answer(router, HTTPMethod(rawValue: "BREW"), "/healthz")?.status.code == 501)
+    @Test func unknownMethodIs501ExceptOnARoutedPath() {
+        #expect(answer(router, HTTPMethod(rawValue: "BREW"), "/pot")?.status.code == 501)
+        // A path that is served names its methods, whatever was asked.
+        for method in ["BREW", "TRACE", "QUERY"] {
+            let response = answer(router, HTTPMethod(rawValue: method), "/api/boards/b1")
+            #expect(response?.status.code == 405, "\(method)")
+            #expect(response?.headers["Allow"] == "GET, HEAD")
+        }
     }
 
     @Test func unmatchedPathsGoToTheFallback() {

@@ -28,7 +28,7 @@ public enum PlaywrightTools {
         guard let python3 = PythonTools.executableOnPath("python3") else {
             throw PythonTools.Failure("no python3 on PATH: the browser tests drive Chromium with Playwright for Python")
         }
-        let (real, version) = try interpreter(python3)
+        let (real, version) = try PythonTools.interpreter(python3)
         let minor = Int(version.split(separator: ".").last ?? "") ?? 0
         guard version.hasPrefix("3."), minor >= minimumPythonMinor else {
             throw PythonTools.Failure("\(real) is Python \(version); Playwright needs Python 3.\(minimumPythonMinor) or newer")
@@ -68,17 +68,5 @@ public enum PlaywrightTools {
         environment["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] = "1"
         environment["PLAYWRIGHT_BROWSERS_PATH"] = folder + "/browsers-unused"
         return environment
-    }
-
-    /// The interpreter's real path (resolving pyenv shims) and its `major.minor` version.
-    private static func interpreter(_ candidate: String) throws -> (path: String, version: String) {
-        let outcome = try PythonTools.run(
-            candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
-            timeout: 30)
-        let words = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
-        guard outcome.succeeded, words.count == 2 else {
-            throw PythonTools.Failure("\(candidate) is not a working Python: \(outcome.standardOutput) \(outcome.standardError)")
-        }
-        return (String(words[1]), String(words[0]))
     }
 }

@@ -258,6 +258,18 @@ public enum PythonTools {
 
     // MARK: - Internals (shared with PlaywrightTools)
 
+    /// The interpreter's real path (resolving pyenv shims) and its `major.minor` version.
+    public static func interpreter(_ candidate: String) throws -> (path: String, version: String) {
+        let outcome = try run(
+            candidate, ["-c", "import sys; print('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.executable))"],
+            timeout: 30)
+        let words = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
+        guard outcome.succeeded, words.count == 2 else {
+            throw Failure("\(candidate) is not a working Python: \(outcome.standardOutput) \(outcome.standardError)")
+        }
+        return (String(words[1]), String(words[0]))
+    }
+
     static func installEnvironment() -> [String: String] {
         var environment = cleanEnvironment()
         environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"

@@ -43,6 +43,16 @@ struct BoardAPI {
         APIResponse(http: try BlockingClient.request(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n"))
     }
 
+    /// Any request: `method` on `target` with extra header lines and a body.
+    func send(_ method: String, _ target: String, headers: [String] = [], body: String = "") throws -> APIResponse {
+        let lines = (headers + ["Content-Length: \(body.utf8.count)"]).map { $0 + "\r\n" }.joined()
+        return APIResponse(http: try BlockingClient.request(port: port, "\(method) \(target) HTTP/1.1\r\nHost: test\r\n\(lines)\r\n\(body)"))
+    }
+
+    func delete(_ target: String, token: String? = nil) throws -> APIResponse {
+        try send("DELETE", target, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [])
+    }
+
     func post(_ target: String, body: String) throws -> APIResponse {
         try post(target, bytes: Array(body.utf8))
     }

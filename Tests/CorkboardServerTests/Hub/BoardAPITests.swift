@@ -102,6 +102,13 @@ import Testing
             #expect(response.status == 400, "\(what): \(response)")
             #expect(response.object?["error"] != nil, "\(what): a JSON error body")
         }
+        // Strict, and the culprit named by its path in the body.
+        let unknown = try fixture.api.post(
+            "/api/boards", body: #"{"id":"t8","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"x","label":"1","colour":"red"}]}]}"#)
+        #expect(unknown.status == 400)
+        #expect(unknown.object?["message"] == #"unknown field "collections[0].items[0].colour""#)
+        let twice = try fixture.api.post("/api/boards", body: bad[7].1)
+        #expect(twice.object?["message"] == "collections[1].items[0].id: item id x appears twice (first at collections[0].items[0].id)")
         #expect(try fixture.api.get("/api/boards").decode(BoardList.self).boards.map(\.id) == ["board", "fresh"])
     }
 
@@ -160,14 +167,15 @@ import Testing
         #expect(retried.status == 200)
         #expect(try retried.message().committedEvent?.seq == 3)
 
-        // Bodies that are not an operation at all: 400 with an `error`.
+        // Bodies that are not an operation at all: 400 with the API's error body, not a wire message.
         for body in [
             "{", "[]", #"{"type":"move","baseSeq":0,"sources":["i1"],"destination":{"collection":"done"}}"#,
             #"{"type":"teleport","opId":"x"}"#, #"{"type":"hello","board":"board","name":"x"}"#,
         ] {
             let response = try api.post("/api/boards/board/ops", body: body)
             #expect(response.status == 400, "\(body): \(response)")
-            #expect(try response.message().errorMessage?.code == .invalid, "\(body): \(response)")
+            #expect(response.object?["error"] == "bad request", "\(body): \(response)")
+            #expect(Set(response.object.map { Array($0.keys) } ?? []) == ["error", "message"], "\(body): \(response)")
         }
         // An operation with an opId but an ill-typed field: 400 with `rejected`.
         let illTyped = try api.post(

@@ -29,6 +29,10 @@ final class OutageStore: BoardStore {
         inner.loadBoard(id, historyLimit: historyLimit, completion)
     }
 
+    func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        inner.deleteBoard(id, completion)
+    }
+
     func close() { inner.close() }
 
     func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {

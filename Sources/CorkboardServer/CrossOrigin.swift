@@ -1,0 +1,56 @@
+import HTTP
+
+/// Cross-origin calls to `/api` (CORS, docs/protocol.md#8-http-api): with `--allowed-origins`,
+/// the pages of those origins may call the API from a browser, and those of any other origin
+/// are refused (403, preflight included). Without the list nothing is refused and no page of
+/// another origin is told it may read an answer: same-origin pages and programs only.
+///
+/// No credentials mode: tokens travel in `Authorization`, never in cookies, so an answer is
+/// never shared with a page on the strength of what the browser holds.
+struct CrossOrigin: Sendable {
+    /// nil: no `--allowed-origins`.
+    let allowedOrigins: Set<String>?
+
+    /// The request headers a page may send: the token and the JSON body's type.
+    static let allowedHeaders = "Authorization, Content-Type"
+    /// How long a browser may keep a preflight's answer: ten minutes, so a page making many
+    /// calls asks once, and a change of the list is seen soon enough.
+    static let maxAge = "600"
+
+    /// The 403 for a request whose `Origin` is not listed; nil when it may go on.
+    func refusal(of request: HTTPRequest) -> HTTPResponse? {
+        guard let allowedOrigins, let origin = request.headers["Origin"], !allowedOrigins.contains(origin) else { return nil }
+        return .error(.forbidden, "origin \(origin) is not allowed")
+    }
+
+    /// `responder`, adding to each response what lets an allowed page read it. `Vary: Origin`
+    /// on every answer while there is a list, so a cache never gives one origin's answer to another.
+    func responder(for request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponder {
+        guard let allowedOrigins else { return responder }
+        let origin = request.headers["Origin"].flatMap { allowedOrigins.contains($0) ? $0 : nil }
+        return HTTPResponder(deliver: { response in
+            var response = response
+            response.headers.set("Vary", "Origin")
+            if let origin {
+                response.headers.set("Access-Control-Allow-Origin", origin)
+                // A 429's `Retry-After` says when to try again; a page must be able to read it.
+                response.headers.set("Access-Control-Expose-Headers", "Retry-After")
+            }
+            responder.respond(response)
+        })
+    }
+
+    /// The answer to `OPTIONS` on a path served with `methods`: 204 with `Allow`, and for a
+    /// listed origin what a browser's preflight asks (methods, headers, how long to keep it).
+    func preflight(_ request: HTTPRequest, methods: [HTTPMethod]) -> HTTPResponse {
+        let allowed = (methods.contains(.GET) ? methods + [.HEAD] : methods) + [.OPTIONS]
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        var response = HTTPResponse(status: .noContent, headers: ["Allow": list])
+        if let origin = request.headers["Origin"], allowedOrigins?.contains(origin) == true {
+            response.headers.set("Access-Control-Allow-Methods", list)
+            response.headers.set("Access-Control-Allow-Headers", Self.allowedHeaders)
+            response.headers.set("Access-Control-Max-Age", Self.maxAge)
+        }
+        return response
+    }
+}
