@@ -9,19 +9,6 @@ import Testing
 /// Live drag state (docs/protocol.md#6-presence-drag-state), in-process: leases, placeholders, pacing, the items sent
 /// once per drag, and exactly one `drag.cleared` per accepted `drag.start`, with its reason.
 @Suite(.threadsOfTheirOwn) struct HubPresenceTests {
-    static func drag(_ message: ServerMessage) -> DragUpdate? {
-        if case .drag(let update) = message { update } else { nil }
-    }
-
-    /// A `drag.over`: whose placeholder, and where.
-    static func over(_ message: ServerMessage) -> (client: ClientID, over: DragTarget)? {
-        if case .dragOver(let client, let over) = message { (client, over) } else { nil }
-    }
-
-    static func cleared(_ message: ServerMessage) -> (ClientID, DragClearReason)? {
-        if case .dragCleared(let client, let reason) = message { (client, reason) } else { nil }
-    }
-
     /// Ada and Bob on the standard board (todo: i1…i5, done: i6…i8), each aware of the other.
     static func pair(_ configure: @escaping (inout HubConfiguration) -> Void = { _ in }) throws
         -> (HubFixture, BoardTestClient, BoardTestClient)
@@ -49,7 +36,7 @@ import Testing
         try bob.commit(.move(sources: ["i4"], destination: Destination(collection: "done")))
         // After the holder cancels, the item is free again.
         try ada.send(.dragEnd)
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .cancel) } == true)
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .cancel) } == true)
         try bob.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
     }
 
@@ -59,9 +46,9 @@ import Testing
         try ada.send(.dragStart(items: ["i5"]))
         _ = try bob.waitFor(type: "drag")
         let event = try bob.commit(.delete(items: ["i5"]))
-        let first = try ada.waitFor("the delete") { if case .committed = $0 { true } else { Self.cleared($0) != nil } }
+        let first = try ada.waitFor("the delete") { if case .committed = $0 { true } else { ($0).dragClear != nil } }
         #expect(first == .committed(event), "the holder sees the delete (it was not told its own clear)")
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .deleted) } == true)
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .deleted) } == true)
     }
 
     @Test func leavingClearsTheDragBeforePeerLeft() throws {
@@ -70,7 +57,7 @@ import Testing
         try ada.send(.dragStart(items: ["i1"]))
         _ = try bob.waitFor(type: "drag")
         ada.drop()
-        #expect(Self.cleared(try bob.nextMessage()).map { $0 == (ada.clientID, .left) } == true)
+        #expect((try bob.nextMessage()).dragClear.map { $0 == (ada.clientID, .left) } == true)
         #expect(try bob.nextMessage() == .peerLeft(client: ada.clientID))
         try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
     }
@@ -80,9 +67,9 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         _ = try bob.waitFor(type: "drag")
-        #expect(Self.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .timeout) } == true)
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .timeout) } == true)
         // A holder who has been still is not told: it may still drop with a move.
-        #expect(try ada.sync().allSatisfy { Self.cleared($0) == nil })
+        #expect(try ada.sync().allSatisfy { ($0).dragClear == nil })
         try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
     }
 
@@ -101,12 +88,12 @@ import Testing
         try ada.send(.dragOver(collection: "todo", index: 2))
         var updates: [DragTarget] = []
         for _ in 0..<BoardTestClient.readBound where updates.last?.collection != "todo" {
-            if let update = Self.over(try bob.nextMessage()) { updates.append(update.over) }
+            if let update = (try bob.nextMessage()).dragOverTarget { updates.append(update.over) }
         }
         let seconds = Date().timeIntervalSince(started)
         #expect(updates.count <= Int(seconds * 20) + 2, "\(updates.count) drag.over messages in \(seconds) s")
         #expect(updates.last == DragTarget(collection: "todo", index: 2, before: "i4"))
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
+        #expect(try bob.sync().allSatisfy { ($0).dragUpdate == nil && ($0).dragOverTarget == nil })
     }
 
     @Test func badDragMessagesAreAnsweredAndChangeNothing() throws {
@@ -126,6 +113,6 @@ import Testing
         #expect(try ada.waitFor(type: "error").typeName == "error", "todo has 4 items besides i1: 0…4")
         try ada.send(.dragOver(collection: "nowhere", index: 0))
         #expect(try ada.waitFor(type: "error").typeName == "error")
-        #expect(try bob.sync().allSatisfy { Self.drag($0) == nil && Self.over($0) == nil })
+        #expect(try bob.sync().allSatisfy { ($0).dragUpdate == nil && ($0).dragOverTarget == nil })
     }
 }

@@ -55,7 +55,7 @@ import Testing
         try ada.send(.dragOver(collection: "todo", index: 2))
         var updates: [DragTarget] = []
         for _ in 0..<BoardTestClient.readBound where updates.last?.collection != "todo" {
-            if let update = HubPresenceTests.over(try bob.nextMessage()) { updates.append(update.over) }
+            if let update = (try bob.nextMessage()).dragOverTarget { updates.append(update.over) }
         }
         #expect(updates.last == DragTarget(collection: "todo", index: 2, before: "i4"))
         // Nothing of that flood was refused or answered with an error.
@@ -63,7 +63,7 @@ import Testing
         // The drop still reaches everyone in order after the coalesced updates.
         try ada.commit(.move(sources: ["i1"], destination: Destination(collection: "todo", before: "i4")))
         let cleared = try bob.waitFor(type: "drag.cleared")
-        #expect(HubPresenceTests.cleared(cleared).map { $0 == (ada.clientID, .drop) } == true)
-        #expect(try bob.sync().allSatisfy { HubPresenceTests.drag($0) == nil && HubPresenceTests.over($0) == nil })
+        #expect(cleared.dragClear.map { $0 == (ada.clientID, .drop) } == true)
+        #expect(try bob.sync().allSatisfy { ($0).dragUpdate == nil && ($0).dragOverTarget == nil })
     }
 }

@@ -125,8 +125,8 @@ import Testing
             let heard = try bob.sync()
             let refused = answers.compactMap(\.rejection).filter { $0.ref == "drag.start" }
             #expect(refused.allSatisfy { $0.code == .rateLimited && $0.message?.contains("per second") == true })
-            let shown = heard.filter { HubPresenceTests.drag($0)?.client == ada.clientID }.count
-            let cleared = heard.filter { HubPresenceTests.cleared($0)?.0 == ada.clientID }.count
+            let shown = heard.filter { ($0).dragUpdate?.client == ada.clientID }.count
+            let cleared = heard.filter { ($0).dragClear?.0 == ada.clientID }.count
             // Every start is either shown (and cleared once) or refused; at most the rate's worth are shown.
             #expect(shown + refused.count == pairs, "\(shown) shown + \(refused.count) refused of \(pairs)")
             #expect(shown == cleared, "\(shown) drags shown, \(cleared) cleared")

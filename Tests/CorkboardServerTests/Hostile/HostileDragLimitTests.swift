@@ -19,9 +19,9 @@ import Testing
         #expect(refusal.message == "a drag holds at most 3 items, not 4")
         // Nothing was leased or shown; the limit itself is allowed.
         try bob.commit(.move(sources: ["i4"], destination: Destination(collection: "done")))
-        #expect(try bob.sync().allSatisfy { HubPresenceTests.drag($0) == nil })
+        #expect(try bob.sync().allSatisfy { ($0).dragUpdate == nil })
         try ada.send(.dragStart(items: ["i1", "i2", "i3"]))
-        #expect(HubPresenceTests.drag(try bob.waitFor(type: "drag"))?.items == ["i1", "i2", "i3"])
+        #expect((try bob.waitFor(type: "drag")).dragUpdate?.items == ["i1", "i2", "i3"])
     }
 
     @Test func dragsPickingUpMoreItemsASecondThanTheLimitAreRateLimited() throws {
@@ -35,12 +35,12 @@ import Testing
         let refusal = try #require(try ada.waitFor(type: "rejected").rejection)
         #expect(refusal.ref == "drag.start" && refusal.code == .rateLimited)
         #expect(refusal.message?.contains("at most 4 items per second") == true)
-        #expect(HubPresenceTests.cleared(try bob.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .cancel) } == true)
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .cancel) } == true)
         try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
         // A second later the budget is back.
         Thread.sleep(forTimeInterval: 1.1)
         try ada.send(.dragStart(items: ["i5", "i6"]))
-        #expect(HubPresenceTests.drag(try bob.waitFor(type: "drag"))?.items == ["i5", "i6"])
+        #expect((try bob.waitFor(type: "drag")).dragUpdate?.items == ["i5", "i6"])
     }
 
     /// `corkboard serve --max-drag-items 2 --max-drag-seconds 1`: both options are in force.
@@ -52,7 +52,7 @@ import Testing
             #expect(try ada.waitFor(type: "rejected").rejection?.message == "a drag holds at most 2 items, not 3")
             try ada.send(.dragStart(items: ["i1", "i2"]))
             ada.ws.setReceiveTimeout(10)
-            #expect(HubPresenceTests.cleared(try ada.waitFor(type: "drag.cleared")).map { $0 == (ada.clientID, .expired) } == true)
+            #expect((try ada.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .expired) } == true)
         }
     }
 
@@ -78,7 +78,7 @@ import Testing
             bob.ws.setReceiveTimeout(10)
             let cleared = try bob.waitFor(type: "drag.cleared")
             let heldFor = Date().timeIntervalSince(started)
-            #expect(HubPresenceTests.cleared(cleared).map { $0 == (ada.clientID, .expired) } == true)
+            #expect(cleared.dragClear.map { $0 == (ada.clientID, .expired) } == true)
             #expect(heldFor >= 1.9 && heldFor < 6, "cleared after \(heldFor) s")
             // The item is free for the others while the placeholder moves still come.
             try bob.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))
@@ -86,8 +86,8 @@ import Testing
             // The holder was told too, and its later placeholder moves are errors, not a drag.
             ada.ws.setReceiveTimeout(10)
             let told = try ada.waitFor(type: "drag.cleared")
-            #expect(HubPresenceTests.cleared(told).map { $0 == (ada.clientID, .expired) } == true)
-            #expect(try bob.sync().allSatisfy { HubPresenceTests.over($0) == nil && HubPresenceTests.drag($0) == nil })
+            #expect(told.dragClear.map { $0 == (ada.clientID, .expired) } == true)
+            #expect(try bob.sync().allSatisfy { ($0).dragOverTarget == nil && ($0).dragUpdate == nil })
         }
     }
 }

@@ -232,6 +232,16 @@ class Run:
             raise ScenarioFailure(f"page {label}: #board[data-board-id] is {shown!r}, not {board_id!r}")
         return page
 
+    def restart_server(self, options=()):
+        """Stops the server (if it runs) and starts it again on its port with `options` besides
+        the usual ones; the moments it is down are an expected outage for the recorder."""
+        port = self.server.port
+        self.recorder.begin_outage(self.server.origin)
+        if self.server.running():
+            self.server.stop()
+        self.server.start(port=port, options=options)
+        self.recorder.end_outage()
+
     def close_pages(self):
         for context in self.contexts:
             try:
@@ -691,12 +701,8 @@ def holder_leaves(run):
 def drag_expires(run):
     """A holds a card, moving it about, past the server's drag limit (`--max-drag-seconds 3` for
     this scenario): A's page lets go and says why, B's marks clear, and B can move the card."""
-    port = run.server.port
-    run.recorder.begin_outage(run.server.origin)
     try:
-        run.server.stop()
-        run.server.start(port=port, options=("--max-drag-seconds", "3"))
-        run.recorder.end_outage()
+        run.restart_server(("--max-drag-seconds", "3"))
         board_id = run.new_board("expires")
         a, b, holder = hold_in_a(run, board_id)
         # The pointer keeps moving (drag.over keeps coming) until A's page tells of the end.
@@ -723,12 +729,8 @@ def drag_expires(run):
         wait_server_board(run, board_id, moved(as_state(standard_columns()), "t1", "doing", "d2"))
         return f"A said {notice!r}; B then moved t1 ({holder} had held it)"
     finally:
-        run.recorder.begin_outage(run.server.origin)
         run.close_pages()
-        if run.server.running():
-            run.server.stop()
-        run.server.start(port=port)
-        run.recorder.end_outage()
+        run.restart_server()
 
 
 @scenario("token-mode")
@@ -736,16 +738,12 @@ def token_mode(run):
     """With a token file: `/` without a token says how to get in; `/?token=` lists and creates
     boards (the token kept, and taken out of the address); the new board's page joins with it;
     a wrong token on a board page says it was refused."""
-    port = run.server.port
     token = "owner-token-for-the-browser-scenario"
     tokens = os.path.join(run.args.output, "tokens.json")
     with open(tokens, "w", encoding="utf-8") as file:
         json.dump({"tokens": [{"token": token, "role": "owner", "boards": "*"}]}, file)
-    run.recorder.begin_outage(run.server.origin)
     try:
-        run.server.stop()
-        run.server.start(port=port, options=("--tokens", tokens))
-        run.recorder.end_outage()
+        run.restart_server(("--tokens", tokens))
         run.recorder.begin_refusals(run.server.origin)
         page = run.new_page("A")
         page.goto(run.server.origin + "/")
@@ -771,12 +769,8 @@ def token_mode(run):
         return f"without a token: {asked!r}; listed and created with it; a wrong one refused"
     finally:
         run.recorder.end_refusals()
-        run.recorder.begin_outage(run.server.origin)
         run.close_pages()
-        if run.server.running():
-            run.server.stop()
-        run.server.start(port=port)
-        run.recorder.end_outage()
+        run.restart_server()
 
 
 @scenario("unknown-board")
