@@ -85,7 +85,12 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             store.close()
             throw error
         }
-        store.startListener()
+        do {
+            try store.startListener()
+        } catch {
+            store.close()
+            throw error
+        }
         store.startHeartbeat()
         return store
     }
@@ -139,17 +144,26 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         }
     }
 
-    private func startListener() {
+    /// Starts listening and returns once the first LISTEN is in force: a node that served its
+    /// clients before would miss the drags other nodes announce meanwhile (commits it would
+    /// find by seq, presence it would not). Throws when that takes longer than `startupTimeout`.
+    private func startListener() throws {
+        let listening = DispatchSemaphore(value: 0)
+        let started = Atomic<Bool>(false)
         listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
         listener.onState = { [weak self] state in
             guard let self, case .ready = state else { return }
             let statements = [Self.commitsChannel, Self.presenceChannel, Self.nodesChannel].map { PostgresStatement("LISTEN \($0)") }
             listener.executeOnQueue(statements) { [weak self] result in
+                guard case .success = result else { return }
                 // Listening again: whatever was committed while not listening is found by seq.
-                if case .success = result { self?.signal(.resynchronize) }
+                if started.exchange(true, ordering: .acquiringAndReleasing) { self?.signal(.resynchronize) } else { listening.signal() }
             }
         }
         listener.start()
+        guard listening.wait(timeout: .now() + configuration.startupTimeout) == .success else {
+            throw PostgresStoreError.unreachable(reason: "the listening connection did not start", seconds: configuration.startupTimeout)
+        }
     }
 
     private func received(channel: String, payload: String) {
