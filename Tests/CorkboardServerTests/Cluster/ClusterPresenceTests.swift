@@ -104,7 +104,10 @@ import Testing
             let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
             let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
             try ada.send(.dragStart(items: ["i5"]))
-            _ = try bob.waitFor(type: "drag")
+            // Across nodes through NOTIFY: a loaded machine may take more than one read's 5 s.
+            var started: ServerMessage?
+            for _ in 0..<4 where started == nil { started = try? bob.waitFor(type: "drag") }
+            try #require(started != nil, "Bob never heard Ada's drag")
             nodes[0].kill()
             // Heartbeats stop: within the node timeout (7 s) Bob's node ends Ada's drag.
             var cleared: ServerMessage?
