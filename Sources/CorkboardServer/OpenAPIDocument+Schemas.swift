@@ -1,0 +1,650 @@
+extension OpenAPIDocument {
+    /// The shapes of the bodies the routes take and give. Ids, texts, seqs and data are
+    /// described once (`Id`, `Text`, `Seq`, `Data`) and referred to everywhere.
+    static let schemas = #"""
+        {
+          "Id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128,
+            "description": "1…128 bytes of UTF-8"
+          },
+          "Text": {
+            "type": "string",
+            "maxLength": 16384,
+            "description": "at most 16 KiB of UTF-8"
+          },
+          "Seq": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991,
+            "description": "a board's seq: a whole number from 0 to 2^53 − 1"
+          },
+          "Data": {
+            "type": "object",
+            "description": "any JSON object: at most 64 KiB, nesting at most 506 levels"
+          },
+          "Error": {
+            "type": "object",
+            "description": "Every failure that is not an operation's outcome.",
+            "required": [
+              "error",
+              "message"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "error": {
+                "type": "string",
+                "description": "the status's reason, lower case: bad request, forbidden, not found, …"
+              },
+              "message": {
+                "type": "string",
+                "description": "for people; may change"
+              }
+            }
+          },
+          "Item": {
+            "type": "object",
+            "required": [
+              "id",
+              "label"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "label": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "data": {
+                "$ref": "#/components/schemas/Data"
+              }
+            }
+          },
+          "Collection": {
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "items"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Item"
+                }
+              }
+            }
+          },
+          "BoardDocument": {
+            "type": "object",
+            "description": "A board at its durable seq.",
+            "required": [
+              "id",
+              "title",
+              "locked",
+              "collections",
+              "seq",
+              "epoch"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "locked": {
+                "type": "boolean"
+              },
+              "collections": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Collection"
+                }
+              },
+              "seq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "epoch": {
+                "type": "string",
+                "description": "changes when the board's history is replaced (an import)"
+              }
+            }
+          },
+          "BoardSummary": {
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "seq"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "seq": {
+                "$ref": "#/components/schemas/Seq"
+              }
+            }
+          },
+          "BoardList": {
+            "type": "object",
+            "required": [
+              "boards"
+            ],
+            "properties": {
+              "boards": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/BoardSummary"
+                }
+              }
+            }
+          },
+          "NewItem": {
+            "type": "object",
+            "required": [
+              "id",
+              "label"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "label": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "data": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/Data"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          },
+          "NewCollection": {
+            "type": "object",
+            "required": [
+              "id",
+              "title"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/NewItem"
+                }
+              }
+            }
+          },
+          "NewBoard": {
+            "type": "object",
+            "description": "Strict: any other field is refused. Ids are unique within the board.",
+            "required": [
+              "id",
+              "title",
+              "collections"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "locked": {
+                "type": "boolean",
+                "default": false
+              },
+              "collections": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/NewCollection"
+                }
+              }
+            }
+          },
+          "Destination": {
+            "type": "object",
+            "required": [
+              "collection"
+            ],
+            "properties": {
+              "collection": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "before": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/Id"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "null or absent: the end"
+              }
+            }
+          },
+          "Operation": {
+            "description": "One operation, exactly as on the WebSocket (docs/protocol.md#4-operations).",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/MoveByAnchor"
+              },
+              {
+                "$ref": "#/components/schemas/MoveByOffsets"
+              },
+              {
+                "$ref": "#/components/schemas/Insert"
+              },
+              {
+                "$ref": "#/components/schemas/Delete"
+              },
+              {
+                "$ref": "#/components/schemas/UpdateItem"
+              },
+              {
+                "$ref": "#/components/schemas/RenameCollection"
+              },
+              {
+                "$ref": "#/components/schemas/AddCollection"
+              },
+              {
+                "$ref": "#/components/schemas/RemoveCollection"
+              },
+              {
+                "$ref": "#/components/schemas/Lock"
+              }
+            ]
+          },
+          "MoveByAnchor": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "baseSeq",
+              "sources",
+              "destination"
+            ],
+            "properties": {
+              "type": {
+                "const": "move"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "baseSeq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "sources": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Id"
+                }
+              },
+              "destination": {
+                "$ref": "#/components/schemas/Destination"
+              }
+            }
+          },
+          "MoveByOffsets": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "baseSeq",
+              "collection",
+              "fromOffsets",
+              "toOffset"
+            ],
+            "properties": {
+              "type": {
+                "const": "move"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "baseSeq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "collection": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "fromOffsets": {
+                "type": "array",
+                "items": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              },
+              "toOffset": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "toCollection": {
+                "$ref": "#/components/schemas/Id"
+              }
+            }
+          },
+          "Insert": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "baseSeq",
+              "items",
+              "destination"
+            ],
+            "properties": {
+              "type": {
+                "const": "insert"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "baseSeq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/NewItem"
+                }
+              },
+              "destination": {
+                "$ref": "#/components/schemas/Destination"
+              }
+            }
+          },
+          "Delete": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "baseSeq",
+              "items"
+            ],
+            "properties": {
+              "type": {
+                "const": "delete"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "baseSeq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Id"
+                }
+              }
+            }
+          },
+          "UpdateItem": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "baseSeq",
+              "item"
+            ],
+            "properties": {
+              "type": {
+                "const": "update"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "baseSeq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "item": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "label": {
+                "$ref": "#/components/schemas/Text"
+              },
+              "data": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/Data"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          },
+          "RenameCollection": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "collection",
+              "title"
+            ],
+            "properties": {
+              "type": {
+                "const": "update"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "collection": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              }
+            }
+          },
+          "AddCollection": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "collection"
+            ],
+            "properties": {
+              "type": {
+                "const": "collection.add"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "collection": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title"
+                ],
+                "properties": {
+                  "id": {
+                    "$ref": "#/components/schemas/Id"
+                  },
+                  "title": {
+                    "$ref": "#/components/schemas/Text"
+                  }
+                }
+              },
+              "before": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/Id"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          },
+          "RemoveCollection": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "collection"
+            ],
+            "properties": {
+              "type": {
+                "const": "collection.remove"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "collection": {
+                "$ref": "#/components/schemas/Id"
+              }
+            }
+          },
+          "Lock": {
+            "type": "object",
+            "required": [
+              "type",
+              "opId",
+              "locked"
+            ],
+            "properties": {
+              "type": {
+                "const": "lock"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "locked": {
+                "type": "boolean"
+              }
+            }
+          },
+          "Committed": {
+            "type": "object",
+            "description": "The operation's commit, as every WebSocket member receives it; or, with noop, a move that changed nothing.",
+            "required": [
+              "type",
+              "opId",
+              "seq"
+            ],
+            "properties": {
+              "type": {
+                "const": "committed"
+              },
+              "seq": {
+                "$ref": "#/components/schemas/Seq"
+              },
+              "opId": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "client": {
+                "type": "string"
+              },
+              "adjusted": {
+                "type": "boolean"
+              },
+              "noop": {
+                "const": true
+              },
+              "op": {
+                "type": "object",
+                "required": [
+                  "type"
+                ],
+                "description": "the operation as resolved, without opId and baseSeq",
+                "properties": {
+                  "type": {
+                    "enum": [
+                      "move",
+                      "insert",
+                      "delete",
+                      "update",
+                      "collection.add",
+                      "collection.remove",
+                      "lock"
+                    ]
+                  }
+                }
+              }
+            }
+          },
+          "Rejected": {
+            "type": "object",
+            "description": "The operation's rejection; nothing changed.",
+            "required": [
+              "type",
+              "code"
+            ],
+            "properties": {
+              "type": {
+                "const": "rejected"
+              },
+              "opId": {
+                "type": "string",
+                "description": "the opId as sent"
+              },
+              "code": {
+                "enum": [
+                  "invalid",
+                  "gone",
+                  "forbidden",
+                  "locked",
+                  "busy",
+                  "rate-limited",
+                  "unavailable"
+                ]
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          },
+          "EventPage": {
+            "type": "object",
+            "required": [
+              "events"
+            ],
+            "properties": {
+              "events": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Committed"
+                }
+              },
+              "next": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "present when the board has events after this page: the since of the next"
+              }
+            }
+          }
+        }
+        """#
+}
