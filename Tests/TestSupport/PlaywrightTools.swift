@@ -25,38 +25,11 @@ public enum PlaywrightTools {
         guard FileManager.default.isExecutableFile(atPath: chromium) else {
             throw PythonTools.Failure("no \(chromium): the browser tests need Debian's Chromium (apt-get install -y chromium)")
         }
-        guard let python3 = PythonTools.executableOnPath("python3") else {
-            throw PythonTools.Failure("no python3 on PATH: the browser tests drive Chromium with Playwright for Python")
-        }
-        let (real, version) = try PythonTools.interpreter(python3)
-        let minor = Int(version.split(separator: ".").last ?? "") ?? 0
-        guard version.hasPrefix("3."), minor >= minimumPythonMinor else {
-            throw PythonTools.Failure("\(real) is Python \(version); Playwright needs Python 3.\(minimumPythonMinor) or newer")
-        }
-        let packages = folder + "/site-packages"
-        try PythonTools.withLock(named: "playwright") {
-            // Keyed on the version: greenlet is a C extension built for one minor version.
-            let recipe = (["python \(version)"] + requirements).joined(separator: "\n")
-            if PythonTools.isReady(folder, recipe: recipe) { return }
-            try PythonTools.prepareEmpty(folder)
-            let started = Date()
-            PythonTools.log("installing \(requirements.joined(separator: " ")) for \(real) (Python \(version)) into \(packages) (once; later runs reuse it)")
-            // --target keeps the interpreter's own site-packages untouched (and is allowed on
-            // Debian's externally managed Python, unlike a plain install).
-            try PythonTools.step(
-                "playwright", in: folder, real,
-                ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
-                environment: PythonTools.installEnvironment(), timeout: 600)
-            var checkEnvironment = runEnvironment(packages)
-            checkEnvironment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-            let installed = try PythonTools.step(
-                "check", in: folder, real,
-                ["-c", "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))"],
-                environment: checkEnvironment, timeout: 60)
-            PythonTools.log("Playwright \(installed.trimmingCharacters(in: .whitespacesAndNewlines)) ready in \(PythonTools.seconds(since: started))")
-            try PythonTools.markReady(folder, recipe: recipe)
-        }
-        return PythonInterpreter(executable: real, environment: runEnvironment(packages))
+        return try PythonTools.pinnedPackages(
+            "Playwright", requirements, in: folder, minimumMinor: minimumPythonMinor,
+            neededFor: "the browser tests drive Chromium with Playwright for Python",
+            check: "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))",
+            environment: runEnvironment)
     }
 
     // MARK: - Internals

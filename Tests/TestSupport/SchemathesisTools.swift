@@ -24,33 +24,11 @@ public enum SchemathesisTools {
     /// it first if needed; run it with `-m schemathesis.cli run …`. Throws (never skips) when
     /// something is missing.
     public static func python() throws -> PythonInterpreter {
-        guard let python3 = PythonTools.executableOnPath("python3") else {
-            throw PythonTools.Failure("no python3 on PATH: the API description is checked with schemathesis")
-        }
-        let (real, version) = try PythonTools.interpreter(python3)
-        let minor = Int(version.split(separator: ".").last ?? "") ?? 0
-        guard version.hasPrefix("3."), minor >= minimumPythonMinor else {
-            throw PythonTools.Failure("\(real) is Python \(version); schemathesis needs Python 3.\(minimumPythonMinor) or newer")
-        }
-        let packages = folder + "/site-packages"
-        try PythonTools.withLock(named: "schemathesis") {
-            let recipe = (["python \(version)"] + requirements).joined(separator: "\n")
-            if PythonTools.isReady(folder, recipe: recipe) { return }
-            try PythonTools.prepareEmpty(folder)
-            let started = Date()
-            PythonTools.log("installing schemathesis for \(real) (Python \(version)) into \(packages) (once; later runs reuse it)")
-            try PythonTools.step(
-                "schemathesis", in: folder, real,
-                ["-m", "pip", "install", "--no-deps", "--no-warn-script-location", "--target", packages] + requirements,
-                environment: PythonTools.installEnvironment(), timeout: 600)
-            let installed = try PythonTools.step(
-                "check", in: folder, real,
-                ["-c", "import schemathesis.cli; from importlib.metadata import version; print(version('schemathesis'))"],
-                environment: runEnvironment(packages), timeout: 60)
-            PythonTools.log("schemathesis \(installed.trimmingCharacters(in: .whitespacesAndNewlines)) ready in \(PythonTools.seconds(since: started))")
-            try PythonTools.markReady(folder, recipe: recipe)
-        }
-        return PythonInterpreter(executable: real, environment: runEnvironment(packages))
+        try PythonTools.pinnedPackages(
+            "schemathesis", requirements, in: folder, minimumMinor: minimumPythonMinor,
+            neededFor: "the API description is checked with schemathesis",
+            check: "import schemathesis.cli; from importlib.metadata import version; print(version('schemathesis'))",
+            environment: runEnvironment)
     }
 
     private static func runEnvironment(_ packages: String) -> [String: String] {
