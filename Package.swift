@@ -108,7 +108,7 @@ let package = Package(
             ]),
 
         // Blocking clients, temporary folders and child processes for the tests.
-        .target(name: "TestSupport", dependencies: ["WebSocket"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WebSocket", "CorkboardModel", "CorkboardStore"], path: "Tests/TestSupport"),
         // Members in memory for in-process hub tests, and the board client every hub test uses.
         .target(
             name: "HubTestSupport",

@@ -25,23 +25,9 @@ enum TestDatabase {
         return stores
     }
 
-    static func board(_ id: String = "b") -> Board {
-        Board(
-            id: id, title: "Board \(id)",
-            collections: [
-                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-                BoardCollection(id: "done", title: "Done"),
-            ])
-    }
+    static func board(_ id: String = "b") -> Board { StoreLog.board(id) }
 
-    /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.
-    static func event(_ seq: Int, client: String = "c1") -> CommittedEvent {
-        let item = seq % 2 == 1 ? "i1" : "i2"
-        let collection = (seq + 1) / 2 % 2 == 1 ? "done" : "todo"
-        return CommittedEvent(
-            seq: seq, opId: "op-\(seq)", client: client,
-            op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
-    }
+    static func event(_ seq: Int, client: String = "c1") -> CommittedEvent { StoreLog.event(seq, client: client) }
 }
 
 extension PostgresStore {

@@ -12,27 +12,11 @@ enum Fixtures {
     /// The server's default size limits (`corkboard serve` without options).
     static let limits = BoardSizeLimits(maximumItems: 10_000, maximumCollections: 1_000)
 
-    static func board(_ id: String = "b") -> Board {
-        Board(
-            id: id, title: "Board \(id)",
-            collections: [
-                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-                BoardCollection(id: "done", title: "Done"),
-            ])
-    }
+    static func board(_ id: String = "b") -> Board { StoreLog.board(id) }
 
-    /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.
-    static func event(_ seq: Int) -> CommittedEvent {
-        let item = seq % 2 == 1 ? "i1" : "i2"
-        let collection = (seq + 1) / 2 % 2 == 1 ? "done" : "todo"
-        return CommittedEvent(
-            seq: seq, opId: "op-\(seq)", client: "c1",
-            op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
-    }
+    static func event(_ seq: Int) -> CommittedEvent { StoreLog.event(seq) }
 
-    static func events(_ seqs: ClosedRange<Int>) -> [CommittedEvent] {
-        seqs.map(event)
-    }
+    static func events(_ seqs: ClosedRange<Int>) -> [CommittedEvent] { StoreLog.events(seqs) }
 
     /// A batch that inserts `count` items with long labels: enough bytes to need new pages.
     static func bulkyBatch(board: String, expectedSeq: Int, count: Int = 400) -> CommitBatch {
@@ -43,12 +27,7 @@ enum Fixtures {
         return CommitBatch(board: board, expectedSeq: expectedSeq, events: [event])
     }
 
-    /// The board a snapshot and its events rebuild.
-    static func rebuild(_ stored: StoredBoard) throws -> Board {
-        var board = stored.snapshot
-        for event in stored.events { try board.apply(event.op) }
-        return board
-    }
+    static func rebuild(_ stored: StoredBoard) throws -> Board { try StoreLog.rebuild(stored) }
 
     /// `board()` after events 1…seq.
     static func expected(after seq: Int, _ id: String = "b") throws -> Board {

@@ -4,27 +4,11 @@ import TestSupport
 
 /// Boards, events and blocking calls shared by the contract's tests.
 enum Contract {
-    static func board(_ id: String = "b") -> Board {
-        Board(
-            id: id, title: "Board \(id)",
-            collections: [
-                BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "1"), Item(id: "i2", label: "2")]),
-                BoardCollection(id: "done", title: "Done"),
-            ])
-    }
+    static func board(_ id: String = "b") -> Board { StoreLog.board(id) }
 
-    /// Moves i1 and i2 back and forth between the collections: event `seq` of a long log.
-    static func event(_ seq: Int) -> CommittedEvent {
-        let item = seq % 2 == 1 ? "i1" : "i2"
-        let collection = (seq + 1) / 2 % 2 == 1 ? "done" : "todo"
-        return CommittedEvent(
-            seq: seq, opId: "op-\(seq)", client: "c1",
-            op: .move(sources: [item], destination: Destination(collection: collection)), adjusted: false)
-    }
+    static func event(_ seq: Int) -> CommittedEvent { StoreLog.event(seq) }
 
-    static func events(_ seqs: ClosedRange<Int>) -> [CommittedEvent] {
-        seqs.map(event)
-    }
+    static func events(_ seqs: ClosedRange<Int>) -> [CommittedEvent] { StoreLog.events(seqs) }
 
     /// An update carrying about 20 KB of data: a log of these passes its byte budget long
     /// before its count.
@@ -42,12 +26,7 @@ enum Contract {
         return board
     }
 
-    /// The board a snapshot and its events rebuild.
-    static func rebuild(_ stored: StoredBoard) throws -> Board {
-        var board = stored.snapshot
-        for event in stored.events { try board.apply(event.op) }
-        return board
-    }
+    static func rebuild(_ stored: StoredBoard) throws -> Board { try StoreLog.rebuild(stored) }
 }
 
 /// The store's calls, waited for (at most 15 s each).
