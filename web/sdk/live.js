@@ -302,7 +302,12 @@ export class LiveBoard extends EventTarget {
     this.lastHeardAt = this.timers.now();
     this.timers.clearTimeout(this.deadlineTimer);
     this.deadlineTimer = null;
-    if (this.welcomed && this.state === "offline") this.setState("live");
+    if (this.welcomed && this.state === "offline") {
+      // The browser said offline, yet this socket answers: it is live after all. What was
+      // held meanwhile goes now (a repeat of an opId the server has is answered, not applied).
+      this.setState("live");
+      for (const entry of this.queue) this.send(entry.request);
+    }
   }
 
   startHeartbeat() {
@@ -571,7 +576,9 @@ export class LiveBoard extends EventTarget {
       if (this.isOver) return reject(new CorkboardRejection(this.state, `the connection is ${this.state}`, operation));
       this.queue.push({ request, retries: 0, resolve, reject });
       this.persist();
-      this.send(request);
+      // While the browser says offline, held (a socket that may be dead could swallow it);
+      // it goes when the connection proves live or with the next welcome.
+      if (this.state === "live") this.send(request);
       this.refresh("local");
       return undefined;
     });
