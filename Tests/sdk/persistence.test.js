@@ -71,3 +71,19 @@ test("storage: null keeps nothing; a throwing storage works as none", () => {
   broken.live.lock(true);
   assert.equal(broken.live.pending, 1);
 });
+
+test("two tabs on one board keep each other's waiting operations", () => {
+  const storage = new MemoryStorage();
+  const first = setUp({ storage });
+  const second = setUp({ storage });
+  first.join();
+  second.join();
+  first.live.lock(true);
+  second.live.delete(["a"]);
+  const stored = () => JSON.parse(storage.getItem("corkboard.pending.b") ?? "[]").map((r) => r.type).sort();
+  assert.deepEqual(stored(), ["delete", "lock"]);
+  const { opId } = second.socket().sentOfType("delete")[0];
+  second.socket().receive({ type: "committed", seq: 1, opId, client: "me", adjusted: false, op: { type: "delete", items: ["a"] } });
+  assert.deepEqual(stored(), ["lock"], "the first tab's lock is still kept");
+});
+

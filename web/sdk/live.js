@@ -276,10 +276,10 @@ export class LiveBoard extends EventTarget {
   check() {
     if (this.isOver) return;
     if (this.socket && this.welcomed) return this.ping(CHECK_WITHIN_MS);
-    // An attempt under way began before the change and may be doomed (started offline):
-    // a fresh one now, from the start of the backoff.
-    this.dropSocket();
+    // The next attempt starts from the bottom of the backoff. One under way is left to
+    // finish (closing a socket still connecting is an error in the browser's console).
     this.backoff.reset();
+    if (this.socket) return undefined;
     return this.open();
   }
 

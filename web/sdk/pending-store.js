@@ -21,14 +21,41 @@ export class PendingStore {
   constructor(storage, board) {
     this.storage = storage;
     this.key = KEY_PREFIX + board;
+    /**
+     * The opIds this page answers for: those it made and those it took over from storage.
+     * Another tab on the same board keeps its own beside them, untouched by our saves.
+     * @type {Set<string>}
+     */
+    this.owned = new Set();
   }
 
   /**
-   * What an earlier page left unanswered, oldest first. Anything unreadable (another
-   * version's shape, a hand edit) is dropped rather than sent: it could be anything.
+   * What earlier pages left unanswered, oldest first; this page takes them over. Anything
+   * unreadable (another version's shape, a hand edit) is dropped rather than sent: it could
+   * be anything.
    * @returns {OperationRequest[]}
    */
   load() {
+    const stored = this.read();
+    for (const request of stored) this.owned.add(request.opId);
+    return stored;
+  }
+
+  /**
+   * Stores this page's waiting operations, keeping another tab's beside them.
+   * @param {OperationRequest[]} requests
+   */
+  save(requests) {
+    for (const request of requests) this.owned.add(request.opId);
+    const all = [...this.read().filter((request) => !this.owned.has(request.opId)), ...requests];
+    this.attempt(() => {
+      if (all.length === 0) this.storage?.removeItem(this.key);
+      else this.storage?.setItem(this.key, JSON.stringify(all));
+    });
+  }
+
+  /** @returns {OperationRequest[]} */
+  read() {
     const text = this.attempt(() => this.storage?.getItem(this.key) ?? null);
     if (!text) return [];
     try {
@@ -40,14 +67,6 @@ export class PendingStore {
     console.warn(`corkboard: ignoring unreadable pending operations under ${this.key}`);
     this.attempt(() => this.storage?.removeItem(this.key));
     return [];
-  }
-
-  /** @param {OperationRequest[]} requests */
-  save(requests) {
-    this.attempt(() => {
-      if (requests.length === 0) this.storage?.removeItem(this.key);
-      else this.storage?.setItem(this.key, JSON.stringify(requests));
-    });
   }
 
   /**
