@@ -6,6 +6,11 @@
 
 /** @typedef {import("./wire.js").OperationRequest} OperationRequest */
 /**
+ * One waiting operation as kept: the request as sent, and the epoch of the history its
+ * `baseSeq` counts in (null before any welcome).
+ * @typedef {{ epoch: string | null, request: OperationRequest }} StoredOperation
+ */
+/**
  * The part of the Web Storage API used here (localStorage, or anything alike).
  * @typedef {{ getItem(key: string): string | null, setItem(key: string, value: string): void,
  *   removeItem(key: string): void }} StorageLike
@@ -33,34 +38,34 @@ export class PendingStore {
    * What earlier pages left unanswered, oldest first; this page takes them over. Anything
    * unreadable (another version's shape, a hand edit) is dropped rather than sent: it could
    * be anything.
-   * @returns {OperationRequest[]}
+   * @returns {StoredOperation[]}
    */
   load() {
     const stored = this.read();
-    for (const request of stored) this.owned.add(request.opId);
+    for (const entry of stored) this.owned.add(entry.request.opId);
     return stored;
   }
 
   /**
    * Stores this page's waiting operations, keeping another tab's beside them.
-   * @param {OperationRequest[]} requests
+   * @param {StoredOperation[]} entries
    */
-  save(requests) {
-    for (const request of requests) this.owned.add(request.opId);
-    const all = [...this.read().filter((request) => !this.owned.has(request.opId)), ...requests];
+  save(entries) {
+    for (const entry of entries) this.owned.add(entry.request.opId);
+    const all = [...this.read().filter((entry) => !this.owned.has(entry.request.opId)), ...entries];
     this.attempt(() => {
       if (all.length === 0) this.storage?.removeItem(this.key);
       else this.storage?.setItem(this.key, JSON.stringify(all));
     });
   }
 
-  /** @returns {OperationRequest[]} */
+  /** @returns {StoredOperation[]} */
   read() {
     const text = this.attempt(() => this.storage?.getItem(this.key) ?? null);
     if (!text) return [];
     try {
       const parsed = JSON.parse(text);
-      if (Array.isArray(parsed) && parsed.every(isRequest)) return parsed;
+      if (Array.isArray(parsed) && parsed.every(isStored)) return parsed;
     } catch {
       // Falls through: the stored text is not ours.
     }
@@ -88,10 +93,12 @@ export class PendingStore {
 
 /**
  * @param {unknown} value
- * @returns {value is OperationRequest}
+ * @returns {value is StoredOperation}
  */
-function isRequest(value) {
+function isStored(value) {
   if (typeof value !== "object" || value === null) return false;
-  const request = /** @type {{ type?: unknown, opId?: unknown, baseSeq?: unknown }} */ (value);
-  return typeof request.type === "string" && typeof request.opId === "string" && (request.baseSeq === undefined || typeof request.baseSeq === "number");
+  const { epoch, request } = /** @type {{ epoch?: unknown, request?: unknown }} */ (value);
+  if ((epoch !== null && typeof epoch !== "string") || typeof request !== "object" || request === null) return false;
+  const { type, opId, baseSeq } = /** @type {{ type?: unknown, opId?: unknown, baseSeq?: unknown }} */ (request);
+  return typeof type === "string" && typeof opId === "string" && (baseSeq === undefined || typeof baseSeq === "number");
 }
