@@ -234,6 +234,15 @@ export class UndoHistory {
   }
 
   /**
+   * A step whose operation the server refused (it changed nothing) is no step to undo.
+   * @param {UndoStep} step
+   */
+  forget(step) {
+    const at = this.undoStack.lastIndexOf(step);
+    if (at >= 0) this.undoStack.splice(at, 1);
+  }
+
+  /**
    * @param {UndoBoard} board the board as it is now
    * @returns {Attempt | null} null when there is nothing to undo
    */
