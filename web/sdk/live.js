@@ -587,8 +587,11 @@ export class LiveBoard extends EventTarget {
     // shows refusals from the event) must not get an "unhandled rejection" for it. What was
     // refused changed nothing, so it is no step to undo.
     outcome.catch(() => {
-      if (step) this.history.forget(step);
+      if (!step) return;
+      this.history.forget(step);
+      this.dispatch("history", { cause: "forget" });
     });
+    if (step) this.dispatch("history", { cause: "step", op: operation });
     return outcome;
   }
 
@@ -610,20 +613,23 @@ export class LiveBoard extends EventTarget {
    * @returns {Promise<OperationResult>}
    */
   undo() {
-    return this.carryOut(this.board && this.history.undo(this.board));
+    return this.carryOut(this.board && this.history.undo(this.board), "undo");
   }
 
   /** Does again the last step undone (a new step clears them). Resolves and rejects like `undo()`. */
   redo() {
-    return this.carryOut(this.board && this.history.redo(this.board));
+    return this.carryOut(this.board && this.history.redo(this.board), "redo");
   }
 
   /**
    * @param {import("./undo.js").Attempt | null} attempt
+   * @param {"undo" | "redo"} cause
    * @returns {Promise<OperationResult>}
    */
-  async carryOut(attempt) {
+  async carryOut(attempt, cause) {
     if (!attempt) return { status: "noop" };
+    // canUndo and canRedo changed (a refused step is dropped, a sent one changes stacks).
+    this.dispatch("history", { cause });
     if ("refused" in attempt) {
       const { code, message } = attempt.refused;
       this.dispatch("rejected", { code, message, op: null });
@@ -637,7 +643,10 @@ export class LiveBoard extends EventTarget {
       for (const op of attempt.ops) result = await this.submit(/** @type {Operation} */ (op), { undoable: false });
     } catch (error) {
       // Someone holds the card, the board is locked, too many changes: it can be tried again.
-      if (error instanceof CorkboardRejection && PASSING_CODES.has(error.code)) this.history.failed(attempt);
+      if (error instanceof CorkboardRejection && PASSING_CODES.has(error.code)) {
+        this.history.failed(attempt);
+        this.dispatch("history", { cause: "retry" });
+      }
       throw error;
     }
     return result;

@@ -1,5 +1,5 @@
 // @ts-check
-// Per-person undo and redo (docs/sdk.md#undo-and-redo). A step is what one gesture did (a
+// Per-person undo and redo (docs/protocol.md#undo-and-redo). A step is what one gesture did (a
 // drag, an insert, a delete, an edit, a column change); undoing it sends NEW operations,
 // worked out against the board as it is now, never a replay of old ones: others have
 // changed the board since. Pure functions on plain objects and a small history; the same
@@ -178,7 +178,7 @@ export function resolveStep(step, board) {
 }
 
 /**
- * The where-it-was rule (docs/sdk.md#undo-and-redo): before the neighbour that followed it,
+ * The where-it-was rule (docs/protocol.md#undo-and-redo): before the neighbour that followed it,
  * if that one is still in the list; else right after the one before it, if that one is;
  * else at the index it had (counted without what is being put back), or the end when the
  * list is shorter now. `ids` is the list now without what is being put back.
