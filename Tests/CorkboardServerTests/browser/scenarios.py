@@ -619,7 +619,8 @@ def expect_editor(page, item_id, text, column, what):
 def edit_during_remote_moves(run):
     """B edits t2 without pressing Enter while someone else (through the API) moves its
     neighbours, then t2 itself to another column: B's editor stays open with its text, focus
-    and caret, nothing is committed meanwhile, no page error; Enter commits the whole text once."""
+    and caret, nothing is committed meanwhile, no page error; Enter commits the whole text once.
+    Then t3 is deleted while B edits it: a panel says so and keeps B's text."""
     board_id = run.new_board("edit")
     start = as_state(standard_columns())
     b = run.open_board("B", board_id, "Bob")
@@ -658,8 +659,24 @@ def edit_during_remote_moves(run):
         raise ScenarioFailure(f"Enter must commit the edit once: the server is at seq {seq}, not 4")
     if (editor(b, "t2") or {}).get("editing"):
         raise ScenarioFailure("B's editor stayed open after Enter")
+
+    # A card deleted under an open editor: B is told, and the text is kept to copy.
+    card(b, "t3").locator(".card-label").dblclick()
+    wait_until("B's editor on t3 is open and focused", lambda: (editor(b, "t3") or {}).get("focused") is True, timeout=5)
+    b.keyboard.type("Half a thought")
+    run.server.post_op(board_id, {"type": "delete", "opId": "remote-4", "baseSeq": 4, "items": ["t3"]})
+    panel = b.locator(".lost-edit")
+    wait_until("B shows the panel of the deleted card's text", lambda: panel.is_visible(), timeout=5)
+    kept = panel.locator("textarea").input_value()
+    if kept != "Half a thought" or "deleted" not in panel.text_content():
+        raise ScenarioFailure(f"the panel should say the card was deleted and keep 'Half a thought': {panel.text_content()!r}, {kept!r}")
+    panel.get_by_role("button", name="Dismiss").click()
+    wait_until("the panel is dismissed", lambda: panel.count() == 0, timeout=5)
+    seq, _ = run.server.board(board_id)
+    if seq != 5:
+        raise ScenarioFailure(f"the lost edit must commit nothing: the server is at seq {seq}, not 5")
     no_page_problems(run)
-    return "the editor kept its text, focus and caret through 3 remote moves; one commit on Enter"
+    return "the editor kept its text, focus and caret through 3 remote moves; one commit on Enter; a deleted card's text kept"
 
 
 @scenario("delete-undo")
