@@ -9,8 +9,17 @@ import CorkboardWire
 /// It waits until the server answers it — across reconnects, resent with the same opId —
 /// and returns that answer.
 extension BoardClient {
-    /// Any operation, as `RequestedOperation` describes it.
+    /// Any operation, as `RequestedOperation` describes it. Once committed it is a step
+    /// `undo()` can take back.
     public func perform(_ operation: RequestedOperation, opId: OperationID? = nil) async -> OperationResult {
+        let before = board
+        let result = await send(operation, opId: opId)
+        recordForUndo(result, on: before)
+        return result
+    }
+
+    /// Sends an operation without making it a step of its own (undo and redo send theirs so).
+    func send(_ operation: RequestedOperation, opId: OperationID? = nil) async -> OperationResult {
         await withCheckedContinuation { continuation in
             core.loop.execute { self.core.submit(operation, opId: opId, continuation) }
         }

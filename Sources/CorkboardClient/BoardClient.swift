@@ -1,6 +1,7 @@
 import CorkboardModel
 import CorkboardWire
 import Sockets
+import Synchronization
 
 /// A bot's connection to one board: it joins (`hello`), keeps a replica that follows the
 /// board's committed events in seq order, sends typed operations and answers each with its
@@ -20,6 +21,8 @@ import Sockets
 public final class BoardClient: Sendable {
     public let configuration: BoardClientConfiguration
     let core: ClientCore
+    /// This client's own steps to undo and redo (`BoardClient+Undo`).
+    let undoHistory = Mutex(UndoHistory())
 
     /// Loops for clients created without one: a bot process needs no more than one per core.
     public static let sharedLoops = IOLoopGroup(count: max(1, System.coreCount))

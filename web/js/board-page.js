@@ -8,6 +8,7 @@ import { BoardView } from "./view.js";
 import { PointerDrag } from "./pointer-drag.js";
 import { KeyboardMove } from "./keyboard-move.js";
 import { Editing } from "./editing.js";
+import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
 import { accessToken, colorFor, displayName, forgetToken, tokenAdvice } from "./people.js";
 import { findItem } from "../sdk/replica.js";
@@ -53,6 +54,7 @@ const tools = { session, view, announcer, notices, describe };
 const pointer = new PointerDrag(tools);
 const keyboard = new KeyboardMove(tools);
 const editing = new Editing(tools);
+new UndoControls(tools, () => pointer.active || keyboard.active);
 
 view.afterRender = () => {
   pointer.restore();

@@ -3,12 +3,23 @@
 // removing (empty) columns, and the "Move to…" menu, all as operations
 // (docs/protocol.md#4-operations) through the session (so they show at once and roll back
 // with a notice when refused).
+//
+// An open editor belongs to the person typing in it: others' changes never close it, commit
+// it or move its caret. Only Enter or leaving the field commits (once); if its card or column
+// is deleted meanwhile, the text is kept in a panel to copy or add back (lost-edit.js).
+
+import { LostEdit } from "./lost-edit.js";
 
 const MAX_TEXT = 16384;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {"enter" | "blur" | "escape"} EditEnd */
+/**
+ * The caret (or selection) in an editor, as character offsets into its text: nodes change
+ * when the view moves the editor, offsets do not.
+ * @typedef {{ start: number, end: number }} Caret
+ */
 /** @typedef {[text: string, action: () => void]} MenuEntry */
 
 // Cards and columns are on the page only once the session has a board (which it keeps): the
@@ -18,6 +29,7 @@ const MAX_TEXT = 16384;
 export class Editing {
   /** @param {PageParts} parts */
   constructor({ session, view, announcer, notices }) {
+    this.lostEdit = new LostEdit(session);
     this.session = session;
     this.view = view;
     this.announcer = announcer;
@@ -64,10 +76,39 @@ export class Editing {
     const label = /** @type {HTMLElement} */ (card.querySelector(".card-label"));
     // An element's textContent is never null (a document's is): the casts of it say so.
     const original = /** @type {string} */ (label.textContent);
-    this.inlineEditor(label, original, (text) => {
-      if (text && text !== original) this.session.submit({ type: "update", item: /** @type {string} */ (card.dataset.itemId), label: text });
-      card.focus();
+    const id = /** @type {string} */ (card.dataset.itemId);
+    const column = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
+    this.inlineEditor(label, original, {
+      done: (text) => {
+        if (text && text !== original) this.session.update(id, { label: text });
+        // Unsaved: the label as the board has it now (someone may have changed it meanwhile).
+        else label.textContent = this.currentLabel(id) ?? original;
+        card.focus();
+      },
+      lost: (text) => this.lostEdit.show({ what: `The card “${original}”`, text, column: this.liveCollection(card, column) }),
     });
+  }
+
+  /**
+   * @param {string} id
+   * @returns {string | null}
+   */
+  currentLabel(id) {
+    for (const collection of this.session.board?.collections ?? []) {
+      const item = collection.items.find((i) => i.id === id);
+      if (item) return item.label;
+    }
+    return null;
+  }
+
+  /**
+   * The column a lost card was last seen in, if the board still has it.
+   * @param {HTMLElement} card
+   * @param {string | undefined} fallback the one it was in when the edit began
+   */
+  liveCollection(card, fallback) {
+    const id = /** @type {HTMLElement | null} */ (card.closest("section.column"))?.dataset.collectionId ?? fallback;
+    return this.session.board?.collections.some((c) => c.id === id) ? (id ?? null) : null;
   }
 
   /** @param {HTMLElement} column */
@@ -79,19 +120,20 @@ export class Editing {
     label.className = "card-label";
     form.append(label);
     /** @type {HTMLElement} */ (column.querySelector("ol.cards")).append(form);
-    this.inlineEditor(label, "", (text, how) => {
-      form.remove();
-      if (!text) return /** @type {HTMLElement} */ (column.querySelector(".add-card")).focus();
-      const id = `card-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-      this.session.submit({
-        type: "insert",
-        items: [{ id, label: text }],
-        destination: { collection: /** @type {string} */ (column.dataset.collectionId), before: null },
-      });
-      this.announcer.say(`Added ${text}.`);
-      // After Enter, ready for the next one, as in every good board.
-      if (how === "enter") requestAnimationFrame(() => this.addCard(column));
-    }, "Card text…");
+    const collection = /** @type {string} */ (column.dataset.collectionId);
+    this.inlineEditor(label, "", {
+      done: (text, how) => {
+        form.remove();
+        if (!text) return /** @type {HTMLElement} */ (column.querySelector(".add-card")).focus();
+        this.session.insert([{ id: newCardId(), label: text }], { collection, before: null });
+        this.announcer.say(`Added ${text}.`);
+        // After Enter, ready for the next one, as in every good board.
+        if (how === "enter") requestAnimationFrame(() => this.addCard(column));
+        return undefined;
+      },
+      lost: (text) => this.lostEdit.show({ what: "The column of your new card", text, column: null }),
+      placeholder: "Card text…",
+    });
   }
 
   /** @param {HTMLElement} card */
@@ -101,8 +143,8 @@ export class Editing {
     const next = /** @type {HTMLElement | null | undefined} */ (card.nextElementSibling?.closest("li.card") ?? card.previousElementSibling?.closest("li.card"));
     this.session.submit({ type: "delete", items: [/** @type {string} */ (card.dataset.itemId)] });
     next?.focus();
-    this.announcer.say(`Deleted ${text}.`);
-    this.notices.show(`Deleted “${text}”.`);
+    // The notice, with its Undo button, comes from UndoControls.
+    this.announcer.say(`Deleted ${text}. Control Z undoes it.`);
   }
 
   /**
@@ -128,9 +170,14 @@ export class Editing {
     if (!this.editable()) return;
     const title = /** @type {HTMLElement} */ (column.querySelector(".column-title"));
     const original = /** @type {string} */ (title.textContent);
-    this.inlineEditor(title, original, (text) => {
-      if (text && text !== original) this.session.submit({ type: "update", collection: /** @type {string} */ (column.dataset.collectionId), title: text });
-      title.focus();
+    const id = /** @type {string} */ (column.dataset.collectionId);
+    this.inlineEditor(title, original, {
+      done: (text) => {
+        if (text && text !== original) this.session.renameCollection(id, text);
+        else title.textContent = this.session.board?.collections.find((c) => c.id === id)?.title ?? original;
+        title.focus();
+      },
+      lost: (text) => this.lostEdit.show({ what: `The column “${original}”`, text, column: null }),
     });
   }
 
@@ -151,15 +198,19 @@ export class Editing {
     title.className = "column-title";
     draft.append(title);
     button.before(draft);
-    this.inlineEditor(title, "", (text) => {
-      draft.remove();
-      if (!text) return button.focus();
-      const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
-      const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
-      this.session.submit({ type: "collection.add", collection: { id, title: text }, before: null });
-      this.announcer.say(`Added the column ${text}.`);
-      return undefined;
-    }, "Column title…");
+    this.inlineEditor(title, "", {
+      done: (text) => {
+        draft.remove();
+        if (!text) return button.focus();
+        const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
+        const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
+        this.session.addCollection(id, text, null);
+        this.announcer.say(`Added the column ${text}.`);
+        return undefined;
+      },
+      lost: (text) => this.lostEdit.show({ what: "The new column", text, column: null }),
+      placeholder: "Column title…",
+    });
   }
 
   // MARK: The card menu
@@ -224,37 +275,52 @@ export class Editing {
   /**
    * Turns `element` into a plain-text editor. Enter (without Shift) or leaving the field
    * saves; Escape cancels (saves nothing). `done` gets the trimmed text ("" for cancel) and
-   * how it ended: "enter", "blur" or "escape".
+   * how it ended: "enter", "blur" or "escape"; `lost` gets the text when the element left the
+   * page under the editor (someone deleted its card or column).
+   *
+   * The view moves the element when others reorder the board, and moving a focused node
+   * blurs it (in Chrome, synchronously, in the middle of the view's update; committing there
+   * once published half-typed text and re-entered the update, which threw). So a blur only
+   * ends the edit if, after the update, the focus really went elsewhere: a blur during
+   * the view's update (`view.rendering`) puts the focus and the caret back.
    * @param {HTMLElement} element
    * @param {string} text
-   * @param {(text: string, how: EditEnd) => void} done
-   * @param {string} [placeholder]
+   * @param {{ done: (text: string, how: EditEnd) => void, lost: (text: string) => void, placeholder?: string }} handlers
    */
-  inlineEditor(element, text, done, placeholder = "") {
+  inlineEditor(element, text, { done, lost, placeholder = "" }) {
     element.contentEditable = "plaintext-only";
     element.textContent = text;
     element.dataset.placeholder = placeholder;
     element.classList.add("editing");
     element.focus();
-    const range = document.createRange();
-    range.selectNodeContents(element);
-    // Null only in a frame that is not shown; this page is a top-level one.
-    /** @type {Selection} */ (getSelection()).removeAllRanges();
-    /** @type {Selection} */ (getSelection()).addRange(range);
+    /** @type {Caret} */
+    let caret = { start: 0, end: text.length };
+    setCaret(element, caret);
     let finished = false;
+    let displaced = false;
+    const typed = () => /** @type {string} */ (element.textContent).trim().slice(0, MAX_TEXT);
+    const remember = () => {
+      const selection = getSelection();
+      if (selection && selection.rangeCount > 0 && element.contains(selection.anchorNode)) caret = caretIn(element, selection.getRangeAt(0));
+    };
+    const stop = () => {
+      finished = true;
+      element.removeEventListener("keydown", onKey);
+      element.removeEventListener("blur", onBlur);
+      element.removeEventListener("focus", onFocus);
+      document.removeEventListener("selectionchange", remember);
+      element.contentEditable = "false";
+      element.removeAttribute("contenteditable");
+      element.classList.remove("editing");
+    };
     /**
      * @param {boolean} save
      * @param {EditEnd} how
      */
     const finish = (save, how) => {
       if (finished) return;
-      finished = true;
-      element.removeEventListener("keydown", onKey);
-      element.removeEventListener("blur", onBlur);
-      const value = save ? /** @type {string} */ (element.textContent).trim().slice(0, MAX_TEXT) : "";
-      element.contentEditable = "false";
-      element.removeAttribute("contenteditable");
-      element.classList.remove("editing");
+      const value = save ? typed() : "";
+      stop();
       if (!save || !value) element.textContent = text;
       done(value, how);
     };
@@ -269,8 +335,86 @@ export class Editing {
         finish(false, "escape");
       }
     };
-    const onBlur = () => finish(true, "blur");
+    const settle = () => {
+      if (finished) return;
+      if (!element.isConnected) {
+        const value = /** @type {string} */ (element.textContent).trim();
+        stop();
+        if (value) lost(value);
+        return;
+      }
+      if (displaced && document.activeElement !== element && !document.activeElement?.closest?.("input, textarea, [contenteditable]")) element.focus({ preventScroll: true });
+      displaced = false;
+      // Still focused: moved and given back, or only the window lost the focus (switching
+      // windows keeps the edit open, as a text field does).
+      if (document.activeElement !== element) finish(true, "blur");
+    };
+    const onBlur = () => {
+      if (this.view.rendering) displaced = true;
+      // After the view's update and the focus it gives back (never inside the update).
+      setTimeout(settle, 0);
+    };
+    const onFocus = () => setCaret(element, caret);
     element.addEventListener("keydown", onKey);
     element.addEventListener("blur", onBlur);
+    element.addEventListener("focus", onFocus);
+    document.addEventListener("selectionchange", remember);
   }
+}
+
+/**
+ * The selection `range` as offsets into the text of `element`.
+ * @param {HTMLElement} element
+ * @param {Range} range
+ * @returns {Caret}
+ */
+function caretIn(element, range) {
+  const before = document.createRange();
+  before.selectNodeContents(element);
+  before.setEnd(range.startContainer, range.startOffset);
+  const start = before.toString().length;
+  return { start, end: start + range.toString().length };
+}
+
+/**
+ * Selects `caret` in `element`'s text (clamped to it).
+ * @param {HTMLElement} element
+ * @param {Caret} caret
+ */
+function setCaret(element, caret) {
+  const selection = getSelection();
+  if (!selection) return;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const start = pointAt(element, caret.start);
+  const end = pointAt(element, caret.end);
+  if (start) range.setStart(start.node, start.offset);
+  if (end) range.setEnd(end.node, end.offset);
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
+/**
+ * The text node and offset at character `offset` of `element`'s text; null when it has no
+ * text (the range then stays on the element itself).
+ * @param {HTMLElement} element
+ * @param {number} offset
+ * @returns {{ node: Text, offset: number } | null}
+ */
+function pointAt(element, offset) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let left = offset;
+  /** @type {Text | null} */
+  let last = null;
+  for (let node = /** @type {Text | null} */ (walker.nextNode()); node; node = /** @type {Text | null} */ (walker.nextNode())) {
+    if (left <= node.length) return { node, offset: left };
+    left -= node.length;
+    last = node;
+  }
+  return last ? { node: last, offset: last.length } : null;
+}
+
+/** A card id no one else makes: the time and a random part. */
+function newCardId() {
+  return `card-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }

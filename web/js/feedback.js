@@ -3,6 +3,8 @@
 // announcements for screen readers through an aria-live region.
 
 const NOTICE_MS = 4000;
+/** Long enough to read the notice and reach its Undo button. */
+const NOTICE_WITH_ACTION_MS = 8000;
 
 export class Notices {
   /** @param {HTMLElement} element */
@@ -12,18 +14,40 @@ export class Notices {
     this.timer = null;
   }
 
-  /** @param {string} text */
-  show(text) {
+  /**
+   * @param {string} text
+   * @param {{ label: string, run: () => void }} [action] a button after the text (Undo): the
+   *   notice then stays longer, and while the pointer or the focus is on it
+   */
+  show(text, action) {
     clearTimeout(/** @type {number | undefined} */ (this.timer));
     this.element.textContent = text;
+    if (action) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "notice-action";
+      button.textContent = action.label;
+      button.addEventListener("click", () => {
+        this.element.hidden = true;
+        action.run();
+      });
+      this.element.append(" ", button);
+    }
     this.element.hidden = false;
     this.element.classList.remove("leaving");
+    this.hideLater(action ? NOTICE_WITH_ACTION_MS : NOTICE_MS);
+  }
+
+  /** @param {number} ms */
+  hideLater(ms) {
     this.timer = setTimeout(() => {
+      if (this.element.matches(":hover, :focus-within")) return this.hideLater(1000);
       this.element.classList.add("leaving");
       this.timer = setTimeout(() => {
         this.element.hidden = true;
       }, 300);
-    }, NOTICE_MS);
+      return undefined;
+    }, ms);
   }
 
   /**

@@ -29,16 +29,32 @@ export class BoardView {
     this.selected = new Set();
     /** @type {HTMLButtonElement | null} */
     this.addColumnButton = null;
+    this.rendering = false;
     /** Called after each render, so a drag in progress can put its placeholder back. */
     this.afterRender = () => {};
   }
 
   /**
-   * The shown state of `board`, animating cards that moved.
+   * The shown state of `board`, animating cards that moved. `rendering` is true meanwhile: a
+   * focused node it moves is blurred for a moment (Chrome fires that blur right here), and an
+   * open editor must not take that for the person leaving it.
    * @param {Board} board
    * @param {{ editable: boolean }} options
    */
-  render(board, { editable }) {
+  render(board, options) {
+    this.rendering = true;
+    try {
+      this.update(board, options);
+    } finally {
+      this.rendering = false;
+    }
+  }
+
+  /**
+   * @param {Board} board
+   * @param {{ editable: boolean }} options
+   */
+  update(board, { editable }) {
     const before = this.cardRects();
     // Moving a node to another list takes the focus away from it: give it back, so a
     // keyboard user whose card someone else moved keeps their place (and hears of it).

@@ -9,6 +9,7 @@ import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./repl
 import { Backoff } from "./backoff.js";
 import { PendingStore } from "./pending-store.js";
 import { CorkboardRejection } from "./rejection.js";
+import { UndoHistory } from "./undo.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -71,6 +72,8 @@ function needsBaseSeq(request) {
 /** Refusals of the server's own making, retried with the same opId. */
 const RETRIED_CODES = new Set(["rate-limited", "unavailable"]);
 const RETRY_LIMIT = 4;
+/** Refusals after which the same undo or redo can work later. */
+const PASSING_CODES = new Set(["busy", "locked", "rate-limited", "unavailable"]);
 /** Placeholder updates go out at most this often; the latest always goes. */
 const DRAG_OVER_INTERVAL_MS = 50;
 /**
@@ -156,6 +159,8 @@ export class LiveBoard extends EventTarget {
     /** @type {unknown} */
     this.deadlineTimer = null;
     this.pingCounter = 0;
+    /** This tab's own steps to undo and redo (undo.js). */
+    this.history = new UndoHistory();
 
     this.onOnline = () => this.check();
     this.onOffline = () => {
@@ -571,9 +576,12 @@ export class LiveBoard extends EventTarget {
    * Sends any operation of the protocol (without opId and baseSeq) and shows it at once;
    * kept until the server answers it, across reconnects and reloads.
    * @param {Operation} operation
+   * @param {{ undoable?: boolean }} [options] false for what undo and redo send (not a step of its own)
    * @returns {Promise<OperationResult>}
    */
-  submit(operation) {
+  submit(operation, options = {}) {
+    // The step that takes it back, worked out on the board as this person saw it.
+    const step = options.undoable !== false && this.board && !this.isOver ? this.history.record(this.board, [operation]) : null;
     this.opCounter += 1;
     /** @type {OperationRequest} */
     const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
@@ -590,9 +598,72 @@ export class LiveBoard extends EventTarget {
       return undefined;
     });
     // A refusal is also a "rejected" event: a caller that ignores the promise (a page that
-    // shows refusals from the event) must not get an "unhandled rejection" for it.
-    outcome.catch(() => {});
+    // shows refusals from the event) must not get an "unhandled rejection" for it. What was
+    // refused changed nothing, so it is no step to undo.
+    outcome.catch(() => {
+      if (!step) return;
+      this.history.forget(step);
+      this.dispatch("history", { cause: "forget" });
+    });
+    if (step) this.dispatch("history", { cause: "step", op: operation });
     return outcome;
+  }
+
+  // MARK: Undo and redo (undo.js: new operations resolved against the board as it is now)
+
+  get canUndo() {
+    return this.history.canUndo;
+  }
+
+  get canRedo() {
+    return this.history.canRedo;
+  }
+
+  /**
+   * Takes back this tab's last step (a move, insert, delete, edit or column change). Resolves
+   * like an operation (`noop` when there is nothing to undo); rejects with a
+   * CorkboardRejection when the step cannot be undone on the board as it is now (`gone`,
+   * `exists`, `not-empty`: nothing is sent) or the server refuses what it sent.
+   * @returns {Promise<OperationResult>}
+   */
+  undo() {
+    return this.carryOut(this.board && this.history.undo(this.board), "undo");
+  }
+
+  /** Does again the last step undone (a new step clears them). Resolves and rejects like `undo()`. */
+  redo() {
+    return this.carryOut(this.board && this.history.redo(this.board), "redo");
+  }
+
+  /**
+   * @param {import("./undo.js").Attempt | null} attempt
+   * @param {"undo" | "redo"} cause
+   * @returns {Promise<OperationResult>}
+   */
+  async carryOut(attempt, cause) {
+    if (!attempt) return { status: "noop" };
+    // canUndo and canRedo changed (a refused step is dropped, a sent one changes stacks).
+    this.dispatch("history", { cause });
+    if ("refused" in attempt) {
+      const { code, message } = attempt.refused;
+      this.dispatch("rejected", { code, message, op: null });
+      throw new CorkboardRejection(code, message, null);
+    }
+    /** @type {OperationResult} */
+    let result = { status: "noop" };
+    try {
+      // In order, each after the last's answer: a restored column must exist before its
+      // cards go back into it.
+      for (const op of attempt.ops) result = await this.submit(/** @type {Operation} */ (op), { undoable: false });
+    } catch (error) {
+      // Someone holds the card, the board is locked, too many changes: it can be tried again.
+      if (error instanceof CorkboardRejection && PASSING_CODES.has(error.code)) {
+        this.history.failed(attempt);
+        this.dispatch("history", { cause: "retry" });
+      }
+      throw error;
+    }
+    return result;
   }
 
   /**

@@ -8,7 +8,8 @@ export class CorkboardRejection extends Error {
    * @param {string} code the `rejected` code ("invalid", "gone", "forbidden", "locked", …)
    *   or, when the board refused this client altogether, its `error` code
    * @param {string} message what the server said, or the code when it said nothing more
-   * @param {Operation} op the operation as it was asked for
+   * @param {Operation | null} op the operation as it was asked for (null for an undo or redo
+   *   refused before anything was sent: its card or column is gone)
    */
   constructor(code, message, op) {
     super(message);

@@ -576,6 +576,158 @@ def remote_move_announced(run):
     return f"announced: {announcements(b)[heard:]}"
 
 
+EDITOR_JS = """(id) => {
+  const label = document.querySelector(`li.card[data-item-id="${id}"] .card-label`);
+  if (!label) return null;
+  const selection = getSelection();
+  return {editing: label.isContentEditable, text: label.textContent, focused: document.activeElement === label,
+          column: label.closest('section.column')?.dataset.collectionId ?? null,
+          caretAtEnd: !!selection && selection.isCollapsed && label.contains(selection.anchorNode) &&
+            selection.anchorOffset === (selection.anchorNode.textContent ?? '').length};
+}"""
+
+
+def editor(page, item_id):
+    return page.evaluate(EDITOR_JS, item_id)
+
+
+def server_item(run, board_id, item_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    for collection in answer["collections"]:
+        for item in collection["items"]:
+            if item["id"] == item_id:
+                return item
+    return None
+
+
+def no_page_problems(run):
+    problems = [p for p in run.recorder.problems if p["scenario"] == run.recorder.scenario]
+    if problems:
+        raise ScenarioFailure("the pages reported problems:\n" + run.recorder.describe(problems))
+
+
+def expect_editor(page, item_id, text, column, what):
+    shown = editor(page, item_id)
+    wanted = {"editing": True, "text": text, "focused": True, "column": column, "caretAtEnd": True}
+    if shown != wanted:
+        raise ScenarioFailure(f"{what}: B's editor on {item_id} should be {wanted}, is {shown}")
+
+
+@scenario("edit-during-remote-moves")
+def edit_during_remote_moves(run):
+    """B edits t2 without pressing Enter while someone else (through the API) moves its
+    neighbours, then t2 itself to another column: B's editor stays open with its text, focus
+    and caret, nothing is committed meanwhile, no page error; Enter commits the whole text once.
+    Then t3 is deleted while B edits it: a panel says so and keeps B's text."""
+    board_id = run.new_board("edit")
+    start = as_state(standard_columns())
+    b = run.open_board("B", board_id, "Bob")
+    card(b, "t2").locator(".card-label").dblclick()
+    wait_until("B's editor on t2 is open and focused", lambda: (editor(b, "t2") or {}).get("focused") is True, timeout=5)
+    b.keyboard.type("Hello")
+    # t1, above t2, goes to the end of To do: t2's node moves to the top of the list.
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-1", "baseSeq": 0, "sources": ["t1"],
+                                  "destination": {"collection": "todo", "before": None}})
+    state = moved(start, "t1", "todo", None)
+    wait_board(b, "B", state, 1)
+    expect_editor(b, "t2", "Hello", "todo", "after its neighbour moved")
+    b.keyboard.type(" world")
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-2", "baseSeq": 1, "sources": ["t3"],
+                                  "destination": {"collection": "doing", "before": "d1"}})
+    state = moved(state, "t3", "doing", "d1")
+    # Then the edited card itself, to another column.
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-3", "baseSeq": 2, "sources": ["t2"],
+                                  "destination": {"collection": "done", "before": "x1"}})
+    state = moved(state, "t2", "done", "x1")
+    wait_board(b, "B", state, 3)
+    expect_editor(b, "t2", "Hello world", "done", "after it was moved to Done")
+    b.keyboard.type("!")
+    expect_editor(b, "t2", "Hello world!", "done", "typing on after the moves")
+    seq, _ = run.server.board(board_id)
+    label = server_item(run, board_id, "t2")["label"]
+    if seq != 3 or label != "Review the client":
+        raise ScenarioFailure(f"nothing may be committed before Enter: the server is at seq {seq}, t2 is {label!r}")
+    b.keyboard.press("Enter")
+    wait_until("the server has t2's full text 'Hello world!'",
+               lambda: server_item(run, board_id, "t2")["label"] == "Hello world!", timeout=5)
+    wait_until("page B is at seq 4", lambda: page_seq(b) == "4", timeout=5)
+    time.sleep(0.5)
+    seq, _ = run.server.board(board_id)
+    if seq != 4:
+        raise ScenarioFailure(f"Enter must commit the edit once: the server is at seq {seq}, not 4")
+    if (editor(b, "t2") or {}).get("editing"):
+        raise ScenarioFailure("B's editor stayed open after Enter")
+
+    # A card deleted under an open editor: B is told, and the text is kept to copy.
+    card(b, "t3").locator(".card-label").dblclick()
+    wait_until("B's editor on t3 is open and focused", lambda: (editor(b, "t3") or {}).get("focused") is True, timeout=5)
+    b.keyboard.type("Half a thought")
+    run.server.post_op(board_id, {"type": "delete", "opId": "remote-4", "baseSeq": 4, "items": ["t3"]})
+    panel = b.locator(".lost-edit")
+    wait_until("B shows the panel of the deleted card's text", lambda: panel.is_visible(), timeout=5)
+    kept = panel.locator("textarea").input_value()
+    if kept != "Half a thought" or "deleted" not in panel.text_content():
+        raise ScenarioFailure(f"the panel should say the card was deleted and keep 'Half a thought': {panel.text_content()!r}, {kept!r}")
+    panel.get_by_role("button", name="Dismiss").click()
+    wait_until("the panel is dismissed", lambda: panel.count() == 0, timeout=5)
+    seq, _ = run.server.board(board_id)
+    if seq != 5:
+        raise ScenarioFailure(f"the lost edit must commit nothing: the server is at seq {seq}, not 5")
+    no_page_problems(run)
+    return "the editor kept its text, focus and caret through 3 remote moves; one commit on Enter; a deleted card's text kept"
+
+
+@scenario("delete-undo")
+def delete_undo(run):
+    """Backspace on A's focused card deletes it for everyone; Ctrl+Z restores it with its id,
+    label and data on every page and in the API; Shift+Ctrl+Z deletes it again, and the
+    notice's Undo button brings it back once more."""
+    board_id = "undo-delete"
+    body = {"id": board_id, "title": "Undo", "collections": [
+        {"id": c, "title": t, "items": [{"id": i, "label": l} for i, l in items]} for c, t, items in standard_columns()]}
+    body["collections"][0]["items"][1]["data"] = {"color": "red", "points": 3}
+    status, answer = run.server.http("POST", "/api/boards", body)
+    if status != 201:
+        raise ScenarioFailure(f"POST /api/boards: {status} {answer}")
+    original = dict(body["collections"][0]["items"][1])
+    start = as_state(standard_columns())
+    without = [(c, [i for i in items if i != "t2"]) for c, items in start]
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+
+    card(a, "t2").focus()
+    a.keyboard.press("Backspace")
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, without, 1)
+    wait_server_board(run, board_id, without)
+    undo_button = a.locator("#notice .notice-action")
+    wait_until("A's notice offers Undo", lambda: undo_button.is_visible() and undo_button.text_content() == "Undo", timeout=5)
+
+    a.keyboard.press("Control+z")
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, start, 2)
+    wait_server_board(run, board_id, start)
+    restored = server_item(run, board_id, "t2")
+    if restored != original:
+        raise ScenarioFailure(f"Ctrl+Z must restore t2 as it was ({original}); the API has {restored}")
+
+    a.keyboard.press("Control+Shift+z")
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, without, 3)
+    wait_server_board(run, board_id, without)
+
+    wait_until("A's notice offers Undo after the redo", lambda: undo_button.is_visible() and undo_button.text_content() == "Undo", timeout=5)
+    undo_button.click()
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, start, 4)
+    if server_item(run, board_id, "t2") != original:
+        raise ScenarioFailure(f"the notice's Undo must restore t2 as it was; the API has {server_item(run, board_id, 't2')}")
+    no_page_problems(run)
+    return "deleted, restored with id/label/data, deleted again and restored from the notice, on both pages and the API"
+
+
 @scenario("screenshot")
 def screenshot(run):
     """A picture of the demo board as B sees it while A drags a card (kept for people)."""

@@ -1,0 +1,198 @@
+import CorkboardModel
+
+/// What undoes one step of a person's or bot's (a move, an insert, a delete, an edit, a column
+/// change) and, once used, what redoes it: a recipe resolved against the board as it is when
+/// asked, never a replay of old operations, since others have changed the board meanwhile
+/// (docs/protocol.md#undo-and-redo). The same rules as the browser SDK's `web/sdk/undo.js`; both
+/// are checked against Tests/Fixtures/undo.
+public enum UndoStep: Sendable, Hashable {
+    /// Put moved items back where they were.
+    case place([PlacedItem])
+    /// Delete inserted items.
+    case remove([ItemID])
+    /// Insert deleted items again, with their ids, labels and data, where they were.
+    case restore([PlacedItem])
+    /// Set an item's label and/or data back (`data` `.remove` when it had none).
+    case edit(item: ItemID, label: String?, data: DataChange)
+    /// Set a collection's title back.
+    case retitle(collection: CollectionID, title: String)
+    /// Remove an added collection, with the items this step put in it (never others').
+    case dropColumn(collection: CollectionID, items: [ItemID])
+    /// Add a removed collection again where it was, with the items it held.
+    case restoreColumn(id: CollectionID, title: String, place: UndoPlace, items: [Item])
+
+    /// An item and where it was.
+    public struct PlacedItem: Sendable, Hashable {
+        public var item: Item
+        public var collection: CollectionID
+        public var place: UndoPlace
+    }
+
+    /// The step that undoes `operations` (one gesture's), done on `board` (the board just
+    /// before them). Nil when there is nothing to undo: a lock, or items that were not there.
+    public static func undoing(_ operations: [BoardOperation], on board: Board) -> UndoStep? {
+        guard let first = operations.first else { return nil }
+        // A removed collection (after the delete of its items, when a redo removes one that
+        // has items) comes back with what it held.
+        for case .removeCollection(let id) in operations {
+            guard let index = board.collections.firstIndex(where: { $0.id == id }) else { return nil }
+            let column = board.collections[index]
+            let place = UndoPlace(in: board.collections.map(\.id), at: index, leaving: [id])
+            return .restoreColumn(id: id, title: column.title, place: place, items: column.items)
+        }
+        switch first {
+        case .move:
+            let placed = placedItems(Set(operations.flatMap(\.movedItems)), on: board)
+            return placed.isEmpty ? nil : .place(placed)
+        case .insert:
+            return .remove(operations.flatMap { $0.insertedItems(into: nil) })
+        case .delete:
+            let placed = placedItems(Set(operations.flatMap(\.deletedItems)), on: board)
+            return placed.isEmpty ? nil : .restore(placed)
+        case .updateItem(let id, let label, let data):
+            guard let item = board.item(id) else { return nil }
+            let oldData: DataChange =
+                switch data {
+                case .unchanged: .unchanged
+                case .replace, .remove: item.data.map { .replace($0) } ?? .remove
+                }
+            return .edit(item: id, label: label == nil ? nil : item.label, data: oldData)
+        case .renameCollection(let id, _):
+            guard let column = board.collections.first(where: { $0.id == id }) else { return nil }
+            return .retitle(collection: id, title: column.title)
+        case .addCollection(let id, _, _):
+            return .dropColumn(collection: id, items: operations.flatMap { $0.insertedItems(into: id) })
+        case .removeCollection, .lock:
+            // Locking is a switch of its own (the lock button), not an edit of the board.
+            return nil
+        }
+    }
+
+    /// The operations that carry this step out on `board` as it is now, or why it cannot be.
+    public func resolve(on board: Board) -> Result<[BoardOperation], UndoRefusal> {
+        switch self {
+        case .place(let placed):
+            let present = placed.filter { board.item($0.item.id) != nil }
+            guard !present.isEmpty else { return .failure(.gone(placed.count == 1 ? "That card no longer exists." : "Those cards no longer exist.")) }
+            let groups = Self.grouped(present, on: board)
+            guard !groups.isEmpty else { return .failure(.gone(Self.columnGone(present[0].collection))) }
+            return .success(groups.map { .move(sources: $0.items.map(\.id), destination: $0.destination) })
+        case .remove(let ids):
+            let present = ids.filter { board.item($0) != nil }
+            guard !present.isEmpty else { return .failure(.gone(ids.count == 1 ? "That card no longer exists." : "Those cards no longer exist.")) }
+            return .success([.delete(items: present)])
+        case .restore(let placed):
+            let missing = placed.filter { board.item($0.item.id) == nil }
+            guard !missing.isEmpty else { return .failure(.exists(placed.count == 1 ? "That card is already back." : "Those cards are already back.")) }
+            let groups = Self.grouped(missing, on: board)
+            guard !groups.isEmpty else { return .failure(.gone(Self.columnGone(missing[0].collection))) }
+            return .success(groups.map { .insert(items: $0.items, destination: $0.destination) })
+        case .edit(let item, let label, let data):
+            guard board.item(item) != nil else { return .failure(.gone("That card no longer exists.")) }
+            return .success([.updateItem(item: item, label: label, data: data)])
+        case .retitle(let collection, let title):
+            guard board.collections.contains(where: { $0.id == collection }) else { return .failure(.gone(Self.columnGone(collection))) }
+            return .success([.renameCollection(collection: collection, title: title)])
+        case .dropColumn(let collection, let ours):
+            guard let column = board.collections.first(where: { $0.id == collection }) else { return .failure(.gone(Self.columnGone(collection))) }
+            guard column.items.allSatisfy({ ours.contains($0.id) }) else {
+                return .failure(.notEmpty("Others have added cards to “\(column.title)” since, so it stays."))
+            }
+            let delete: [BoardOperation] = column.items.isEmpty ? [] : [.delete(items: column.items.map(\.id))]
+            return .success(delete + [.removeCollection(collection: collection)])
+        case .restoreColumn(let id, let title, let place, let items):
+            guard !board.collections.contains(where: { $0.id == id }) else { return .failure(.exists("The column “\(title)” is already there.")) }
+            let before = place.anchor(in: board.collections.map(\.id))
+            let missing = items.filter { board.item($0.id) == nil }
+            let insert: [BoardOperation] = missing.isEmpty ? [] : [.insert(items: missing, destination: Destination(collection: id, before: nil))]
+            return .success([.addCollection(collection: id, title: title, before: before)] + insert)
+        }
+    }
+
+    /// The items of `ids` on the board with their places, in reading order (collection by
+    /// collection, top to bottom), each place leaving out the others of `ids`.
+    private static func placedItems(_ ids: Set<ItemID>, on board: Board) -> [PlacedItem] {
+        board.collections.flatMap { collection in
+            let all = collection.items.map(\.id)
+            return collection.items.enumerated().compactMap { index, item in
+                ids.contains(item.id) ? PlacedItem(item: item, collection: collection.id, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
+            }
+        }
+    }
+
+    /// Items grouped by where they go now, in their order; those whose collection is gone are
+    /// left out.
+    private static func grouped(_ placed: [PlacedItem], on board: Board) -> [(destination: Destination, items: [Item])] {
+        let leaving = Set(placed.map(\.item.id))
+        var groups: [(destination: Destination, items: [Item])] = []
+        for entry in placed {
+            guard let collection = board.collections.first(where: { $0.id == entry.collection }) else { continue }
+            let rest = collection.items.map(\.id).filter { !leaving.contains($0) }
+            let destination = Destination(collection: entry.collection, before: entry.place.anchor(in: rest))
+            if let at = groups.firstIndex(where: { $0.destination == destination }) {
+                groups[at].items.append(entry.item)
+            } else {
+                groups.append((destination, [entry.item]))
+            }
+        }
+        return groups
+    }
+
+    private static func columnGone(_ id: CollectionID) -> String {
+        "The column it was in (\(id)) no longer exists."
+    }
+}
+
+/// Why a step cannot be undone (or redone) on the board as it is now.
+public enum UndoRefusal: Error, Sendable, Hashable {
+    /// Its item or collection no longer exists.
+    case gone(String)
+    /// What it would bring back is already there.
+    case exists(String)
+    /// Others added items to the collection it would remove.
+    case notEmpty(String)
+
+    /// The code the browser SDK gives the same refusal.
+    public var code: String {
+        switch self {
+        case .gone: "gone"
+        case .exists: "exists"
+        case .notEmpty: "not-empty"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .gone(let message), .exists(let message), .notEmpty(let message): message
+        }
+    }
+}
+
+extension BoardOperation {
+    /// A move's sources (none for other operations).
+    fileprivate var movedItems: [ItemID] {
+        if case .move(let sources, _) = self { return sources }
+        return []
+    }
+
+    /// A delete's items (none for other operations).
+    fileprivate var deletedItems: [ItemID] {
+        if case .delete(let items) = self { return items }
+        return []
+    }
+
+    /// An insert's item ids, if it goes into `collection` (nil: any).
+    fileprivate func insertedItems(into collection: CollectionID?) -> [ItemID] {
+        guard case .insert(let items, let destination) = self, collection == nil || destination.collection == collection else { return [] }
+        return items.map(\.id)
+    }
+}
+
+extension Board {
+    fileprivate func item(_ id: ItemID) -> Item? {
+        for collection in collections {
+            if let item = collection.items.first(where: { $0.id == id }) { return item }
+        }
+        return nil
+    }
+}
