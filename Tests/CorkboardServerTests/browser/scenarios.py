@@ -862,8 +862,12 @@ def touch_swipe_scrolls(run):
     finger.down(x, y)
     finger.move(x, y - 300, steps=15)
     finger.up()
-    scrolled = wait_until("the To do column scrolled (its list's scrollTop > 0) after a swipe up from card t3",
-                          lambda: list_scroll_top(a, "todo"), timeout=5)
+    try:
+        scrolled = wait_until("the To do column scrolled (its list's scrollTop > 0) after a swipe up from card t3",
+                              lambda: list_scroll_top(a, "todo"), timeout=5)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  lifted meanwhile: {a.evaluate('() => window.__lifts')}; "
+                              f"the server has {run.server.board(board_id)}")
     a.wait_for_timeout(300)
     lifts = a.evaluate("() => window.__lifts")
     if lifts:
@@ -876,8 +880,9 @@ def touch_swipe_scrolls(run):
 
 @scenario("touch-hold-drags")
 def touch_hold_drags(run):
-    """On a phone, a finger held still on a card picks it up (it lifts first); carried to the
-    screen's right edge, the board scrolls to the next column; released there, the card moves."""
+    """On a phone, a finger held still on a card picks it up (it lifts first); near the column's
+    bottom edge the column scrolls, at the screen's right edge the board scrolls to the next
+    column; released there, the card moves."""
     columns = long_columns()
     board_id = run.new_board("hold", columns)
     a = run.open_board("A", board_id, "Ada", device=PHONE)
@@ -889,6 +894,11 @@ def touch_hold_drags(run):
                    lambda: count(a, 'li.card.pressing[data-item-id="t1"]') == 1, timeout=2)
         wait_until("card t1 is picked up (li.card.lifted) after the finger held still on it",
                    lambda: count(a, 'li.card.lifted[data-item-id="t1"]') == 1, timeout=3)
+        # Near the column's bottom edge, its list scrolls while the finger waits there.
+        todo = column_list(a, "todo").bounding_box()
+        finger.move(x, todo["y"] + todo["height"] - 12, steps=10)
+        wait_until("the To do column scrolls down while the finger waits near its bottom edge",
+                   lambda: list_scroll_top(a, "todo") > 40, timeout=5)
         # To the right edge: the board scrolls while the finger waits there, until Doing is in
         # view; then back to the middle, where it stops.
         doing_left = "() => document.querySelector('section.column[data-collection-id=\"doing\"]').getBoundingClientRect().left"
@@ -906,7 +916,7 @@ def touch_hold_drags(run):
     expected = moved(as_state(columns), "t1", "doing", "d2")
     seq = wait_server_board(run, board_id, expected)
     wait_board(a, "A", expected, seq)
-    return f"held, carried across (the board scrolled) and dropped before d2: seq {seq}"
+    return f"held, carried down (the column scrolled) and across (the board scrolled), dropped before d2: seq {seq}"
 
 
 @scenario("phone-people")
@@ -926,6 +936,7 @@ def phone_people(run):
         raise ScenarioFailure(f"the stack's initials are {[s[1] for s in stack]}, not AL and B")
     if any(box["width"] > 48 for _, _, box in stack):
         raise ScenarioFailure(f"the people are not a compact stack on a phone: {stack}")
+    run.save_screenshot(a, "board-phone")
     return f"shown as {[s[1] for s in stack]} ({[s[0] for s in stack]})"
 
 
