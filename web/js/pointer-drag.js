@@ -36,9 +36,10 @@ const SETTLE_MS = 200;
  */
 /**
  * A drag in progress: the avatar under the pointer (where the pointer holds it), the
- * pointer's last place, and the scroll loop's next frame.
+ * pointer's last place, where the card was picked up (a drop there moves nothing), and the
+ * scroll loop's next frame.
  * @typedef {{ items: string[], avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number,
- *   target: DropTarget | null, scrollFrame: number }} Drag
+ *   origin: DropTarget, target: DropTarget | null, scrollFrame: number }} Drag
  */
 
 export class PointerDrag {
@@ -186,7 +187,10 @@ export class PointerDrag {
     if (items.length > 1) avatar.dataset.count = String(items.length);
     document.body.append(avatar);
     this.placeholder.style.height = `${card.offsetHeight}px`;
-    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0 };
+    const collection = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId ?? "";
+    const before = this.view.visibleCards(collection, new Set(items)).filter((el) => el.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const origin = { collection, index: before.length };
+    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, origin, target: null, scrollFrame: 0 };
     this.session.dragStart(items);
     this.view.animateChange(() => {
       /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
@@ -256,8 +260,11 @@ export class PointerDrag {
   }
 
   drop() {
-    const { items, target } = /** @type {Drag} */ (this.drag);
+    const { items, target, origin } = /** @type {Drag} */ (this.drag);
     if (!target) return this.cancel("cancelled");
+    // A finger that held a card and let go without moving it (or a card put back where it was)
+    // changes nothing: no move to send.
+    if (items.length === 1 && target.collection === origin.collection && target.index === origin.index) return this.cancel("ended where it began");
     // A drag begins only when the session has a board (`canEdit`); it never loses it.
     const before = anchorAt(/** @type {Board} */ (this.session.board), target.collection, target.index, new Set(items));
     // The placeholder goes and the cards take their new places, hidden until the avatar has

@@ -818,6 +818,8 @@ class Finger:
         self.page = page
         self.cdp = page.context.new_cdp_session(page)
         self.x = self.y = 0
+        # Touch only a page that has been drawn (as a person would): two frames.
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
     def _send(self, kind, points):
         self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
@@ -885,15 +887,38 @@ def touch_hold_drags(run):
     column; released there, the card moves."""
     columns = long_columns()
     board_id = run.new_board("hold", columns)
-    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    sent = []
+
+    def count_frames(page):
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload).get("type"))))
+
+    a = run.open_board("A", board_id, "Ada", device=PHONE, prepare=count_frames)
     finger = Finger(a)
+    # The cards that ever show they are being pressed (for a moment: polling could miss it).
+    a.evaluate("""() => {
+      window.__pressed = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('li.card.pressing'))
+          if (!window.__pressed.includes(el.dataset.itemId)) window.__pressed.push(el.dataset.itemId);
+      }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+    }""")
+    # Held and let go without moving: picked up, put back, nothing sent.
+    finger.down(*center(card(a, "t2")))
+    try:
+        wait_until("card t2 is picked up (li.card.lifted) after the finger held still on it",
+                   lambda: count(a, 'li.card.lifted[data-item-id="t2"]') == 1, timeout=3)
+    finally:
+        finger.up()
+    wait_until("t2 is back in place after the finger let go", lambda: count(a, ".lifted, .landing") == 0, timeout=3)
+    a.evaluate("() => { window.__pressed = []; }")
     x, y = center(card(a, "t1"))
     finger.down(x, y)
     try:
-        wait_until("card t1 shows it is being pressed (li.card.pressing) while the finger holds still",
-                   lambda: count(a, 'li.card.pressing[data-item-id="t1"]') == 1, timeout=2)
         wait_until("card t1 is picked up (li.card.lifted) after the finger held still on it",
                    lambda: count(a, 'li.card.lifted[data-item-id="t1"]') == 1, timeout=3)
+        pressed = a.evaluate("() => window.__pressed")
+        if pressed != ["t1"]:
+            raise ScenarioFailure(f"before it was picked up, t1 did not show it was pressed (li.card.pressing seen on {pressed})")
         # Near the column's bottom edge, its list scrolls while the finger waits there.
         todo = column_list(a, "todo").bounding_box()
         finger.move(x, todo["y"] + todo["height"] - 12, steps=10)
@@ -916,6 +941,9 @@ def touch_hold_drags(run):
     expected = moved(as_state(columns), "t1", "doing", "d2")
     seq = wait_server_board(run, board_id, expected)
     wait_board(a, "A", expected, seq)
+    if sent.count("move") != 1:
+        raise ScenarioFailure(f"page A sent {sent.count('move')} moves, not 1: holding t2 still and letting go sent one too "
+                              f"(frames sent: {sent})")
     return f"held, carried down (the column scrolled) and across (the board scrolled), dropped before d2: seq {seq}"
 
 
