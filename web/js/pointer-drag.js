@@ -36,10 +36,9 @@ const SETTLE_MS = 200;
  */
 /**
  * A drag in progress: the avatar under the pointer (where the pointer holds it), the
- * pointer's last place, where the card was picked up (a drop there moves nothing), and the
- * scroll loop's next frame.
+ * pointer's last place, and the scroll loop's next frame.
  * @typedef {{ items: string[], avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number,
- *   origin: DropTarget, target: DropTarget | null, scrollFrame: number }} Drag
+ *   target: DropTarget | null, scrollFrame: number }} Drag
  */
 
 export class PointerDrag {
@@ -164,6 +163,8 @@ export class PointerDrag {
   begin(x, y) {
     const { card } = /** @type {Press} */ (this.press);
     const id = /** @type {string} */ (card.dataset.itemId);
+    // Deleted by someone else while it was pressed (a hold lasts a quarter of a second).
+    if (!card.isConnected) return false;
     if (!this.session.canEdit) {
       this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
       return false;
@@ -187,10 +188,7 @@ export class PointerDrag {
     if (items.length > 1) avatar.dataset.count = String(items.length);
     document.body.append(avatar);
     this.placeholder.style.height = `${card.offsetHeight}px`;
-    const collection = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId ?? "";
-    const before = this.view.visibleCards(collection, new Set(items)).filter((el) => el.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING);
-    const origin = { collection, index: before.length };
-    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, origin, target: null, scrollFrame: 0 };
+    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0 };
     this.session.dragStart(items);
     this.view.animateChange(() => {
       /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
@@ -260,13 +258,14 @@ export class PointerDrag {
   }
 
   drop() {
-    const { items, target, origin } = /** @type {Drag} */ (this.drag);
+    const { items, target } = /** @type {Drag} */ (this.drag);
     if (!target) return this.cancel("cancelled");
-    // A finger that held a card and let go without moving it (or a card put back where it was)
-    // changes nothing: no move to send.
-    if (items.length === 1 && target.collection === origin.collection && target.index === origin.index) return this.cancel("ended where it began");
     // A drag begins only when the session has a board (`canEdit`); it never loses it.
-    const before = anchorAt(/** @type {Board} */ (this.session.board), target.collection, target.index, new Set(items));
+    const board = /** @type {Board} */ (this.session.board);
+    const before = anchorAt(board, target.collection, target.index, new Set(items));
+    // A finger that held a card and let go without moving it (or a card put back where it
+    // was) changes nothing: no move to send.
+    if (items.length === 1 && staysPut(board, items[0], target.collection, before)) return this.cancel("ended where it began");
     // The placeholder goes and the cards take their new places, hidden until the avatar has
     // flown there; the others glide from where they are seen (a FLIP measures running animations).
     const avatar = this.finish();
@@ -380,6 +379,19 @@ export class PointerDrag {
     if (moved) this.follow();
     this.drag.scrollFrame = requestAnimationFrame(() => this.scrollLoop());
   }
+}
+
+/**
+ * Whether `item` is already in `collection` right before `before` (null: at its end).
+ * @param {Board} board
+ * @param {string} item
+ * @param {string} collection
+ * @param {string | null} before
+ */
+function staysPut(board, item, collection, before) {
+  const items = board.collections.find((c) => c.id === collection)?.items ?? [];
+  const at = items.findIndex((i) => i.id === item);
+  return at >= 0 && (items[at + 1]?.id ?? null) === before;
 }
 
 /**
