@@ -15,7 +15,8 @@ import Testing
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "screenshot",
         "reconnect-after-restart", "move-while-server-down", "offline-flap", "reload-with-pending", "holder-leaves",
-        "drag-expires", "token-mode", "unknown-board", "console-clean",
+        "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags", "phone-people",
+        "animations-origin", "range-move-to", "lock-confirm", "refused-grab-quiet", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

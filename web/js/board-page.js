@@ -10,7 +10,10 @@ import { KeyboardMove } from "./keyboard-move.js";
 import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
-import { accessToken, colorFor, displayName, forgetToken, tokenAdvice } from "./people.js";
+import { accessToken, displayName, forgetToken, tokenAdvice } from "./people.js";
+import { showPeople as drawPeople } from "./presence-list.js";
+import { CardSelection } from "./selection.js";
+import { LockControl } from "./lock.js";
 import { findItem } from "../sdk/replica.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -55,6 +58,8 @@ const pointer = new PointerDrag(tools);
 const keyboard = new KeyboardMove(tools);
 const editing = new Editing(tools);
 new UndoControls(tools, () => pointer.active || keyboard.active);
+const selection = new CardSelection(view, announcer);
+const lock = new LockControl(session);
 
 view.afterRender = () => {
   pointer.restore();
@@ -88,6 +93,9 @@ session.addEventListener("state", showConnection);
 session.addEventListener("rejected", (event) => {
   const rejected = /** @type {CustomEvent<Rejected>} */ (event).detail;
   if (rejected.ref === "drag.start") {
+    // The grab is over: a placeholder update still waiting to be sent would tell the others
+    // of a drag the server never started.
+    session.cancelDragOver();
     // `holder` comes with `busy` only; otherwise no one is found.
     const holder = session.peers.get(/** @type {string} */ (rejected.holder))?.name;
     pointer.refused(holder);
@@ -186,19 +194,7 @@ function showConnection() {
 
 function showPeople() {
   const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
-  /** @type {{ client: string, name: string, self?: boolean }[]} */
-  const people = [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()];
-  list.replaceChildren(
-    ...people.map((person) => {
-      const item = document.createElement("li");
-      item.dataset.client = person.client;
-      item.style.setProperty("--person-color", colorFor(person.name));
-      item.textContent = person.name;
-      item.title = person.self ? `${person.name} (you)` : person.name;
-      if (person.self) item.classList.add("self");
-      return item;
-    }),
-  );
+  drawPeople(list, [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()]);
 }
 
 function showAccess() {
@@ -206,7 +202,7 @@ function showAccess() {
   const locked = session.confirmed?.locked;
   const viewer = session.me?.role === "viewer";
   banner.hidden = !locked && !viewer;
-  banner.textContent = viewer ? "View only: your access lets you watch this board" : "Locked: an owner has to unlock it";
+  banner.textContent = viewer ? "View only: your access lets you watch this board" : lock.banner();
   document.body.classList.toggle("read-only", locked || viewer);
   const toggle = /** @type {HTMLElement} */ (document.getElementById("lock-toggle"));
   toggle.hidden = session.me?.role !== "owner";
@@ -214,13 +210,7 @@ function showAccess() {
   toggle.setAttribute("aria-pressed", locked ? "true" : "false");
 }
 
-/** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => {
-  // The button stays in view while a resync fetches a fresh board, when whether to lock or
-  // unlock is not known: a click then threw a TypeError (the type check found it).
-  if (!session.confirmed) return;
-  // A refusal comes as a "rejected" event (shown above): the promise needs no handler.
-  session.lock(!session.confirmed.locked).catch(() => {});
-});
+/** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => lock.toggle());
 
 // MARK: Keys and selection on cards
 
@@ -252,19 +242,8 @@ view.root.addEventListener("click", (event) => {
   if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
   const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
   if (!card || target.closest("button") || card.querySelector(".editing")) return undefined;
-  // Only a card being written (a draft, which is `.editing` inside) has no id.
-  const id = /** @type {string} */ (card.dataset.itemId);
-  if (event.shiftKey || event.ctrlKey || event.metaKey) {
-    if (view.selected.has(id)) view.selected.delete(id);
-    else view.selected.add(id);
-    announcer.say(`${view.selected.size} card${view.selected.size === 1 ? "" : "s"} selected.`);
-  } else {
-    view.selected.clear();
-  }
-  for (const [cardId, element] of view.cards) {
-    element.classList.toggle("selected", view.selected.has(cardId));
-    element.setAttribute("aria-selected", view.selected.has(cardId) ? "true" : "false");
-  }
+  // Only a card being written (a draft, which is `.editing` inside) has no id: it is not here.
+  selection.clicked(event, card);
   return undefined;
 });
 

@@ -10,6 +10,8 @@
 
 import { LostEdit } from "./lost-edit.js";
 
+import { MoveTo } from "./move-to.js";
+
 const MAX_TEXT = 16384;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
@@ -28,7 +30,8 @@ const MAX_TEXT = 16384;
 
 export class Editing {
   /** @param {PageParts} parts */
-  constructor({ session, view, announcer, notices }) {
+  constructor(parts) {
+    const { session, view, announcer, notices } = parts;
     this.lostEdit = new LostEdit(session);
     this.session = session;
     this.view = view;
@@ -36,6 +39,7 @@ export class Editing {
     this.notices = notices;
     /** @type {HTMLElement | null} */
     this.menu = null;
+    this.moveTo = new MoveTo(parts);
     view.root.addEventListener("click", (event) => this.clicked(event));
     view.root.addEventListener("dblclick", (event) => {
       const target = /** @type {Element} */ (event.target);
@@ -147,22 +151,6 @@ export class Editing {
     this.announcer.say(`Deleted ${text}. Control Z undoes it.`);
   }
 
-  /**
-   * @param {HTMLElement} card
-   * @param {string} collectionId
-   */
-  moveTo(card, collectionId) {
-    if (!this.editable()) return;
-    const id = /** @type {string} */ (card.dataset.itemId);
-    const holder = this.session.holderOf(id);
-    if (holder) return this.notices.show(`${holder.name} is holding this card.`);
-    this.session.move([id], { collection: collectionId, before: null });
-    const title = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === collectionId)?.title ?? collectionId;
-    this.announcer.say(`Moved ${/** @type {HTMLElement} */ (card.querySelector(".card-label")).textContent} to the end of ${title}.`);
-    card.focus();
-    return undefined;
-  }
-
   // MARK: Columns
 
   /** @param {HTMLElement} column */
@@ -225,12 +213,9 @@ export class Editing {
     const menu = document.createElement("div");
     menu.className = "menu";
     menu.setAttribute("role", "menu");
-    const here = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
     /** @type {MenuEntry[]} */
     const entries = [
-      ...(/** @type {Board} */ (this.session.board)).collections
-        .filter((c) => c.id !== here)
-        .map((c) => /** @type {MenuEntry} */ ([`Move to ${c.title}`, () => this.moveTo(card, c.id)])),
+      ["Move to…", () => this.moveTo.open(card)],
       ["Edit", () => this.editCard(card)],
       ["Delete", () => this.deleteCard(card)],
     ];

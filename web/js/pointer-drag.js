@@ -1,15 +1,26 @@
 // @ts-check
 // Drag and drop with Pointer Events (mouse, pen and touch alike; the HTML5 drag API does
 // not work on touch screens). The card lifts and follows the pointer, a placeholder opens
-// where it would land and the other cards glide out of its way; the board scrolls near its
-// edges. Escape, or a release outside the board, cancels. Presence goes to the server as
-// drag.start / drag.over (throttled by the session) / drag.end; a drop is a move by anchor.
+// where it would land and the other cards glide out of its way; the board (and a column's
+// list) scrolls near its edges. Escape, or a release outside the board, cancels; a drop or a
+// cancel flies the card from where it was let go into its slot. Presence goes to the server
+// as drag.start / drag.over (throttled by the session) / drag.end; a drop is a move by anchor.
+//
+// A mouse or pen picks a card up after a few pixels. A finger must hold still on the card
+// for HOLD_MS first (the card lifts a little meanwhile): a swipe that starts on a card is a
+// scroll, as on every phone, so cards keep `touch-action` and the browser scrolls until the
+// hold has picked the card up; from then on the page stops the touch from scrolling.
 
 import { anchorAt } from "../sdk/replica.js";
+import { prefersReducedMotion } from "./view.js";
 
 const START_DISTANCE = 4;
+const HOLD_MS = 250;
+// A finger moving further than this before the hold ends is scrolling, not picking up.
+const HOLD_TOLERANCE = 8;
 const EDGE = 48;
-const SCROLL_STEP = 14;
+const MAX_SCROLL_STEP = 18;
+const SETTLE_MS = 200;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -18,8 +29,10 @@ const SCROLL_STEP = 14;
  * @typedef {{ collection: string, index: number }} DropTarget
  */
 /**
- * A card pressed, not yet moved far enough to be dragged.
- * @typedef {{ card: HTMLElement, pointerId: number, x: number, y: number }} Press
+ * A card pressed, not yet dragged: where the press began, where the pointer is, and for a
+ * finger the hold that will pick the card up.
+ * @typedef {{ card: HTMLElement, pointerId: number, x: number, y: number, lastX: number, lastY: number,
+ *   hold: number | null }} Press
  */
 /**
  * A drag in progress: the avatar under the pointer (where the pointer holds it), the
@@ -45,7 +58,7 @@ export class PointerDrag {
     this.placeholder.setAttribute("aria-hidden", "true");
     this.onMove = (/** @type {PointerEvent} */ event) => this.pointerMoved(event);
     this.onUp = (/** @type {PointerEvent} */ event) => this.pointerReleased(event);
-    this.onCancel = () => this.cancel("cancelled");
+    this.onCancel = () => (this.drag ? this.cancel("cancelled") : this.release());
     this.onKey = (/** @type {KeyboardEvent} */ event) => {
       if (event.key === "Escape" && this.drag) {
         event.preventDefault();
@@ -53,6 +66,19 @@ export class PointerDrag {
       }
     };
     view.root.addEventListener("pointerdown", (event) => this.pointerPressed(event));
+    // Once a finger has picked a card up, its moves carry the card instead of scrolling. (A
+    // touchmove the browser already scrolls with cannot be cancelled: asking would only log.)
+    window.addEventListener(
+      "touchmove",
+      (event) => {
+        if (this.drag && event.cancelable) event.preventDefault();
+      },
+      { passive: false },
+    );
+    // A long press would open the browser's menu over the card being picked up.
+    view.root.addEventListener("contextmenu", (event) => {
+      if (this.press || this.drag) event.preventDefault();
+    });
   }
 
   get active() {
@@ -66,7 +92,12 @@ export class PointerDrag {
     const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
     if (!card || target.closest("button, textarea, input, [contenteditable=true]")) return;
     if (event.shiftKey || event.ctrlKey || event.metaKey) return; // selection clicks
-    this.press = { card, pointerId: event.pointerId, x: event.clientX, y: event.clientY };
+    const { clientX: x, clientY: y } = event;
+    this.press = { card, pointerId: event.pointerId, x, y, lastX: x, lastY: y, hold: null };
+    if (event.pointerType === "touch") {
+      this.press.hold = setTimeout(() => this.held(), HOLD_MS);
+      card.classList.add("pressing");
+    }
     window.addEventListener("pointermove", this.onMove);
     window.addEventListener("pointerup", this.onUp);
     window.addEventListener("pointercancel", this.onCancel);
@@ -76,15 +107,33 @@ export class PointerDrag {
   pointerMoved(event) {
     if (this.press && event.pointerId !== this.press.pointerId) return;
     if (!this.drag) {
-      if (!this.press) return;
-      if (Math.hypot(event.clientX - this.press.x, event.clientY - this.press.y) < START_DISTANCE) return;
-      if (!this.begin(event)) return this.release();
+      const press = this.press;
+      if (!press) return;
+      press.lastX = event.clientX;
+      press.lastY = event.clientY;
+      const distance = Math.hypot(event.clientX - press.x, event.clientY - press.y);
+      if (press.hold !== null) {
+        // A finger that moves before the hold ends is scrolling: leave it to the browser.
+        if (distance > HOLD_TOLERANCE) this.release();
+        return;
+      }
+      if (distance < START_DISTANCE) return;
+      if (!this.begin(event.clientX, event.clientY)) return this.release();
     }
     event.preventDefault();
     const drag = /** @type {Drag} */ (this.drag);
     drag.x = event.clientX;
     drag.y = event.clientY;
     this.follow();
+  }
+
+  /** The finger held still long enough: the card is picked up where the finger is. */
+  held() {
+    const press = /** @type {Press} */ (this.press);
+    press.hold = null;
+    const picked = this.begin(press.lastX, press.lastY);
+    press.card.classList.remove("pressing");
+    if (!picked) this.release();
   }
 
   /** @param {PointerEvent} event */
@@ -95,6 +144,10 @@ export class PointerDrag {
   }
 
   release() {
+    if (this.press) {
+      clearTimeout(/** @type {number | undefined} */ (this.press.hold ?? undefined));
+      this.press.card.classList.remove("pressing");
+    }
     this.press = null;
     window.removeEventListener("pointermove", this.onMove);
     window.removeEventListener("pointerup", this.onUp);
@@ -102,12 +155,16 @@ export class PointerDrag {
   }
 
   /**
-   * Lifts the pressed card (and the other selected ones). False when it may not move.
-   * @param {PointerEvent} event
+   * Lifts the pressed card (and the other selected ones), held at the pointer's place (x, y).
+   * False when it may not move.
+   * @param {number} x
+   * @param {number} y
    */
-  begin(event) {
+  begin(x, y) {
     const { card } = /** @type {Press} */ (this.press);
     const id = /** @type {string} */ (card.dataset.itemId);
+    // Deleted by someone else while it was pressed (a hold lasts a quarter of a second).
+    if (!card.isConnected) return false;
     if (!this.session.canEdit) {
       this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
       return false;
@@ -121,23 +178,17 @@ export class PointerDrag {
     const rect = card.getBoundingClientRect();
     const avatar = /** @type {HTMLElement} */ (card.cloneNode(true));
     avatar.classList.add("drag-avatar");
-    avatar.classList.remove("selected", "lifted");
+    avatar.classList.remove("selected", "lifted", "pressing");
     avatar.removeAttribute("tabindex");
     avatar.removeAttribute("data-item-id");
-    avatar.style.width = `${rect.width}px`;
+    // The avatar keeps the card's size (its layout size: a pressed card is drawn a little
+    // larger), so its text wraps as it did in the column.
+    avatar.style.width = `${card.offsetWidth}px`;
+    avatar.style.height = `${card.offsetHeight}px`;
     if (items.length > 1) avatar.dataset.count = String(items.length);
     document.body.append(avatar);
-    this.placeholder.style.height = `${rect.height}px`;
-    this.drag = {
-      items,
-      avatar,
-      offsetX: event.clientX - rect.left,
-      offsetY: event.clientY - rect.top,
-      x: event.clientX,
-      y: event.clientY,
-      target: null,
-      scrollFrame: 0,
-    };
+    this.placeholder.style.height = `${card.offsetHeight}px`;
+    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0 };
     this.session.startDrag(items);
     this.view.animateChange(() => {
       /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
@@ -146,6 +197,7 @@ export class PointerDrag {
     document.body.classList.add("dragging");
     window.addEventListener("keydown", this.onKey);
     this.announcer.say(`Picked up ${this.describe(items)}.`);
+    this.follow();
     this.scrollLoop();
     return true;
   }
@@ -192,7 +244,7 @@ export class PointerDrag {
     if (!this.drag) return;
     if (this.drag.items.some((id) => !this.view.cards.has(id))) {
       // A dragged card was deleted meanwhile; the server clears the drag (`deleted`).
-      this.finish();
+      this.finish().remove();
       this.notices.show("The card you were moving was deleted.");
       return;
     }
@@ -209,9 +261,16 @@ export class PointerDrag {
     const { items, target } = /** @type {Drag} */ (this.drag);
     if (!target) return this.cancel("cancelled");
     // A drag begins only when the session has a board (`canEdit`); it never loses it.
-    const before = anchorAt(/** @type {Board} */ (this.session.board), target.collection, target.index, new Set(items));
-    this.finish();
+    const board = /** @type {Board} */ (this.session.board);
+    const before = anchorAt(board, target.collection, target.index, new Set(items));
+    // A finger that held a card and let go without moving it (or a card put back where it
+    // was) changes nothing: no move to send.
+    if (items.length === 1 && staysPut(board, items[0], target.collection, before)) return this.cancel("ended where it began");
+    // The placeholder goes and the cards take their new places, hidden until the avatar has
+    // flown there; the others glide from where they are seen (a FLIP measures running animations).
+    const avatar = this.finish();
     this.session.move(items, { collection: target.collection, before });
+    this.settle(avatar, items);
     this.view.selected.clear();
     this.view.cards.get(items[0])?.focus({ preventScroll: true });
     const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
@@ -223,7 +282,7 @@ export class PointerDrag {
   cancel(reason) {
     if (!this.drag) return;
     const { items } = this.drag;
-    this.finish();
+    this.settle(this.finish(), items);
     this.session.endDrag();
     this.release();
     this.announcer.say(`Move ${reason}. ${this.describe(items)} is back in place.`);
@@ -235,7 +294,8 @@ export class PointerDrag {
    */
   refused(holderName) {
     if (!this.drag) return;
-    this.finish();
+    const { items } = this.drag;
+    this.settle(this.finish(), items);
     this.release();
     this.notices.show(`${holderName ?? "Someone"} is holding this card.`);
   }
@@ -243,52 +303,111 @@ export class PointerDrag {
   /** The server let go of our drag (held too long): it ends here too, without a drop. False when there was none. */
   letGo() {
     if (!this.drag) return false;
-    this.finish();
+    const { items } = this.drag;
+    this.settle(this.finish(), items);
     this.release();
     return true;
   }
 
-  /** Removes every trace of the drag from the page and shows the board as it is. */
+  /**
+   * Removes every trace of the drag from the page but its avatar, which it returns (to fly
+   * home, or be removed), and shows the board as it is. The dragged cards are `landing`:
+   * in their places but hidden, until the avatar is there.
+   * @returns {HTMLElement}
+   */
   finish() {
     const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
     cancelAnimationFrame(scrollFrame);
     window.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("dragging");
-    avatar.remove();
     this.drag = null;
     this.view.animateChange(() => {
       this.placeholder.remove();
-      for (const id of items) this.view.cards.get(id)?.classList.remove("lifted");
+      for (const id of items) this.view.cards.get(id)?.classList.replace("lifted", "landing");
     });
+    return avatar;
   }
 
-  /** Near an edge of the board (or of a column's list) the view scrolls while the pointer waits. */
+  /**
+   * The avatar flies from where it was let go to the first card's place on the board, above
+   * the columns (it is fixed on the body, so no column's scroll box clips it); then the cards
+   * show. At once when the person asked for less motion or the card is gone.
+   * @param {HTMLElement} avatar
+   * @param {string[]} items
+   */
+  settle(avatar, items) {
+    const land = () => {
+      avatar.remove();
+      for (const id of items) this.view.cards.get(id)?.classList.remove("landing");
+    };
+    const card = this.view.cards.get(items[0]);
+    if (!card || prefersReducedMotion()) return land();
+    const to = card.getBoundingClientRect();
+    avatar.classList.remove("will-cancel");
+    avatar.classList.add("settling");
+    const flight = avatar.animate(
+      [{ transform: avatar.style.transform }, { transform: `translate(${to.left}px, ${to.top}px) rotate(0deg)` }],
+      { duration: SETTLE_MS, easing: "cubic-bezier(0.2, 0, 0, 1)", fill: "forwards" },
+    );
+    flight.addEventListener("finish", land);
+    flight.addEventListener("cancel", land);
+    return undefined;
+  }
+
+  /**
+   * Near an edge of the board, of a column's list, or of the window when the page itself
+   * scrolls, the view scrolls while the pointer waits: the nearer the edge, the faster.
+   */
   scrollLoop() {
     if (!this.drag) return;
     const { x, y } = this.drag;
-    const board = this.view.root;
-    const rect = board.getBoundingClientRect();
-    let moved = false;
-    if (x < rect.left + EDGE && board.scrollLeft > 0) {
-      board.scrollLeft -= SCROLL_STEP;
-      moved = true;
-    } else if (x > rect.right - EDGE && board.scrollLeft < board.scrollWidth - board.clientWidth) {
-      board.scrollLeft += SCROLL_STEP;
-      moved = true;
-    }
     const hit = this.view.columnAt(x, y);
-    if (hit) {
-      const list = hit.column.list;
-      const listRect = list.getBoundingClientRect();
-      if (y < listRect.top + EDGE && list.scrollTop > 0) {
-        list.scrollTop -= SCROLL_STEP;
-        moved = true;
-      } else if (y > listRect.bottom - EDGE && list.scrollTop < list.scrollHeight - list.clientHeight) {
-        list.scrollTop += SCROLL_STEP;
-        moved = true;
-      }
+    /** @type {(Element | null)[]} */
+    const scrollers = [hit?.column.list ?? null, this.view.root, document.scrollingElement];
+    let moved = false;
+    for (const scroller of scrollers) {
+      if (!scroller) continue;
+      const isPage = scroller === document.scrollingElement;
+      const rect = isPage ? new DOMRect(0, 0, innerWidth, innerHeight) : scroller.getBoundingClientRect();
+      const dx = edgeStep(x, rect.left, rect.right, scroller.scrollLeft, scroller.scrollWidth - scroller.clientWidth);
+      const dy = edgeStep(y, rect.top, rect.bottom, scroller.scrollTop, scroller.scrollHeight - scroller.clientHeight);
+      if (dx === 0 && dy === 0) continue;
+      scroller.scrollLeft += dx;
+      scroller.scrollTop += dy;
+      moved = true;
     }
     if (moved) this.follow();
     this.drag.scrollFrame = requestAnimationFrame(() => this.scrollLoop());
   }
+}
+
+/**
+ * Whether `item` is already in `collection` right before `before` (null: at its end).
+ * @param {Board} board
+ * @param {string} item
+ * @param {string} collection
+ * @param {string | null} before
+ */
+function staysPut(board, item, collection, before) {
+  const items = board.collections.find((c) => c.id === collection)?.items ?? [];
+  const at = items.findIndex((i) => i.id === item);
+  return at >= 0 && (items[at + 1]?.id ?? null) === before;
+}
+
+/**
+ * How far to scroll along one axis this frame: towards the edge the point is near (within
+ * EDGE of `low` or `high`), faster the nearer it is, and 0 where there is nothing to scroll to.
+ * @param {number} at the pointer
+ * @param {number} low the box's start on the screen
+ * @param {number} high its end
+ * @param {number} scrolled how far it is scrolled
+ * @param {number} most how far it can scroll
+ */
+function edgeStep(at, low, high, scrolled, most) {
+  // Just outside counts too (a column's header above its list), as the very edge.
+  if (at < low - EDGE || at > high + EDGE) return 0;
+  const speed = (/** @type {number} */ depth) => Math.ceil((MAX_SCROLL_STEP * Math.min(EDGE, depth)) / EDGE);
+  if (at < low + EDGE && scrolled > 0) return -speed(low + EDGE - at);
+  if (at > high - EDGE && scrolled < most - 1) return speed(at - (high - EDGE));
+  return 0;
 }

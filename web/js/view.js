@@ -17,6 +17,11 @@ import { colorFor } from "./people.js";
 
 const MOVE_ANIMATION_MS = 180;
 
+/** Whether the person asked their system for less motion (then nothing glides or flies). */
+export function prefersReducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 export class BoardView {
   /** @param {HTMLElement} root the board's element, which the view fills */
   constructor(root) {
@@ -200,6 +205,14 @@ export class BoardView {
     return card;
   }
 
+  /** Marks the selected cards (after the selection changed without a render). */
+  showSelection() {
+    for (const [id, card] of this.cards) {
+      card.classList.toggle("selected", this.selected.has(id));
+      card.setAttribute("aria-selected", this.selected.has(id) ? "true" : "false");
+    }
+  }
+
   /** @param {boolean} editable */
   placeAddColumnButton(editable) {
     if (!this.addColumnButton) {
@@ -272,10 +285,12 @@ export class BoardView {
    * @param {Map<string, DOMRect>} before
    */
   animateFrom(before) {
-    if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (prefersReducedMotion()) return;
     for (const [id, card] of this.cards) {
       const old = before.get(id);
-      if (!old || card.classList.contains("lifted")) continue;
+      // A card that was not drawn (lifted: display none) has an empty rect at the window's
+      // corner, and a landing one is drawn by the drag's avatar flying in: neither glides.
+      if (!old || (old.width === 0 && old.height === 0) || card.classList.contains("lifted") || card.classList.contains("landing")) continue;
       const now = card.getBoundingClientRect();
       const dx = old.left - now.left;
       const dy = old.top - now.top;

@@ -33,7 +33,12 @@
  *   peers: { client: string, name: string, drag?: DragState | null }[] }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
-/** @typedef {{ type: "committed", seq: number, opId: string, client: string, adjusted: boolean, op: Operation, noop?: false }} Committed */
+/**
+ * A committed event; `at` (ms since 1970 UTC) and `by` (its author) are absent on events
+ * committed before the server recorded them (docs/protocol.md#outcomes).
+ * @typedef {{ type: "committed", seq: number, opId: string, client: string, adjusted: boolean, op: Operation,
+ *   at?: number, by?: string, noop?: false }} Committed
+ */
 /** @typedef {{ type: "committed", noop: true, opId: string, seq: number }} Noop */
 /** @typedef {"invalid" | "gone" | "forbidden" | "locked" | "busy" | "rate-limited" | "unavailable"} RejectionCode */
 /**

@@ -17,6 +17,8 @@ CHROMIUM = "/usr/bin/chromium"
 # Every Playwright wait and action is bounded by this unless a call says otherwise.
 DEFAULT_TIMEOUT_MS = 10_000
 VIEWPORT = {"width": 1280, "height": 800}
+# A phone: its screen size, touch, and the mobile viewport rules.
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
 class ScenarioFailure(Exception):

@@ -11,12 +11,13 @@ Written against the DOM contract of the client (see README.md)."""
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
 import traceback
 
-from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log,
+from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, PHONE, VIEWPORT, Recorder, ScenarioFailure, Server, log,
                      short_traceback, wait_until)
 
 from playwright.sync_api import sync_playwright
@@ -202,8 +203,10 @@ class Run:
         self.contexts = []
         self.boards = 0
 
-    def new_page(self, label):
-        context = self.browser.new_context(viewport=VIEWPORT)
+    def new_page(self, label, device=None):
+        """A page in a context of its own; `device` are context options instead of the desktop
+        viewport (PHONE: a touch screen)."""
+        context = self.browser.new_context(**(device or {"viewport": VIEWPORT}))
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
         context.set_default_navigation_timeout(DEFAULT_TIMEOUT_MS)
         page = context.new_page()
@@ -218,8 +221,12 @@ class Run:
         self.server.create_board(board_id, f"{prefix} {self.boards}", columns or standard_columns())
         return board_id
 
-    def open_board(self, label, board_id, name):
-        page = self.new_page(label)
+    def open_board(self, label, board_id, name, device=None, prepare=None):
+        """Opens /b/{board_id} as `name` and waits until it is live; `prepare(page)` runs before
+        the page loads (a clock to install, a WebSocket route)."""
+        page = self.new_page(label, device)
+        if prepare:
+            prepare(page)
         response = page.goto(f"{self.server.origin}/b/{board_id}?name={name}")
         if response is None or response.status != 200:
             raise ScenarioFailure(f"GET /b/{board_id} answered {response.status if response else 'nothing'}")
@@ -394,6 +401,12 @@ def held_while_dragging(run):
     a, b, holder = hold_in_a(run, board_id)
     badge = card(b, "t1").locator(".held-badge")
     wait_until("the held badge on t1 in page B says Ada", lambda: "Ada" in badge.inner_text(timeout=2000))
+    # The held card's text keeps its width (as its unheld neighbour's), so it does not re-wrap.
+    widths = b.evaluate("""() => ['t1', 't2'].map(id =>
+      document.querySelector(`li.card[data-item-id="${id}"] .card-label`).getBoundingClientRect().width)""")
+    if abs(widths[0] - widths[1]) > 0.5:
+        raise ScenarioFailure(f"the held card's text is {widths[0]:.1f} px wide in page B, its neighbour's {widths[1]:.1f} px: "
+                              "it re-wraps while held")
     ghost = column_list(b, "done").locator(f'li.ghost-slot[data-client="{holder}"]')
     wait_until(f'page B shows li.ghost-slot[data-client="{holder}"] in column done',
                lambda: ghost.count() == 1, timeout=5)
@@ -1035,6 +1048,434 @@ def unknown_board(run):
     if "no-such-board" not in text or page.locator('a[href="/"]').count() == 0:
         raise ScenarioFailure(f"the page neither names the missing board nor links to /: {text[:300]!r}")
     return f"says {page.locator('#board').inner_text().strip()!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Touch, landing animations, selection, Move to…, lock, refused grabs
+
+
+def long_columns():
+    """A To do column longer than a phone's screen (its list scrolls), and Doing and Done."""
+    todo = [(f"t{n}", f"Task number {n}, long enough to take a couple of lines on a phone") for n in range(1, 15)]
+    return [("todo", "To do", todo), ("doing", "Doing", [("d1", "Drag me around"), ("d2", "Reorder me")]),
+            ("done", "Done", [("x1", "Start the server")])]
+
+
+class Finger:
+    """One finger on a touch screen, through the DevTools protocol (real touch events: the
+    browser scrolls with them unless the page stops it, and makes pointer events of them)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+        self.x = self.y = 0
+        # Touch only a page that has been drawn (as a person would): two frames.
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+    def _send(self, kind, points):
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def down(self, x, y):
+        self.x, self.y = x, y
+        self._send("touchStart", [{"x": x, "y": y}])
+
+    def move(self, x, y, steps=10):
+        start_x, start_y = self.x, self.y
+        for step in range(1, steps + 1):
+            self.x = start_x + (x - start_x) * step / steps
+            self.y = start_y + (y - start_y) * step / steps
+            self._send("touchMove", [{"x": self.x, "y": self.y}])
+
+    def up(self):
+        self._send("touchEnd", [])
+
+
+def center(locator):
+    box = locator.bounding_box()
+    if box is None:
+        raise ScenarioFailure(f"{locator} is not on the screen")
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def list_scroll_top(page, collection_id):
+    return page.evaluate("(id) => document.querySelector(`section.column[data-collection-id=\"${id}\"] ol.cards`).scrollTop",
+                         collection_id)
+
+
+@scenario("touch-swipe-scrolls")
+def touch_swipe_scrolls(run):
+    """On a phone, a vertical swipe that starts on a card scrolls the column; nothing is picked
+    up and nothing moves."""
+    columns = long_columns()
+    board_id = run.new_board("swipe", columns)
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    a.evaluate(RECORD_LIFTS_JS)
+    finger = Finger(a)
+    x, y = center(card(a, "t3"))
+    finger.down(x, y)
+    finger.move(x, y - 300, steps=15)
+    finger.up()
+    try:
+        scrolled = wait_until("the To do column scrolled (its list's scrollTop > 0) after a swipe up from card t3",
+                              lambda: list_scroll_top(a, "todo"), timeout=5)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  lifted meanwhile: {a.evaluate('() => window.__lifts')}; "
+                              f"the server has {run.server.board(board_id)}")
+    a.wait_for_timeout(300)
+    lifts = a.evaluate("() => window.__lifts")
+    if lifts:
+        raise ScenarioFailure(f"the swipe picked something up: {lifts}")
+    seq, shown = run.server.board(board_id)
+    if seq != 0 or shown != as_state(columns):
+        raise ScenarioFailure(f"the swipe changed the board: seq {seq}, {shown}")
+    return f"the column scrolled by {scrolled} px; nothing lifted, the board unchanged"
+
+
+@scenario("touch-hold-drags")
+def touch_hold_drags(run):
+    """On a phone, a finger held still on a card picks it up (it lifts first); near the column's
+    bottom edge the column scrolls, at the screen's right edge the board scrolls to the next
+    column; released there, the card moves."""
+    columns = long_columns()
+    board_id = run.new_board("hold", columns)
+    sent = []
+
+    def count_frames(page):
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload).get("type"))))
+
+    a = run.open_board("A", board_id, "Ada", device=PHONE, prepare=count_frames)
+    finger = Finger(a)
+    # The cards that ever show they are being pressed (for a moment: polling could miss it).
+    a.evaluate("""() => {
+      window.__pressed = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('li.card.pressing'))
+          if (!window.__pressed.includes(el.dataset.itemId)) window.__pressed.push(el.dataset.itemId);
+      }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+    }""")
+    # Held and let go without moving: picked up, put back, nothing sent.
+    finger.down(*center(card(a, "t2")))
+    try:
+        wait_until("card t2 is picked up (li.card.lifted) after the finger held still on it",
+                   lambda: count(a, 'li.card.lifted[data-item-id="t2"]') == 1, timeout=3)
+    finally:
+        finger.up()
+    wait_until("t2 is back in place after the finger let go", lambda: count(a, ".lifted, .landing") == 0, timeout=3)
+    a.evaluate("() => { window.__pressed = []; }")
+    x, y = center(card(a, "t1"))
+    finger.down(x, y)
+    try:
+        wait_until("card t1 is picked up (li.card.lifted) after the finger held still on it",
+                   lambda: count(a, 'li.card.lifted[data-item-id="t1"]') == 1, timeout=3)
+        pressed = a.evaluate("() => window.__pressed")
+        if pressed != ["t1"]:
+            raise ScenarioFailure(f"before it was picked up, t1 did not show it was pressed (li.card.pressing seen on {pressed})")
+        # Near the column's bottom edge, its list scrolls while the finger waits there.
+        todo = column_list(a, "todo").bounding_box()
+        finger.move(x, todo["y"] + todo["height"] - 12, steps=10)
+        wait_until("the To do column scrolls down while the finger waits near its bottom edge",
+                   lambda: list_scroll_top(a, "todo") > 40, timeout=5)
+        # To the right edge: the board scrolls while the finger waits there, until Doing is in
+        # view; then back to the middle, where it stops.
+        doing_left = "() => document.querySelector('section.column[data-collection-id=\"doing\"]').getBoundingClientRect().left"
+        finger.move(PHONE["viewport"]["width"] - 8, y, steps=10)
+        wait_until("the board scrolls right, bringing Doing in, while the finger waits at the screen's edge",
+                   lambda: a.evaluate(doing_left) < 150, timeout=5)
+        finger.move(PHONE["viewport"]["width"] / 2, y, steps=1)
+        box = column_list(a, "doing").locator('li.card[data-item-id="d2"]').bounding_box()
+        if box is None or box["x"] < 0 or box["x"] + box["width"] / 2 > PHONE["viewport"]["width"]:
+            raise ScenarioFailure(f"card d2 is not on the screen after the board scrolled: {box}")
+        finger.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.25, steps=10)
+        wait_placeholder(a, "doing", 1)
+    finally:
+        finger.up()
+    expected = moved(as_state(columns), "t1", "doing", "d2")
+    seq = wait_server_board(run, board_id, expected)
+    wait_board(a, "A", expected, seq)
+    if sent.count("move") != 1:
+        raise ScenarioFailure(f"page A sent {sent.count('move')} moves, not 1: holding t2 still and letting go sent one too "
+                              f"(frames sent: {sent})")
+    return f"held, carried down (the column scrolled) and across (the board scrolled), dropped before d2: seq {seq}"
+
+
+@scenario("phone-people")
+def phone_people(run):
+    """On a phone the people on the board are shown (a compact stack of initials), not hidden."""
+    board_id = run.new_board("phone-people")
+    a = run.open_board("A", board_id, "Ada Lovelace", device=PHONE)
+    run.open_board("B", board_id, "Bob")
+    people = a.locator("#presence li[data-client]")
+    wait_until("page A lists two people in #presence", lambda: people.count() == 2, timeout=5)
+    shown = [people.nth(i) for i in range(2)]
+    for person in shown:
+        if not person.is_visible():
+            raise ScenarioFailure(f"#presence li is not visible on a 390 px wide screen: {person.evaluate('el => el.outerHTML')}")
+    stack = [(p.get_attribute("title"), p.get_attribute("data-initials"), p.bounding_box()) for p in shown]
+    if {s[1] for s in stack} != {"AL", "B"}:
+        raise ScenarioFailure(f"the stack's initials are {[s[1] for s in stack]}, not AL and B")
+    if any(box["width"] > 48 for _, _, box in stack):
+        raise ScenarioFailure(f"the people are not a compact stack on a phone: {stack}")
+    run.save_screenshot(a, "board-phone")
+    return f"shown as {[s[1] for s in stack]} ({[s[0] for s in stack]})"
+
+
+# Where the dragged card is drawn, frame by frame, from now on: the drag's avatar and the card
+# itself when it is drawn; `window.__endedAt` is the frame at which Escape or the release came.
+RECORD_LANDING_JS = """(itemId) => {
+  const frames = [];
+  window.__frames = frames;
+  window.__endedAt = null;
+  const ended = () => { if (window.__frames === frames && window.__endedAt === null) window.__endedAt = frames.length; };
+  window.addEventListener('keydown', (e) => { if (e.key === 'Escape') ended(); }, {capture: true});
+  window.addEventListener('pointerup', ended, {capture: true});
+  const frame = () => {
+    if (window.__frames !== frames) return;  // a newer recording took over
+    const drawn = [];
+    const avatar = document.querySelector('.drag-avatar');
+    if (avatar) {
+      const r = avatar.getBoundingClientRect();
+      drawn.push({what: 'avatar', x: r.left, y: r.top, parent: avatar.parentElement.tagName});
+    }
+    const card = document.querySelector(`li.card[data-item-id="${itemId}"]`);
+    if (card && card.getClientRects().length && getComputedStyle(card).visibility !== 'hidden') {
+      const r = card.getBoundingClientRect();
+      drawn.push({what: 'card', x: r.left, y: r.top});
+    }
+    frames.push(drawn);
+    if (frames.length < 400) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+
+
+def landing_frames(page, what):
+    """The frames drawn after the end (Escape or release), once the card is drawn alone (landed)."""
+    def settled():
+        frames, ended = page.evaluate("() => [window.__frames, window.__endedAt]")
+        if ended is None or len(frames) < ended + 3:
+            return None
+        after = frames[ended:]
+        done = [i for i, drawn in enumerate(after) if [d["what"] for d in drawn] == ["card"]]
+        return after if done and len(after) > done[0] + 2 else None
+    return wait_until(f"the card has landed after {what} (drawn alone, without the avatar)", settled, timeout=5)
+
+
+def check_landing(frames, release, slot, what):
+    """The first frame after the end draws the card where it was let go; no frame draws it at
+    the window's corner; the last draws it in its slot."""
+    def near(d, point, within):
+        return abs(d["x"] - point[0]) <= within and abs(d["y"] - point[1]) <= within
+    first = frames[0]
+    if not first or not all(near(d, release, 24) for d in first):
+        raise ScenarioFailure(f"after {what} the card was first drawn at {first}, not where it was let go "
+                              f"({release[0]:.0f}, {release[1]:.0f})")
+    corner = [d for drawn in frames for d in drawn if d["x"] < 40 and d["y"] < 40]
+    if corner:
+        raise ScenarioFailure(f"after {what} the card was drawn at the window's corner: {corner[:3]}")
+    if any(d.get("parent", "BODY") != "BODY" for drawn in frames for d in drawn):
+        raise ScenarioFailure(f"the flying card is not drawn on the body (above the columns): {frames[0]}")
+    last = frames[-1]
+    if len(last) != 1 or not near(last[0], slot, 2):
+        raise ScenarioFailure(f"after {what} the card ends drawn at {last}, not in its slot {slot}")
+    return len([f for f in frames if any(d["what"] == "avatar" for d in f)])
+
+
+def avatar_position(page):
+    box = page.locator(".drag-avatar").bounding_box()
+    if box is None:
+        raise ScenarioFailure("no .drag-avatar while dragging")
+    return box["x"], box["y"]
+
+
+@scenario("animations-origin")
+def animations_origin(run):
+    """A cancelled drag flies the card back from where it was let go, a drop flies it from there
+    into its new slot (above the columns, never from the window's corner); with reduced motion
+    the card is simply in place."""
+    board_id = run.new_board("landing")
+    a = run.open_board("A", board_id, "Ada")
+    origin = card(a, "t1").bounding_box()
+    pointer_pick_up(a, "t1")
+    pointer_move_before(a, "done", "x1")
+    wait_placeholder(a, "done", 0)
+    release = avatar_position(a)
+    a.evaluate(RECORD_LANDING_JS, "t1")
+    a.keyboard.press("Escape")
+    frames = landing_frames(a, "Escape")
+    flying = check_landing(frames, release, (origin["x"], origin["y"]), "Escape")
+    a.mouse.up()
+    if flying < 2:
+        raise ScenarioFailure(f"the cancelled card did not fly back (the avatar was drawn in {flying} frame(s))")
+
+    pointer_pick_up(a, "t2")
+    pointer_move_before(a, "doing", "d2")
+    wait_placeholder(a, "doing", 1)
+    release = avatar_position(a)
+    a.evaluate(RECORD_LANDING_JS, "t2")
+    a.mouse.up()
+    frames = landing_frames(a, "the drop")
+    slot = card(a, "t2").bounding_box()
+    check_landing(frames, release, (slot["x"], slot["y"]), "the drop")
+    expected = moved(as_state(standard_columns()), "t2", "doing", "d2")
+    wait_server_board(run, board_id, expected)
+
+    a.emulate_media(reduced_motion="reduce")
+    pointer_pick_up(a, "t3")
+    pointer_move_before(a, "done", "x1")
+    wait_placeholder(a, "done", 0)
+    a.evaluate(RECORD_LANDING_JS, "t3")
+    a.keyboard.press("Escape")
+    frames = landing_frames(a, "Escape with reduced motion")
+    a.mouse.up()
+    if any(d["what"] == "avatar" for d in frames[0]):
+        raise ScenarioFailure(f"with reduced motion the card still flew: {frames[:3]}")
+    return f"Escape: flew back in {flying} frames; the drop flew from the release point to its slot; reduced motion: no flight"
+
+
+def selected_ids(page):
+    return page.evaluate("() => [...document.querySelectorAll('li.card.selected')].map(el => el.dataset.itemId)")
+
+
+@scenario("range-move-to")
+def range_move_to(run):
+    """Click t1, Shift+click t3: three cards selected (Ctrl+click toggles one out and back);
+    "Move to…" moves all three to Doing, before d2."""
+    board_id = run.new_board("range")
+    a = run.open_board("A", board_id, "Ada")
+    card(a, "t1").click()
+    card(a, "t3").click(modifiers=["Shift"])
+    wait_until("t1, t2 and t3 are selected after click t1, Shift+click t3",
+               lambda: selected_ids(a) == ["t1", "t2", "t3"], timeout=3)
+    card(a, "t2").click(modifiers=["Control"])
+    wait_until("Ctrl+click takes t2 out of the selection", lambda: selected_ids(a) == ["t1", "t3"], timeout=3)
+    card(a, "t2").click(modifiers=["Control"])
+    wait_until("Ctrl+click puts t2 back", lambda: selected_ids(a) == ["t1", "t2", "t3"], timeout=3)
+    card(a, "t2").hover()
+    card(a, "t2").locator(".card-menu").click()
+    a.get_by_role("menuitem", name="Move to…").click()
+    dialog = a.locator("dialog#move-to")
+    wait_until("the Move to… dialog is open", lambda: dialog.is_visible(), timeout=3)
+    title = dialog.locator(".dialog-title").inner_text()
+    if "3 cards" not in title:
+        raise ScenarioFailure(f"the dialog does not say it moves the 3 selected cards: {title!r}")
+    dialog.locator("select[name=collection]").select_option("doing")
+    offered = dialog.locator("select[name=position] option").evaluate_all("options => options.map(o => o.value)")
+    if offered != ["top", "bottom", "d1", "d2"]:
+        raise ScenarioFailure(f"the positions offered in Doing are {offered}, not top, bottom, before d1, before d2")
+    dialog.locator("select[name=position]").select_option("d2")
+    dialog.locator("button[value=move]").click()
+    expected = [("todo", []), ("doing", ["d1", "t1", "t2", "t3", "d2"]), ("done", ["x1"])]
+    seq = wait_server_board(run, board_id, expected)
+    wait_board(a, "A", expected, seq)
+    if selected_ids(a):
+        raise ScenarioFailure(f"cards stay selected after the move: {selected_ids(a)}")
+    return f"t1-t3 selected by range and moved before d2 in one move (seq {seq})"
+
+
+def board_locked(run, board_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return answer["locked"]
+
+
+@scenario("lock-confirm")
+def lock_confirm(run):
+    """Lock asks first (Cancel locks nothing); once locked, the others' banner names the locker,
+    the locker's banner says how to unlock; Unlock unlocks at once."""
+    board_id = run.new_board("lock")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    toggle = a.locator("#lock-toggle")
+    dialog = a.locator("dialog#lock-confirm")
+    toggle.click()
+    wait_until("Lock opens a confirmation (dialog#lock-confirm)", lambda: dialog.is_visible(), timeout=3)
+    dialog.locator("button[value=cancel]").click()
+    a.wait_for_timeout(300)
+    if board_locked(run, board_id):
+        raise ScenarioFailure("Cancel in the confirmation locked the board")
+    toggle.click()
+    wait_until("Lock opens the confirmation again", lambda: dialog.is_visible(), timeout=3)
+    dialog.locator("button[value=lock]").click()
+    wait_until("the server has the board locked", lambda: board_locked(run, board_id), timeout=5)
+    banner_b = wait_until("B's banner names Ada as the locker",
+                          lambda: "Ada" in (text := b.locator("#readonly").inner_text()) and text, timeout=5)
+    banner_a = wait_until("A's banner says A locked it and how to unlock",
+                          lambda: "you" in (text := a.locator("#readonly").inner_text()) and "Unlock" in text and text,
+                          timeout=5)
+    if "has to unlock" in banner_a or toggle.inner_text().strip() != "Unlock":
+        raise ScenarioFailure(f"A's banner {banner_a!r} beside its button {toggle.inner_text()!r}")
+    toggle.click()
+    wait_until("Unlock unlocks at once", lambda: not board_locked(run, board_id), timeout=5)
+    wait_until("B's banner is gone", lambda: b.locator("#readonly").is_hidden(), timeout=5)
+    return f"B: {banner_b!r}; A: {banner_a!r}"
+
+
+@scenario("refused-grab-quiet")
+def refused_grab_quiet(run):
+    """A grabs the card B holds without having heard of B's hold (A's page is kept from it): the
+    server refuses A's drag.start (busy), and from then on A sends no drag.over, even one it
+    had waiting (A's clock is paused so that one waits for sure)."""
+    board_id = run.new_board("refused")
+    sent = []
+    link = {"page": None, "held": [], "holding": True}
+
+    def route(ws):
+        server = ws.connect_to_server()
+        link["page"] = ws
+
+        def from_page(message):
+            try:
+                sent.append(json.loads(message).get("type"))
+            except ValueError:
+                sent.append(None)
+            server.send(message)
+
+        def from_server(message):
+            data = json.loads(message)
+            if data.get("type") in ("drag", "drag.over"):
+                return  # A never hears of B's hold
+            if data.get("type") == "rejected" and data.get("ref") == "drag.start" and link["holding"]:
+                link["held"].append(message)
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def prepare(page):
+        page.clock.install()
+        page.route_web_socket(re.compile(r"/ws$"), route)
+
+    a = run.open_board("A", board_id, "Ada", prepare=prepare)
+    b = run.open_board("B", board_id, "Bob")
+    pointer_pick_up(b, "t1")
+    pointer_move_before(b, "done", "x1")
+    wait_placeholder(b, "done", 0)
+    if count(a, "li.card.held"):
+        raise ScenarioFailure("page A heard of B's hold; the scenario needs it not to")
+    a.clock.pause_at(a.evaluate("() => Date.now()") + 1000)
+    pointer_pick_up(a, "t1")
+    wait_until("the server refused A's drag.start (held back from A for now)", lambda: link["held"], timeout=5)
+    pointer_move_before(a, "doing", "d2")
+    pointer_move_before(a, "doing", "d1")
+    overs_before = sent.count("drag.over")
+    link["holding"] = False
+    link["page"].send(link["held"][0])
+    wait_until("page A lets go of t1 after the refusal", lambda: count(a, "li.card.lifted") == 0, timeout=5)
+    heard = sent.count("drag.over")
+    a.clock.run_for(2000)
+    pointer_move_before(a, "done", "x1")
+    pointer_move_before(a, "doing", "d2")
+    a.clock.run_for(2000)
+    a.wait_for_timeout(300)
+    a.mouse.up()
+    after = sent.count("drag.over") - heard
+    if after:
+        raise ScenarioFailure(f"page A sent {after} drag.over after the server refused its grab (busy); frames sent: {sent}")
+    b.keyboard.press("Escape")
+    b.mouse.up()
+    return f"A sent {overs_before} drag.over before the refusal reached it, none after; frames: {sent}"
 
 
 def console_clean(run):

@@ -1,0 +1,52 @@
+// @ts-check
+// Who is on the board, in the top bar: a name per person in their colour on wide screens, a
+// compact stack of initials on a phone (board.css switches), so that a person on a phone
+// still sees who else is there. The stack shows a few and counts the rest ("+3").
+
+import { colorFor } from "./people.js";
+
+/** How many people the phone's stack shows before it counts the rest. */
+const STACK_SIZE = 4;
+
+/** @typedef {{ client: string, name: string, self?: boolean }} Person */
+
+/**
+ * "Ada Lovelace" → "AL", "bob" → "B": at most two letters, from the first two words.
+ * @param {string} name
+ * @returns {string}
+ */
+export function initials(name) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  // for…of walks by code points: a name starting with an emoji keeps it whole.
+  const letters = words.slice(0, 2).map((word) => [...word][0]);
+  return letters.join("").toUpperCase() || "?";
+}
+
+/**
+ * Fills `list` with one item per person (`data-client`, the name as its text and title).
+ * @param {HTMLElement} list
+ * @param {Person[]} people
+ */
+export function showPeople(list, people) {
+  const items = people.map((person, index) => {
+    const item = document.createElement("li");
+    item.dataset.client = person.client;
+    item.dataset.initials = initials(person.name);
+    item.style.setProperty("--person-color", colorFor(person.name));
+    item.textContent = person.name;
+    item.title = person.self ? `${person.name} (you)` : person.name;
+    if (person.self) item.classList.add("self");
+    if (index >= STACK_SIZE) item.classList.add("beyond-stack");
+    return item;
+  });
+  const beyond = people.length - STACK_SIZE;
+  if (beyond > 0) {
+    const more = document.createElement("li");
+    more.className = "more";
+    more.dataset.initials = `+${beyond}`;
+    more.textContent = `and ${beyond} more`;
+    more.title = people.slice(STACK_SIZE).map((person) => person.name).join(", ");
+    items.push(more);
+  }
+  list.replaceChildren(...items);
+}
