@@ -1,0 +1,75 @@
+import CorkboardHub
+import CorkboardModel
+import CorkboardServer
+import CorkboardWire
+import Foundation
+import TestSupport
+import Testing
+
+/// Each committed event says when and by whom (docs/protocol.md#outcomes), against a real
+/// `corkboard serve` with signed tokens beside a token file: `by` is the signed token's `sub`
+/// whatever name the hello gave, the hello's name for a token of the token file, and over HTTP
+/// the `sub` or `"http"`; `at` is the server's clock, within the test's start and end. Every
+/// carrier (the sender's and the others' `committed`, `GET …/ops`, a resent opId's answer)
+/// carries the same two values.
+@Suite(.threadsOfTheirOwn) struct CommitAuthorServeTests {
+    static func millisecondsNow() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// `POST …/ops`: a move of the board's first item to the other collection, as `opId`.
+    static func httpMove(port: UInt16, token: String, opId: String) throws -> TestHTTPResponse {
+        let document = try Unharmed.document(port: port, board: "board", token: token)
+        let collections = document.board.collections
+        let from = try #require(collections.firstIndex { !$0.items.isEmpty })
+        let request = OperationRequest(
+            opId: opId, baseSeq: document.seq,
+            .move(sources: [collections[from].items[0].id], destination: Destination(collection: collections[(from + 1) % collections.count].id)))
+        let body = String(decoding: try WireFormat.encode(ClientMessage.operation(request)), as: UTF8.self)
+        return try Unharmed.post(port, "/api/boards/board/ops", body: body, token: token)
+    }
+
+    static func committed(_ response: TestHTTPResponse) throws -> CommittedEvent {
+        guard response.status == 200, case .committed(let event) = try WireFormat.decodeServerMessage(Data(response.body)) else {
+            throw HubTestFailure("expected a committed answer, got \(response.status) \(response.text)")
+        }
+        return event
+    }
+
+    @Test func byIsTheTokenSubjectOrTheHelloNameAndAtIsTheCommitTime() async throws {
+        try await offPool {
+            let server = try SignedTokenServeTests.server()
+            let port = server.port
+            let start = Self.millisecondsNow()
+
+            let adaToken = SignedTokenServeTests.token("Ada")
+            let ada = try BoardTestClient(port: port, board: "board", name: "claims to be Bob", token: adaToken)
+            let wall = try BoardTestClient(port: port, board: "board", name: "Wall display", token: "owner-token")
+            let bySignedToken = try Unharmed.commitAMove(ada)
+            #expect(bySignedToken.by == "id-Ada")
+            let byHelloName = try Unharmed.commitAMove(wall)
+            #expect(byHelloName.by == "Wall display")
+
+            let httpBySubject = try Self.committed(try Self.httpMove(port: port, token: adaToken, opId: "http-ada"))
+            #expect(httpBySubject.by == "id-Ada")
+            let firstAnswer = try Self.httpMove(port: port, token: "owner-token", opId: "http-owner")
+            let httpAnonymous = try Self.committed(firstAnswer)
+            #expect(httpAnonymous.by == TokenHolder.anonymousHTTPAuthor)
+            // The opId sent again, by another caller, later: its first answer, byte for byte.
+            let resent = try Self.httpMove(port: port, token: adaToken, opId: "http-owner")
+            #expect(resent.status == 200 && resent.body == firstAnswer.body)
+
+            let end = Self.millisecondsNow()
+            let mine = [bySignedToken, byHelloName, httpBySubject, httpAnonymous]
+            // The log, each member's live stream and the answers carry the same events.
+            #expect(try Unharmed.events(port: port, board: "board", token: "owner-token") == mine)
+            _ = try ada.sync()
+            _ = try wall.sync()
+            #expect(ada.events == mine && wall.events == mine)
+            let times = mine.compactMap(\.at)
+            #expect(times.count == mine.count)
+            #expect(times.allSatisfy { (start...end).contains($0) }, "\(times) not within \(start)...\(end)")
+            #expect(times == times.sorted())
+            try ada.close()
+            try wall.close()
+        }
+    }
+}
