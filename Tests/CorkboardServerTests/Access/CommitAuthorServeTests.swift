@@ -10,8 +10,8 @@ import Testing
 /// `corkboard serve` with signed tokens beside a token file: `by` is the signed token's `sub`
 /// whatever name the hello gave, the hello's name for a token of the token file, and over HTTP
 /// the `sub` or `"http"`; `at` is the server's clock, within the test's start and end. Every
-/// carrier (the sender's and the others' `committed`, `GET …/ops`, a resent opId's answer)
-/// carries the same two values.
+/// carrier (the sender's and the others' `committed`, a resume's replay, `GET …/ops`, a resent
+/// opId's answer) carries the same two values.
 @Suite(.threadsOfTheirOwn) struct CommitAuthorServeTests {
     static func millisecondsNow() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
@@ -40,6 +40,9 @@ import Testing
             let port = server.port
             let start = Self.millisecondsNow()
 
+            // Joins at seq 0 and leaves: it resumes from there once the events are in.
+            let early = try BoardTestClient(port: port, board: "board", name: "Early", token: "owner-token")
+            try early.close()
             let adaToken = SignedTokenServeTests.token("Ada")
             let ada = try BoardTestClient(port: port, board: "board", name: "claims to be Bob", token: adaToken)
             let wall = try BoardTestClient(port: port, board: "board", name: "Wall display", token: "owner-token")
@@ -64,12 +67,15 @@ import Testing
             _ = try ada.sync()
             _ = try wall.sync()
             #expect(ada.events == mine && wall.events == mine)
+            let resumed = try BoardTestClient(port: port, board: "board", name: "Early", token: "owner-token", resumeFrom: early)
+            #expect(resumed.welcome.resumed)
+            _ = try resumed.sync()
+            #expect(resumed.events == mine)
             let times = mine.compactMap(\.at)
             #expect(times.count == mine.count)
             #expect(times.allSatisfy { (start...end).contains($0) }, "\(times) not within \(start)...\(end)")
             #expect(times == times.sorted())
-            try ada.close()
-            try wall.close()
+            for client in [ada, wall, resumed] { try client.close() }
         }
     }
 }
