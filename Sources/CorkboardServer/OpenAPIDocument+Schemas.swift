@@ -576,7 +576,7 @@ extension OpenAPIDocument {
               },
               "by": {
                 "type": "string",
-                "description": "the author: the signed token's sub, else the hello name (over HTTP: the sub, else \"http\"); absent on events stored before authors were kept"
+                "description": "the author: the signed token's sub, else the token-file grant's name, else the hello name (over HTTP: \"http\"); absent on events stored before authors were kept"
               },
               "noop": {
                 "const": true

@@ -8,11 +8,22 @@ import Testing
 
 /// Each committed event says when and by whom (docs/protocol.md#outcomes), against a real
 /// `corkboard serve` with signed tokens beside a token file: `by` is the signed token's `sub`
-/// whatever name the hello gave, the hello's name for a token of the token file, and over HTTP
-/// the `sub` or `"http"`; `at` is the server's clock, within the test's start and end. Every
+/// whatever name the hello gave, then a token-file grant's `name`, else the hello's name, and
+/// over HTTP the `sub`, the grant's `name` or `"http"`; `at` is the server's clock, within the test's start and end. Every
 /// carrier (the sender's and the others' `committed`, a resume's replay, `GET …/ops`, a resent
 /// opId's answer) carries the same two values.
 @Suite(.threadsOfTheirOwn) struct CommitAuthorServeTests {
+    /// `SignedTokenServeTests`' server, whose token file also has a grant with a name.
+    static func server() throws -> ChildServer {
+        let folder = try TemporaryDirectory("corkboard-secret")
+        let path = try folder.write("secret", SignedTokenServeTests.secret)
+        let tokens = #"""
+            {"tokens":[{"token":"owner-token","role":"owner","boards":"*"},
+                       {"token":"ci-token","role":"editor","boards":["board"],"name":"ci-bot"}]}
+            """#
+        return try ChildServer(["--token-secret-file", path], tokens: tokens, ownerToken: "owner-token")
+    }
+
     static func millisecondsNow() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// `POST …/ops`: a move of the board's first item to the other collection, as `opId`.
@@ -36,7 +47,7 @@ import Testing
 
     @Test func byIsTheTokenSubjectOrTheHelloNameAndAtIsTheCommitTime() async throws {
         try await offPool {
-            let server = try SignedTokenServeTests.server()
+            let server = try Self.server()
             let port = server.port
             let start = Self.millisecondsNow()
 
@@ -50,9 +61,15 @@ import Testing
             #expect(bySignedToken.by == "id-Ada")
             let byHelloName = try Unharmed.commitAMove(wall)
             #expect(byHelloName.by == "Wall display")
+            let ci = try BoardTestClient(port: port, board: "board", name: "claims to be Ada", token: "ci-token")
+            let byGrantName = try Unharmed.commitAMove(ci)
+            #expect(byGrantName.by == "ci-bot")
+            try ci.close()
 
             let httpBySubject = try Self.committed(try Self.httpMove(port: port, token: adaToken, opId: "http-ada"))
             #expect(httpBySubject.by == "id-Ada")
+            let httpByGrantName = try Self.committed(try Self.httpMove(port: port, token: "ci-token", opId: "http-ci"))
+            #expect(httpByGrantName.by == "ci-bot")
             let firstAnswer = try Self.httpMove(port: port, token: "owner-token", opId: "http-owner")
             let httpAnonymous = try Self.committed(firstAnswer)
             #expect(httpAnonymous.by == TokenHolder.anonymousHTTPAuthor)
@@ -61,7 +78,7 @@ import Testing
             #expect(resent.status == 200 && resent.body == firstAnswer.body)
 
             let end = Self.millisecondsNow()
-            let mine = [bySignedToken, byHelloName, httpBySubject, httpAnonymous]
+            let mine = [bySignedToken, byHelloName, byGrantName, httpBySubject, httpByGrantName, httpAnonymous]
             // The log, each member's live stream and the answers carry the same events.
             #expect(try Unharmed.events(port: port, board: "board", token: "owner-token") == mine)
             _ = try ada.sync()
