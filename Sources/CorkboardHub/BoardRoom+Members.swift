@@ -7,7 +7,7 @@ import CorkboardWire
 final class Member {
     let client: ClientID
     let name: String
-    /// What its commits carry as `by`: its signed token's subject, else `name`.
+    /// What its commits carry as `by` (`TokenHolder.author(named:)`).
     let author: String
     let role: Role
     /// The token it joined with: checked again when the token file is reloaded.
