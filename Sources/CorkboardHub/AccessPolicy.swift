@@ -47,6 +47,10 @@ public struct TokenHolder: Sendable, Equatable {
     /// The display name of a signed token's `name`: shown to the others instead of the one in
     /// `hello`, so a client cannot pass for somebody else. Nil: the name in `hello` is shown.
     public var name: String?
+    /// The `name` of a token-file grant: who the commits made with it are by (`author(named:)`).
+    /// Not shown to the others instead of the `hello` name, since several people may share one
+    /// grant's token; nil for a signed token and for a grant without a name.
+    public var grantName: String?
 
     public init(role: Role, boards: BoardScope, mayReadMetrics: Bool, subject: String? = nil, name: String? = nil) {
         self.role = role

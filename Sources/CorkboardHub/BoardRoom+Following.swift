@@ -108,7 +108,8 @@ extension BoardRoom {
     }
 
     private func resolve(_ resolution: Resolution) {
-        resolve(resolution.request, client: resolution.client, role: resolution.role, target: resolution.target)
+        resolve(
+            resolution.request, client: resolution.client, author: resolution.author, role: resolution.role, target: resolution.target)
     }
 
     /// A followed event goes to every live member, as this room's own do, and ends the drags

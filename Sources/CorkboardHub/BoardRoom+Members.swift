@@ -7,6 +7,8 @@ import CorkboardWire
 final class Member {
     let client: ClientID
     let name: String
+    /// What its commits carry as `by` (`TokenHolder.author(named:)`).
+    let author: String
     let role: Role
     /// The token it joined with: checked again when the token file is reloaded.
     let token: String?
@@ -28,9 +30,10 @@ final class Member {
 
     var isLive: Bool { replayedThrough == nil }
 
-    init(client: ClientID, name: String, role: Role, token: String?, link: any MemberLink, order: Int) {
+    init(client: ClientID, name: String, author: String, role: Role, token: String?, link: any MemberLink, order: Int) {
         self.client = client
         self.name = name
+        self.author = author
         self.role = role
         self.token = token
         self.link = link
@@ -71,7 +74,7 @@ extension BoardRoom {
         guard members[key] == nil else { return }
         // Judged again here, on the room's queue: a token revoked while this join was on its
         // way is refused, as `recheckAccess` would have disconnected it.
-        guard hub.access.judge(token: hello.token, checkingLifetime: false).holder?.role(on: id) == role else {
+        guard let holder = hub.access.judge(token: hello.token, checkingLifetime: false).holder, holder.role(on: id) == role else {
             return Self.refuse(link, .forbidden, "the token is not valid for board \"\(id)\" (any more)", close: .policyViolation)
         }
         hub.metrics.members.increment()
@@ -79,7 +82,9 @@ extension BoardRoom {
         let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
-        let member = Member(client: client, name: hello.name, role: role, token: hello.token, link: link, order: joinCounter)
+        let member = Member(
+            client: client, name: hello.name, author: holder.author(named: hello.name), role: role, token: hello.token, link: link,
+            order: joinCounter)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             link.send(
                 .welcome(

@@ -148,18 +148,20 @@ final class BoardRoom: @unchecked Sendable {
             guard let member = self.members[key] else { return }
             self.sequence {
                 self.noteDrop(request, from: key)
-                self.resolve(request, client: member.client, role: member.role, target: .member(key))
+                self.resolve(request, client: member.client, author: member.author, role: member.role, target: .member(key))
             }
         }
     }
 
-    /// An operation from an HTTP caller.
-    func submit(_ request: OperationRequest, role: Role, _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void) {
+    /// An operation from an HTTP caller, committed as by `author`.
+    func submit(
+        _ request: OperationRequest, author: String, role: Role, _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
+    ) {
         perform {
             self.whenReady(orFail: { completion(.failure($0)) }) {
                 let client = self.hub.nextClientID()
                 self.sequence {
-                    self.resolve(request, client: client, role: role, target: .http { completion(.success($0)) })
+                    self.resolve(request, client: client, author: author, role: role, target: .http { completion(.success($0)) })
                 }
             }
         }
@@ -184,9 +186,10 @@ final class BoardRoom: @unchecked Sendable {
             || engine.historyBytes.protected >= engine.historyByteBudget / 2
     }
 
-    func resolve(_ request: OperationRequest, client: ClientID, role: Role, target: ReplyTarget) {
-        let outcome = engine.apply(request, client: client, role: role, leases: leases)
-        let resolution = Resolution(request: request, client: client, role: role, target: target)
+    func resolve(_ request: OperationRequest, client: ClientID, author: String, role: Role, target: ReplyTarget) {
+        let stamp = CommitStamp(at: max(CommitClock.millisecondsSince1970(), engine.latestCommitTime ?? 0), by: author)
+        let outcome = engine.apply(request, client: client, role: role, leases: leases, stamp: stamp)
+        let resolution = Resolution(request: request, client: client, author: author, role: role, target: target)
         if case .committed(let commit) = outcome {
             pipeline.add(commit.event, from: target, resolution: resolution)
         } else if let delivery = pipeline.answer(outcome, to: target, resolution: resolution) {

@@ -16,6 +16,7 @@ enum ReplyTarget: Sendable {
 struct Resolution: Sendable {
     var request: OperationRequest
     var client: ClientID
+    var author: String
     var role: Role
     var target: ReplyTarget
 }

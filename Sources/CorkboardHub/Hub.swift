@@ -272,9 +272,10 @@ public final class Hub: Sendable {
     /// One operation from an HTTP caller with `role`: answered when its outcome may be told
     /// (a commit once durable, and broadcast to the board's members like any other).
     /// `caller` (the client's address) is what the operation rates are counted by, and
-    /// `bytes` (the request's body) what it costs against the byte rate.
+    /// `bytes` (the request's body) what it costs against the byte rate. A commit carries
+    /// `author` as its `by` (`TokenHolder.httpAuthor`).
     public func submit(
-        _ request: OperationRequest, board: String, role: Role, caller: String, bytes: Int,
+        _ request: OperationRequest, board: String, role: Role, author: String, caller: String, bytes: Int,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
         guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
@@ -286,7 +287,7 @@ public final class Hub: Sendable {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.byteRateLimitedRejection(request.opId))))
         }
-        room(for: board).submit(request, role: role, completion)
+        room(for: board).submit(request, author: author, role: role, completion)
     }
 
     /// Creates `board` when the store holds no board at all (the demo a new user sees).

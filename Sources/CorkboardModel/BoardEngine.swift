@@ -65,6 +65,12 @@ public struct BoardEngine: Sendable {
     /// The seq of the last committed event.
     public var seq: Int { history.latestSeq }
 
+    /// The commit time (`at`) of the last event, when the history holds it and it has one:
+    /// the hub stamps the next event no earlier, so `at` never goes back along a board's seqs.
+    public var latestCommitTime: Int? {
+        history.count > 0 ? history[seq].event.at : nil
+    }
+
     /// The current board, as a plain value (for `welcome`, snapshots, `GET`).
     public var board: Board { current.board }
 
@@ -123,9 +129,11 @@ public struct BoardEngine: Sendable {
 
     /// Resolves one operation from `client` (docs/protocol.md#5-resolution) and, when it commits,
     /// applies it and assigns it the next seq. `leases` is the hub's table of items in
-    /// live drags. Never throws: every failure is a `rejected` outcome.
+    /// live drags; `stamp`, when and by whom, is copied into the event it commits (the hub
+    /// always gives one; nil leaves the event's `at` and `by` out). Never throws: every
+    /// failure is a `rejected` outcome.
     public mutating func apply(
-        _ request: OperationRequest, client: ClientID, role: Role, leases: LeaseTable = .empty
+        _ request: OperationRequest, client: ClientID, role: Role, leases: LeaseTable = .empty, stamp: CommitStamp? = nil
     ) -> Outcome {
         guard Limits.isValidID(request.opId) else {
             // Not remembered: an opId this malformed cannot name an operation.
@@ -142,7 +150,7 @@ public struct BoardEngine: Sendable {
                 return .noop(noop)
             case .change(let operation, let adjusted, let leaseHits):
                 let event = CommittedEvent(
-                    seq: seq + 1, opId: request.opId, client: client, op: operation, adjusted: adjusted)
+                    seq: seq + 1, opId: request.opId, client: client, op: operation, adjusted: adjusted, stamp: stamp)
                 do {
                     try append(event)
                 } catch {

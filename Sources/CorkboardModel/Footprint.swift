@@ -17,7 +17,7 @@ enum Footprint {
     }
 
     static func of(_ event: CommittedEvent) -> Int {
-        entryOverhead + text(event.opId) + text(event.client) + of(event.op)
+        entryOverhead + text(event.opId) + text(event.client) + (event.by.map(text) ?? 0) + of(event.op)
     }
 
     static func of(_ operation: BoardOperation) -> Int {

@@ -10,13 +10,28 @@ public struct CommittedEvent: Sendable, Hashable, Codable {
     public var op: BoardOperation
     /// True when resolution changed what the client asked for.
     public var adjusted: Bool
+    /// The server's commit time, milliseconds since 1970-01-01 UTC (`CommitStamp`). Nil, and
+    /// absent on the wire, only for events stored before the stores kept it.
+    public var at: Int?
+    /// The author: a signed token's subject, else the name given in `hello` (`CommitStamp`).
+    /// Nil, and absent on the wire, only for events stored before the stores kept it.
+    public var by: String?
 
-    public init(seq: Int, opId: OperationID, client: ClientID, op: BoardOperation, adjusted: Bool) {
+    public init(
+        seq: Int, opId: OperationID, client: ClientID, op: BoardOperation, adjusted: Bool, at: Int? = nil, by: String? = nil
+    ) {
         self.seq = seq
         self.opId = opId
         self.client = client
         self.op = op
         self.adjusted = adjusted
+        self.at = at
+        self.by = by
+    }
+
+    /// Stamped with when and by whom it was committed.
+    public init(seq: Int, opId: OperationID, client: ClientID, op: BoardOperation, adjusted: Bool, stamp: CommitStamp?) {
+        self.init(seq: seq, opId: opId, client: client, op: op, adjusted: adjusted, at: stamp?.at, by: stamp?.by)
     }
 }
 

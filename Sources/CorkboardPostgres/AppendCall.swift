@@ -16,6 +16,9 @@ struct AppendCall {
         var client: String
         var op: String
         var adjusted: Bool
+        /// Absent (null) for events stored before migration 6.
+        var at: Int?
+        var by: String?
     }
 
     /// The events a conflict answer carries, decoded.
@@ -24,7 +27,7 @@ struct AppendCall {
         return try decoder.decode([EventRow].self, from: Data(text.utf8)).map { row in
             CommittedEvent(
                 seq: row.seq, opId: row.opId, client: row.client,
-                op: try decoder.decode(BoardOperation.self, from: Data(row.op.utf8)), adjusted: row.adjusted)
+                op: try decoder.decode(BoardOperation.self, from: Data(row.op.utf8)), adjusted: row.adjusted, at: row.at, by: row.by)
         }
     }
 
@@ -42,7 +45,7 @@ struct AppendCall {
         let events = try batch.events.map {
             EventRow(
                 seq: $0.seq, opId: $0.opId, client: $0.client,
-                op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted)
+                op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted, at: $0.at, by: $0.by)
         }
         let answers =
             batch.rejections.map { AnswerRow(opId: $0.opId, code: $0.code.rawValue, message: $0.message) }

@@ -37,6 +37,12 @@ public struct PostgresRows: Sendable, Hashable {
         return value
     }
 
+    /// Nil for NULL; an error for a value that is not an integer.
+    public func optionalInt(_ row: Int, _ column: String) throws(PostgresError) -> Int? {
+        guard text(row, column) != nil else { return nil }
+        return try int(row, column)
+    }
+
     public func bool(_ row: Int, _ column: String) throws(PostgresError) -> Bool {
         switch text(row, column) {
         case "t": return true

@@ -54,7 +54,7 @@ extension PostgresStore {
     ) {
         let reads = [
             PostgresStatement("SELECT epoch, snapshot, snapshot_seq FROM board WHERE id = $1", [id]),
-            PostgresStatement("SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 ORDER BY seq", [id]),
+            PostgresStatement("SELECT seq, op_id, client, op, adjusted, committed_at, author FROM event WHERE board = $1 ORDER BY seq", [id]),
             PostgresStatement("SELECT op_id, code, message, noop_seq FROM rejection WHERE board = $1 ORDER BY id", [id]),
             // The opIds of the last `historyLimit` commits that were folded away.
             PostgresStatement(
@@ -96,7 +96,7 @@ extension PostgresStore {
         let reads = [
             PostgresStatement("SELECT snapshot_seq FROM board WHERE id = $1", [id]),
             PostgresStatement(
-                "SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                "SELECT seq, op_id, client, op, adjusted, committed_at, author FROM event WHERE board = $1 AND seq > $2 ORDER BY seq LIMIT $3",
                 [id, String(seq), String(max(0, limit))]),
         ]
         runReading(reads) { result in
@@ -210,15 +210,17 @@ extension PostgresStore {
         var events: [CommittedEvent] = []
         events.reserveCapacity(rows.count)
         for row in 0..<rows.count {
-            let (seq, opId, client, opText, adjusted) = try decoding { () throws(PostgresError) in
+            let (seq, opId, client, opText, adjusted, at) = try decoding { () throws(PostgresError) in
                 (
                     try rows.int(row, "seq"), try rows.string(row, "op_id"), try rows.string(row, "client"),
-                    try rows.string(row, "op"), try rows.bool(row, "adjusted")
+                    try rows.string(row, "op"), try rows.bool(row, "adjusted"), try rows.optionalInt(row, "committed_at")
                 )
             }
             do {
                 let op = try decoder.decode(BoardOperation.self, from: Data(opText.utf8))
-                events.append(CommittedEvent(seq: seq, opId: opId, client: client, op: op, adjusted: adjusted))
+                events.append(
+                    CommittedEvent(
+                        seq: seq, opId: opId, client: client, op: op, adjusted: adjusted, at: at, by: rows.text(row, "author")))
             } catch {
                 throw .unavailable("event \(seq) of board \(board) does not decode: \(error)")
             }

@@ -48,7 +48,7 @@ extension PostgresStore {
         let reads = [
             PostgresStatement("SELECT snapshot, snapshot_seq FROM board WHERE id = $1", [board]),
             PostgresStatement(
-                "SELECT seq, op_id, client, op, adjusted FROM event WHERE board = $1 AND seq <= $2 ORDER BY seq",
+                "SELECT seq, op_id, client, op, adjusted, committed_at, author FROM event WHERE board = $1 AND seq <= $2 ORDER BY seq",
                 [board, String(seq)]),
         ]
         runReading(reads) { [self] result in

@@ -108,13 +108,13 @@ enum BoardTables {
     static func insertEvents(_ db: Database, board: String, _ events: [CommittedEvent]) throws -> Int {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO event (board, seq, opId, client, op, adjusted) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO event (board, seq, opId, client, op, adjusted, committedAt, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let encoder = JSONEncoder()
         var bytes = 0
         for event in events {
             let op = String(decoding: try encoder.encode(event.op), as: UTF8.self)
-            try statement.execute(arguments: [board, event.seq, event.opId, event.client, op, event.adjusted])
+            try statement.execute(arguments: [board, event.seq, event.opId, event.client, op, event.adjusted, event.at, event.by])
             bytes += LogRetention.storedBytes(opJSONBytes: op.utf8.count, opId: event.opId)
         }
         return bytes
@@ -136,7 +136,7 @@ enum BoardTables {
     static func events(_ db: Database, board: String, after: Int, through: Int = .max, limit: Int = .max) throws -> [CommittedEvent] {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT seq, opId, client, op, adjusted FROM event
+                SELECT seq, opId, client, op, adjusted, committedAt, author FROM event
                 WHERE board = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
         let decoder = JSONDecoder()
@@ -151,7 +151,10 @@ enum BoardTables {
             } catch {
                 throw StoredDataError(description: "event \(seq) of board \(board) does not decode: \(error)")
             }
-            events.append(CommittedEvent(seq: seq, opId: row["opId"], client: row["client"], op: op, adjusted: row["adjusted"]))
+            events.append(
+                CommittedEvent(
+                    seq: seq, opId: row["opId"], client: row["client"], op: op, adjusted: row["adjusted"], at: row["committedAt"],
+                    by: row["author"]))
         }
         return events
     }

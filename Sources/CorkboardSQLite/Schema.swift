@@ -87,6 +87,12 @@ enum Schema {
                     ) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v4: commit time and author of events") { db in
+            // An event's `at` (milliseconds since 1970 UTC) and `by`. NULL in the rows written
+            // before: such events go out without the two fields (docs/protocol.md#outcomes).
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN committedAt INTEGER")
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN author TEXT")
+        }
         return migrator
     }
 }

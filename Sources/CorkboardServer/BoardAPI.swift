@@ -112,11 +112,12 @@ enum BoardAPI {
 
         route(.POST, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
-            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
+            guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
                 hub.submit(
-                    operation, board: board, role: role, caller: request.remoteAddress?.host ?? "local", bytes: request.body.count
+                    operation, board: board, role: role, author: holder.httpAuthor, caller: request.remoteAddress?.host ?? "local",
+                    bytes: request.body.count
                 ) { result in
                     responder.respond(
                         result.map { outcome in
@@ -163,12 +164,19 @@ enum BoardAPI {
     /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after
     /// answering 401 (no valid token) or 403 (a valid token without access to `board`).
     private static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
+        authorizeHolder(request, board: board, hub: hub, responder)?.role
+    }
+
+    /// As `authorize`, with the token's holder (who an operation is by).
+    private static func authorizeHolder(
+        _ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder
+    ) -> (role: Role, holder: TokenHolder)? {
         guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return nil }
         guard let role = holder.role(on: board) else {
             responder.respond(.error(.forbidden, "the token is not valid for board \"\(board)\""))
             return nil
         }
-        return role
+        return (role, holder)
     }
 
     /// The token of `Authorization: Bearer <token>` (`.some(nil)` without the header), or nil

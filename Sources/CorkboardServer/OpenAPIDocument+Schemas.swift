@@ -569,6 +569,15 @@ extension OpenAPIDocument {
               "adjusted": {
                 "type": "boolean"
               },
+              "at": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "the server's commit time in milliseconds since 1970-01-01 UTC; absent on events stored before commit times were kept"
+              },
+              "by": {
+                "type": "string",
+                "description": "the author: the signed token's sub, else the token-file grant's name, else the hello name (over HTTP: \"http\"); absent on events stored before authors were kept"
+              },
               "noop": {
                 "const": true
               },

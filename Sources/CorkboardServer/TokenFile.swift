@@ -10,6 +10,7 @@ import Foundation
 ///   {"token": "s3cret-owner", "role": "owner", "boards": "*"},
 ///   {"token": "team-a", "role": "editor", "boards": ["sprint", "backlog", "team-a-*"]},
 ///   {"token": "wall-display", "role": "viewer", "boards": ["sprint"]},
+///   {"token": "ci-bot", "role": "editor", "boards": ["sprint"], "name": "ci-bot"},
 ///   {"token": "prometheus", "role": "viewer", "boards": [], "metrics": true}
 /// ]}
 /// ```
@@ -29,16 +30,21 @@ public struct TokenFile: Sendable {
         public var boards: BoardScope
         /// May read `GET /metrics` (an owner of every board may anyway).
         public var metrics: Bool
+        /// Who the commits made with this token are by (`TokenHolder.grantName`); nil: the name in `hello`.
+        public var name: String?
 
-        public init(token: String, role: Role, boards: BoardScope, metrics: Bool = false) {
+        public init(token: String, role: Role, boards: BoardScope, metrics: Bool = false, name: String? = nil) {
             self.token = token
             self.role = role
             self.boards = boards
             self.metrics = metrics
+            self.name = name
         }
 
         var holder: TokenHolder {
-            TokenHolder(role: role, boards: boards, mayReadMetrics: metrics || (role == .owner && boards == .all))
+            var holder = TokenHolder(role: role, boards: boards, mayReadMetrics: metrics || (role == .owner && boards == .all))
+            holder.grantName = name
+            return holder
         }
     }
 

@@ -2,12 +2,12 @@ import CorkboardHub
 import CorkboardModel
 import Foundation
 
-/// The strict reading of a token file: `{"tokens":[{"token","role","boards","metrics"?}, …]}`
+/// The strict reading of a token file: `{"tokens":[{"token","role","boards","metrics"?,"name"?}, …]}`
 /// and nothing else. Anything the reader would otherwise skip or default (an unknown key,
 /// a missing `boards`) is refused, since skipping it could only ever grant more.
 enum TokenFileReading {
-    static let keys: Set<String> = ["token", "role", "boards", "metrics"]
-    static let shape = #"{"tokens":[{"token":"…","role":"viewer|editor|owner","boards":"*" or ["id","prefix-*"],"metrics":true?}]}"#
+    static let keys: Set<String> = ["token", "role", "boards", "metrics", "name"]
+    static let shape = #"{"tokens":[{"token":"…","role":"viewer|editor|owner","boards":"*" or ["id","prefix-*"],"metrics":true?,"name":"…"?}]}"#
 
     static func grants(in data: Data) throws(TokenFileError) -> [TokenFile.Grant] {
         guard let document = try? JSONDecoder().decode(JSONValue.self, from: data) else {
@@ -33,7 +33,7 @@ enum TokenFileReading {
     private static func grant(_ entry: JSONValue) throws(TokenFileError) -> TokenFile.Grant {
         guard case .object(let fields) = entry else { throw TokenFileError("a grant is an object with token, role and boards") }
         if let unknown = fields.keys.filter({ !keys.contains($0) }).sorted().first {
-            throw TokenFileError("unknown key \"\(unknown)\" (a grant has token, role, boards and metrics)")
+            throw TokenFileError("unknown key \"\(unknown)\" (a grant has token, role, boards, metrics and name)")
         }
         guard case .string(let token)? = fields["token"] else { throw TokenFileError("\"token\" must be a string") }
         guard case .string(let roleName)? = fields["role"] else { throw TokenFileError("\"role\" must be viewer, editor or owner") }
@@ -50,7 +50,13 @@ enum TokenFileReading {
         case .bool(let value)?: metrics = value
         default: throw TokenFileError("\"metrics\" must be true or false")
         }
-        return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics)
+        var name: String?
+        switch fields["name"] {
+        case nil: break
+        case .string(let value)? where !value.isEmpty && Limits.isValidText(value): name = value
+        default: throw TokenFileError("\"name\" must be a non-empty string of at most \(Limits.maximumTextBytes) bytes")
+        }
+        return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics, name: name)
     }
 
     /// `"*"`, or a list of board ids and `prefix-*` patterns (docs/security.md#access-control).

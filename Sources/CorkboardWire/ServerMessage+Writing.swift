@@ -40,6 +40,15 @@ extension ServerMessage {
         case .committed(let event):
             json.key("adjusted")
             json.bool(event.adjusted)
+            // Absent, not null, for an event stored before its time and author were kept.
+            if let at = event.at {
+                json.key("at")
+                json.int(at)
+            }
+            if let by = event.by {
+                json.key("by")
+                json.string(by)
+            }
             json.key("client")
             json.string(event.client)
             json.objectMember("op") { $0.write(event.op) }

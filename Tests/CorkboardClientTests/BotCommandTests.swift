@@ -141,6 +141,22 @@ import Testing
         await mover.close()
     }
 
+    /// Without --json a committed event's line ends with who committed it and when.
+    @Test func watchSaysWhoCommittedAndWhen() async throws {
+        let server = try CorkboardTestServer()
+        let watcher = try ServerProcess(["bot", "watch", "--count", "3", "--name", "watcher"] + Self.on(server))
+        let mover = server.client(board: "demo", name: "mover")
+        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains("welcome: ") })
+        try await mover.connect()
+        #expect(await mover.move(["card-bot"], to: "done").isCommitted)
+        let waiting = UncheckedSendable(watcher)
+        let status = try await offPool { waiting.value.waitForExit(timeout: 10) }
+        #expect(status == 0)
+        let line = try #require(watcher.standardOutput.split(separator: "\n").first { $0.hasPrefix("#1 ") })
+        #expect(line.contains(" by mover at 20") && line.hasSuffix("Z"), "\(line)")
+        await mover.close()
+    }
+
     @Test func randomDragsAndMovesThenSummarises() async throws {
         let server = try CorkboardTestServer()
         let run = try await Self.bot(["random", "--rate", "20", "--duration", "1", "--seed", "7"] + Self.on(server))

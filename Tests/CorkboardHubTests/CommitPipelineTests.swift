@@ -113,7 +113,7 @@ import Testing
 /// again, and followed events advance the pipeline between batches.
 @Suite struct CommitPipelineFollowingTests {
     static func resolution(_ opId: String) -> Resolution {
-        Resolution(request: OperationRequest(opId: opId, .lock(locked: true)), client: "c1", role: .owner, target: CommitPipelineTests.member)
+        Resolution(request: OperationRequest(opId: opId, .lock(locked: true)), client: "c1", author: "ada", role: .owner, target: CommitPipelineTests.member)
     }
 
     @Test func aConflictHandsBackEveryOperationNotYetToldInArrivalOrder() {

@@ -27,10 +27,12 @@ import Testing
         // Read against the current board they would be i3, i4 and the end.
         let opId = try ada.send(Self.offsets("todo", [1, 2], 4), baseSeq: 0)
         let answer = try ada.outcome(of: opId)
+        // Stamped with the hub's clock (`at`) and Ada's hello name (`by`: no signed token).
+        guard case .committed(let committed) = answer else { throw HubTestFailure("expected committed, got \(answer)") }
         let expected = CommittedEvent(
             seq: 2, opId: opId, client: ada.clientID,
             op: .move(sources: ["i2", "i3"], destination: Destination(collection: "todo", before: "i5")),
-            adjusted: false)
+            adjusted: false, at: try #require(committed.at), by: "Ada")
         #expect(answer == .committed(expected))
         #expect(try bob.waitFor(type: "committed") == .committed(expected))
         let document = try fixture.expectAgreement([ada, bob])

@@ -45,7 +45,11 @@ import Testing
 
     static var messages: [ServerMessage] {
         operations.enumerated().map { index, operation in
-            .committed(CommittedEvent(seq: index + 1, opId: "op-\(index)", client: "c\(index)", op: operation, adjusted: index % 2 == 0))
+            // Every third without `at` and `by` (an event stored before they were kept).
+            .committed(
+                CommittedEvent(
+                    seq: index + 1, opId: "op-\(index)", client: "c\(index)", op: operation, adjusted: index % 2 == 0,
+                    at: index % 3 == 0 ? nil : 1_795_575_010_000 + index, by: index % 3 == 0 ? nil : index % 2 == 0 ? awkward : "user-\(index)"))
         } + [
             .noop(Noop(opId: "op-n", seq: 12)),
             .peerJoined(client: "c1", name: awkward),

@@ -27,6 +27,7 @@ public enum BotText {
                 + (board?.locked == true ? ", locked" : "")
         case .committed(let event):
             return "#\(event.seq) \(event.client) \(describe(event.op))\(event.adjusted ? " (adjusted)" : "")  [\(event.opId)]"
+                + (event.by.map { " by \($0)" } ?? "") + (event.committedTimeText.map { " at \($0)" } ?? "")
         case .noop(let noop):
             return "noop \(noop.opId) at seq \(noop.seq)"
         case .peerJoined(let client, let name):

@@ -27,6 +27,14 @@ import Testing
 
         let move = CommittedEvent(seq: 5, opId: "o1", client: "c2", op: .move(sources: ["a"], destination: Destination(collection: "done")), adjusted: true)
         #expect(BotText.describe(ServerMessage.committed(move)) == "#5 c2 move a to done (end) (adjusted)  [o1]")
+        // `watch` says who and when, in UTC with milliseconds, where the event says so.
+        var stamped = move
+        stamped.at = 1_795_575_010_123
+        stamped.by = "user-4821"
+        #expect(
+            BotText.describe(ServerMessage.committed(stamped))
+                == "#5 c2 move a to done (end) (adjusted)  [o1] by user-4821 at 2026-11-25T02:50:10.123Z")
+        #expect(stamped.committedDate?.timeIntervalSince1970 == 1_795_575_010.123)
         #expect(BotText.describe(ServerMessage.noop(Noop(opId: "o2", seq: 5))) == "noop o2 at seq 5")
         #expect(BotText.describe(.peerJoined(client: "c3", name: "Bo")) == "c3 joined: Bo")
         #expect(BotText.describe(.peerLeft(client: "c3")) == "c3 left")

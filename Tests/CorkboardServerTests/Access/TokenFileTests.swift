@@ -27,10 +27,26 @@ import Testing
         #expect(file.judge(token: "x", checkingLifetime: true) == .refused("the token is not valid"))
     }
 
+    /// A grant's `name` is who its commits are by, whatever the hello says; without one the hello's name.
+    @Test func aGrantsNameIsTheAuthorOfItsCommits() throws {
+        let path = try write(
+            #"{"tokens":[{"token":"ci","role":"editor","boards":"*","name":"ci-bot"},{"token":"o","role":"owner","boards":"*"}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try TokenFile(contentsOf: path)
+        let named = try #require(file.judge(token: "ci", checkingLifetime: true).holder)
+        #expect(named.author(named: "Someone") == "ci-bot" && named.httpAuthor == "ci-bot")
+        // Not the display name: several people may share the token.
+        #expect(named.name == nil)
+        let unnamed = try #require(file.judge(token: "o", checkingLifetime: true).holder)
+        #expect(unnamed.author(named: "Someone") == "Someone" && unnamed.httpAuthor == "http")
+    }
+
     /// Each mistake refuses the whole file with one line naming the grant: nothing it could
     /// mean is ever guessed, since a guess could only grant more.
     @Test(arguments: [
-        (#"{"tokens":[{"token":"x","role":"owner","board":["a"]}]}"#, #"tokens[0]: unknown key "board" (a grant has token, role, boards and metrics)"#),
+        (#"{"tokens":[{"token":"x","role":"owner","board":["a"]}]}"#, #"tokens[0]: unknown key "board" (a grant has token, role, boards, metrics and name)"#),
+        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":""}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 16384 bytes"#),
+        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":7}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 16384 bytes"#),
         (#"{"tokens":[{"token":"x","role":"owner"}]}"#, #"tokens[0]: "boards" is missing: write "*" for every board, or a list of ids and patterns"#),
         (
             #"{"tokens":[{"token":"a","role":"owner","boards":"*"},{"token":"t","role":"admin","boards":"*"}]}"#,

@@ -43,10 +43,15 @@ import WebSocket
         let bob = try fixture.join("Bob")
         let cy = try fixture.join("Cy")
         let opId = try ada.send(.move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")))
+        let first = try ada.waitFor(type: "committed")
+        guard case .committed(let committed) = first else { throw HubTestFailure("expected committed, got \(first)") }
+        // Stamped with the hub's clock (`at`) and Ada's hello name (`by`: no signed token).
         let expected = CommittedEvent(
             seq: 1, opId: opId, client: ada.clientID,
-            op: .move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")), adjusted: false)
-        for client in [ada, bob, cy] {
+            op: .move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")), adjusted: false,
+            at: try #require(committed.at), by: "Ada")
+        #expect(first == .committed(expected))
+        for client in [bob, cy] {
             let message = try client.waitFor(type: "committed")
             #expect(message == .committed(expected), "\(client.name)")
         }
