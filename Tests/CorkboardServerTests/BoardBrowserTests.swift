@@ -13,7 +13,7 @@ import Testing
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
-        "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "move-while-server-down",
+        "keyboard-across-and-escape", "remote-move-announced", "rename-live", "screenshot", "reconnect-after-restart", "move-while-server-down",
         "holder-leaves", "drag-expires", "token-mode", "unknown-board", "console-clean",
     ]
 
