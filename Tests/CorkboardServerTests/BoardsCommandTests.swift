@@ -68,6 +68,27 @@ import Testing
         #expect(againErrors == "corkboard: error: there is no board \"demo\"\n")
     }
 
+    @Test func overHTTPSTheServersCertificateIsChecked() throws {
+        let keys = try TemporaryDirectory("corkboard-keys")
+        let certificate = try TestCertificate.make(in: keys.path, name: "server", serial: "B2")
+        let server = try ServerProcess([
+            "serve", "--port", "0", "--web-root", folder.webRoot.path, "--data", folder.data.path,
+            "--tls-cert", certificate.certificatePath, "--tls-key", certificate.keyPath,
+        ])
+        defer { folder.stop(server) }
+        let url = "https://localhost:\(try #require(server.waitForListeningPort()))"
+
+        let (listed, output, errors) = try folder.run(["boards", "list", "--url", url, "--ca-file", certificate.certificatePath])
+        #expect(listed == 0, "\(errors)")
+        #expect(output.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first } == ["demo"], "\(output)")
+        // Without the CA the server is not trusted: one line, nothing done.
+        let (untrusted, _, refusal) = try folder.run(["boards", "delete", "demo", "--url", url])
+        #expect(untrusted == 1)
+        #expect(refusal.hasPrefix("corkboard: error: cannot reach \(url): ") && refusal.filter { $0 == "\n" }.count == 1, "\(refusal)")
+        let (deleted, _, deleteErrors) = try folder.run(["boards", "delete", "demo", "--url", url, "--ca-file", certificate.certificatePath])
+        #expect(deleted == 0, "\(deleteErrors)")
+    }
+
     @Test func aRefusedTokenAndAnUnreachableServerAreOneLineEach() throws {
         let tokens = try TemporaryDirectory("corkboard-tokens")
         _ = try tokens.write("tokens.json", #"{"tokens":[{"token":"edit","role":"editor","boards":"*"},{"token":"own","role":"owner","boards":"*"}]}"#)
