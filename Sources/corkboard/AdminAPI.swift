@@ -73,6 +73,19 @@ struct AdminAPI {
 
     /// The body of a 2xx answer. A 404 fails with `notFound` when given, else the server's message.
     func call(_ method: HTTPMethod, _ path: String, notFound: String? = nil) throws -> [UInt8] {
+        let response = try exchange(method, path)
+        if response.status == 404, let notFound { throw CommandFailure(notFound) }
+        return try body(of: response)
+    }
+
+    /// As `call`, but nil for a 404: a board deleted between a listing and reading it.
+    func callUnlessMissing(_ method: HTTPMethod, _ path: String) throws -> [UInt8]? {
+        let response = try exchange(method, path)
+        return response.status == 404 ? nil : try body(of: response)
+    }
+
+    /// One request, waited for; any answer at all is a response.
+    private func exchange(_ method: HTTPMethod, _ path: String) throws -> HTTPClientCall.Response {
         var headers = HTTPHeaders()
         if let token { headers.set("Authorization", "Bearer \(token)") }
         let answer = Mutex<Result<HTTPClientCall.Response, Error>?>(nil)
@@ -85,21 +98,25 @@ struct AdminAPI {
             done.signal()
         }
         done.wait()
-        let server = "\(address.usesTLS ? "https" : "http")://\(address.host):\(address.port)"
-        switch answer.withLock({ $0 })! {
-        case .failure(let error):
+        do {
+            return try answer.withLock({ $0 })!.get()
+        } catch {
             throw CommandFailure("cannot reach \(server): \(error)")
-        case .success(let response) where (200..<300).contains(response.status):
-            return response.body
-        case .success(let response):
-            if response.status == 404, let notFound { throw CommandFailure(notFound) }
-            // The API's error body names the reason; anything else is shown as sent.
-            let message =
-                (try? JSONDecoder().decode(APIError.self, from: Data(response.body)).message)
-                ?? String(decoding: response.body.prefix(200), as: UTF8.self)
-            throw CommandFailure("\(server) answered \(response.status): \(message)")
         }
     }
+
+    /// The body of a 2xx answer; any other fails with the server's message.
+    private func body(of response: HTTPClientCall.Response) throws -> [UInt8] {
+        guard !(200..<300).contains(response.status) else { return response.body }
+        // The API's error body names the reason; anything else is shown as sent.
+        let message =
+            (try? JSONDecoder().decode(APIError.self, from: Data(response.body)).message)
+            ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+        throw CommandFailure("\(server) answered \(response.status): \(message)")
+    }
+
+    /// `http://host:port` as the messages name it.
+    private var server: String { "\(address.usesTLS ? "https" : "http")://\(address.host):\(address.port)" }
 
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
         do {

@@ -41,9 +41,10 @@ struct BoardsListCommand: ParsableCommand {
         let api = try server.api()
         do {
             let list = try api.decode(BoardList.self, from: try api.call(.GET, "/api/boards"))
-            let rows = try list.boards.map { summary in
-                let document = try api.decode(
-                    BoardDocument.self, from: try api.call(.GET, "/api/boards/" + AdminAPI.pathSegment(summary.id)))
+            // A board deleted between the listing and its reading is left out, not an error.
+            let rows = try list.boards.compactMap { summary -> ListedBoard? in
+                guard let body = try api.callUnlessMissing(.GET, "/api/boards/" + AdminAPI.pathSegment(summary.id)) else { return nil }
+                let document = try api.decode(BoardDocument.self, from: body)
                 return ListedBoard(id: summary.id, title: document.board.title, seq: document.seq, items: document.board.itemCount)
             }
             if json {

@@ -107,6 +107,9 @@ import Testing
         let (listed, output, _) = try folder.run(["boards", "list", "--url", url], environment: ["CORKBOARD_TOKEN": "own"])
         #expect(listed == 0 && output.contains("demo"), "\(output)")
 
+        let (badUsage, _, usage) = try folder.run(["boards", "list", "--url", "ftp://127.0.0.1"])
+        #expect(badUsage == 64 && usage.contains("http:// or https://"), "\(usage)")
+
         let (unreachable, _, failure) = try folder.run(["boards", "list", "--url", "http://127.0.0.1:1"])
         #expect(unreachable == 1)
         #expect(failure.hasPrefix("corkboard: error: cannot reach http://127.0.0.1:1: ") && failure.filter { $0 == "\n" }.count == 1, "\(failure)")
