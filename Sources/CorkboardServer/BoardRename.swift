@@ -23,9 +23,12 @@ enum BoardRename {
         case .noop(let noop), .repeated(.noop(let noop)):
             return renamed(board, title, seq: noop.seq)
         case .rejected(let rejection), .repeated(.rejected(let rejection)):
-            var response = HTTPResponse.error(BoardAPI.status(of: rejection.code), rejection.message)
+            guard rejection.code == .rateLimited else { return .error(BoardAPI.status(of: rejection.code), rejection.message) }
+            // The rate's own message asks for the same opId again, which a PATCH does not have.
             // A whole second always refills at least one token of any rate.
-            if response.status == .tooManyRequests { response.headers.set("Retry-After", "1") }
+            var response = HTTPResponse.error(
+                .tooManyRequests, "more operations from this address than the server's rate allows; retry after Retry-After")
+            response.headers.set("Retry-After", "1")
             return response
         }
     }

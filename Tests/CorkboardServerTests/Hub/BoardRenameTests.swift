@@ -1,3 +1,4 @@
+import CorkboardHub
 import CorkboardModel
 import CorkboardServer
 import CorkboardWire
@@ -71,6 +72,21 @@ import Testing
         let locked = try fixture.api.send("PATCH", "/api/boards/board", body: #"{"title":"T"}"#)
         #expect(locked.status == 423, "\(locked)")
         #expect(locked.object == ["error": "locked", "message": "the board is locked"], "\(locked)")
+    }
+
+    @Test func renamesPastTheOperationRateAre429WithRetryAfter() throws {
+        let fixture = try HubFixture { $0.hub.operationRate = RateLimit(perSecond: 0.001, burst: 2) }
+        var statuses: [Int] = []
+        for attempt in 0..<3 {
+            let response = try fixture.api.send("PATCH", "/api/boards/board", body: #"{"title":"T\#(attempt)"}"#)
+            statuses.append(response.status)
+            if response.status == 429 {
+                #expect(response.http.header("Retry-After") == "1")
+                #expect(response.object?["error"] == "too many requests" && response.text.contains("retry after Retry-After"), "\(response)")
+            }
+        }
+        #expect(statuses == [200, 200, 429])
+        #expect(try fixture.document().board.title == "T1")
     }
 
     @Test func onlyAnOwnerRenames() throws {
