@@ -102,7 +102,7 @@ let package = Package(
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardPostgres", "CorkboardStore", "CorkboardBench",
                 "CorkboardClient",
-                "WebSocketDeflate", "TLS",
+                "WebSocketDeflate", "TLS", "HTTP", "Sockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

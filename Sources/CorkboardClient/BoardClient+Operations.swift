@@ -67,6 +67,11 @@ extension BoardClient {
         await perform(.renameCollection(collection: collection, title: title), opId: opId)
     }
 
+    /// Renames the board itself (an owner's act: an editor's is rejected `forbidden`).
+    public func renameBoard(to title: String, opId: OperationID? = nil) async -> OperationResult {
+        await perform(.renameBoard(title: title), opId: opId)
+    }
+
     /// Adds an empty collection before `before`, or last.
     public func addCollection(
         _ collection: CollectionID, title: String, before: CollectionID? = nil,

@@ -16,6 +16,17 @@ extension BoardRoom {
         }
     }
 
+    /// A store shared by several nodes says the board was deleted (by whichever node served
+    /// the `DELETE`): a room holding that life of the board (its epoch) ends as the deleting
+    /// node's did. A room of a board created anew under the id meanwhile has another epoch
+    /// and stays; one that loaded after the delete found no board and is gone already.
+    func deletedInStore(epoch: String) {
+        perform {
+            guard case .ready = self.readiness, self.epoch == epoch else { return }
+            self.deleted()
+        }
+    }
+
     /// The board is gone from the store: nothing more is resolved here (what was queued
     /// meets a store that no longer has the board), and every member is told and closed.
     private func deleted() {

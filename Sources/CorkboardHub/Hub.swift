@@ -140,7 +140,8 @@ public final class Hub: Sendable {
 
     /// What a store shared with other nodes tells: their commits wake the rooms loaded here
     /// (a board nobody here has open is read fresh when it is opened), a reconnect makes
-    /// every room check, and presence goes to the board's room.
+    /// every room check, presence goes to the board's room, and a deletion by any node sends
+    /// the board's members here away.
     private func heard(_ signal: StoreSignal) {
         switch signal {
         case .committed(let board, let seq):
@@ -151,6 +152,8 @@ public final class Hub: Sendable {
             guard let presence = NodePresence.decode(payload), presence.node != cluster?.nodeName else { return }
             nodes?.heard(presence.node)
             rooms.withLock { $0[presence.board] }?.receive(presence)
+        case .deleted(let board, let epoch):
+            rooms.withLock { $0[board] }?.deletedInStore(epoch: epoch)
         case .nodeAlive(let node):
             if node != cluster?.nodeName { nodes?.heard(node) }
         }

@@ -30,6 +30,8 @@ extension Board {
         case .renameCollection(let id, let title):
             guard let index = collectionIndex(of: id) else { throw BoardError("no collection \(id)") }
             collections[index].title = title
+        case .renameBoard(let title):
+            self.title = title
         case .addCollection(let id, let title, let before):
             guard collectionIndex(of: id) == nil else { throw BoardError("collection \(id) exists") }
             var position = collections.endIndex

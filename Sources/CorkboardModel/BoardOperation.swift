@@ -45,6 +45,8 @@ public enum BoardOperation: Sendable, Hashable {
     case delete(items: [ItemID])
     case updateItem(item: ItemID, label: String?, data: DataChange)
     case renameCollection(collection: CollectionID, title: String)
+    /// An update naming neither an item nor a collection: the board's own title.
+    case renameBoard(title: String)
     case addCollection(collection: CollectionID, title: String, before: CollectionID?)
     case removeCollection(collection: CollectionID)
     case lock(locked: Bool)
@@ -55,7 +57,7 @@ public enum BoardOperation: Sendable, Hashable {
         case .move: "move"
         case .insert: "insert"
         case .delete: "delete"
-        case .updateItem, .renameCollection: "update"
+        case .updateItem, .renameCollection, .renameBoard: "update"
         case .addCollection: "collection.add"
         case .removeCollection: "collection.remove"
         case .lock: "lock"
@@ -97,6 +99,8 @@ extension BoardOperation: Codable {
         case .renameCollection(let collection, let title):
             try container.encode(collection, forKey: .collection)
             try container.encode(title, forKey: .title)
+        case .renameBoard(let title):
+            try container.encode(title, forKey: .title)
         case .addCollection(let collection, let title, let before):
             try container.encode(CollectionHeader(id: collection, title: title), forKey: .collection)
             try container.encode(before, forKey: .before)
@@ -127,6 +131,8 @@ extension BoardOperation: Codable {
                     item: try container.decode(ItemID.self, forKey: .item),
                     label: try container.decodeIfPresent(String.self, forKey: .label),
                     data: try Self.decodeDataChange(container))
+            } else if !container.contains(.collection) {
+                self = .renameBoard(title: try container.decode(String.self, forKey: .title))
             } else {
                 self = .renameCollection(
                     collection: try container.decode(CollectionID.self, forKey: .collection),

@@ -29,6 +29,7 @@ enum Effect {
     case delete(removed: [RemovedItem])
     case updateItem(previousLabel: String, previousData: JSONObject?)
     case renameCollection(key: CollectionKey, previousTitle: String)
+    case renameBoard(previousTitle: String)
     case addCollection(key: CollectionKey, index: Int)
     case removeCollection(key: CollectionKey, index: Int, title: String)
     case lock(previous: Bool)

@@ -27,6 +27,7 @@ enum Footprint {
         case .delete(let items): ids(items)
         case .updateItem(let item, let label, let data): text(item) + (label.map(text) ?? 0) + of(data)
         case .renameCollection(let collection, let title): text(collection) + text(title)
+        case .renameBoard(let title): text(title)
         case .addCollection(let collection, let title, let before): text(collection) + text(title) + (before.map(text) ?? 0)
         case .removeCollection(let collection): text(collection)
         case .lock: fieldOverhead
@@ -38,7 +39,7 @@ enum Footprint {
         case .move(let from, _, _): from.count * fieldOverhead
         case .delete(let removed): removed.reduce(0) { $0 + fieldOverhead + of($1.item) }
         case .updateItem(let previousLabel, let previousData): text(previousLabel) + (previousData.map(of) ?? 0)
-        case .renameCollection(_, let previousTitle): text(previousTitle)
+        case .renameCollection(_, let previousTitle), .renameBoard(let previousTitle): text(previousTitle)
         case .removeCollection(_, _, let title): text(title)
         case .insert, .addCollection, .lock: fieldOverhead
         }

@@ -113,6 +113,10 @@ struct IndexedBoard {
             let previous = collections[index].title
             collections[index].title = newTitle
             return .renameCollection(key: collections[index].key, previousTitle: previous)
+        case .renameBoard(let newTitle):
+            let previous = title
+            title = newTitle
+            return .renameBoard(previousTitle: previous)
         case .addCollection(let collectionID, let newTitle, let before):
             guard keyOfID[collectionID] == nil else { throw BoardError("collection \(collectionID) exists") }
             var index = collections.endIndex
@@ -231,6 +235,8 @@ struct IndexedBoard {
             records[handle]!.item.data = previousData
         case (.renameCollection(let key, let previousTitle), _):
             collections[indexOfKey[key]!].title = previousTitle
+        case (.renameBoard(let previousTitle), _):
+            title = previousTitle
         case (.addCollection(_, let index), _):
             collections.remove(at: index)
             reindexCollections()

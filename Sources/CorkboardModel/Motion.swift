@@ -36,7 +36,7 @@ extension Motion {
             (kind, key) = (.addCollection, added)
         case .removeCollection(let removed, _, _):
             (kind, key) = (.removeCollection, removed)
-        case .updateItem, .renameCollection, .lock:
+        case .updateItem, .renameCollection, .renameBoard, .lock:
             break
         }
     }

@@ -11,6 +11,8 @@ public enum RequestedOperation: Sendable, Hashable {
     case delete(items: [ItemID])
     case updateItem(item: ItemID, label: String?, data: DataChange)
     case renameCollection(collection: CollectionID, title: String)
+    /// The board's own title (an update naming neither an item nor a collection).
+    case renameBoard(title: String)
     case addCollection(collection: CollectionID, title: String, before: CollectionID?)
     case removeCollection(collection: CollectionID)
     case lock(locked: Bool)
@@ -20,7 +22,7 @@ public enum RequestedOperation: Sendable, Hashable {
     public var needsBaseSeq: Bool {
         switch self {
         case .move, .moveByOffsets, .insert, .delete, .updateItem: true
-        case .renameCollection, .addCollection, .removeCollection, .lock: false
+        case .renameCollection, .renameBoard, .addCollection, .removeCollection, .lock: false
         }
     }
 }

@@ -56,6 +56,10 @@ extension BoardEngine {
         } else {
             if current.locked { throw Refusal(code: .locked, message: "the board is locked") }
             guard role.canEdit else { throw Refusal(code: .forbidden, message: "a \(role.rawValue) may not change the board") }
+            // The board's name is the owner's, like its lock and its existence.
+            if case .renameBoard = operation, !role.canLock {
+                throw Refusal(code: .forbidden, message: "only an owner may rename a board")
+            }
         }
         // The server's limit on the board's size, once the caller may insert at all.
         if case .insert(let items, _) = operation, let limit = maximumItems, current.itemCount + items.count > limit {
@@ -98,7 +102,7 @@ extension BoardEngine {
             }
             guard current.collections[index].order.isEmpty else { throw .invalid("collection \(collection) is not empty") }
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
-        case .lock:
+        case .renameBoard, .lock:
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
         }
     }
@@ -154,6 +158,8 @@ extension BoardEngine {
             if label == nil, data == .unchanged { throw .invalid("an update needs a label or data") }
         case .renameCollection(let collection, let title):
             try checkID(collection, "collection")
+            try checkText(title, "title")
+        case .renameBoard(let title):
             try checkText(title, "title")
         case .addCollection(let collection, let title, let before):
             try checkID(collection, "collection")
@@ -296,6 +302,7 @@ extension BoardEngine {
         case .addCollection(let collection, let title, let before):
             .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)
+        case .renameBoard(let title): .renameBoard(title: title)
         case .lock(let locked): .lock(locked: locked)
         case .moveByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
         }

@@ -348,6 +348,66 @@ enum PostgresSchema {
                 END
                 $body$;
                 """),
+        Migration(
+            version: 7, name: "a board rename keeps the listed title current",
+            sql: """
+                -- As in version 6, and the listing's title follows the board: the last board rename
+                -- of the batch (an update naming neither an item nor a collection) sets it.
+                CREATE OR REPLACE FUNCTION corkboard_append(
+                    p_board text, p_expected bigint, p_events jsonb, p_answers jsonb, p_locked boolean, p_keep_answers integer
+                ) RETURNS TABLE (appended boolean, current_seq bigint, current_snapshot_seq bigint)
+                LANGUAGE plpgsql AS $body$
+                DECLARE
+                    v_seq bigint;
+                    v_snapshot_seq bigint;
+                    v_count integer := jsonb_array_length(p_events);
+                BEGIN
+                    SELECT b.seq, b.snapshot_seq INTO v_seq, v_snapshot_seq FROM board b WHERE b.id = p_board FOR UPDATE;
+                    IF NOT FOUND THEN
+                        RETURN;
+                    END IF;
+                    IF v_seq <> p_expected THEN
+                        RETURN QUERY SELECT false, v_seq, v_snapshot_seq;
+                        RETURN;
+                    END IF;
+                    INSERT INTO event (board, seq, op_id, client, op, adjusted, committed_at, author)
+                        SELECT p_board, (e->>'seq')::bigint, e->>'opId', e->>'client', e->>'op', (e->>'adjusted')::boolean,
+                               (e->>'at')::bigint, e->>'by'
+                        FROM jsonb_array_elements(p_events) AS e;
+                    IF jsonb_array_length(p_answers) > 0 THEN
+                        DELETE FROM rejection r USING jsonb_array_elements(p_answers) AS a
+                            WHERE r.board = p_board AND r.op_id = a->>'opId';
+                        INSERT INTO rejection (board, op_id, code, message, decided_seq, noop_seq)
+                            SELECT p_board, d.op_id, d.code, d.message, p_expected + v_count, d.noop_seq
+                            FROM (
+                                SELECT DISTINCT ON (a->>'opId') a->>'opId' AS op_id, a->>'code' AS code,
+                                       a->>'message' AS message, (a->>'noopSeq')::bigint AS noop_seq, n
+                                FROM jsonb_array_elements(p_answers) WITH ORDINALITY AS x(a, n)
+                                ORDER BY a->>'opId', n DESC
+                            ) AS d
+                            ORDER BY d.n;
+                        -- Answers pile up while the seq stands still (a client sending invalid
+                        -- operations): beyond the bound the oldest are forgotten.
+                        DELETE FROM rejection WHERE id IN (
+                            SELECT id FROM rejection WHERE board = p_board ORDER BY id DESC OFFSET p_keep_answers);
+                    END IF;
+                    UPDATE board SET seq = p_expected + v_count, locked = coalesce(p_locked, locked) WHERE id = p_board;
+                    UPDATE board SET title = renamed.title
+                        FROM (
+                            SELECT (e->>'op')::jsonb->>'title' AS title
+                            FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, n)
+                            WHERE (e->>'op')::jsonb->>'type' = 'update'
+                                AND NOT (e->>'op')::jsonb ? 'item' AND NOT (e->>'op')::jsonb ? 'collection'
+                            ORDER BY n DESC LIMIT 1
+                        ) AS renamed
+                        WHERE id = p_board;
+                    IF v_count > 0 THEN
+                        PERFORM pg_notify('corkboard_commits', p_board || ' ' || (p_expected + v_count));
+                    END IF;
+                    RETURN QUERY SELECT true, p_expected + v_count, v_snapshot_seq;
+                END
+                $body$;
+                """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

@@ -37,11 +37,15 @@ extension PostgresStore {
     }
 
     /// Events, answers and folded opIds go with the board row (`ON DELETE CASCADE`); the
-    /// leases are not tied to it, so they go first, in the same transaction.
+    /// leases are not tied to it, so they go first, in the same transaction. The deleted
+    /// board's id and epoch are announced to every node (`corkboard_deletes`, "<board>
+    /// <epoch>"), sent by PostgreSQL only if the transaction commits.
     public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         let statements = [
             PostgresStatement("DELETE FROM lease WHERE board = $1", [id]),
-            PostgresStatement("DELETE FROM board WHERE id = $1 RETURNING id", [id]),
+            PostgresStatement(
+                "WITH gone AS (DELETE FROM board WHERE id = $1 RETURNING id, epoch) SELECT pg_notify($2, id || ' ' || epoch) FROM gone",
+                [id, Self.deletesChannel]),
         ]
         run(statements) { result in
             completion(result.flatMap { $0[1].count == 1 ? .success(()) : .failure(.notFound) })

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Two libpq connections: `writer` carries every statement, pipelined (rooms of many boards
 /// append at once without waiting for each other's round trips); `listener` only LISTENs,
-/// turning other nodes' commits (`corkboard_commits`) and drags (`corkboard_presence`) into
-/// `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
+/// turning other nodes' commits (`corkboard_commits`), drags (`corkboard_presence`) and
+/// board deletions (`corkboard_deletes`) into `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
 /// answers `.unavailable` at once. When either connection is back it signals `.resynchronize`:
 /// notifications sent while the listener was away are lost, and a room's catch-up that failed
 /// while the writer was away is not retried by the room, so rooms catch up by seq again.
@@ -50,6 +50,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
 
     static let commitsChannel = "corkboard_commits"
     static let presenceChannel = "corkboard_presence"
+    static let deletesChannel = "corkboard_deletes"
     /// Heartbeats: each node's name, every `heartbeatInterval`.
     static let nodesChannel = "corkboard_nodes"
 
@@ -153,7 +154,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
         listener.onState = { [weak self] state in
             guard let self, case .ready = state else { return }
-            let statements = [Self.commitsChannel, Self.presenceChannel, Self.nodesChannel].map { PostgresStatement("LISTEN \($0)") }
+            let statements = [Self.commitsChannel, Self.presenceChannel, Self.deletesChannel, Self.nodesChannel].map { PostgresStatement("LISTEN \($0)") }
             listener.executeOnQueue(statements) { [weak self] result in
                 guard case .success = result else { return }
                 // Listening again: whatever was committed while not listening is found by seq.
@@ -179,6 +180,10 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             signal(.committed(board: board, seq: seq))
         case Self.presenceChannel:
             signal(.presence(payload))
+        case Self.deletesChannel:
+            // "<board> <epoch>": the board id holds no space, the epoch may.
+            guard let space = payload.firstIndex(of: " ") else { return }
+            signal(.deleted(board: String(payload[..<space]), epoch: String(payload[payload.index(after: space)...])))
         case Self.nodesChannel:
             signal(.nodeAlive(payload))
         default:

@@ -33,11 +33,12 @@ struct BatchWriter {
         let appendedBytes = try BoardTables.insertEvents(db, board: batch.board, batch.events)
         head.seq = batch.expectedSeq + batch.events.count
         head.rejectionCount += try BoardTables.remember(db, board: batch.board, batch.rejections, batch.noops, decidedSeq: head.seq)
-        // Keep the listing's `locked` current without decoding the snapshot: the last lock
-        // operation of the batch decides.
+        // Keep the listing's `locked` and `title` current without decoding the snapshot: the
+        // last lock and the last board rename of the batch decide.
         for event in batch.events {
             if case .lock(let locked) = event.op { head.locked = locked }
         }
+        if let title = batch.boardTitle { head.title = title }
         // The new seq first: the snapshot may then move up to it (snapshotSeq <= seq).
         try BoardTables.updateAfterAppend(db, head)
         let counted = head.rejectionCount

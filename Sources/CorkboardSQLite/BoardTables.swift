@@ -92,8 +92,9 @@ enum BoardTables {
     }
 
     static func updateAfterAppend(_ db: Database, _ head: BoardHead) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE board SET seq = ?, locked = ?, rejectionCount = ? WHERE id = ?")
-        try statement.execute(arguments: [head.seq, head.locked, head.rejectionCount, head.id])
+        let statement = try db.cachedStatement(
+            sql: "UPDATE board SET seq = ?, locked = ?, title = ?, rejectionCount = ? WHERE id = ?")
+        try statement.execute(arguments: [head.seq, head.locked, head.title, head.rejectionCount, head.id])
     }
 
     static func updateSnapshot(_ db: Database, _ id: String, _ board: Board, seq: Int) throws {

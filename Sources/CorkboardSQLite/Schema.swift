@@ -11,7 +11,7 @@ enum Schema {
             // the events after it are in `event`. A move rewrites no item rows: it is one
             // event row, and the snapshot moves forward only when the log is folded.
             // `title` and `locked` repeat the snapshot's so a listing reads no blobs
-            // (`locked` is kept current by appends that carry a lock operation).
+            // (kept current by appends that carry a lock or a board rename).
             try db.execute(
                 sql: """
                     CREATE TABLE board (

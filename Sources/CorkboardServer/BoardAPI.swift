@@ -87,6 +87,24 @@ enum BoardAPI {
             hub.deleteBoard(board) { result in responder.respond(result.map { HTTPResponse(status: .noContent) }) }
         }
 
+        route(.PATCH, "/api/boards/{id}") { request, responder in
+            let board = request.pathParameters["id"] ?? ""
+            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
+            let title: String
+            switch WireFormat.decodeBoardRename(Data(request.body)) {
+            case .success(let decoded): title = decoded
+            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
+            }
+            // The resolver refuses it too; said here in the API's words, as for DELETE.
+            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may rename a board")) }
+            hub.submit(
+                BoardRename.request(title: title), board: board, role: role, caller: request.remoteAddress?.host ?? "local",
+                bytes: request.body.count
+            ) { result in
+                responder.respond(result.map { BoardRename.response(to: $0, board: board, title: title) })
+            }
+        }
+
         route(.GET, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
             guard authorize(request, board: board, hub: hub, responder) != nil else { return }
@@ -194,7 +212,12 @@ enum BoardAPI {
     /// The status of an operation's answer (docs/protocol.md#8-http-api).
     static func status(of message: ServerMessage) -> HTTPStatus {
         guard case .rejected(let rejected) = message else { return .ok }
-        switch rejected.code {
+        return status(of: rejected.code)
+    }
+
+    /// The status of a rejection code, whichever body carries it.
+    static func status(of code: RejectionCode) -> HTTPStatus {
+        switch code {
         case .invalid: return .badRequest
         case .forbidden: return .forbidden
         case .gone, .busy: return .conflict

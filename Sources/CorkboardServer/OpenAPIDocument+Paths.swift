@@ -221,6 +221,78 @@ extension OpenAPIDocument {
                 }
               }
             },
+            "patch": {
+              "operationId": "renameBoard",
+              "summary": "Renames the board (owner only): committed as the operation {type: update, title}, which every member receives.",
+              "requestBody": {
+                "required": true,
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/BoardRename"
+                    }
+                  }
+                }
+              },
+              "responses": {
+                "200": {
+                  "description": "Renamed: the board's id, new title, and the seq the rename was committed at.",
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/BoardSummary"
+                      }
+                    }
+                  }
+                },
+                "400": {
+                  "$ref": "#/components/responses/BadRequest"
+                },
+                "401": {
+                  "$ref": "#/components/responses/Unauthorized"
+                },
+                "403": {
+                  "$ref": "#/components/responses/Forbidden"
+                },
+                "404": {
+                  "$ref": "#/components/responses/NotFound"
+                },
+                "413": {
+                  "$ref": "#/components/responses/TooLarge"
+                },
+                "423": {
+                  "description": "The board is locked: unlock it first.",
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/Error"
+                      }
+                    }
+                  }
+                },
+                "429": {
+                  "description": "Over the operation rate of the client's address: retry after Retry-After.",
+                  "headers": {
+                    "Retry-After": {
+                      "schema": {
+                        "type": "string"
+                      },
+                      "required": true
+                    }
+                  },
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/Error"
+                      }
+                    }
+                  }
+                },
+                "503": {
+                  "$ref": "#/components/responses/Unavailable"
+                }
+              }
+            },
             "options": {
               "operationId": "boardPreflight",
               "summary": "CORS preflight.",

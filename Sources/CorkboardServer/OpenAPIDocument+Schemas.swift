@@ -138,6 +138,19 @@ extension OpenAPIDocument {
               }
             }
           },
+          "BoardRename": {
+            "type": "object",
+            "description": "The board's new title; any other field is refused (400).",
+            "additionalProperties": false,
+            "required": [
+              "title"
+            ],
+            "properties": {
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              }
+            }
+          },
           "BoardList": {
             "type": "object",
             "required": [
@@ -270,6 +283,9 @@ extension OpenAPIDocument {
               },
               {
                 "$ref": "#/components/schemas/RenameCollection"
+              },
+              {
+                "$ref": "#/components/schemas/RenameBoard"
               },
               {
                 "$ref": "#/components/schemas/AddCollection"
@@ -459,6 +475,26 @@ extension OpenAPIDocument {
                 "$ref": "#/components/schemas/Id"
               },
               "collection": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "title": {
+                "$ref": "#/components/schemas/Text"
+              }
+            }
+          },
+          "RenameBoard": {
+            "type": "object",
+            "description": "An update naming neither an item nor a collection: the board's own title (owner only).",
+            "required": [
+              "type",
+              "opId",
+              "title"
+            ],
+            "properties": {
+              "type": {
+                "const": "update"
+              },
+              "opId": {
                 "$ref": "#/components/schemas/Id"
               },
               "title": {

@@ -121,6 +121,16 @@ public struct CommitBatch: Sendable, Hashable {
 }
 
 extension CommitBatch {
+    /// The title the batch's last board rename gives the board, nil when it renames none: how
+    /// a store keeps its listing's title current without applying the events to a snapshot.
+    public var boardTitle: String? {
+        var title: String?
+        for event in events {
+            if case .renameBoard(let renamed) = event.op { title = renamed }
+        }
+        return title
+    }
+
     /// Why the events are not numbered `expectedSeq + 1, + 2, …`, if they are not: a bug in
     /// the sequencer, which every store refuses (`.unavailable`) before writing anything.
     public var seqOrderProblem: String? {

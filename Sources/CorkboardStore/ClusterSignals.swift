@@ -4,6 +4,10 @@ import CorkboardModel
 /// the other nodes, talking to them, and leasing items across them. A store of one node
 /// (memory, SQLite) does not adopt it, and the hub then does all of this in the room alone.
 ///
+/// Such a store announces every `deleteBoard` to all the nodes (the deleting one included) as
+/// `StoreSignal.deleted`, from the same transaction as the delete: whichever node served
+/// the `DELETE`, the board's members on every node are sent away.
+///
 /// Kept apart from `BoardStore` because it is not persistence: a new store is judged by the
 /// contract suite alone, and only a store that really has other nodes speaks for them.
 public protocol ClusterSignals: AnyObject, Sendable {
@@ -42,6 +46,10 @@ public enum StoreSignal: Sendable, Hashable {
     case resynchronize
     /// A presence message from a node (never stored).
     case presence(String)
+    /// `board`, in the life that began with `epoch`, was deleted (by any node): rooms of that
+    /// board and epoch send their members away and unload. The epoch keeps a board created
+    /// anew under the same id meanwhile from being taken for the deleted one.
+    case deleted(board: String, epoch: String)
     /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
     /// are its members' drags).
     case nodeAlive(String)

@@ -22,6 +22,8 @@ public final class MemoryStore: BoardStore {
         var epoch: String
         /// The board at `baseSeq`; `events` follow it.
         var base: Board
+        /// The board's title now: the base's, or what a later rename made it (the listing's).
+        var title: String
         var baseSeq: Int
         var events: [CommittedEvent] = []
         /// In the order decided; one per opId.
@@ -46,7 +48,7 @@ public final class MemoryStore: BoardStore {
     private static let closed = StoreError.unavailable("the memory store is closed")
 
     public func listBoards(_ completion: @escaping @Sendable (Result<[BoardSummary], StoreError>) -> Void) {
-        guard let summaries = boards.withLock({ $0?.map { BoardSummary(id: $0.key, title: $0.value.base.title, seq: $0.value.seq) } }) else {
+        guard let summaries = boards.withLock({ $0?.map { BoardSummary(id: $0.key, title: $0.value.title, seq: $0.value.seq) } }) else {
             return completion(.failure(Self.closed))
         }
         completion(.success(summaries.sorted { $0.id < $1.id }))
@@ -56,7 +58,7 @@ public final class MemoryStore: BoardStore {
         let result: Result<Void, StoreError> = boards.withLock { boards in
             guard boards != nil else { return .failure(Self.closed) }
             guard boards?[board.id] == nil else { return .failure(.alreadyExists) }
-            boards?[board.id] = Entry(epoch: epoch, base: board, baseSeq: 0)
+            boards?[board.id] = Entry(epoch: epoch, base: board, title: board.title, baseSeq: 0)
             return .success(())
         }
         completion(result)
@@ -132,6 +134,7 @@ public final class MemoryStore: BoardStore {
                 folded = (through, base)
             }
             Self.remember(batch, in: &entry, forgetting: folding)
+            if let title = batch.boardTitle { entry.title = title }
             if let folded { Self.fold(&entry, through: folded.through, into: folded.base, folding) }
             return .success(())
         }

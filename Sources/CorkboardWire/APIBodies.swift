@@ -104,18 +104,11 @@ extension WireFormat {
     /// refused, not ignored. The board's own rules (ids, duplicates) are checked by whoever
     /// creates it.
     public static func decodeNewBoard(_ data: Data) -> Result<Board, ErrorMessage> {
-        let body: JSONValue
-        do throws(JSONParser.Failure) {
-            body = try JSONParser.parse(data)
-        } catch .malformed {
-            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
-        } catch {
-            return .failure(ErrorMessage(code: .invalid, message: error.message))
+        let fields: FieldReader
+        switch objectBody(data) {
+        case .success(let reader): fields = reader
+        case .failure(let error): return .failure(error)
         }
-        guard case .object(let object) = body else {
-            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
-        }
-        let fields = FieldReader(object)
         do throws(FieldError) {
             try fields.refuseUnknownFields(["id", "title", "locked", "collections"])
             let collections = try fields.objects("collections").map { collection throws(FieldError) in
@@ -133,6 +126,38 @@ extension WireFormat {
         } catch {
             return .failure(ErrorMessage(code: .invalid, message: error.message))
         }
+    }
+
+    /// The body of `PATCH /api/boards/{id}`: `{"title":…}` and nothing else. Returns the new
+    /// title (its length is the resolver's to check, as for every title), or what is wrong.
+    public static func decodeBoardRename(_ data: Data) -> Result<String, ErrorMessage> {
+        let fields: FieldReader
+        switch objectBody(data) {
+        case .success(let reader): fields = reader
+        case .failure(let error): return .failure(error)
+        }
+        do throws(FieldError) {
+            try fields.refuseUnknownFields(["title"])
+            return .success(try fields.string("title"))
+        } catch {
+            return .failure(ErrorMessage(code: .invalid, message: error.message))
+        }
+    }
+
+    /// A body that must be one JSON object, ready to read field by field.
+    private static func objectBody(_ data: Data) -> Result<FieldReader, ErrorMessage> {
+        let body: JSONValue
+        do throws(JSONParser.Failure) {
+            body = try JSONParser.parse(data)
+        } catch .malformed {
+            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
+        } catch {
+            return .failure(ErrorMessage(code: .invalid, message: error.message))
+        }
+        guard case .object(let object) = body else {
+            return .failure(ErrorMessage(code: .invalid, message: "the body must be a JSON object"))
+        }
+        return .success(FieldReader(object))
     }
 
     /// One `{"id","label","data"?}` object of an `insert` or a new board.

@@ -24,6 +24,9 @@ extension OperationRequest {
             }
             operation = .updateItem(
                 item: try fields.string("item"), label: try fields.optionalString("label"), data: try Self.dataChange(fields))
+        case "update" where !fields.has("collection"):
+            // Neither an item nor a collection: the board's own title.
+            operation = .renameBoard(title: try fields.string("title"))
         case "update":
             operation = .renameCollection(collection: try fields.string("collection"), title: try fields.string("title"))
         case "collection.add":
@@ -95,6 +98,9 @@ extension OperationRequest {
         case .renameCollection(let collection, let title):
             object["type"] = "update"
             object["collection"] = .string(collection)
+            object["title"] = .string(title)
+        case .renameBoard(let title):
+            object["type"] = "update"
             object["title"] = .string(title)
         case .addCollection(let collection, let title, let before):
             object["type"] = "collection.add"

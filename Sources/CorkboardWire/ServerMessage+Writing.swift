@@ -148,6 +148,9 @@ extension JSONWriter {
             string(collection)
             key("title")
             string(title)
+        case .renameBoard(let title):
+            key("title")
+            string(title)
         case .addCollection(let collection, let title, let before):
             key("before")
             optionalString(before)

@@ -117,7 +117,15 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// Line breaks and other control characters (an id may hold them) are written escaped,
     /// so the failure stays one line.
     init(_ description: String) {
-        self.description = description.unicodeScalars.map { scalar in
+        self.description = description.escapingControlCharacters
+    }
+}
+
+extension String {
+    /// Line breaks and other control characters written escaped (`\n`), so that text from a
+    /// board (an id, a title) cannot break a line of output in two.
+    var escapingControlCharacters: String {
+        unicodeScalars.map { scalar in
             scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
         }.joined()
     }

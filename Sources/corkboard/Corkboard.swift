@@ -7,5 +7,8 @@ struct Corkboard: ParsableCommand {
         commandName: "corkboard",
         abstract: "Corkboard: shared boards that many people and bots reorder together, live.",
         version: CorkboardVersion.line,
-        subcommands: [ServeCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, BotCommand.self, TokenCommand.self])
+        subcommands: [
+            ServeCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, BotCommand.self, TokenCommand.self,
+            BoardsCommand.self,
+        ])
 }

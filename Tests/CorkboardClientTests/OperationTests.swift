@@ -57,6 +57,10 @@ import Testing
         #expect(await client.removeCollection("d").isCommitted)
         #expect(await client.removeCollection("d").rejection == .gone)
 
+        // Rename the board itself (this client is an owner): its replica follows.
+        #expect(await client.renameBoard(to: "Renamed").event?.op == .renameBoard(title: "Renamed"))
+        #expect(client.board?.title == "Renamed")
+
         // Delete, and delete again; a move of nothing that exists.
         #expect(await client.delete(["n1"]).isCommitted)
         #expect(await client.delete(["n1"]).rejection == .gone)

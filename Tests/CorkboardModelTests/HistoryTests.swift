@@ -19,6 +19,8 @@ import Testing
             OperationRequest(opId: "9", .lock(locked: false)),
             move("10", base: 9, ["c", "n", "m"], to: "todo"),
             OperationRequest(opId: "11", .removeCollection(collection: "later")),
+            OperationRequest(opId: "12", .renameBoard(title: "Renamed")),
+            move("13", base: 12, ["a"], to: "todo"),
         ]
         for request in requests {
             #expect(engine.apply(request, client: "c", role: .owner).event != nil, "\(request.opId)")

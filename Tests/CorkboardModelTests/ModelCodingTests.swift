@@ -28,6 +28,7 @@ import Testing
         (.updateItem(item: "i3", label: "New text", data: .replace([:])), #"{"data":{},"item":"i3","label":"New text","type":"update"}"#),
         (.updateItem(item: "i3", label: nil, data: .remove), #"{"data":null,"item":"i3","type":"update"}"#),
         (.renameCollection(collection: "todo", title: "Backlog"), #"{"collection":"todo","title":"Backlog","type":"update"}"#),
+        (.renameBoard(title: "Sprint 13"), #"{"title":"Sprint 13","type":"update"}"#),
         (
             .addCollection(collection: "later", title: "Later", before: nil),
             #"{"before":null,"collection":{"id":"later","title":"Later"},"type":"collection.add"}"#

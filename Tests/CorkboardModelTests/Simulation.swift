@@ -62,6 +62,12 @@ struct Simulation {
         let roll = Int.random(in: 0..<100, using: &random)
         // Someone who sees a locked board mostly unlocks it, so streams are not all `locked`.
         if view.locked, roll < 60 { return OperationRequest(opId: opId, .lock(locked: false)) }
+        // Every empty collection may be removed; someone then adds one, so the requests below
+        // always have a collection to name.
+        if collections.isEmpty {
+            nextNewCollection += 1
+            return OperationRequest(opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: nil))
+        }
         func someItems() -> [ItemID] {
             // Mostly real ids, sometimes a duplicate or one nobody has.
             var picked = (0..<Int.random(in: 1...3, using: &random)).compactMap { _ in items.randomElement(using: &random) }
@@ -102,8 +108,10 @@ struct Simulation {
         case 94..<96:
             let collection = collections.randomElement(using: &random)!
             return OperationRequest(opId: opId, .removeCollection(collection: collection.id))
-        case 96..<98:
+        case 96:
             return OperationRequest(opId: opId, .renameCollection(collection: collections.randomElement(using: &random)!.id, title: "T\(roll)"))
+        case 97:
+            return OperationRequest(opId: opId, .renameBoard(title: "Board \(opId)"))
         default:
             return OperationRequest(opId: opId, .lock(locked: !view.locked))
         }

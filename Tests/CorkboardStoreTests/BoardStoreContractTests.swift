@@ -51,6 +51,39 @@ import Testing
         #expect(try store.load("b").get()?.events == Contract.events(1...1))
     }
 
+    /// The listing's title is the board's: a rename (`update` of the board's title) appended
+    /// shows in `listBoards` at once, the last of a batch winning, before and after folding.
+    @Test(arguments: StoreFactory.all) func theListedTitleFollowsRenames(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        for id in ["a", "b"] { try store.create(Contract.board(id)) }
+        func rename(_ seq: Int, _ title: String) -> CommittedEvent {
+            CommittedEvent(seq: seq, opId: "rename-\(seq)", client: "c1", op: .renameBoard(title: title), adjusted: false)
+        }
+        try store.appendOneByOne("b", Contract.events(1...2))
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 2, events: [rename(3, "First")])).get()
+        #expect(try store.list().get() == [BoardSummary(id: "a", title: "Board a", seq: 0), BoardSummary(id: "b", title: "First", seq: 3)])
+        // Two renames and a move in one batch: the last rename decides.
+        let batch = [rename(4, "Second"), rename(5, "Third"), CommittedEvent(seq: 6, opId: "m6", client: "c1", op: .lock(locked: false), adjusted: false)]
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 3, events: batch)).get()
+        #expect(try store.list().get().last == BoardSummary(id: "b", title: "Third", seq: 6))
+        // Collection renames and item updates leave the board's title alone.
+        let others = [
+            CommittedEvent(
+                seq: 7, opId: "c7", client: "c1", op: .renameCollection(collection: Contract.board().collections[0].id, title: "Col"), adjusted: false)
+        ]
+        try store.appendResult(CommitBatch(board: "b", expectedSeq: 6, events: others)).get()
+        #expect(try store.list().get().last?.title == "Third")
+        // Past the retention, and loaded with a short history: the renames are in the
+        // snapshot, and the listed title stays.
+        try store.appendOneByOne("b", Contract.events(8...130))
+        #expect(try store.list().get().last == BoardSummary(id: "b", title: "Third", seq: 130))
+        let folded = try #require(try store.load("b", historyLimit: 10).get())
+        #expect(folded.snapshotSeq >= 120 && folded.snapshot.title == "Third")
+        #expect(try Contract.rebuild(folded).title == "Third")
+    }
+
     @Test(arguments: StoreFactory.all) func appendExtendsOnlyTheSeqItNames(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }

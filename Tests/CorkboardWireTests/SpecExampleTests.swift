@@ -47,6 +47,10 @@ import Testing
             .operation(OperationRequest(opId: "...", .renameCollection(collection: "todo", title: "Backlog")))
         ),
         (
+            #"{"type":"update","opId":"...","title":"Sprint 13"}"#,
+            .operation(OperationRequest(opId: "...", .renameBoard(title: "Sprint 13")))
+        ),
+        (
             #"{"type":"collection.add","opId":"...","collection":{"id":"later","title":"Later"},"before":null}"#,
             .operation(OperationRequest(opId: "...", .addCollection(collection: "later", title: "Later", before: nil)))
         ),

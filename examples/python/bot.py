@@ -60,8 +60,11 @@ class Replica:
                                 item.pop("data", None)
                             else:
                                 item["data"] = op["data"]
-        elif op["type"] == "update":
+        elif op["type"] == "update" and "collection" in op:
             self.column(op["collection"])["title"] = op["title"]
+        elif op["type"] == "update":
+            # Neither an item nor a collection: the board's own title (docs/protocol.md §4).
+            self.board["title"] = op["title"]
         elif op["type"] == "collection.add":
             new = {"id": op["collection"]["id"], "title": op["collection"]["title"], "items": []}
             at = next((n for n, c in enumerate(columns) if c["id"] == op.get("before")), len(columns))

@@ -26,9 +26,10 @@
 /** @typedef {{ type: "delete", items: string[] }} DeleteOperation */
 /**
  * An update names an item (its `label` and/or `data`; `data: null` removes it) or a
- * collection with a `title`, never both.
+ * collection with a `title`, never both; with neither, its `title` is the board's.
  * @typedef {{ type: "update", item: string, label?: string, data?: ItemData | null }} ItemUpdateOperation
  * @typedef {{ type: "update", item?: undefined, collection: string, title: string }} CollectionUpdateOperation
+ * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
 /** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
 /** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
@@ -37,7 +38,7 @@
  * An operation without `opId` and `baseSeq`: what `committed` carries as `op`, and what
  * the page asks the session to send.
  * @typedef {MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation
- *   | CollectionAddOperation | CollectionRemoveOperation | LockOperation} Operation
+ *   | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | LockOperation} Operation
  */
 /**
  * Where an item is: its collection, its index there, and the item itself.
@@ -121,10 +122,12 @@ export function applyOperation(board, op) {
         if (op.label !== undefined) found.item.label = op.label;
         if (op.data === null) delete found.item.data;
         else if (op.data !== undefined) found.item.data = op.data;
-      } else {
+      } else if (op.collection !== undefined) {
         const collection = findCollection(next, op.collection);
         if (!collection) throw new Error(`update: no collection ${op.collection}`);
         collection.title = op.title;
+      } else {
+        next.title = op.title;
       }
       break;
     case "collection.add": {

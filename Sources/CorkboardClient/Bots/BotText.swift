@@ -69,6 +69,8 @@ public enum BotText {
             return "update \(item): \(changes.joined(separator: ", "))"
         case .renameCollection(let collection, let title):
             return "rename \(collection) to \(title.debugDescription)"
+        case .renameBoard(let title):
+            return "rename the board to \(title.debugDescription)"
         case .addCollection(let collection, let title, let before):
             return "add collection \(collection) \(title.debugDescription)" + (before.map { " before \($0)" } ?? " last")
         case .removeCollection(let collection):

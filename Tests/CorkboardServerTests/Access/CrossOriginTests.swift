@@ -21,7 +21,7 @@ import Testing
     @Test func anAllowedPagesPreflightIsAnsweredForEveryAPIPath() throws {
         let fixture = try Self.fixture()
         let expected = [
-            "/api/boards": "GET, POST, HEAD, OPTIONS", "/api/boards/board": "GET, DELETE, HEAD, OPTIONS",
+            "/api/boards": "GET, POST, HEAD, OPTIONS", "/api/boards/board": "GET, DELETE, PATCH, HEAD, OPTIONS",
             "/api/boards/board/ops": "GET, POST, HEAD, OPTIONS",
         ]
         for (target, methods) in expected {

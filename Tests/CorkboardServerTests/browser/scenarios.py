@@ -741,6 +741,22 @@ def delete_undo(run):
     return "deleted, restored with id/label/data, deleted again and restored from the notice, on both pages and the API"
 
 
+@scenario("rename-live")
+def rename_live(run):
+    """PATCH /api/boards/{id} renames the board: the open page's heading and tab title follow
+    at once, from the committed event (no reload), and the board is unchanged otherwise."""
+    board_id = run.new_board("rename")
+    a = run.open_board("A", board_id, "Ada")
+    status, answer = run.server.http("PATCH", f"/api/boards/{board_id}", {"title": "Renamed live"})
+    if status != 200 or answer.get("title") != "Renamed live":
+        raise ScenarioFailure(f"PATCH /api/boards/{board_id}: {status} {answer}")
+    wait_until("#board-title shows the new title",
+               lambda: a.text_content("#board-title") == "Renamed live", timeout=5)
+    wait_until("the tab title follows", lambda: a.title() == "Renamed live · Corkboard", timeout=5)
+    wait_board(a, "A", as_state(standard_columns()), answer["seq"])
+    return f"heading and tab renamed at seq {answer['seq']}"
+
+
 @scenario("screenshot")
 def screenshot(run):
     """A picture of the demo board as B sees it while A drags a card (kept for people)."""
