@@ -272,9 +272,9 @@ extension OpenAPIDocument {
                 "in": "header",
                 "schema": {
                   "type": "string",
-                  "pattern": "^[0-9]{1,15}$"
+                  "pattern": "^[ \\t]*[0-9]{0,16}[ \\t]*$"
                 },
-                "description": "resume after this seq (sent by EventSource when it reconnects); wins over since"
+                "description": "resume after this seq (sent by EventSource when it reconnects); wins over since; empty: none"
               }
             ],
             "get": {
@@ -330,6 +330,21 @@ extension OpenAPIDocument {
                 },
                 "503": {
                   "description": "As GET."
+                }
+              }
+            },
+            "options": {
+              "operationId": "eventsPreflight",
+              "summary": "CORS preflight.",
+              "responses": {
+                "204": {
+                  "$ref": "#/components/responses/Preflight"
+                },
+                "401": {
+                  "$ref": "#/components/responses/Unauthorized"
+                },
+                "403": {
+                  "$ref": "#/components/responses/Forbidden"
                 }
               }
             }

@@ -1,3 +1,5 @@
+import CorkboardModel
+
 /// Where an event stream starts (docs/protocol.md#event-stream): after the seq of
 /// `Last-Event-ID`, which an EventSource sends when it reconnects and which therefore wins, or
 /// of `since` (for clients that cannot set headers); from a snapshot without either. `epoch`,
@@ -16,7 +18,7 @@ struct EventStreamQuery: Equatable {
             switch name {
             case "since":
                 guard let since = seq(value) else {
-                    return .failure(QueryError("since must be a seq (a whole number ≥ 0), not \"\(value)\""))
+                    return .failure(QueryError("since must be a seq (a whole number from 0 to \(Limits.maximumSeq)), not \"\(value)\""))
                 }
                 query.since = since
             case "epoch":
@@ -29,15 +31,20 @@ struct EventStreamQuery: Equatable {
         // An EventSource that has seen no id yet sends no header; an empty one means the same.
         if let lastEventID = lastEventID?.trimmingOWS(), !lastEventID.isEmpty {
             guard let seq = seq(lastEventID) else {
-                return .failure(QueryError("Last-Event-ID must be a seq (a whole number ≥ 0), not \"\(lastEventID)\""))
+                return .failure(
+                    QueryError("Last-Event-ID must be a seq (a whole number from 0 to \(Limits.maximumSeq)), not \"\(lastEventID)\""))
             }
             query.since = seq
         }
         return .success(query)
     }
 
+    /// Digits only (`+5` and ` 5` are not ids the server sent). No board reaches a seq past
+    /// `Limits.maximumSeq`: such a cursor names nothing, and is refused.
     private static func seq(_ text: String) -> Int? {
-        guard let seq = Int(text), seq >= 0 else { return nil }
+        guard (1...16).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seq = Int(text),
+            seq <= Limits.maximumSeq
+        else { return nil }
         return seq
     }
 }

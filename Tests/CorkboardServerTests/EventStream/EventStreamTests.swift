@@ -177,6 +177,7 @@ import Testing
         let api = fixture.api
         #expect(try api.get("/api/boards/nope/events").status == 404)
         #expect(try api.get("/api/boards/board/events?since=x").text.contains("since must be a seq"))
+        #expect(try api.get("/api/boards/board/events?since=9007199254740992").status == 400)
         #expect(try api.get("/api/boards/board/events?since=-1").status == 400)
         #expect(try api.get("/api/boards/board/events?since=1&since=2").status == 400)
         #expect(try api.get("/api/boards/board/events?limit=3").text.contains("unknown query parameter \\\"limit\\\""))
