@@ -172,6 +172,24 @@ import Testing
         #expect(metrics["corkboard_members"] == 1, "the dropped stream left the board; the reader is still there")
     }
 
+    @Test func streamsAreCountedWithTheConnectionLimits() throws {
+        let fixture = try HubFixture { $0.http.admission.maxConnections = 3 }
+        let streams = try (0..<3).map { _ in try Self.open(fixture) }
+        for stream in streams { _ = try stream.next("reset") }
+        let refused = try EventStreamReader(port: fixture.port, target: "/api/boards/board/events")
+        #expect(refused.status == 503, "a fourth connection, stream or not, is over the limit")
+        streams[0].client.reset()
+        // Once one ends its connection is free again, for a stream as for anything.
+        var reopened: EventStreamReader?
+        #expect(
+            try eventually {
+                let attempt = try EventStreamReader(port: fixture.port, target: "/api/boards/board/events")
+                if attempt.status == 200 { reopened = attempt }
+                return attempt.status == 200
+            })
+        #expect(try reopened?.next("reset").seq == 0)
+    }
+
     @Test func refusalsAreTheHTTPErrorsOfTheOtherRoutes() throws {
         let fixture = try HubFixture()
         let api = fixture.api
