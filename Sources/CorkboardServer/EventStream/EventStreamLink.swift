@@ -108,6 +108,7 @@ final class EventStreamLink: MemberLink, ConnectionHandler, LoopTickable, @unche
     /// The hub ended the membership (after an `error`, or to have the reader reconnect):
     /// the stream ends with its last chunk once what waits is written.
     func close(_ code: MemberClose, reason: String) {
+        var unanswered = false
         let streaming: Connection? = state.withLock { state in
             switch state {
             case .opening(var opening):
@@ -117,11 +118,19 @@ final class EventStreamLink: MemberLink, ConnectionHandler, LoopTickable, @unche
             case .streaming(let connection):
                 state = .ended
                 return connection
-            case .awaitingWelcome, .ended:
-                // Before the welcome the hub refuses with an `error` first, answered already.
+            case .awaitingWelcome:
+                // The hub refuses with an `error` first, answered already; a close without one
+                // still gets an answer, and the session is let go.
+                unanswered = true
                 state = .ended
                 return nil
+            case .ended:
+                return nil
             }
+        }
+        if unanswered {
+            responder.respond(.error(.serviceUnavailable, reason.isEmpty ? "the board could not be followed; try again" : reason))
+            leave()
         }
         streaming?.loop.execute { self.end(streaming!) }
     }
