@@ -226,6 +226,24 @@ import Testing
         #expect(try stream.next("reset").seq == 0)
     }
 
+    @Test func aRevokedTokenEndsItsStreamsWithAnError() throws {
+        let tokens = try TemporaryDirectory("corkboard-tokens")
+        let path = try tokens.write("tokens.json", TokenReloadTests.first)
+        let server = try TestServer {
+            $0.createsDemoBoard = true
+            $0.tokenFile = path
+        }
+        let stream = try EventStreamReader(port: server.port, target: "/api/boards/demo/events", headers: ["Authorization: Bearer ann"])
+        _ = try stream.next("reset")
+        _ = try tokens.write("tokens.json", TokenReloadTests.second)
+        server.server.reload()
+        let error = try stream.next("error")
+        #expect(try WireFormat.decodeServerMessage(Data(error.data.utf8)) == .error(ErrorMessage(code: .forbidden, message: "the token was revoked")))
+        #expect(try stream.next() == nil)
+        #expect(stream.endedCleanly)
+        #expect(try EventStreamReader(port: server.port, target: "/api/boards/demo/events", headers: ["Authorization: Bearer ann"]).status == 401)
+    }
+
     @Test func theStreamIsNotAPeer() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")
