@@ -13,6 +13,9 @@ public struct BoardClientConfiguration: Sendable {
     public var name: String
     /// The token of the server's token file; nil in open mode.
     public var token: String?
+    /// Join as an observer (docs/protocol.md#observers): follow the board without being
+    /// shown to the others as a peer, and without operating or dragging.
+    public var observes = false
     /// Speak `wss://`: TLS, with the server's certificate checked against the system's CA
     /// store (and `trustedCAFile`) and against `host`. There is no way to turn the check off.
     public var usesTLS = false

@@ -181,7 +181,9 @@ final class ClientCore: @unchecked Sendable {
         guard link === self.link, phase == .connecting else { return socket.close(.goingAway) }
         self.socket = socket
         let resume = needsSnapshot ? nil : replica.flatMap { replica in epoch.map { ResumePoint(epoch: $0, seq: replica.seq) } }
-        let hello = Hello(board: configuration.board, name: configuration.name, token: configuration.token, resume: resume)
+        let hello = Hello(
+            board: configuration.board, name: configuration.name, token: configuration.token, resume: resume,
+            observe: configuration.observes)
         send(.hello(hello))
     }
 

@@ -10,6 +10,9 @@ final class Member {
     /// What its commits carry as `by` (`TokenHolder.author(named:)`).
     let author: String
     let role: Role
+    /// Follows the board without being a peer (`hello` with `"observe": true`, or an event
+    /// stream): never listed in `peers`, `peer.joined` or `peer.left`.
+    let observes: Bool
     /// The token it joined with: checked again when the token file is reloaded.
     let token: String?
     /// Its connection.
@@ -30,11 +33,12 @@ final class Member {
 
     var isLive: Bool { replayedThrough == nil }
 
-    init(client: ClientID, name: String, author: String, role: Role, token: String?, link: any MemberLink, order: Int) {
+    init(client: ClientID, name: String, author: String, role: Role, observes: Bool, token: String?, link: any MemberLink, order: Int) {
         self.client = client
         self.name = name
         self.author = author
         self.role = role
+        self.observes = observes
         self.token = token
         self.link = link
         self.order = order
@@ -46,8 +50,12 @@ final class Member {
 /// broadcasts skip a member still replaying, and the replay reads up to the durable seq at
 /// each step.
 extension BoardRoom {
-    func join(_ key: MemberKey, link: any MemberLink, hello: Hello, role: Role) {
+    /// `resumingAnyEpoch`: `hello.resume` names a seq of whichever epoch the board is in now
+    /// (an event stream's `Last-Event-ID` is a bare seq).
+    func join(_ key: MemberKey, link: any MemberLink, hello: Hello, role: Role, resumingAnyEpoch: Bool = false) {
         perform {
+            var hello = hello
+            if resumingAnyEpoch, hello.resume != nil { hello.resume?.epoch = self.epoch }
             switch self.readiness {
             case .missing:
                 Self.refuse(link, .notFound, "there is no board \"\(hello.board)\"", close: .policyViolation)
@@ -79,17 +87,20 @@ extension BoardRoom {
         }
         hub.metrics.members.increment()
         let client = hub.nextClientID()
-        let peers = members.values.sorted { $0.order < $1.order }.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
+        let peers = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
+            .map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
         let durable = pipeline.durableSeq
         joinCounter += 1
         let member = Member(
-            client: client, name: hello.name, author: holder.author(named: hello.name), role: role, token: hello.token, link: link,
-            order: joinCounter)
+            client: client, name: hello.name, author: holder.author(named: hello.name), role: role, observes: hello.observe,
+            token: hello.token, link: link, order: joinCounter)
+        // An observer is told what it may do: read, as a viewer, whatever its token grants.
+        let shownRole = hello.observe ? Role.viewer : role
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             link.send(
                 .welcome(
                     Welcome(
-                        client: client, role: role, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
+                        client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
@@ -97,12 +108,12 @@ extension BoardRoom {
             link.send(
                 .welcome(
                     Welcome(
-                        client: client, role: role, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
+                        client: client, role: shownRole, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
             members[key] = member
         }
         showRemoteDrags(to: key)
-        sendToOthers(of: key, .peerJoined(client: client, name: hello.name))
-        hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)")
+        if !member.observes { sendToOthers(of: key, .peerJoined(client: client, name: hello.name)) }
+        hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)\(member.observes ? ", observing" : "")")
     }
 
     /// Sends the next piece of a resume replay; the piece after it waits until the link
@@ -167,7 +178,7 @@ extension BoardRoom {
         clearDrag(of: key, .left)
         guard let member = members.removeValue(forKey: key) else { return }
         hub.metrics.members.decrement()
-        sendToOthers(of: key, .peerLeft(client: member.client))
+        if !member.observes { sendToOthers(of: key, .peerLeft(client: member.client)) }
         hub.logger.debug("board \(id): \(member.client) left")
     }
 

@@ -93,6 +93,7 @@ extension BoardRoom {
     /// Why this member may not pick these items up, if it may not.
     private func refusal(ofDragOf items: [ItemID], by member: Member) -> Rejected? {
         let refuse = Rejected.dragStart
+        guard !member.observes else { return refuse(.forbidden, "an observer may not drag") }
         guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
         guard !items.isEmpty, items.allSatisfy(Limits.isValidID) else {
             return refuse(.invalid, "drag.start needs 1 or more item ids of 1…128 bytes")

@@ -146,6 +146,12 @@ final class BoardRoom: @unchecked Sendable {
         perform {
             // A member exists only in a room that loaded.
             guard let member = self.members[key] else { return }
+            // Refused here, not by the resolver: an observer's token may well be an editor's.
+            guard !member.observes else {
+                self.hub.metrics.rejected(.forbidden)
+                let refusal = Rejected(opId: request.opId, code: .forbidden, message: "an observer may not change the board")
+                return self.reply(WireText.encode(.rejected(refusal)), to: key)
+            }
             self.sequence {
                 self.noteDrop(request, from: key)
                 self.resolve(request, client: member.client, author: member.author, role: member.role, target: .member(key))

@@ -33,7 +33,7 @@ struct HubMetrics: Sendable {
     /// factory that makes the handlers looks it up here (`GET /metrics` prints it).
     static let help: [String: String] = [
         "corkboard_boards_loaded": "Boards loaded in this node's memory (rooms that found their board).",
-        "corkboard_members": "WebSocket clients joined to a board.",
+        "corkboard_members": "Clients joined to a board: WebSocket members (observers included) and event streams.",
         "corkboard_drags": "Drags in progress.",
         "corkboard_ops_committed_total": "Events made durable by this node and broadcast.",
         "corkboard_ops_followed_total": "Events other nodes committed, read from the shared store and broadcast here.",

@@ -126,6 +126,17 @@ public final class HubSession: @unchecked Sendable {
         link.send(.pong(id: id))
     }
 
+    /// Joins as an observer named "event stream" instead of waiting for `hello`: how an event
+    /// stream (`GET /api/boards/{id}/events`, docs/protocol.md#event-stream) follows a board,
+    /// judged by the same token rules as a `hello`. With `seq` it resumes after that seq
+    /// (of `epoch`, or of whichever epoch the board is in when nil), else it starts from a
+    /// snapshot; a resume the room cannot replay gets a snapshot too.
+    public func follow(board: String, token: String?, after seq: Int?, epoch: String?) {
+        guard isAwaitingHello else { return }
+        let resume = seq.map { ResumePoint(epoch: epoch ?? "", seq: $0) }
+        join(Hello(board: board, name: "event stream", token: token, resume: resume, observe: true), resumingAnyEpoch: epoch == nil)
+    }
+
     /// The connection ended (either side closed it, or it dropped): the member leaves its room.
     public func linkClosed() {
         if case .joined(let room) = phase { room.leave(key) }
@@ -178,7 +189,7 @@ public final class HubSession: @unchecked Sendable {
         room.dragOver(collection: collection, index: index, from: key)
     }
 
-    private func join(_ hello: Hello) {
+    private func join(_ hello: Hello, resumingAnyEpoch: Bool = false) {
         let holder: TokenHolder
         switch hub.access.judge(token: hello.token, checkingLifetime: true) {
         case .holder(let valid):
@@ -209,7 +220,7 @@ public final class HubSession: @unchecked Sendable {
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.
         phase = .joined(room)
-        room.join(key, link: link, hello: hello, role: role)
+        room.join(key, link: link, hello: hello, role: role, resumingAnyEpoch: resumingAnyEpoch)
     }
 }
 

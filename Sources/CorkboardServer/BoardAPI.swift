@@ -3,6 +3,7 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 import HTTP
+import Prometheus
 
 /// The JSON API (docs/protocol.md#8-http-api) on top of the hub: the same resolver and the
 /// same broadcast as the WebSocket, with the status the protocol gives each outcome.
@@ -12,8 +13,12 @@ enum BoardAPI {
     /// With `allowedOrigins`, a request from a browser page of another origin is refused (403)
     /// before anything else, as at the WebSocket handshake: no other site's page can change a
     /// board through its visitors' browsers (in open mode, or with a token the page obtained).
-    /// `outputBound` is the connections' output bound: a page of `…/ops` stays well under it.
-    static func add(to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20) {
+    /// `outputBound` is the connections' output bound: a page of `…/ops` stays well under it,
+    /// and an event stream's reader is dropped past it. `openStreams` counts the event streams.
+    static func add(
+        to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20,
+        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil
+    ) {
         let pageBytes = pageBudget(outputBound: outputBound)
         let documentLengths = DocumentLengths()
         let crossOrigin = CrossOrigin(allowedOrigins: allowedOrigins)
@@ -128,6 +133,10 @@ enum BoardAPI {
             }
         }
 
+        route(
+            .GET, "/api/boards/{id}/events",
+            EventStreamRoute.handler(hub: hub, settings: eventStreams, outputBound: outputBound, openStreams: openStreams))
+
         route(.POST, "/api/boards/{id}/ops") { request, responder in
             let board = request.pathParameters["id"] ?? ""
             guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
@@ -181,7 +190,7 @@ enum BoardAPI {
 
     /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after
     /// answering 401 (no valid token) or 403 (a valid token without access to `board`).
-    private static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
+    static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
         authorizeHolder(request, board: board, hub: hub, responder)?.role
     }
 

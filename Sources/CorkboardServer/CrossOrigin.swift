@@ -11,8 +11,9 @@ struct CrossOrigin: Sendable {
     /// nil: no `--allowed-origins`.
     let allowedOrigins: Set<String>?
 
-    /// The request headers a page may send: the token and the JSON body's type.
-    static let allowedHeaders = "Authorization, Content-Type"
+    /// The request headers a page may send: the token, the JSON body's type, and the event
+    /// stream's resume point (sent by EventSource itself, and by fetch-based SSE clients).
+    static let allowedHeaders = "Authorization, Content-Type, Last-Event-ID"
     /// How long a browser may keep a preflight's answer: ten minutes, so a page making many
     /// calls asks once, and a change of the list is seen soon enough.
     static let maxAge = "600"
@@ -28,7 +29,7 @@ struct CrossOrigin: Sendable {
     func responder(for request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponder {
         guard let allowedOrigins else { return responder }
         let origin = request.headers["Origin"].flatMap { allowedOrigins.contains($0) ? $0 : nil }
-        return HTTPResponder(deliver: { response in
+        @Sendable func shared(_ response: HTTPResponse) -> HTTPResponse {
             var response = response
             // Added to a Vary already there (a static file's `Accept-Encoding`), never replacing it.
             response.headers.set("Vary", response.headers["Vary"].map { "\($0), Origin" } ?? "Origin")
@@ -37,8 +38,12 @@ struct CrossOrigin: Sendable {
                 // A 429's `Retry-After` says when to try again; a page must be able to read it.
                 response.headers.set("Access-Control-Expose-Headers", "Retry-After")
             }
-            responder.respond(response)
-        })
+            return response
+        }
+        // An event stream's head is sent by taking the connection over: it is shared the same way.
+        return HTTPResponder(
+            deliver: { responder.respond(shared($0)) },
+            switchProtocols: { responder.upgrade(shared($0), to: $1, ifGone: $2) })
     }
 
     /// The answer to `OPTIONS` on a path served with `methods`: 204 with `Allow`, and for a

@@ -309,6 +309,118 @@ extension OpenAPIDocument {
               }
             }
           },
+          "/api/boards/{id}/events": {
+            "parameters": [
+              {
+                "name": "id",
+                "in": "path",
+                "required": true,
+                "schema": {
+                  "$ref": "#/components/schemas/Id"
+                },
+                "example": "demo"
+              },
+              {
+                "name": "since",
+                "in": "query",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "description": "resume after this seq (for clients that cannot send Last-Event-ID)"
+              },
+              {
+                "name": "epoch",
+                "in": "query",
+                "schema": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "description": "the epoch since belongs to; another epoch gets reset"
+              },
+              {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[ \\t]*[0-9]{0,16}[ \\t]*$"
+                },
+                "description": "resume after this seq (sent by EventSource when it reconnects); wins over since; empty: none"
+              }
+            ],
+            "get": {
+              "operationId": "streamEvents",
+              "summary": "The board's committed events as server-sent events, live, resumable by seq.",
+              "description": "Events: committed (id = seq, data = the event as GET …/ops writes it), reset (id = seq, data = the board document), gone, error; `: ping` comments every 15 s; the stream never ends by itself.",
+              "responses": {
+                "200": {
+                  "description": "The stream (chunked, no Content-Length).",
+                  "content": {
+                    "text/event-stream": {
+                      "schema": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "400": {
+                  "$ref": "#/components/responses/BadRequest"
+                },
+                "401": {
+                  "$ref": "#/components/responses/Unauthorized"
+                },
+                "403": {
+                  "$ref": "#/components/responses/Forbidden"
+                },
+                "404": {
+                  "$ref": "#/components/responses/NotFound"
+                },
+                "503": {
+                  "$ref": "#/components/responses/Unavailable"
+                }
+              }
+            },
+            "head": {
+              "operationId": "streamEventsHead",
+              "summary": "GET without the stream: whether it would be served.",
+              "responses": {
+                "200": {
+                  "description": "As GET."
+                },
+                "400": {
+                  "description": "As GET."
+                },
+                "401": {
+                  "description": "As GET."
+                },
+                "403": {
+                  "description": "As GET."
+                },
+                "404": {
+                  "description": "As GET."
+                },
+                "503": {
+                  "description": "As GET."
+                }
+              }
+            },
+            "options": {
+              "operationId": "eventsPreflight",
+              "summary": "CORS preflight.",
+              "responses": {
+                "204": {
+                  "$ref": "#/components/responses/Preflight"
+                },
+                "401": {
+                  "$ref": "#/components/responses/Unauthorized"
+                },
+                "403": {
+                  "$ref": "#/components/responses/Forbidden"
+                }
+              }
+            }
+          },
           "/api/boards/{id}/ops": {
             "parameters": [
               {

@@ -18,7 +18,7 @@ enum Routes {
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { _ in BoardSocket(hub: hub) })
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
-            outputBound: configuration.maxPendingOutput)
+            outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams)
         // A board's page is one page for every board; its script reads the id from the path.
         if let staticFiles {
             router.add(.GET, "/b/{id}") { request, responder in

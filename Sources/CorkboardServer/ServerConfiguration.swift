@@ -68,6 +68,8 @@ public struct ServerConfiguration: Sendable {
     /// How long a graceful shutdown keeps serving, `/readyz` answering 503, before it stops
     /// accepting (`--drain-seconds`): the time a load balancer needs to take the node out.
     public var drainDelay: DispatchTimeInterval = .seconds(0)
+    /// Heartbeat and reconnect advice of event streams (`GET /api/boards/{id}/events`).
+    public var eventStream = EventStreamSettings()
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGrace: DispatchTimeInterval = .seconds(10)
 

@@ -23,6 +23,8 @@ final class ServerMetrics: Sendable {
     private let refused: Prometheus.Counter
     private let tokenReloadFailures: Prometheus.Counter
     private let storedBoards: Prometheus.Gauge
+    /// Event streams open now (`GET /api/boards/{id}/events`), kept by the streams themselves.
+    let eventStreams: Prometheus.Gauge
     private let process: ProcessMetrics
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
@@ -57,6 +59,8 @@ final class ServerMetrics: Sendable {
                 "token_reload_failures", "total", "Reloads (SIGHUP) that kept the previous tokens because the token file or secret file was refused."))
         storedBoards = registry.makeGauge(
             descriptor: describe("boards_stored", "", "Boards the store holds, every node's (read at each scrape; kept when the store does not answer)."))
+        eventStreams = registry.makeGauge(
+            descriptor: describe("event_streams", "", "Event streams (GET /api/boards/{id}/events) open now; each is also one of the connections."))
         registry.makeGauge(
             descriptor: describe("build_info", "", "Always 1: the version of this server, and the Swift it was built with, in its labels."),
             labels: [("version", CorkboardVersion.current), ("swift", CorkboardVersion.swift)]

@@ -11,18 +11,22 @@ public struct ResumePoint: Sendable, Hashable {
     }
 }
 
-/// `{"type":"hello","board":…,"name":…,"token":…,"resume":{…}}`.
+/// `{"type":"hello","board":…,"name":…,"token":…,"resume":{…},"observe":true}`.
 public struct Hello: Sendable, Hashable {
     public var board: String
     public var name: String
     public var token: String?
     public var resume: ResumePoint?
+    /// Follows the board without being a peer (docs/protocol.md#observers): never listed in
+    /// `peers`, `peer.joined` or `peer.left`, and may neither operate nor drag.
+    public var observe: Bool
 
-    public init(board: String, name: String, token: String? = nil, resume: ResumePoint? = nil) {
+    public init(board: String, name: String, token: String? = nil, resume: ResumePoint? = nil, observe: Bool = false) {
         self.board = board
         self.name = name
         self.token = token
         self.resume = resume
+        self.observe = observe
     }
 }
 
@@ -65,7 +69,7 @@ extension ClientMessage {
             self = .hello(
                 Hello(
                     board: try fields.string("board"), name: try fields.string("name"),
-                    token: try fields.optionalString("token"), resume: resume))
+                    token: try fields.optionalString("token"), resume: resume, observe: try fields.optionalBool("observe") ?? false))
         case "drag.start":
             self = .dragStart(items: try fields.strings("items"))
         case "drag.over":
@@ -94,6 +98,7 @@ extension ClientMessage {
             if let resume = hello.resume {
                 object["resume"] = .object(["epoch": .string(resume.epoch), "seq": .number(Double(resume.seq))])
             }
+            if hello.observe { object["observe"] = .bool(true) }
             return object
         case .dragStart(let items):
             return ["type": "drag.start", "items": .array(items.map(JSONValue.string))]

@@ -55,6 +55,12 @@ struct FieldReader {
         return string
     }
 
+    /// Absent and `null` both mean nil.
+    func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+        guard let value = object[key], value != .null else { return nil }
+        return try bool(key)
+    }
+
     func bool(_ key: String) throws(FieldError) -> Bool {
         guard let value = object[key] else { throw FieldError(message: "missing field \"\(name(key))\"") }
         guard case .bool(let bool) = value else { throw FieldError(message: "field \"\(name(key))\" must be true or false") }

@@ -38,11 +38,14 @@ public struct HTTPResponse: Sendable {
 
     /// The bytes on the wire. `Content-Length`, `Date`, `Server` and `Connection` are filled in;
     /// a response to HEAD keeps the length of the body it does not send. With a `stream`, only
-    /// the head: the connection sends the stream's pieces after it.
+    /// the head: the connection sends the stream's pieces after it. A response that says
+    /// `Transfer-Encoding` (an event stream, whose length nobody knows) gets no `Content-Length`.
     public func serialized(headRequest: Bool = false, keepAlive: Bool) -> ByteChunk {
         var text = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if !status.forbidsBody && !headers.contains("Content-Length") { text += "Content-Length: \(stream?.length ?? body.count)\r\n" }
+        if !status.forbidsBody && !headers.contains("Content-Length") && !headers.contains("Transfer-Encoding") {
+            text += "Content-Length: \(stream?.length ?? body.count)\r\n"
+        }
         if !headers.contains("Date") { text += "Date: \(HTTPDate.now())\r\n" }
         if !headers.contains("Server") { text += "Server: corkboard\r\n" }
         if !keepAlive && !headers.contains("Connection") { text += "Connection: close\r\n" }

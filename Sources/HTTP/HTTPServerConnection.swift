@@ -52,6 +52,8 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private var peerFinished = false
     private var shuttingDown = false
     private var closing = false
+    /// The connection closed: nothing can be sent or switched to any more.
+    private var isClosed = false
     private var waitingForDrain = false
     /// Identifies the request in flight, so a handler that answers twice is ignored.
     private var requestNumber = 0
@@ -103,6 +105,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        isClosed = true
         timer.cancel()
     }
 
@@ -152,9 +155,11 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
                 let target = self
                 loop.execute { target?.finish(request, number: number, response) }
             },
-            switchProtocols: { [weak self] response, makeHandler in
+            switchProtocols: { [weak self] response, makeHandler, ifGone in
                 let target = self
-                loop.execute { target?.switchProtocols(request, number: number, response, makeHandler) }
+                loop.execute {
+                    guard let target, target.switchProtocols(request, number: number, response, makeHandler) else { return ifGone() }
+                }
             })
         router.handle(request, responder)
     }
@@ -204,8 +209,9 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    private func switchProtocols(_ request: HTTPRequest, number: Int, _ response: HTTPResponse, _ makeHandler: ProtocolSwitch) {
-        guard phase == .handling, number == requestNumber else { return }
+    /// False when the connection cannot switch any more (it closed while the request was handled).
+    private func switchProtocols(_ request: HTTPRequest, number: Int, _ response: HTTPResponse, _ makeHandler: ProtocolSwitch) -> Bool {
+        guard phase == .handling, number == requestNumber, !isClosed else { return false }
         configuration.accessLog?.record(request, status: response.status, bytes: 0, since: requestStarted)
         connection.send(response.serialized(keepAlive: true))
         enter(.upgraded)
@@ -219,6 +225,9 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         // Bytes that arrived behind the request belong to the new protocol, before any later read.
         let buffered = parser.takeRemainingBytes()
         if !buffered.isEmpty { buffered.withUnsafeBytes { next.connection(connection, didRead: $0) } }
+        // The server began shutting down while the request was handled: the new protocol winds down too.
+        if shuttingDown { next.connectionShouldShutDown(connection) }
+        return true
     }
 
     private func fail(_ error: HTTPParseError) {

@@ -7,11 +7,13 @@ public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 /// How a handler answers its request.
 public struct HTTPResponder: Sendable {
     let deliver: @Sendable (HTTPResponse) -> Void
-    let switchProtocols: @Sendable (HTTPResponse, @escaping ProtocolSwitch) -> Void
+    let switchProtocols: @Sendable (HTTPResponse, @escaping ProtocolSwitch, @escaping @Sendable () -> Void) -> Void
 
     public init(
         deliver: @escaping @Sendable (HTTPResponse) -> Void,
-        switchProtocols: @escaping @Sendable (HTTPResponse, @escaping ProtocolSwitch) -> Void = { _, _ in }
+        switchProtocols: @escaping @Sendable (HTTPResponse, @escaping ProtocolSwitch, @escaping @Sendable () -> Void) -> Void = {
+            _, _, gone in gone()
+        }
     ) {
         self.deliver = deliver
         self.switchProtocols = switchProtocols
@@ -21,9 +23,13 @@ public struct HTTPResponder: Sendable {
 
     /// Sends `response` (normally `101 Switching Protocols`), then hands the connection to the
     /// handler `makeHandler` returns; bytes the client sent right after the request reach it
-    /// as its first read.
-    public func upgrade(_ response: HTTPResponse, to makeHandler: @escaping ProtocolSwitch) {
-        switchProtocols(response, makeHandler)
+    /// as its first read. When the connection can no longer be taken over (the client left while
+    /// the handler waited), `ifGone` runs instead, on any thread: a handler that holds a
+    /// resource for the connection (an event stream's place in a board) lets go of it there.
+    public func upgrade(
+        _ response: HTTPResponse, to makeHandler: @escaping ProtocolSwitch, ifGone: @escaping @Sendable () -> Void = {}
+    ) {
+        switchProtocols(response, makeHandler, ifGone)
     }
 }
 

@@ -49,7 +49,10 @@ struct BotWatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try bot.clientConfiguration(keepTrying: true)
+        var observing = try bot.clientConfiguration(keepTrying: true)
+        // A watcher is not a person at the board: nobody should see it among the peers.
+        observing.observes = true
+        let configuration = observing
         let (json, count, duration) = (json, count, duration)
         runBot { () throws(BotExit) in
             let client = BoardClient(configuration)

@@ -127,7 +127,8 @@ import Testing
         let mover = server.client(board: "demo", name: "mover")
         // The watcher's welcome shows nobody else yet: wait for it to be on the board.
         #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"welcome""#) })
-        try await mover.connect()
+        // The watcher is an observer (docs/protocol.md#observers): not among the mover's peers.
+        #expect(try await mover.connect().peers.isEmpty)
         #expect(await mover.move(["card-bot"], to: "done").isCommitted)
         await mover.dragStart(["card-spec"])
         // The drag reaches the watcher before the drop does.

@@ -71,14 +71,14 @@ public final class BoardTestClient: @unchecked Sendable {
     /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
     public init(
         transport: any TestClientTransport, board: String, name: String, token: String? = nil,
-        resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil
+        resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false
     ) throws {
         self.transport = transport
         boardID = board
         self.name = name
         opPrefix = "\(name)-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
-        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint)), on: transport)
+        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe)), on: transport)
         let (first, text) = try Self.read(transport)
         guard case .welcome(let welcome) = first else {
             throw HubTestFailure("expected welcome, got \(text)")

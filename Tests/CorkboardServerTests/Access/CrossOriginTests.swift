@@ -22,7 +22,7 @@ import Testing
         let fixture = try Self.fixture()
         let expected = [
             "/api/boards": "GET, POST, HEAD, OPTIONS", "/api/boards/board": "GET, DELETE, PATCH, HEAD, OPTIONS",
-            "/api/boards/board/ops": "GET, POST, HEAD, OPTIONS",
+            "/api/boards/board/ops": "GET, POST, HEAD, OPTIONS", "/api/boards/board/events": "GET, HEAD, OPTIONS",
         ]
         for (target, methods) in expected {
             let response = try Self.preflight(fixture.api, target, origin: Self.page, method: "POST")
@@ -30,7 +30,7 @@ import Testing
             #expect(response.http.header("Access-Control-Allow-Origin") == Self.page)
             #expect(response.http.header("Access-Control-Allow-Methods") == methods, "\(target)")
             #expect(response.http.header("Allow") == methods, "\(target)")
-            #expect(response.http.header("Access-Control-Allow-Headers") == "Authorization, Content-Type")
+            #expect(response.http.header("Access-Control-Allow-Headers") == "Authorization, Content-Type, Last-Event-ID")
             #expect(response.http.header("Access-Control-Max-Age") == "600")
             #expect(response.http.header("Vary") == "Origin")
             #expect(response.http.header("Access-Control-Allow-Credentials") == nil, "tokens go in Authorization, never cookies")

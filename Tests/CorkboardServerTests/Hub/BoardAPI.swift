@@ -153,9 +153,10 @@ final class HubFixture {
 
     func join(
         _ name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-        subprotocol: String? = "corkboard.v1"
+        subprotocol: String? = "corkboard.v1", observe: Bool = false
     ) throws -> BoardTestClient {
-        try BoardTestClient(port: port, board: board.id, name: name, resumeFrom: previous, resume: resume, subprotocol: subprotocol)
+        try BoardTestClient(
+            port: port, board: board.id, name: name, resumeFrom: previous, resume: resume, subprotocol: subprotocol, observe: observe)
     }
 
     /// The board as the server has it now.

@@ -47,7 +47,7 @@ extension BoardTestClient {
     /// Connects to `/ws` of the server on `port` and joins `board`.
     convenience init(
         port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil,
-        resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1"
+        resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1", observe: Bool = false
     ) throws {
         let ws = try WebSocketTestClient(
             port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
@@ -55,7 +55,8 @@ extension BoardTestClient {
             throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
         }
         try self.init(
-            transport: WebSocketClientTransport(ws: ws), board: board, name: name, token: token, resumeFrom: previous, resume: resume)
+            transport: WebSocketClientTransport(ws: ws), board: board, name: name, token: token, resumeFrom: previous, resume: resume,
+            observe: observe)
     }
 
     /// The WebSocket under this client.
