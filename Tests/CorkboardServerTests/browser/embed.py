@@ -1,0 +1,297 @@
+"""The SDK's list binding in a page that is not the board app: `examples/embed/` served from a
+second loopback origin by a small static server this script runs, loading `/sdk/corkboard.js`
+from a real `corkboard serve` started with `--allowed-origins` for that origin only. Two
+pages (separate browser contexts, as two people) show one collection of one board.
+
+    python3 embed.py --corkboard BIN --web-root WEB --example DIR --data DIR --output DIR
+
+The checks run in order on the same two pages (each builds on the last) and are reported one
+by one in OUTPUT/summary.json, like scenarios.py: `loads` (both pages live, showing the
+server's order), `pointer-reorder` (page A drags a song with the mouse; page B sees the
+drag while it happens, then the new order, as does GET /api/boards/ID), `keyboard-reorder`
+(page B moves a song with Space, arrows and Space; page A keeps its focus on a song B moved),
+`keyboard-escape` (Escape puts a lifted song back and sends no move) and `console-clean` (no
+console error or warning, page error or response >= 400 on either page). Exit status 0 when
+every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+
+from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log, short_traceback, wait_until
+
+from playwright.sync_api import sync_playwright
+
+BOARD = "playlist"
+COLLECTION = "songs"
+SONGS = [("s1", "Hey Jude", "The Beatles"), ("s2", "Dancing Queen", "ABBA"), ("s3", "Superstition", "Stevie Wonder"),
+         ("s4", "Heroes", "David Bowie"), ("s5", "Respect", "Aretha Franklin")]
+
+ORDER_JS = "() => [...document.querySelectorAll('#playlist > .cb-item[data-id]')].map(el => el.dataset.id)"
+FOCUSED_JS = "() => document.activeElement?.dataset?.id ?? null"
+# Someone else's slot: its name and its index among the songs, that someone's song left out.
+REMOTE_SLOT_JS = """() => {
+  const slot = document.querySelector('#playlist > .cb-remote-placeholder');
+  if (!slot) return null;
+  const rest = [...document.querySelectorAll('#playlist > .cb-item:not(.cb-held-by-other), #playlist > .cb-remote-placeholder')];
+  return { name: slot.dataset.name, index: rest.indexOf(slot) };
+}"""
+HELD_JS = """() => [...document.querySelectorAll('#playlist > .cb-held-by-other')].map(el => [el.dataset.id, el.dataset.heldBy])"""
+
+
+class StaticSite:
+    """The example folder over HTTP on a port of its own: the second origin. Bounded by the
+    script's watchdog; stopped at the end of the run."""
+
+    def __init__(self, folder):
+        handler = functools.partial(QuietHandler, directory=folder)
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+
+class Story:
+    """Both pages and what the checks share."""
+
+    def __init__(self, server, site, browser, recorder, output):
+        self.server, self.site, self.browser, self.recorder, self.output = server, site, browser, recorder, output
+        self.pages = {}
+
+    def open(self, label, name):
+        context = self.browser.new_context(viewport=VIEWPORT)
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        page = context.new_page()
+        self.recorder.attach(page, label)
+        query = urllib.parse.urlencode({"server": self.server.origin, "board": BOARD, "collection": COLLECTION, "name": name})
+        page.goto(f"{self.site.origin}/index.html?{query}")
+        self.pages[label] = page
+        return page
+
+    def order(self, label):
+        return self.pages[label].evaluate(ORDER_JS)
+
+    def wait_order(self, label, expected, timeout=10.0):
+        try:
+            wait_until(f"page {label} shows {expected}", lambda: self.order(label) == expected, timeout)
+        except ScenarioFailure as failure:
+            raise ScenarioFailure(f"{failure}\n  page {label} shows {self.order(label)}")
+
+    def wait_server(self, expected, timeout=10.0):
+        def probe():
+            seq, columns = self.server.board(BOARD)
+            return seq if dict(columns)[COLLECTION] == expected else None
+        try:
+            return wait_until(f"GET /api/boards/{BOARD} has {expected}", probe, timeout)
+        except ScenarioFailure as failure:
+            raise ScenarioFailure(f"{failure}\n  the server has {self.server.board(BOARD)}")
+
+    def song(self, label, song_id):
+        return self.pages[label].locator(f'#playlist > .cb-item[data-id="{song_id}"]')
+
+    def save_evidence(self, name):
+        saved = []
+        for label, page in self.pages.items():
+            try:
+                path = os.path.join(self.output, f"{name}-{label}.png")
+                page.screenshot(path=path, timeout=5000)
+                saved.append(path)
+            except Exception:  # the evidence of a broken page is best effort
+                pass
+        return saved
+
+
+def loads(story):
+    expected = [song for song, _, _ in SONGS]
+    for label, name in (("A", "Ada"), ("B", "Bob")):
+        page = story.open(label, name)
+        wait_until(f"page {label} is live (#status[data-state=live])",
+                   lambda: page.get_attribute("#status", "data-state", timeout=2000) == "live")
+        story.wait_order(label, expected)
+    page_a = story.pages["A"]
+    artist = page_a.text_content('#playlist > .cb-item[data-id="s3"] .artist')
+    if artist != "Stevie Wonder":
+        raise ScenarioFailure(f"page A's render() did not draw s3's data (artist): {artist!r}")
+    wait_until("page A lists Bob as also here", lambda: "Bob" in (page_a.text_content("#people") or ""))
+
+
+def pointer_reorder(story):
+    page = story.pages["A"]
+    source = story.song("A", "s1").bounding_box()
+    x, y = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in (2, 5, 9, 14):
+        page.mouse.move(x + 1, y + step, steps=2)
+    wait_until("page A lifted s1 (a .cb-placeholder and a .cb-drag-avatar)",
+               lambda: page.locator(".cb-placeholder").count() == 1 and page.locator(".cb-drag-avatar").count() == 1,
+               timeout=5)
+    # Over the upper part of s4: s1 lands before it, at index 2 of the list without s1.
+    target = story.song("A", "s4").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] * 0.3, steps=12)
+    wait_until("page A's placeholder is right before s4",
+               lambda: page.evaluate("() => document.querySelector('.cb-placeholder')?.nextElementSibling?.dataset.id") == "s4",
+               timeout=5)
+    # Page B sees who holds what and where it would land, while the drag is in progress.
+    page_b = story.pages["B"]
+    wait_until("page B shows s1 held by Ada", lambda: page_b.evaluate(HELD_JS) == [["s1", "Ada"]], timeout=5)
+    wait_until("page B shows Ada's slot at index 2 (s1 left out)",
+               lambda: page_b.evaluate(REMOTE_SLOT_JS) == {"name": "Ada", "index": 2}, timeout=5)
+    page.mouse.up()
+    expected = ["s2", "s3", "s1", "s4", "s5"]
+    story.wait_order("A", expected)
+    story.wait_server(expected)
+    story.wait_order("B", expected)
+    wait_until("page B no longer shows Ada's drag",
+               lambda: page_b.evaluate(REMOTE_SLOT_JS) is None and page_b.evaluate(HELD_JS) == [], timeout=5)
+    if page.locator(".cb-placeholder, .cb-drag-avatar").count():
+        raise ScenarioFailure("page A kept a placeholder or an avatar after the drop")
+
+
+def keyboard_reorder(story):
+    page_a, page_b = story.pages["A"], story.pages["B"]
+    story.song("A", "s5").focus()  # A's focus is on a song B is about to move
+    story.song("B", "s5").focus()
+    page_b.keyboard.press("Space")
+    wait_until("page B lifted s5 (.cb-keyboard-lifted)",
+               lambda: story.song("B", "s5").evaluate("el => el.classList.contains('cb-keyboard-lifted')"), timeout=5)
+    for _ in range(4):
+        page_b.keyboard.press("ArrowUp")
+    wait_until("page A shows Bob's slot at the top", lambda: page_a.evaluate(REMOTE_SLOT_JS) == {"name": "Bob", "index": 0},
+               timeout=5)
+    if page_b.evaluate(FOCUSED_JS) != "s5":
+        raise ScenarioFailure(f"page B's focus left the lifted song: {page_b.evaluate(FOCUSED_JS)!r}")
+    page_b.keyboard.press("Space")
+    expected = ["s5", "s2", "s3", "s1", "s4"]
+    story.wait_order("B", expected)
+    story.wait_server(expected)
+    story.wait_order("A", expected)
+    for label, page in (("A", page_a), ("B", page_b)):
+        focused = page.evaluate(FOCUSED_JS)
+        if focused != "s5":
+            raise ScenarioFailure(f"page {label} lost the focus on s5 when it moved; the focus is on {focused!r}")
+
+
+def keyboard_escape(story):
+    page_b = story.pages["B"]
+    seq_before, _ = story.server.board(BOARD)
+    expected = story.order("B")
+    story.song("B", "s2").focus()
+    page_b.keyboard.press("Space")
+    page_b.keyboard.press("ArrowDown")
+    page_b.keyboard.press("ArrowDown")
+    wait_until("page B carries s2 two places down", lambda: story.order("B")[3] == "s2", timeout=5)
+    page_b.keyboard.press("Escape")
+    story.wait_order("B", expected)
+    wait_until("page A shows no drag of Bob's any more", lambda: story.pages["A"].evaluate(REMOTE_SLOT_JS) is None, timeout=5)
+    seq_after, _ = story.server.board(BOARD)
+    if seq_after != seq_before:
+        raise ScenarioFailure(f"Escape sent a move: the board went from seq {seq_before} to {seq_after}")
+    if page_b.evaluate(FOCUSED_JS) != "s2":
+        raise ScenarioFailure(f"after Escape the focus is on {page_b.evaluate(FOCUSED_JS)!r}, not s2")
+
+
+CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
+          ("keyboard-escape", keyboard_escape)]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--corkboard", required=True)
+    parser.add_argument("--web-root", required=True)
+    parser.add_argument("--example", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--watchdog", type=float, default=120)
+    args = parser.parse_args()
+    os.makedirs(args.output, exist_ok=True)
+    started = time.monotonic()
+    results = []
+    recorder = Recorder()
+    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
+
+    def finish(status, note=None):
+        summary = {"scenarios": results, "seconds": round(time.monotonic() - started, 1), "note": note,
+                   "problems": recorder.problems, "output": args.output}
+        with open(os.path.join(args.output, "summary.json"), "w", encoding="utf-8") as file:
+            json.dump(summary, file, indent=2)
+        return status
+
+    def watchdog():
+        log(f"!! watchdog: the run took longer than {args.watchdog:g} s; stopping")
+        server.kill()
+        finish(3, f"watchdog: the run took longer than {args.watchdog:g} s (during {recorder.scenario})")
+        sys.stdout.flush()
+        os._exit(3)
+
+    timer = threading.Timer(args.watchdog, watchdog)
+    timer.daemon = True
+    timer.start()
+    site = StaticSite(args.example)
+    try:
+        # Only the example's origin may use the server from a browser.
+        server.start(options=["--no-demo", "--allowed-origins", site.origin])
+        log(f"corkboard serve at {server.origin}, the example at {site.origin}")
+        status, answer = server.http("POST", "/api/boards", {
+            "id": BOARD, "title": "Friday night",
+            "collections": [{"id": COLLECTION, "title": "Playlist",
+                             "items": [{"id": i, "label": t, "data": {"artist": a}} for i, t, a in SONGS]}]})
+        if status != 201:
+            raise ScenarioFailure(f"POST /api/boards: {status} {answer}")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
+                                                 args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+            story = Story(server, site, browser, recorder, args.output)
+            failed_before = False
+            for name, check in CHECKS + [("console-clean", None)]:
+                recorder.scenario = name
+                begin = time.monotonic()
+                try:
+                    if check is None:
+                        if recorder.problems:
+                            raise ScenarioFailure("console problems:\n" + Recorder.describe(recorder.problems))
+                    elif failed_before:
+                        raise ScenarioFailure("not run: an earlier check failed and the pages are not as this one needs")
+                    else:
+                        check(story)
+                    passed, message = True, ""
+                except Exception as error:
+                    passed = False
+                    kind = "" if isinstance(error, ScenarioFailure) else f"{type(error).__name__}: "
+                    message = f"{kind}{error}\n  at {short_traceback(error)}"
+                    if check is not None and not failed_before:
+                        message += "\n  evidence: " + ", ".join(story.save_evidence(name))
+                    failed_before = failed_before or check is not None
+                seconds = round(time.monotonic() - begin, 1)
+                results.append({"name": name, "passed": passed, "seconds": seconds, "message": message})
+                log(f"== {name}: {'PASS' if passed else 'FAIL'} ({seconds} s) {message}")
+            browser.close()
+        server.stop()
+    except Exception as error:
+        traceback.print_exc()
+        server.kill()
+        timer.cancel()
+        site.stop()
+        return finish(2, f"the run broke: {type(error).__name__}: {error}\n{server.tail()}")
+    timer.cancel()
+    site.stop()
+    return finish(0 if all(r["passed"] for r in results) else 1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
