@@ -1,25 +1,27 @@
 // @ts-check
-// The board page (`/b/{id}`): wires the session (the server), the view (the DOM), pointer
-// and keyboard moves, editing, presence, the connection badge and the read-only banner.
+// The board page (`/b/{id}`): wires the SDK's live board (the server, ../sdk/), the view
+// (the DOM), pointer and keyboard moves, editing, presence, the connection badge and the
+// read-only banner.
 
-import { BoardSession } from "./session.js";
+import { connect } from "../sdk/corkboard.js";
 import { BoardView } from "./view.js";
 import { PointerDrag } from "./pointer-drag.js";
 import { KeyboardMove } from "./keyboard-move.js";
 import { Editing } from "./editing.js";
 import { Announcer, Notices } from "./feedback.js";
 import { accessToken, colorFor, displayName, forgetToken, tokenAdvice } from "./people.js";
-import { findItem } from "./replica.js";
+import { findItem } from "../sdk/replica.js";
 
-/** @typedef {import("./replica.js").Board} Board */
-/** @typedef {import("./replica.js").MoveOperation} MoveOperation */
-/** @typedef {import("./session.js").BoardChange} BoardChange */
-/** @typedef {import("./session.js").Committed} Committed */
-/** @typedef {import("./session.js").Rejected} Rejected */
+/** @typedef {import("../sdk/replica.js").Board} Board */
+/** @typedef {import("../sdk/replica.js").MoveOperation} MoveOperation */
+/** @typedef {import("../sdk/live.js").LiveBoard} LiveBoard */
+/** @typedef {import("../sdk/live.js").BoardChange} BoardChange */
+/** @typedef {import("../sdk/wire.js").Committed} Committed */
+/** @typedef {import("../sdk/wire.js").Rejected} Rejected */
 /**
- * What the ways of changing the board (pointer, keyboard, editing) share: the session, the
- * view, the two voices of the page, and how to name cards in what they say.
- * @typedef {{ session: BoardSession, view: BoardView, announcer: Announcer, notices: Notices,
+ * What the ways of changing the board (pointer, keyboard, editing) share: the live board
+ * (`session`), the view, the two voices of the page, and how to name cards in what they say.
+ * @typedef {{ session: LiveBoard, view: BoardView, announcer: Announcer, notices: Notices,
  *   describe: (items: string[]) => string }} PageParts
  */
 
@@ -27,7 +29,9 @@ const params = new URLSearchParams(location.search);
 const boardId = decodeURIComponent(location.pathname.replace(/^\/b\//, "").replace(/\/$/, ""));
 const name = displayName(params);
 
-const session = new BoardSession({ boardId, name, token: accessToken(params) });
+// Operations without an answer are kept in localStorage (the SDK's default) and sent again
+// by the next page on this board: a reload or a crash loses nothing.
+const session = connect({ board: boardId, name, token: accessToken(params) });
 // board.html has every element this module looks up by id.
 const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
 const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
@@ -68,7 +72,7 @@ session.addEventListener("board", (event) => {
   view.render(board, { editable: session.canEdit });
   showAccess();
   showConnection();
-  if (cause === "welcome") document.body.dataset.ready = "true";
+  if (cause === "welcome" || cause === "reset") document.body.dataset.ready = "true";
   if (cause === "committed" && committed && !own) announceRemoteChange(committed);
 });
 
@@ -91,6 +95,7 @@ session.addEventListener("rejected", (event) => {
   }
   notices.showRejection(rejected);
   announcer.say(`Not done: ${rejected.message ?? rejected.code}.`);
+  showConnection();
 });
 
 // The server let go of our drag (held longer than it allows): the card stays where the
@@ -142,21 +147,42 @@ function announceRemoteChange(event) {
 
 // MARK: Badges
 
-/** @type {Record<import("./session.js").ConnectionState, string>} */
+/** @typedef {"connecting" | "connected" | "reconnecting" | "offline"} BadgeState */
+/** @type {Record<BadgeState, string>} */
 const CONNECTION_TEXT = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
+
+/**
+ * The badge's state (`data-state`, styled by board.css): the SDK's state, with a
+ * connection lost after a first welcome told apart as reconnecting.
+ * @returns {BadgeState}
+ */
+function badgeState() {
+  switch (session.state) {
+    case "live":
+      return "connected";
+    case "connecting":
+      return session.me ? "reconnecting" : "connecting";
+    case "offline":
+    case "closed":
+    case "refused":
+      return "offline";
+  }
+}
 
 function showConnection() {
   const badge = /** @type {HTMLElement} */ (document.getElementById("connection"));
-  badge.dataset.state = session.state;
-  const waiting = session.pending.length;
-  badge.textContent = CONNECTION_TEXT[session.state] + (session.state !== "connected" && waiting ? ` · ${waiting} waiting` : "");
-  badge.title = session.state === "connected" ? "Changes are shared live" : "Changes are kept and sent when the connection is back";
+  const state = badgeState();
+  const waiting = session.pending;
+  badge.dataset.state = state;
+  badge.dataset.pending = String(waiting);
+  badge.textContent = CONNECTION_TEXT[state] + (state !== "connected" && waiting ? ` · ${waiting} waiting` : "");
+  badge.title = state === "connected" ? "Changes are shared live" : "Changes are kept and sent when the connection is back";
 }
 
 function showPeople() {
   const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
   /** @type {{ client: string, name: string, self?: boolean }[]} */
-  const people = [{ client: session.clientId ?? "me", name, self: true }, ...session.peers.values()];
+  const people = [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()];
   list.replaceChildren(
     ...people.map((person) => {
       const item = document.createElement("li");
@@ -173,12 +199,12 @@ function showPeople() {
 function showAccess() {
   const banner = /** @type {HTMLElement} */ (document.getElementById("readonly"));
   const locked = session.confirmed?.locked;
-  const viewer = session.role === "viewer";
+  const viewer = session.me?.role === "viewer";
   banner.hidden = !locked && !viewer;
   banner.textContent = viewer ? "View only: your access lets you watch this board" : "Locked: an owner has to unlock it";
   document.body.classList.toggle("read-only", locked || viewer);
   const toggle = /** @type {HTMLElement} */ (document.getElementById("lock-toggle"));
-  toggle.hidden = session.role !== "owner";
+  toggle.hidden = session.me?.role !== "owner";
   toggle.textContent = locked ? "Unlock" : "Lock";
   toggle.setAttribute("aria-pressed", locked ? "true" : "false");
 }
@@ -187,7 +213,8 @@ function showAccess() {
   // The button stays in view while a resync fetches a fresh board, when whether to lock or
   // unlock is not known: a click then threw a TypeError (the type check found it).
   if (!session.confirmed) return;
-  session.submit({ type: "lock", locked: !session.confirmed.locked });
+  // A refusal comes as a "rejected" event (shown above): the promise needs no handler.
+  session.lock(!session.confirmed.locked).catch(() => {});
 });
 
 // MARK: Keys and selection on cards
@@ -255,4 +282,3 @@ function focusNeighbour(card, key) {
 
 showConnection();
 showPeople();
-session.connect();

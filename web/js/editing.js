@@ -7,7 +7,7 @@
 const MAX_TEXT = 16384;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
-/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {"enter" | "blur" | "escape"} EditEnd */
 /** @typedef {[text: string, action: () => void]} MenuEntry */
 

@@ -28,7 +28,7 @@ export class Notices {
 
   /**
    * The reason an operation was refused, in words (the codes of docs/protocol.md#outcomes).
-   * @param {import("./session.js").Rejected} rejected
+   * @param {import("../sdk/wire.js").Rejected} rejected
    */
   showRejection(rejected) {
     /** @type {Partial<Record<string, string>>} */

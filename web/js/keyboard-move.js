@@ -4,11 +4,11 @@
 // puts it back. Every step is announced through the live region; presence goes to the
 // server like a pointer drag's, so others see the placeholder move too.
 
-import { anchorAt } from "./replica.js";
+import { anchorAt } from "../sdk/replica.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
-/** @typedef {import("./replica.js").Board} Board */
-/** @typedef {import("./replica.js").Collection} Collection */
+/** @typedef {import("../sdk/replica.js").Board} Board */
+/** @typedef {import("../sdk/replica.js").Collection} Collection */
 /**
  * The card in hand and where it would land: the index in that column with it left out.
  * @typedef {{ items: string[], collection: string, index: number }} Lift
@@ -87,7 +87,7 @@ export class KeyboardMove {
     const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.items.some((i) => i.id === id)));
     const index = collection.items.findIndex((i) => i.id === id);
     this.lift = { items: [id], collection: collection.id, index };
-    this.session.dragStart([id]);
+    this.session.startDrag([id]);
     this.session.dragOver(collection.id, index);
     this.card()?.classList.add("lifted", "keyboard-lifted");
     this.announcer.say(
@@ -177,7 +177,7 @@ export class KeyboardMove {
   cancel() {
     const { items } = /** @type {Lift} */ (this.lift);
     this.end();
-    this.session.dragEnd();
+    this.session.endDrag();
     // Back where the board has it.
     this.session.refresh("local");
     this.view.cards.get(items[0])?.focus();

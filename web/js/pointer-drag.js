@@ -5,14 +5,14 @@
 // edges. Escape, or a release outside the board, cancels. Presence goes to the server as
 // drag.start / drag.over (throttled by the session) / drag.end; a drop is a move by anchor.
 
-import { anchorAt } from "./replica.js";
+import { anchorAt } from "../sdk/replica.js";
 
 const START_DISTANCE = 4;
 const EDGE = 48;
 const SCROLL_STEP = 14;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
-/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("../sdk/replica.js").Board} Board */
 /**
  * Where the dragged cards would land: the index in that column with them left out.
  * @typedef {{ collection: string, index: number }} DropTarget
@@ -138,7 +138,7 @@ export class PointerDrag {
       target: null,
       scrollFrame: 0,
     };
-    this.session.dragStart(items);
+    this.session.startDrag(items);
     this.view.animateChange(() => {
       /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
       this.markLifted();
@@ -224,7 +224,7 @@ export class PointerDrag {
     if (!this.drag) return;
     const { items } = this.drag;
     this.finish();
-    this.session.dragEnd();
+    this.session.endDrag();
     this.release();
     this.announcer.say(`Move ${reason}. ${this.describe(items)} is back in place.`);
   }

@@ -5,10 +5,10 @@
 
 import { colorFor } from "./people.js";
 
-/** @typedef {import("./replica.js").Board} Board */
-/** @typedef {import("./replica.js").Collection} Collection */
-/** @typedef {import("./replica.js").Item} Item */
-/** @typedef {import("./session.js").Peer} Peer */
+/** @typedef {import("../sdk/replica.js").Board} Board */
+/** @typedef {import("../sdk/replica.js").Collection} Collection */
+/** @typedef {import("../sdk/replica.js").Item} Item */
+/** @typedef {import("../sdk/wire.js").Peer} Peer */
 /**
  * A column's elements, made once per collection id and kept.
  * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,

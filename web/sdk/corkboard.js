@@ -1,0 +1,33 @@
+// @ts-check
+// Corkboard's browser SDK: `connect()` joins a board live (docs/sdk.md). Plain ES modules
+// without DOM access, so it runs in any page, a worker or Node (pass `WebSocket`, `storage`).
+//
+//   import { connect } from "/sdk/corkboard.js";
+//   const live = connect({ board: "demo", name: "Ada" });
+//   live.addEventListener("board", () => render(live.board));
+//   await live.move(["card-1"], { collection: "done", before: null });
+
+import { LiveBoard } from "./live.js";
+
+export { LiveBoard, endpoint } from "./live.js";
+export { CorkboardRejection } from "./rejection.js";
+export { applyOperation, cloneBoard, findItem, findCollection, orderedItemIds, resolveMoveLocally, anchorAt } from "./replica.js";
+
+/** @typedef {import("./live.js").ConnectOptions} ConnectOptions */
+/** @typedef {import("./live.js").LiveState} LiveState */
+/** @typedef {import("./live.js").OperationResult} OperationResult */
+/** @typedef {import("./live.js").BoardChange} BoardChange */
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Operation} Operation */
+/** @typedef {import("./wire.js").Peer} Peer */
+/** @typedef {import("./wire.js").Committed} Committed */
+
+/**
+ * Joins a board and keeps it live until `close()`: connects (and reconnects), shows our
+ * operations at once, and keeps those without an answer in `storage` until they have one.
+ * @param {ConnectOptions} options
+ * @returns {LiveBoard}
+ */
+export function connect(options) {
+  return new LiveBoard(options);
+}

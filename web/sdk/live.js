@@ -1,0 +1,743 @@
+// @ts-check
+// One client's live membership of one board: the WebSocket (reconnect with backoff and
+// jitter, resume from `(epoch, seq)`, a ping that notices a dead socket), the board the
+// server confirmed, our operations still waiting for their answer (shown at once, kept in
+// storage, sent again until answered), and the others' presence. No DOM: it works wherever
+// there is a WebSocket, and tells what changed by events (see connect() in corkboard.js).
+
+import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
+import { Backoff } from "./backoff.js";
+import { PendingStore } from "./pending-store.js";
+import { CorkboardRejection } from "./rejection.js";
+
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Operation} Operation */
+/** @typedef {import("./replica.js").Destination} Destination */
+/** @typedef {import("./replica.js").Item} Item */
+/** @typedef {import("./replica.js").ItemData} ItemData */
+/** @typedef {import("./wire.js").Role} Role */
+/** @typedef {import("./wire.js").Hello} Hello */
+/** @typedef {import("./wire.js").OperationRequest} OperationRequest */
+/** @typedef {import("./wire.js").ClientMessage} ClientMessage */
+/** @typedef {import("./wire.js").ServerMessage} ServerMessage */
+/** @typedef {import("./wire.js").Welcome} Welcome */
+/** @typedef {import("./wire.js").Committed} Committed */
+/** @typedef {import("./wire.js").Noop} Noop */
+/** @typedef {import("./wire.js").Rejected} Rejected */
+/** @typedef {import("./wire.js").Peer} Peer */
+/** @typedef {import("./wire.js").DragOverRequest} DragOverRequest */
+/** @typedef {import("./pending-store.js").StorageLike} StorageLike */
+
+/** @typedef {"connecting" | "live" | "offline" | "closed" | "refused"} LiveState */
+/** @typedef {Board & { seq: number }} SeqBoard */
+/**
+ * What an operation's promise resolves with.
+ * @typedef {{ status: "committed", seq: number, adjusted: boolean } | { status: "noop" }} OperationResult
+ */
+/**
+ * The detail of a "board" event: why `live.board` changed, and for "committed" the event
+ * and whether it answers one of ours.
+ * @typedef {{ cause: "welcome" | "committed" | "local" | "rollback" | "reset", event?: Committed, own?: boolean }} BoardChange
+ */
+/**
+ * One of our operations until its answer: the request as sent (kept in storage), and the
+ * promise's settlers (none for one restored from storage: its page is gone).
+ * @typedef {{ request: OperationRequest, retries: number,
+ *   resolve: ((result: OperationResult) => void) | null, reject: ((error: CorkboardRejection) => void) | null }} PendingOperation
+ */
+/**
+ * The clock and timers (injected by tests).
+ * @typedef {{ setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (id: unknown) => void, now: () => number }} Timers
+ */
+/** @typedef {{ new (url: string, protocols?: string | string[]): WebSocket, readonly OPEN: number }} WebSocketConstructor */
+/**
+ * What connect() takes; only `board` is required.
+ * @typedef {{ board: string, name?: string, token?: string | null, url?: string,
+ *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
+ *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
+ *   navigator?: { onLine: boolean } | null }} ConnectOptions
+ */
+
+/**
+ * Move, insert, delete and an item's update carry the seq they were made at
+ * (docs/protocol.md#4-operations).
+ * @param {Operation} request
+ */
+function needsBaseSeq(request) {
+  return ["move", "insert", "delete"].includes(request.type) || (request.type === "update" && request.item !== undefined);
+}
+
+/** Refusals of the server's own making, retried with the same opId. */
+const RETRIED_CODES = new Set(["rate-limited", "unavailable"]);
+const RETRY_LIMIT = 4;
+/** Placeholder updates go out at most this often; the latest always goes. */
+const DRAG_OVER_INTERVAL_MS = 50;
+/**
+ * A socket that said nothing for PING_AFTER_MS gets a ping; one that then says nothing for
+ * PONG_WITHIN_MS is dead (a half-open TCP connection, a laptop lid): 8 s at most, within
+ * the 10 s a person waits before doubting the "Live" badge.
+ */
+const PING_AFTER_MS = 4000;
+const PONG_WITHIN_MS = 4000;
+/** After a hint that the network changed (online, offline, tab shown again): a shorter bound. */
+const CHECK_WITHIN_MS = 3000;
+
+export class LiveBoard extends EventTarget {
+  /** @param {ConnectOptions} options */
+  constructor(options) {
+    super();
+    const environment = /** @type {{ location?: Location, localStorage?: StorageLike, WebSocket?: WebSocketConstructor,
+      window?: EventTarget, document?: EventTarget & { visibilityState?: string }, navigator?: { onLine: boolean } }} */ (globalThis);
+    this.boardId = options.board;
+    this.name = options.name ?? "Guest";
+    this.token = options.token ?? null;
+    this.url = endpoint(options.url ?? environment.location?.origin);
+    this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
+    this.timers = options.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (id) => clearTimeout(/** @type {number} */ (id)),
+      now: () => performance.now(),
+    };
+    this.navigator = options.navigator === undefined ? (environment.navigator ?? null) : options.navigator;
+    this.store = new PendingStore(options.storage === undefined ? localStorageIfAny(environment) : options.storage, this.boardId);
+    this.backoff = new Backoff({ random: options.random ?? Math.random });
+
+    /** @type {LiveState} */
+    this.state = "connecting";
+    /** @type {{ client: string, name: string, role: Role } | null} */
+    this.me = null;
+    /** @type {string | null} */
+    this.epoch = null;
+    this.seq = 0;
+    /**
+     * The board at `seq`, as the server confirmed it.
+     * @type {SeqBoard | null}
+     */
+    this.confirmed = null;
+    /**
+     * What to show: `confirmed` with our pending operations applied on top.
+     * @type {SeqBoard | null}
+     */
+    this.board = null;
+    /**
+     * Our operations in the order we made them, until the server answers each; those an
+     * earlier page left in storage come first.
+     * @type {PendingOperation[]}
+     */
+    this.queue = this.store.load().map((request) => ({ request, retries: 0, resolve: null, reject: null }));
+    /**
+     * Everyone else on the board, by client id.
+     * @type {Map<string, Peer>}
+     */
+    this.peers = new Map();
+    this.opPrefix = Math.random().toString(36).slice(2, 10);
+    this.opCounter = 0;
+    /** @type {WebSocket | null} */
+    this.socket = null;
+    /** Whether this socket's hello was welcomed (operations go out only then). */
+    this.welcomed = false;
+    this.everWelcomed = false;
+    /** @type {unknown} */
+    this.retryTimer = null;
+    /**
+     * Why the server refused our last hello (its `error`), until a welcome.
+     * @type {{ code: string, message: string } | null}
+     */
+    this.refusal = null;
+    /** @type {unknown} */
+    this.dragOverTimer = null;
+    this.lastDragOverAt = -Infinity;
+    /** @type {DragOverRequest | null} */
+    this.nextDragOver = null;
+    this.lastHeardAt = 0;
+    /** @type {unknown} */
+    this.heartbeatTimer = null;
+    /** @type {unknown} */
+    this.deadlineTimer = null;
+    this.pingCounter = 0;
+
+    this.onOnline = () => this.check();
+    this.onOffline = () => {
+      this.setState("offline");
+      this.check();
+    };
+    this.onVisibility = () => {
+      if (this.document?.visibilityState !== "hidden") this.check();
+    };
+    this.window = options.window === undefined ? (environment.window ?? null) : options.window;
+    this.document = options.document === undefined ? (environment.document ?? null) : options.document;
+    this.window?.addEventListener("online", this.onOnline);
+    this.window?.addEventListener("offline", this.onOffline);
+    this.document?.addEventListener("visibilitychange", this.onVisibility);
+    this.open();
+  }
+
+  /** How many operations wait for their answer (those restored from storage included). */
+  get pending() {
+    return this.queue.length;
+  }
+
+  get canEdit() {
+    return this.confirmed !== null && this.readOnlyReason === null;
+  }
+
+  /** Why this client may not change the board now, in words; null when it may. */
+  get readOnlyReason() {
+    if (this.me?.role === "viewer") return "You can view this board but not change it.";
+    if (this.confirmed?.locked) return "The board is locked.";
+    return null;
+  }
+
+  /**
+   * The client holding an item in a live drag, if it is someone else.
+   * @param {string} itemId
+   * @returns {Peer | null}
+   */
+  holderOf(itemId) {
+    for (const peer of this.peers.values()) if (peer.drag?.items.includes(itemId)) return peer;
+    return null;
+  }
+
+  // MARK: Connection
+
+  open() {
+    if (this.isOver) return;
+    this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const socket = new this.WebSocket(this.url, ["corkboard.v1"]);
+    this.socket = socket;
+    this.welcomed = false;
+    socket.addEventListener("open", () => {
+      if (socket !== this.socket) return;
+      /** @type {Hello} */
+      const hello = { type: "hello", board: this.boardId, name: this.name };
+      if (this.token) hello.token = this.token;
+      // A welcome sets the epoch with the board it confirms.
+      if (this.confirmed && this.epoch) hello.resume = { epoch: this.epoch, seq: this.seq };
+      socket.send(JSON.stringify(hello));
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      this.heard();
+      let message;
+      try {
+        message = JSON.parse(/** @type {MessageEvent} */ (event).data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (socket !== this.socket) return;
+      const code = /** @type {CloseEvent} */ (event).code;
+      // 1008 refuses the hello (unknown board, bad token): retrying cannot help.
+      if (code === 1008) return this.refuse(this.refusal ?? { code: "refused", message: "The server refused to open this board." });
+      // 1001: the server is going away (a restart, a deploy); 1013: the board could not be
+      // loaded. Give it a moment rather than knocking on a closed port.
+      return this.lost(code === 1001 || code === 1013 ? 2000 : 0);
+    });
+  }
+
+  /** Whether this connection ended for good (closed by us, or refused). */
+  get isOver() {
+    return this.state === "closed" || this.state === "refused";
+  }
+
+  /**
+   * The socket is gone (closed, or found dead): forget it and try again after the backoff.
+   * @param {number} [atLeast] milliseconds
+   */
+  lost(atLeast = 0) {
+    this.dropSocket();
+    if (this.isOver) return;
+    this.setState(this.navigator?.onLine === false ? "offline" : "connecting");
+    this.retryTimer = this.timers.setTimeout(() => this.open(), this.backoff.next(atLeast));
+  }
+
+  /** Lets go of the socket (closing it if it is not closed already) and of what it carried. */
+  dropSocket() {
+    const socket = this.socket;
+    this.socket = null;
+    this.welcomed = false;
+    this.stopHeartbeat();
+    this.cancelDragOver();
+    if (socket && socket.readyState < 2) socket.close(4000, "reconnecting");
+    if (this.peers.size > 0) {
+      this.peers.clear();
+      this.dispatch("presence");
+    }
+  }
+
+  /**
+   * A hint that the connection may have changed (the network came or went, the tab was
+   * shown again): a live socket must answer a ping within a few seconds or is replaced; a
+   * client waiting to reconnect tries now.
+   */
+  check() {
+    if (this.isOver) return;
+    if (this.socket && this.welcomed) return this.ping(CHECK_WITHIN_MS);
+    // An attempt under way began before the change and may be doomed (started offline):
+    // a fresh one now, from the start of the backoff.
+    this.dropSocket();
+    this.backoff.reset();
+    return this.open();
+  }
+
+  /**
+   * Sends a ping; without a word from the server within `within` ms the socket is dead.
+   * @param {number} within
+   */
+  ping(within) {
+    this.pingCounter += 1;
+    this.send({ type: "ping", id: `${this.pingCounter}` });
+    this.timers.clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = this.timers.setTimeout(() => {
+      console.info("corkboard: the connection stopped answering; reconnecting");
+      this.lost();
+    }, within);
+  }
+
+  /** Any message proves the socket alive. */
+  heard() {
+    this.lastHeardAt = this.timers.now();
+    this.timers.clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    if (this.welcomed && this.state === "offline") this.setState("live");
+  }
+
+  startHeartbeat() {
+    this.stopHeartbeat();
+    const beat = () => {
+      this.heartbeatTimer = this.timers.setTimeout(beat, PING_AFTER_MS);
+      if (this.deadlineTimer === null && this.timers.now() - this.lastHeardAt >= PING_AFTER_MS) this.ping(PONG_WITHIN_MS);
+    };
+    this.heartbeatTimer = this.timers.setTimeout(beat, PING_AFTER_MS);
+  }
+
+  stopHeartbeat() {
+    this.timers.clearTimeout(this.heartbeatTimer);
+    this.timers.clearTimeout(this.deadlineTimer);
+    this.heartbeatTimer = null;
+    this.deadlineTimer = null;
+  }
+
+  /**
+   * The server refused us for good. Our waiting operations stay in storage (a page with a
+   * valid token sends them) but their promises reject, with the refusal.
+   * @param {{ code: string, message: string }} refusal
+   */
+  refuse(refusal) {
+    this.dropSocket();
+    this.setState("refused");
+    this.detach();
+    for (const entry of this.queue) entry.reject?.(new CorkboardRejection(refusal.code, refusal.message, operationOf(entry.request)));
+    for (const entry of this.queue) entry.resolve = entry.reject = null;
+    this.dispatch("fatal", refusal);
+  }
+
+  /** Leaves the board: closes the socket and stops every timer. Waiting operations stay in storage. */
+  close() {
+    if (this.isOver) return;
+    const socket = this.socket;
+    this.socket = null;
+    this.setState("closed");
+    this.dropSocket();
+    socket?.close(1000, "closed");
+    this.detach();
+  }
+
+  detach() {
+    this.timers.clearTimeout(this.retryTimer);
+    this.stopHeartbeat();
+    this.window?.removeEventListener("online", this.onOnline);
+    this.window?.removeEventListener("offline", this.onOffline);
+    this.document?.removeEventListener("visibilitychange", this.onVisibility);
+  }
+
+  /** @param {LiveState} state */
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.dispatch("state");
+  }
+
+  /**
+   * @param {string} type
+   * @param {unknown} [detail]
+   */
+  dispatch(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  /**
+   * @param {ClientMessage} message
+   * @returns {boolean} whether it went out (only on a welcomed socket)
+   */
+  send(message) {
+    if (!this.socket || !this.welcomed || this.socket.readyState !== this.WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  // MARK: Messages from the server
+
+  /** @param {ServerMessage} message */
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        return this.welcome(message);
+      case "committed":
+        return message.noop ? this.settle(message.opId, { status: "noop" }) : this.committed(message);
+      case "rejected":
+        return this.rejected(message);
+      case "peer.joined":
+        this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
+        return this.dispatch("presence");
+      case "peer.left":
+        this.peers.delete(message.client);
+        return this.dispatch("presence");
+      case "drag": {
+        // A client never seen joining is on another node (several nodes share the board):
+        // it is shown while it drags and forgotten when its drag ends.
+        const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null, elsewhere: true };
+        peer.drag = { items: message.items, over: message.over ?? null };
+        this.peers.set(message.client, peer);
+        return this.dispatch("presence");
+      }
+      case "drag.over": {
+        // A placeholder move of a drag announced by its "drag" (which alone carries the items).
+        const peer = this.peers.get(message.client);
+        if (!peer?.drag) return undefined;
+        peer.drag.over = message.over;
+        return this.dispatch("presence");
+      }
+      case "drag.cleared": {
+        if (message.client === this.me?.client) {
+          // The server let go of our own drag (held too long): nothing more to send for it.
+          this.cancelDragOver();
+          return this.dispatch("drag-ended", message);
+        }
+        const peer = this.peers.get(message.client);
+        if (peer?.elsewhere) this.peers.delete(message.client);
+        else if (peer) peer.drag = null;
+        return this.dispatch("presence");
+      }
+      case "error":
+        if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
+        else console.info(`corkboard: ${message.message}`);
+        return undefined;
+      case "pong":
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** @param {Welcome} message */
+  welcome(message) {
+    const cause = message.resumed || !this.everWelcomed ? "welcome" : "reset";
+    this.me = { client: message.client, name: this.name, role: message.role };
+    this.welcomed = true;
+    this.everWelcomed = true;
+    this.refusal = null;
+    this.backoff.reset();
+    if (!message.resumed) {
+      this.confirmed = { ...message.board, seq: message.seq };
+      this.epoch = message.epoch;
+      this.seq = message.seq;
+    }
+    this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ?? null }]));
+    this.setState("live");
+    this.startHeartbeat();
+    // Everything we did that has no answer yet goes again, with the same opIds: the server
+    // answers a repeat with its first outcome, so nothing is applied twice. After a fresh
+    // snapshot our old base seqs belong to another history: base them on the new one.
+    if (!message.resumed) for (const entry of this.queue) if (needsBaseSeq(entry.request)) entry.request.baseSeq = this.seq;
+    this.persist();
+    for (const entry of this.queue) this.send(entry.request);
+    this.refresh(cause);
+    this.dispatch("presence");
+  }
+
+  /** @param {Committed} event */
+  committed(event) {
+    const result = /** @type {OperationResult} */ ({ status: "committed", seq: event.seq, adjusted: event.adjusted });
+    // A repeat of an event we have (the answer to a resent opId): only settle it.
+    if (event.seq <= this.seq) return this.settle(event.opId, result);
+    if (event.seq !== this.seq + 1 || !this.confirmed) return this.resync(`missed events before ${event.seq}`);
+    try {
+      this.confirmed = { ...applyOperation(this.confirmed, event.op), seq: event.seq };
+    } catch (error) {
+      return this.resync(/** @type {Error} */ (error).message);
+    }
+    this.seq = event.seq;
+    const entry = this.take(event.opId);
+    this.refresh("committed", { event, own: entry !== null });
+    entry?.resolve?.(result);
+    this.dispatch("committed", event);
+    return undefined;
+  }
+
+  /**
+   * Our replica disagrees with the server: start over from a fresh snapshot.
+   * @param {string} reason
+   */
+  resync(reason) {
+    console.info(`corkboard: reloading the board (${reason})`);
+    this.confirmed = null;
+    this.lost();
+  }
+
+  /**
+   * Removes one of our operations from the queue (and storage); null when it is not ours.
+   * @param {string} opId
+   * @returns {PendingOperation | null}
+   */
+  take(opId) {
+    const at = this.queue.findIndex((entry) => entry.request.opId === opId);
+    if (at < 0) return null;
+    const [entry] = this.queue.splice(at, 1);
+    this.persist();
+    return entry;
+  }
+
+  /**
+   * @param {string} opId
+   * @param {OperationResult} result
+   */
+  settle(opId, result) {
+    const entry = this.take(opId);
+    if (!entry) return;
+    this.refresh("committed");
+    entry.resolve?.(result);
+  }
+
+  /** @param {Rejected} message */
+  rejected(message) {
+    if (message.ref === "drag.start") return this.dispatch("rejected", { code: message.code, message: message.message ?? message.code, ref: message.ref, holder: message.holder });
+    const entry = this.queue.find((e) => e.request.opId === message.opId);
+    if (!entry) return undefined;
+    if (RETRIED_CODES.has(message.code) && entry.retries < RETRY_LIMIT) {
+      entry.retries += 1;
+      this.timers.setTimeout(() => {
+        if (this.queue.includes(entry)) this.send(entry.request);
+      }, 500 * entry.retries);
+      return undefined;
+    }
+    this.take(entry.request.opId);
+    this.refresh("rollback");
+    const op = operationOf(entry.request);
+    const text = message.message ?? message.code;
+    entry.reject?.(new CorkboardRejection(message.code, text, op));
+    this.dispatch("rejected", { code: message.code, message: text, op });
+    return undefined;
+  }
+
+  // MARK: What we show
+
+  /**
+   * Recomputes the shown board: the confirmed one with our pending operations on top.
+   * @param {BoardChange["cause"]} cause
+   * @param {Omit<BoardChange, "cause">} [extra]
+   */
+  refresh(cause, extra = {}) {
+    if (!this.confirmed) return;
+    /** @type {Board} */
+    let board = cloneBoard(this.confirmed);
+    for (const entry of this.queue) board = applyLocally(board, entry.request);
+    this.board = { ...board, seq: this.seq };
+    this.dispatch("board", { cause, ...extra });
+  }
+
+  persist() {
+    this.store.save(this.queue.map((entry) => entry.request));
+  }
+
+  // MARK: Our operations
+
+  /**
+   * Sends any operation of the protocol (without opId and baseSeq) and shows it at once;
+   * kept until the server answers it, across reconnects and reloads.
+   * @param {Operation} operation
+   * @returns {Promise<OperationResult>}
+   */
+  submit(operation) {
+    this.opCounter += 1;
+    /** @type {OperationRequest} */
+    const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
+    if (needsBaseSeq(request)) request.baseSeq = this.seq;
+    /** @type {Promise<OperationResult>} */
+    const outcome = new Promise((resolve, reject) => {
+      if (this.isOver) return reject(new CorkboardRejection(this.state, `the connection is ${this.state}`, operation));
+      this.queue.push({ request, retries: 0, resolve, reject });
+      this.persist();
+      this.send(request);
+      this.refresh("local");
+      return undefined;
+    });
+    // A refusal is also a "rejected" event: a caller that ignores the promise (a page that
+    // shows refusals from the event) must not get an "unhandled rejection" for it.
+    outcome.catch(() => {});
+    return outcome;
+  }
+
+  /**
+   * Moves items (in this order) before `before` in `collection` (null: the end). A move
+   * drops our drag, so a placeholder update still waiting is moot.
+   * @param {string[]} sources
+   * @param {Destination} destination
+   */
+  move(sources, destination) {
+    this.cancelDragOver();
+    return this.submit({ type: "move", sources, destination: { collection: destination.collection, before: destination.before ?? null } });
+  }
+
+  /**
+   * @param {Item[]} items
+   * @param {Destination} destination
+   */
+  insert(items, destination) {
+    return this.submit({ type: "insert", items, destination: { collection: destination.collection, before: destination.before ?? null } });
+  }
+
+  /** @param {string[]} itemIds */
+  delete(itemIds) {
+    return this.submit({ type: "delete", items: itemIds });
+  }
+
+  /**
+   * @param {string} itemId
+   * @param {{ label?: string, data?: ItemData | null }} change `data: null` removes the data
+   */
+  update(itemId, change) {
+    return this.submit({ type: "update", item: itemId, ...change });
+  }
+
+  /**
+   * @param {string} id
+   * @param {string} title
+   * @param {string | null} [before] the collection it goes before (null: the end)
+   */
+  addCollection(id, title, before = null) {
+    return this.submit({ type: "collection.add", collection: { id, title }, before });
+  }
+
+  /**
+   * @param {string} id
+   * @param {string} title
+   */
+  renameCollection(id, title) {
+    return this.submit({ type: "update", collection: id, title });
+  }
+
+  /** @param {string} id an empty collection */
+  removeCollection(id) {
+    return this.submit({ type: "collection.remove", collection: id });
+  }
+
+  /** @param {boolean} locked */
+  lock(locked) {
+    return this.submit({ type: "lock", locked });
+  }
+
+  // MARK: Our drag (presence: never queued; a drag belongs to the connection it started on)
+
+  /** @param {string[]} itemIds */
+  startDrag(itemIds) {
+    this.cancelDragOver();
+    this.send({ type: "drag.start", items: itemIds });
+  }
+
+  /**
+   * Where our placeholder is: at most one update per 50 ms goes out, the latest always.
+   * @param {string} collection
+   * @param {number} index
+   */
+  dragOver(collection, index) {
+    this.nextDragOver = { type: "drag.over", collection, index };
+    const wait = this.lastDragOverAt + DRAG_OVER_INTERVAL_MS - this.timers.now();
+    if (wait <= 0) return this.flushDragOver();
+    if (this.dragOverTimer === null) this.dragOverTimer = this.timers.setTimeout(() => this.flushDragOver(), wait);
+    return undefined;
+  }
+
+  flushDragOver() {
+    this.timers.clearTimeout(this.dragOverTimer);
+    this.dragOverTimer = null;
+    if (!this.nextDragOver) return;
+    this.send(this.nextDragOver);
+    this.nextDragOver = null;
+    this.lastDragOverAt = this.timers.now();
+  }
+
+  cancelDragOver() {
+    this.timers.clearTimeout(this.dragOverTimer);
+    this.dragOverTimer = null;
+    this.nextDragOver = null;
+  }
+
+  /** A drag that ends without a drop. (A drop is a move, which ends the drag by itself.) */
+  endDrag() {
+    this.cancelDragOver();
+    this.send({ type: "drag.end" });
+  }
+}
+
+/**
+ * The WebSocket endpoint for `url`: a ws(s) URL as it is (`/ws` when it names no path), an
+ * http(s) origin or URL turned into its `/ws`.
+ * @param {string | undefined} url
+ * @returns {string}
+ */
+export function endpoint(url) {
+  if (!url) throw new TypeError("corkboard: connect() needs a url outside a web page");
+  const parsed = new URL(url);
+  if (parsed.protocol === "http:" || parsed.protocol === "https:") parsed.protocol = parsed.protocol === "https:" ? "wss:" : "ws:";
+  else if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:") throw new TypeError(`corkboard: not a ws(s) or http(s) URL: ${url}`);
+  if (parsed.pathname === "/" || parsed.pathname === "") parsed.pathname = "/ws";
+  return parsed.toString();
+}
+
+/**
+ * @param {{ localStorage?: StorageLike }} environment
+ * @returns {StorageLike | null}
+ */
+function localStorageIfAny(environment) {
+  try {
+    return environment.localStorage ?? null;
+  } catch {
+    // A sandboxed frame throws on the mere access.
+    return null;
+  }
+}
+
+/**
+ * The operation as asked for, without opId and baseSeq.
+ * @param {OperationRequest} request
+ * @returns {Operation}
+ */
+function operationOf(request) {
+  const { opId: _opId, baseSeq: _baseSeq, ...op } = request;
+  return /** @type {Operation} */ (op);
+}
+
+/**
+ * Our own not-yet-answered operation, applied the way the server most likely will; the
+ * board unchanged when it would not apply.
+ * @param {Board} board
+ * @param {OperationRequest} request
+ * @returns {Board}
+ */
+function applyLocally(board, request) {
+  try {
+    if (request.type === "move") {
+      const op = resolveMoveLocally(board, request.sources, request.destination);
+      return op ? applyOperation(board, op) : board;
+    }
+    if (request.type === "insert" && request.items.some((i) => findItem(board, i.id))) return board;
+    if (request.type === "delete") return applyOperation(board, { type: "delete", items: request.items.filter((id) => findItem(board, id)) });
+    return applyOperation(board, operationOf(request));
+  } catch {
+    return board;
+  }
+}

@@ -1,0 +1,57 @@
+// @ts-check
+// The messages of the protocol as the SDK sends and receives them (docs/protocol.md#3-joining,
+// #4-operations, #6-presence-drag-state, #liveness). Types only: the other modules import them.
+
+/** @typedef {import("./replica.js").Board} Board */
+/** @typedef {import("./replica.js").Operation} Operation */
+
+/** @typedef {"viewer" | "editor" | "owner"} Role */
+/** @typedef {{ type: "hello", board: string, name: string, token?: string, resume?: { epoch: string, seq: number } }} Hello */
+/**
+ * An operation as we send it: with its opId, and a baseSeq when it needs one.
+ * @typedef {Operation & { opId: string, baseSeq?: number }} OperationRequest
+ */
+/** @typedef {{ type: "drag.start", items: string[] }} DragStartRequest */
+/** @typedef {{ type: "drag.over", collection: string, index: number }} DragOverRequest */
+/** @typedef {{ type: "drag.end" }} DragEndRequest */
+/** @typedef {{ type: "ping", id: string }} Ping */
+/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping} ClientMessage */
+
+/**
+ * A drag's placeholder: the index in that list with the dragged items left out, and the id
+ * there (`before`, null for the end) when the server tells of someone else's.
+ * @typedef {{ collection: string, index: number, before?: string | null }} Placeholder
+ */
+/** @typedef {{ items: string[], over: Placeholder | null }} DragState */
+/**
+ * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
+ * @typedef {{ client: string, name: string, drag: DragState | null, elsewhere?: boolean }} Peer
+ */
+/**
+ * `board` is there unless the server resumed us from our `(epoch, seq)`.
+ * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number,
+ *   peers: { client: string, name: string, drag?: DragState | null }[] }
+ *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
+ */
+/** @typedef {{ type: "committed", seq: number, opId: string, client: string, adjusted: boolean, op: Operation, noop?: false }} Committed */
+/** @typedef {{ type: "committed", noop: true, opId: string, seq: number }} Noop */
+/** @typedef {"invalid" | "gone" | "forbidden" | "locked" | "busy" | "rate-limited" | "unavailable"} RejectionCode */
+/**
+ * The refusal of one of our operations (`opId`) or of our `drag.start` (`ref`, and the
+ * `holder` when it is `busy`).
+ * @typedef {{ type: "rejected", code: RejectionCode, message?: string, opId?: string, ref?: "drag.start", holder?: string }} Rejected
+ */
+/** @typedef {{ type: "peer.joined", client: string, name: string }} PeerJoined */
+/** @typedef {{ type: "peer.left", client: string }} PeerLeft */
+/** @typedef {{ type: "drag", client: string, name: string, items: string[], over?: Placeholder | null }} DragStarted */
+/** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */
+/** @typedef {"drop" | "cancel" | "left" | "timeout" | "deleted" | "expired"} DragClearReason */
+/** @typedef {{ type: "drag.cleared", client: string, reason: DragClearReason }} DragCleared */
+/** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
+/** @typedef {{ type: "pong", id: string }} Pong */
+/**
+ * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | DragStarted | DragMoved
+ *   | DragCleared | ErrorMessage | Pong} ServerMessage
+ */
+
+export {};
