@@ -95,9 +95,10 @@ export class LiveList {
     // The server let go of our drag (held too long, or the items were deleted): it ends here too.
     this.onDragEnded = () => this.abortLift("The server ended your move.");
     this.onRejected = (/** @type {Event} */ event) => {
-      const detail = /** @type {{ code?: string, message?: string, op?: { type?: string } }} */ (
-        /** @type {CustomEvent} */ (event).detail ?? {});
-      if (detail.op?.type === "drag.start") this.abortLift(detail.message ?? "Someone else is holding it.");
+      const detail = /** @type {{ message?: string, ref?: string, holder?: string }} */ (/** @type {CustomEvent} */ (event).detail ?? {});
+      if (detail.ref !== "drag.start") return;
+      const holder = detail.holder ? this.live.peers.get(detail.holder)?.name : undefined;
+      this.abortLift(holder ? `${holder} is holding it.` : (detail.message ?? "Someone else is holding it."));
     };
     live.addEventListener("board", this.onBoard);
     live.addEventListener("presence", this.onPresence);
