@@ -55,8 +55,13 @@ export class PointerLift {
     this.onContextMenu = (/** @type {Event} */ event) => {
       if (this.press || this.drag) event.preventDefault();
     };
+    // The browser's own drag and drop (of an image or a link in an item) would take the pointer away.
+    this.onNativeDrag = (/** @type {Event} */ event) => {
+      if (this.press || this.drag) event.preventDefault();
+    };
     list.element.addEventListener("pointerdown", this.onDown);
     list.element.addEventListener("contextmenu", this.onContextMenu);
+    list.element.addEventListener("dragstart", this.onNativeDrag);
   }
 
   get active() {
@@ -321,5 +326,6 @@ export class PointerLift {
     this.release();
     this.list.element.removeEventListener("pointerdown", this.onDown);
     this.list.element.removeEventListener("contextmenu", this.onContextMenu);
+    this.list.element.removeEventListener("dragstart", this.onNativeDrag);
   }
 }
