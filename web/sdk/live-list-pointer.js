@@ -49,7 +49,7 @@ export class PointerLift {
     };
     // Once an item is picked up by touch, the finger drags it instead of scrolling the page.
     this.onTouchMove = (/** @type {TouchEvent} */ event) => {
-      if (this.drag || this.press?.held) event.preventDefault();
+      if ((this.drag || this.press?.held) && event.cancelable) event.preventDefault();
     };
     // A long press would open the browser's menu on touch screens.
     this.onContextMenu = (/** @type {Event} */ event) => {
@@ -62,6 +62,9 @@ export class PointerLift {
     list.element.addEventListener("pointerdown", this.onDown);
     list.element.addEventListener("contextmenu", this.onContextMenu);
     list.element.addEventListener("dragstart", this.onNativeDrag);
+    // Registered for good, not when a press begins: the browser decides whether a touch may
+    // be held back from scrolling when it starts, by the listeners there are then.
+    list.element.addEventListener("touchmove", this.onTouchMove, { passive: false });
   }
 
   get active() {
@@ -86,7 +89,6 @@ export class PointerLift {
     window.addEventListener("pointermove", this.onMove);
     window.addEventListener("pointerup", this.onUp);
     window.addEventListener("pointercancel", this.onCancel);
-    window.addEventListener("touchmove", this.onTouchMove, { passive: false });
   }
 
   /**
@@ -137,7 +139,6 @@ export class PointerLift {
     window.removeEventListener("pointermove", this.onMove);
     window.removeEventListener("pointerup", this.onUp);
     window.removeEventListener("pointercancel", this.onCancel);
-    window.removeEventListener("touchmove", this.onTouchMove);
   }
 
   /**
@@ -327,5 +328,6 @@ export class PointerLift {
     this.list.element.removeEventListener("pointerdown", this.onDown);
     this.list.element.removeEventListener("contextmenu", this.onContextMenu);
     this.list.element.removeEventListener("dragstart", this.onNativeDrag);
+    this.list.element.removeEventListener("touchmove", this.onTouchMove);
   }
 }

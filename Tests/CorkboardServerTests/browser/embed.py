@@ -10,8 +10,10 @@ by one in OUTPUT/summary.json, like scenarios.py: `loads` (both pages live, show
 server's order), `pointer-reorder` (page A drags a song with the mouse; page B sees the
 drag while it happens, then the new order, as does GET /api/boards/ID), `keyboard-reorder`
 (page B moves a song with Space, arrows and Space; page A keeps its focus on a song B moved),
-`keyboard-escape` (Escape puts a lifted song back and sends no move) and `console-clean` (no
-console error or warning, page error or response >= 400 on either page). Exit status 0 when
+`keyboard-escape` (Escape puts a lifted song back and sends no move), `touch` (on a phone-sized
+touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
+song, the finger carries it, one move) and `console-clean` (no console error or warning, page
+error or response >= 400 on any page). Exit status 0 when
 every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
 import argparse
@@ -206,8 +208,76 @@ def keyboard_escape(story):
         raise ScenarioFailure(f"after Escape the focus is on {page_b.evaluate(FOCUSED_JS)!r}, not s2")
 
 
+class Finger:
+    """One finger on a touch screen page, through the DevTools protocol (as a phone's touch
+    events reach the page: a swipe scrolls, unless the page takes the touch)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.session = page.context.new_cdp_session(page)
+
+    def touch(self, kind, x=None, y=None):
+        points = [] if x is None else [{"x": x, "y": y}]
+        self.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def slide(self, x, y, to_y, steps=10):
+        for step in range(1, steps + 1):
+            self.touch("touchMove", x, y + (to_y - y) * step / steps)
+
+
+def touch(story):
+    page_a = story.pages["A"]
+    context = story.browser.new_context(viewport={"width": 390, "height": 440}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    phone = context.new_page()
+    story.recorder.attach(phone, "phone")
+    query = urllib.parse.urlencode({"server": story.server.origin, "board": BOARD, "collection": COLLECTION, "name": "Cleo"})
+    phone.goto(f"{story.site.origin}/index.html?{query}")
+    story.pages["phone"] = phone
+    expected = story.order("A")
+    story.wait_order("phone", expected)
+    seq_before, _ = story.server.board(BOARD)
+    finger = Finger(phone)
+    # A swipe up that starts on a song scrolls the page and moves nothing.
+    box = story.song("phone", expected[2]).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    finger.touch("touchStart", x, y)
+    finger.slide(x, y, y - 150)
+    finger.touch("touchEnd")
+    wait_until("the phone's page scrolled with the swipe", lambda: phone.evaluate("() => window.scrollY") > 0, timeout=5)
+    if phone.locator(".cb-placeholder, .cb-drag-avatar").count() or story.order("phone") != expected:
+        raise ScenarioFailure(f"a swipe picked a song up: placeholders {phone.locator('.cb-placeholder').count()}, "
+                              f"order {story.order('phone')}")
+    if page_a.evaluate(HELD_JS):
+        raise ScenarioFailure(f"a swipe on the phone started a drag that page A sees: {page_a.evaluate(HELD_JS)}")
+    # Press and hold lifts the song (no move needed), then the finger carries it before the fourth
+    # song (inside the window, away from the edge where the page would scroll under the finger).
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    wait_until("the phone's page is back at the top", lambda: phone.evaluate("() => window.scrollY") == 0, timeout=5)
+    song, last = expected[1], expected[3]
+    box = story.song("phone", song).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    finger.touch("touchStart", x, y)
+    wait_until(f"a press-and-hold on {song} lifted it (.cb-placeholder)", lambda: phone.locator(".cb-placeholder").count() == 1,
+               timeout=5)
+    wait_until(f"page A shows {song} held by Cleo", lambda: page_a.evaluate(HELD_JS) == [[song, "Cleo"]], timeout=5)
+    target = story.song("phone", last).bounding_box()
+    finger.slide(x, y, target["y"] + target["height"] * 0.3)
+    wait_until(f"the phone's placeholder is right before {last}",
+               lambda: phone.evaluate("() => document.querySelector('.cb-placeholder')?.nextElementSibling?.dataset.id") == last,
+               timeout=5)
+    finger.touch("touchEnd")
+    moved = [i for i in expected if i != song]
+    moved.insert(moved.index(last), song)
+    story.wait_order("phone", moved)
+    seq_after = story.wait_server(moved)
+    story.wait_order("A", moved)
+    if seq_after != seq_before + 1:
+        raise ScenarioFailure(f"the swipe and the hold made {seq_after - seq_before} changes; one move was expected")
+
+
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
-          ("keyboard-escape", keyboard_escape)]
+          ("keyboard-escape", keyboard_escape), ("touch", touch)]
 
 
 def main():
