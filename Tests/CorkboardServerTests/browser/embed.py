@@ -10,7 +10,8 @@ by one in OUTPUT/summary.json, like scenarios.py: `loads` (both pages live, show
 server's order), `pointer-reorder` (page A drags a song with the mouse; page B sees the
 drag while it happens, then the new order, as does GET /api/boards/ID), `keyboard-reorder`
 (page B moves a song with Space, arrows and Space; page A keeps its focus on a song B moved),
-`keyboard-escape` (Escape puts a lifted song back and sends no move), `touch` (on a phone-sized
+`keyboard-escape` (Escape puts a lifted song back and sends no move), `remote-update` (a
+bot renames a song, deletes one and adds two: drawn in place, focus kept), `touch` (on a phone-sized
 touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
 song, the finger carries it, one move) and `console-clean` (no console error or warning, page
 error or response >= 400 on any page). Exit status 0 when
@@ -208,6 +209,34 @@ def keyboard_escape(story):
         raise ScenarioFailure(f"after Escape the focus is on {page_b.evaluate(FOCUSED_JS)!r}, not s2")
 
 
+def remote_update(story):
+    """Someone else (a bot, over HTTP) renames a song, deletes another and adds two: the pages
+    draw the new title in the same element (render() called again), drop the deleted one, draw
+    the new ones, and a page whose focus is on the renamed song keeps it."""
+    page_a = story.pages["A"]
+    order = story.order("A")
+    renamed, deleted = order[1], order[-1]
+    story.song("A", renamed).focus()
+    story.song("A", renamed).evaluate("el => { el.__kept = true; }")
+    seq, _ = story.server.board(BOARD)
+    story.server.post_op(BOARD, {"type": "update", "opId": "bot-1", "baseSeq": seq, "item": renamed, "label": "Renamed live"})
+    story.server.post_op(BOARD, {"type": "delete", "opId": "bot-2", "baseSeq": seq + 1, "items": [deleted]})
+    added = [{"id": "s6", "label": "Jolene", "data": {"artist": "Dolly Parton"}},
+             {"id": "s7", "label": "Waterloo Sunset", "data": {"artist": "The Kinks"}}]
+    story.server.post_op(BOARD, {"type": "insert", "opId": "bot-3", "baseSeq": seq + 2, "items": added,
+                                 "destination": {"collection": COLLECTION, "before": None}})
+    expected = [i for i in order if i != deleted] + ["s6", "s7"]
+    for label in ("A", "B"):
+        story.wait_order(label, expected)
+        wait_until(f"page {label} shows the new title of {renamed}",
+                   lambda: story.song(label, renamed).locator(".title").evaluate("el => el.firstChild.textContent") == "Renamed live",
+                   timeout=5)
+    if not story.song("A", renamed).evaluate("el => el.__kept === true"):
+        raise ScenarioFailure(f"page A replaced the element of {renamed} instead of rendering into it again")
+    if page_a.evaluate(FOCUSED_JS) != renamed:
+        raise ScenarioFailure(f"page A lost the focus on {renamed} when it was renamed: {page_a.evaluate(FOCUSED_JS)!r}")
+
+
 class Finger:
     """One finger on a touch screen page, through the DevTools protocol (as a phone's touch
     events reach the page: a swipe scrolls, unless the page takes the touch)."""
@@ -277,7 +306,7 @@ def touch(story):
 
 
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
-          ("keyboard-escape", keyboard_escape), ("touch", touch)]
+          ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("touch", touch)]
 
 
 def main():
