@@ -3,7 +3,7 @@
 // origin by `corkboard serve --allowed-origins`), and liveList does the reordering.
 //
 // The query says where and what: ?server=http://127.0.0.1:8080&board=playlist&collection=songs
-// (and &name=Ada, &token=… for a server in token mode).
+// (and &name=Ada, &token=… for a server in token mode, &handle=1 for drag handles).
 
 const params = new URLSearchParams(location.search);
 const server = params.get("server") ?? "http://localhost:8080";
@@ -11,6 +11,8 @@ const board = params.get("board") ?? "playlist";
 const collection = params.get("collection") ?? "songs";
 const token = params.get("token") ?? undefined;
 const name = params.get("name") ?? `Listener ${Math.floor(100 + Math.random() * 900)}`;
+// &handle=1: songs are picked up by their grip only (at once, on touch too) instead of anywhere (press-and-hold on touch).
+const handle = params.has("handle") ? ".grip" : null;
 
 const status = /** @type {HTMLElement} */ (document.querySelector("#status"));
 const people = /** @type {HTMLElement} */ (document.querySelector("#people"));
@@ -23,11 +25,13 @@ const live = connect({ url: server, board, name, token });
 liveList(list, {
   live,
   collection,
+  handle,
   // Each song's data may carry { artist, length }; the label is its title.
   render(item, li) {
     li.classList.add("song");
     const data = item.data ?? {};
     li.replaceChildren(
+      ...(handle ? [element("span", "grip", "⠿")] : []),
       element("span", "number", ""),
       element("span", "title", item.label, element("span", "artist", String(data.artist ?? ""))),
       element("span", "length", String(data.length ?? "")),

@@ -13,7 +13,8 @@ drag while it happens, then the new order, as does GET /api/boards/ID), `keyboar
 `keyboard-escape` (Escape puts a lifted song back and sends no move), `remote-update` (a
 bot renames a song, deletes one and adds two: drawn in place, focus kept), `touch` (on a phone-sized
 touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
-song, the finger carries it, one move) and `console-clean` (no console error or warning, page
+song, the finger carries it, one move), `touch-handle` (with `&handle=1` a finger on a grip
+drags at once) and `console-clean` (no console error or warning, page
 error or response >= 400 on any page). Exit status 0 when
 every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
@@ -254,17 +255,24 @@ class Finger:
             self.touch("touchMove", x, y + (to_y - y) * step / steps)
 
 
-def touch(story):
-    page_a = story.pages["A"]
+def open_phone(story, label, name, handle=False):
     context = story.browser.new_context(viewport={"width": 390, "height": 440}, has_touch=True, is_mobile=True)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     phone = context.new_page()
-    story.recorder.attach(phone, "phone")
-    query = urllib.parse.urlencode({"server": story.server.origin, "board": BOARD, "collection": COLLECTION, "name": "Cleo"})
-    phone.goto(f"{story.site.origin}/index.html?{query}")
-    story.pages["phone"] = phone
+    story.recorder.attach(phone, label)
+    query = {"server": story.server.origin, "board": BOARD, "collection": COLLECTION, "name": name}
+    if handle:
+        query["handle"] = "1"
+    phone.goto(f"{story.site.origin}/index.html?{urllib.parse.urlencode(query)}")
+    story.pages[label] = phone
+    story.wait_order(label, story.order("A"))
+    return phone
+
+
+def touch(story):
+    page_a = story.pages["A"]
+    phone = open_phone(story, "phone", "Cleo")
     expected = story.order("A")
-    story.wait_order("phone", expected)
     seq_before, _ = story.server.board(BOARD)
     finger = Finger(phone)
     # A swipe up that starts on a song scrolls the page and moves nothing.
@@ -305,8 +313,31 @@ def touch(story):
         raise ScenarioFailure(f"the swipe and the hold made {seq_after - seq_before} changes; one move was expected")
 
 
+def touch_handle(story):
+    """With a handle, a touch on it drags at once (no hold); elsewhere on the song it scrolls."""
+    phone = open_phone(story, "phone-handle", "Dev", handle=True)
+    expected = story.order("A")
+    song, before = expected[0], expected[2]
+    grip = story.song("phone-handle", song).locator(".grip").bounding_box()
+    x, y = grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2
+    target = story.song("phone-handle", before).bounding_box()
+    finger = Finger(phone)
+    finger.touch("touchStart", x, y)
+    finger.slide(x, y, target["y"] + target["height"] * 0.3)
+    wait_until(f"the handle's placeholder is right before {before}",
+               lambda: phone.evaluate("() => document.querySelector('.cb-placeholder')?.nextElementSibling?.dataset.id") == before,
+               timeout=5)
+    finger.touch("touchEnd")
+    moved = [i for i in expected if i != song]
+    moved.insert(moved.index(before), song)
+    story.wait_order("phone-handle", moved)
+    story.wait_server(moved)
+    story.wait_order("A", moved)
+
+
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
-          ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("touch", touch)]
+          ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("touch", touch),
+          ("touch-handle", touch_handle)]
 
 
 def main():
