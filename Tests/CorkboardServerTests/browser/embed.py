@@ -29,7 +29,7 @@ import time
 import traceback
 import urllib.parse
 
-from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log, short_traceback, wait_until
+from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log, wait_until
 
 from playwright.sync_api import sync_playwright
 
@@ -335,6 +335,12 @@ def touch_handle(story):
     story.wait_order("A", moved)
 
 
+def where(error):
+    """The lines of this script and the harness the error came through, innermost first."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith(("embed.py", "harness.py"))]
+    return "\n  at " + " <- ".join(f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(frames[-4:])) if frames else ""
+
+
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
           ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("touch", touch),
           ("touch-handle", touch_handle)]
@@ -403,7 +409,7 @@ def main():
                 except Exception as error:
                     passed = False
                     kind = "" if isinstance(error, ScenarioFailure) else f"{type(error).__name__}: "
-                    message = f"{kind}{error}\n  at {short_traceback(error)}"
+                    message = f"{kind}{error}" + where(error)
                     if check is not None and not failed_before:
                         message += "\n  evidence: " + ", ".join(story.save_evidence(name))
                     failed_before = failed_before or check is not None
