@@ -115,7 +115,7 @@ let package = Package(
             dependencies: ["CorkboardHub", "CorkboardModel", "CorkboardWire", "WebSocket"],
             path: "Tests/HubTestSupport"),
 
-        .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel"]),
+        .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel", "TestSupport"]),
         .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
         .testTarget(name: "SocketsTests", dependencies: ["Sockets", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "Sockets", "COpenSSL", "TestSupport"]),

@@ -38,6 +38,9 @@ extension ClientCore {
         case .dragCleared(let client, let reason):
             if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
             events.emit(.dragCleared(client: client, reason: reason))
+        case .pong:
+            // Only ever the answer to a ping, which this client does not send.
+            break
         }
     }
 

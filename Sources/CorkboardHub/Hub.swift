@@ -37,6 +37,11 @@ public struct HubConfiguration: Sendable {
     /// beyond it is `rejected` `rate-limited`, `drag.end` is always taken (counted, never
     /// refused, so no lease outlives the wish to let go).
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
+    /// `ping`s of one WebSocket answered `pong` (docs/protocol.md#liveness): a client pings
+    /// every few seconds and after a network change, so a burst of 5 and 2 a second is ample;
+    /// beyond it a ping is answered `error` `rate-limited`. Not presence: a client that pings
+    /// keeps its whole presence budget. nil: no limit.
+    public var pingRate: RateLimit? = RateLimit(perSecond: 2, burst: 5)
     /// Items one `drag.start` may hold (more: `rejected` `invalid`), and the items one
     /// WebSocket's drag starts may name per second (a full drag, then a full one a second
     /// later; beyond it `rejected` `rate-limited`): what the others receive of item lists is

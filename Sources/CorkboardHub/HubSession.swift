@@ -31,6 +31,7 @@ public final class HubSession: @unchecked Sendable {
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
     private var presenceBudget: TokenBucket?
+    private var pingBudget: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
     private var dragItemBudget: TokenBucket?
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
@@ -43,6 +44,7 @@ public final class HubSession: @unchecked Sendable {
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
+        pingBudget = hub.configuration.pingRate.map { TokenBucket($0) }
         dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
     }
 
@@ -102,6 +104,8 @@ public final class HubSession: @unchecked Sendable {
                 // refusing it would leave them held.
                 _ = presenceBudget?.take()
                 room.dragEnd(from: key)
+            case .message(.ping(let id)):
+                answerPing(id)
             case .error(let error):
                 link.send(.error(error))
             case .rejected(let rejected):
@@ -110,6 +114,16 @@ public final class HubSession: @unchecked Sendable {
         case .closed:
             break
         }
+    }
+
+    /// A `pong` straight from the connection's queue: it proves this connection alive, so it
+    /// never waits behind the room's work.
+    private func answerPing(_ id: String) {
+        guard pingBudget?.take() != false else {
+            let rate = hub.configuration.pingRate.map { "\(Int($0.perSecond))" } ?? ""
+            return link.send(.error(ErrorMessage(code: .rateLimited, message: "more than \(rate) pings per second")))
+        }
+        link.send(.pong(id: id))
     }
 
     /// The connection ended (either side closed it, or it dropped): the member leaves its room.

@@ -30,7 +30,8 @@ struct CrossOrigin: Sendable {
         let origin = request.headers["Origin"].flatMap { allowedOrigins.contains($0) ? $0 : nil }
         return HTTPResponder(deliver: { response in
             var response = response
-            response.headers.set("Vary", "Origin")
+            // Added to a Vary already there (a static file's `Accept-Encoding`), never replacing it.
+            response.headers.set("Vary", response.headers["Vary"].map { "\($0), Origin" } ?? "Origin")
             if let origin {
                 response.headers.set("Access-Control-Allow-Origin", origin)
                 // A 429's `Retry-After` says when to try again; a page must be able to read it.

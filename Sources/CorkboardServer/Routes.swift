@@ -26,6 +26,13 @@ enum Routes {
                 page.target = "/board.html"
                 staticFiles.handle(page, responder)
             }
+            // The browser SDK (web/sdk/) is imported by pages of other origins too: those of
+            // `--allowed-origins` may read it, as they may call /api. Never refused by origin:
+            // its files are as public as the board page that imports them.
+            let crossOrigin = CrossOrigin(allowedOrigins: configuration.webSocket.allowedOrigins)
+            router.add(.GET, "/sdk/{file}") { request, responder in
+                staticFiles.handle(request, crossOrigin.responder(for: request, responder))
+            }
         }
         OperationsRoutes.add(to: &router, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }

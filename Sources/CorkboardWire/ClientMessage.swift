@@ -35,6 +35,9 @@ public enum ClientMessage: Sendable, Hashable {
     case dragOver(collection: CollectionID, index: Int)
     /// `{"type":"drag.end"}`
     case dragEnd
+    /// `{"type":"ping","id":…}`: answered `pong` with the same id, so a client can tell a
+    /// live connection from a silently dead one (docs/protocol.md#liveness).
+    case ping(id: String)
     /// Any of the operations of docs/protocol.md#4-operations.
     case operation(OperationRequest)
 
@@ -69,6 +72,12 @@ extension ClientMessage {
             self = .dragOver(collection: try fields.string("collection"), index: try fields.int("index"))
         case "drag.end":
             self = .dragEnd
+        case "ping":
+            let id = try fields.string("id")
+            guard Limits.isValidID(id) else {
+                throw FieldError(message: "ping id must be 1 to \(Limits.maximumIDBytes) bytes")
+            }
+            self = .ping(id: id)
         case _ where Self.operationTypes.contains(type):
             self = .operation(try OperationRequest(json: fields, type: type))
         default:
@@ -92,6 +101,8 @@ extension ClientMessage {
             return ["type": "drag.over", "collection": .string(collection), "index": .number(Double(index))]
         case .dragEnd:
             return ["type": "drag.end"]
+        case .ping(let id):
+            return ["type": "ping", "id": .string(id)]
         case .operation(let request):
             return request.json
         }

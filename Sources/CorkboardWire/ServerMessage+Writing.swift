@@ -78,6 +78,9 @@ extension ServerMessage {
             json.string(error.code.rawValue)
             json.key("message")
             json.string(error.message)
+        case .pong(let id):
+            json.key("id")
+            json.string(id)
         }
         json.key("type")
         json.string(typeName)

@@ -15,6 +15,8 @@ public enum ServerMessage: Sendable, Hashable {
     case noop(Noop)
     case rejected(Rejected)
     case error(ErrorMessage)
+    /// `{"type":"pong","id":…}`: the answer to the client's `ping` with that id.
+    case pong(id: String)
 
     public var typeName: String {
         switch self {
@@ -27,13 +29,14 @@ public enum ServerMessage: Sendable, Hashable {
         case .committed, .noop: "committed"
         case .rejected: "rejected"
         case .error: "error"
+        case .pong: "pong"
         }
     }
 }
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop
+        case type, client, name, over, reason, opId, seq, noop, id
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -61,6 +64,7 @@ extension ServerMessage: Codable {
             try container.encode(true, forKey: .noop)
         case .rejected(let rejected): try rejected.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
+        case .pong(let id): try container.encode(id, forKey: .id)
         }
     }
 
@@ -90,6 +94,7 @@ extension ServerMessage: Codable {
         case "committed": self = .committed(try CommittedEvent(from: decoder))
         case "rejected": self = .rejected(try Rejected(from: decoder))
         case "error": self = .error(try ErrorMessage(from: decoder))
+        case "pong": self = .pong(id: try container.decode(String.self, forKey: .id))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown message type \(type)")
         }

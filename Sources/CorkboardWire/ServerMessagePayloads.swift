@@ -172,6 +172,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable {
     public static let unauthorized = ErrorCode(rawValue: "unauthorized")
     /// The board was deleted while the member was in it.
     public static let gone = ErrorCode(rawValue: "gone")
+    /// A message beyond its rate that is answered rather than queued (`ping`).
+    public static let rateLimited = ErrorCode(rawValue: "rate-limited")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

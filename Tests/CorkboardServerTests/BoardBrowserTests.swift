@@ -14,7 +14,7 @@ import Testing
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "screenshot", "reconnect-after-restart", "move-while-server-down",
-        "holder-leaves", "drag-expires", "token-mode", "unknown-board", "console-clean",
+        "offline-flap", "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

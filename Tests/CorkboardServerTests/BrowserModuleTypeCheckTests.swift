@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The browser modules (`web/js/*.js`) are plain JavaScript that the browser loads as it is,
+/// The browser modules (`web/js/*.js`, and the SDK's `web/sdk/*.js`) are plain JavaScript that the browser loads as it is,
 /// typed in JSDoc and checked by TypeScript's compiler in checkJs mode with `web/jsconfig.json`
 /// (strict). This suite runs that check, so a type error fails the tests like a Swift one. The
 /// compiler is Debian's (`apt-get install -y node-typescript`, which `.ci/run` installs); without
@@ -30,8 +30,15 @@ import Testing
             workingDirectory: PythonTools.packageRoot, timeout: 240)
     }
 
+    /// The folders of `web` whose modules are checked.
+    static let folders = ["js", "sdk"]
+
+    /// Every module, as its path under `web` (`js/view.js`, `sdk/live.js`).
     private static func modules() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: web + "/js").filter { $0.hasSuffix(".js") }.sorted()
+        try folders.flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: web + "/" + folder).filter { $0.hasSuffix(".js") }.sorted()
+                .map { folder + "/" + $0 }
+        }
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -50,17 +57,17 @@ import Testing
     @Test(.timeLimit(.minutes(5)))
     func everyModuleIsChecked() throws {
         let modules = try Self.modules()
-        #expect(modules.count >= 10, "web/js holds the browser modules: \(modules)")
+        #expect(modules.count >= 15, "web/js and web/sdk hold the browser modules: \(modules)")
         for module in modules {
-            let text = try String(contentsOfFile: Self.web + "/js/" + module, encoding: .utf8)
-            #expect(text.hasPrefix("// @ts-check\n"), "web/js/\(module) must begin with // @ts-check")
+            let text = try String(contentsOfFile: Self.web + "/" + module, encoding: .utf8)
+            #expect(text.hasPrefix("// @ts-check\n"), "web/\(module) must begin with // @ts-check")
         }
         let listed = try Self.check(Self.web, ["--listFilesOnly"])
         try #require(listed.succeeded, "tsc --listFilesOnly failed: \(listed.standardOutput) \(listed.standardError)")
         let checked = Set(listed.standardOutput.split(separator: "\n").map { URL(fileURLWithPath: String($0)).standardizedFileURL.path })
         for module in modules {
-            let path = URL(fileURLWithPath: Self.web + "/js/" + module).standardizedFileURL.path
-            #expect(checked.contains(path), "web/jsconfig.json does not take web/js/\(module)")
+            let path = URL(fileURLWithPath: Self.web + "/" + module).standardizedFileURL.path
+            #expect(checked.contains(path), "web/jsconfig.json does not take web/\(module)")
         }
     }
 
@@ -88,15 +95,15 @@ import Testing
         let copy = try TemporaryDirectory("corkboard-tscheck")
         try copy.write("jsconfig.json", try Data(contentsOf: URL(fileURLWithPath: Self.web + "/jsconfig.json")))
         for module in try Self.modules() {
-            var text = try String(contentsOfFile: Self.web + "/js/" + module, encoding: .utf8)
-            if module == "replica.js" { text += "\n" + mistake + "\n" }
-            try copy.write("js/" + module, text)
+            var text = try String(contentsOfFile: Self.web + "/" + module, encoding: .utf8)
+            if module == "sdk/replica.js" { text += "\n" + mistake + "\n" }
+            try copy.write(module, text)
         }
         let outcome = try Self.check(copy.path)
         let output = outcome.standardOutput + outcome.standardError
         #expect(!outcome.succeeded, "tsc passed a module with a type error:\n\(mistake)")
         #expect(
-            output.contains("js/replica.js(") && output.contains(expected),
+            output.contains("sdk/replica.js(") && output.contains(expected),
             "tsc should name the mistake in replica.js (\(expected)); it said:\n\(PythonTools.tail(output))")
     }
 }

@@ -23,7 +23,7 @@ export class Backoff {
   next(atLeast = 0) {
     const plain = Math.max(atLeast, Math.min(this.cap, this.base * 2 ** this.attempts));
     this.attempts += 1;
-    return plain * (1 - this.jitter + 2 * this.jitter * this.random());
+    return Math.round(plain * (1 - this.jitter + 2 * this.jitter * this.random()));
   }
 
   /** A connection got through: the next loss starts from `base` again. */

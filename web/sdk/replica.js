@@ -110,7 +110,9 @@ export function applyOperation(board, op) {
       insertItems(next, op.items.map((i) => ({ ...i })), op.destination);
       break;
     case "delete":
-      takeItems(next, op.items);
+      // The server commits a delete with the items still there (docs/protocol.md#5-resolution):
+      // one naming an absent item means this replica is out of step.
+      if (takeItems(next, op.items).length !== op.items.length) throw new Error(`delete: an item is not on the board`);
       break;
     case "update":
       if (op.item !== undefined) {

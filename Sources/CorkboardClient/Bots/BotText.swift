@@ -44,6 +44,8 @@ public enum BotText {
                 + (rejected.holder.map { " (held by \($0))" } ?? "") + (rejected.message.map { ": \($0)" } ?? "")
         case .error(let error):
             return "error \(error.code.rawValue): \(error.message)"
+        case .pong(let id):
+            return "pong \(id)"
         }
     }
 

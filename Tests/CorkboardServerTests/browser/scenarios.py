@@ -683,6 +683,96 @@ def move_while_server_down(run):
     return f"committed once (seq {seq}) after the restart; both pages show it"
 
 
+def keyboard_move_down(page, item_id, label):
+    """Space, ArrowDown, Space on a card: one place down in its column, by the keyboard."""
+    page.evaluate(RECORD_ANNOUNCEMENTS_JS)
+    card(page, item_id).focus()
+    heard = press_and_hear(page, "Space", 0, f"Space (pick up {item_id}) in {label}")
+    heard = press_and_hear(page, "ArrowDown", heard, f"ArrowDown in {label}")
+    press_and_hear(page, "Space", heard, f"Space (drop {item_id}) in {label}")
+
+
+PENDING_IN_STORAGE_JS = """(board) => JSON.parse(localStorage.getItem(`corkboard.pending.${board}`) ?? '[]').length"""
+
+
+@scenario("offline-flap")
+def offline_flap(run):
+    """A's network goes (context offline), A moves a card, B moves another, A's network comes
+    back: A is Live again within 10 s, its move committed once, and A, B and the API agree
+    (issue #21, item 1: the page used to stay Offline with the move waiting for ever)."""
+    board_id = run.new_board("flap")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    run.recorder.begin_outage(run.server.origin)
+    try:
+        a.context.set_offline(True)
+        wait_until("page A shows offline", lambda: connection_state(a) == "offline", timeout=10)
+        keyboard_move_down(a, "t1", "A")
+        mine = moved(start, "t1", "todo", "t3")
+        wait_board(a, "A", mine)  # shown at once, though not sent
+        keyboard_move_down(b, "d1", "B")
+        theirs = moved(start, "d1", "doing", None)
+        wait_board(b, "B", theirs)
+        a.context.set_offline(False)
+        back = time.monotonic()
+        wait_until("page A is Live again within 10 s of the network's return",
+                   lambda: connection_state(a) == "connected", timeout=10)
+        took = time.monotonic() - back
+        both = moved(mine, "d1", "doing", None)
+        seq = wait_server_board(run, board_id, both)
+        wait_board(a, "A", both, seq)
+        wait_board(b, "B", both, seq)
+    finally:
+        run.recorder.end_outage()
+    if seq != 2:
+        raise ScenarioFailure(f"two moves were committed as {seq} events")
+    if a.evaluate(PENDING_IN_STORAGE_JS, board_id) != 0:
+        raise ScenarioFailure("page A still keeps the committed move as pending in localStorage")
+    return f"A live {took:.1f}s after the network came back; both moves committed once (seq {seq}), pages and API agree"
+
+
+@scenario("reload-with-pending")
+def reload_with_pending(run):
+    """A, offline, moves a card and reloads (still offline, then online): the move kept in
+    localStorage is sent by the new page and committed exactly once; B sees it."""
+    board_id = run.new_board("reload")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    expected = moved(start, "t1", "todo", "t3")
+    run.recorder.begin_outage(run.server.origin)
+    try:
+        a.context.set_offline(True)
+        wait_until("page A shows offline", lambda: connection_state(a) == "offline", timeout=10)
+        keyboard_move_down(a, "t1", "A")
+        wait_board(a, "A", expected)
+        kept = a.evaluate(PENDING_IN_STORAGE_JS, board_id)
+        if kept != 1:
+            raise ScenarioFailure(f"page A keeps {kept} pending operations in localStorage, not 1")
+        try:
+            a.reload(timeout=5000)  # offline: the browser cannot load the page
+        except Exception as error:
+            log(f"reload while offline failed as expected: {str(error).splitlines()[0]}")
+        a.context.set_offline(False)
+        response = a.goto(f"{run.server.origin}/b/{board_id}?name=Ada")
+        if response is None or response.status != 200:
+            raise ScenarioFailure(f"reloading /b/{board_id} answered {response.status if response else 'nothing'}")
+        wait_until("page A is Live after the reload", lambda: connection_state(a) == "connected", timeout=10)
+        seq = wait_server_board(run, board_id, expected)
+        wait_board(a, "A", expected, seq)
+        wait_board(b, "B", expected, seq)
+    finally:
+        run.recorder.end_outage()
+    time.sleep(0.3)
+    seq_now, _ = run.server.board(board_id)
+    if seq_now != 1:
+        raise ScenarioFailure(f"the move kept across the reload was committed {seq_now} times")
+    if a.evaluate(PENDING_IN_STORAGE_JS, board_id) != 0:
+        raise ScenarioFailure("page A still keeps the committed move as pending in localStorage")
+    return f"committed once (seq {seq}) by the reloaded page; both pages show it"
+
+
 @scenario("holder-leaves")
 def holder_leaves(run):
     """A closes its page while holding a card: B's held badge and ghost clear, nothing moves."""

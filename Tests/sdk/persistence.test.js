@@ -1,0 +1,73 @@
+// Operations without an answer survive the page: kept per board, resent with their opIds.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { setUp, labelsOf } from "./harness.js";
+import { MemoryStorage } from "./fakes.js";
+
+test("a pending move is kept in storage until its answer", () => {
+  const { live, socket, join, storage } = setUp();
+  join();
+  live.move(["a"], { collection: "done", before: null });
+  const stored = JSON.parse(storage.getItem("corkboard.pending.b"));
+  assert.equal(stored.length, 1);
+  assert.deepEqual(stored[0].sources, ["a"]);
+  socket().receive({ type: "committed", seq: 1, opId: stored[0].opId, client: "me", adjusted: false, op: { type: "move", sources: ["a"], destination: { collection: "done", before: null } } });
+  assert.equal(storage.getItem("corkboard.pending.b"), null);
+});
+
+test("a reload sends what the last page left, with the same opIds, based on the new snapshot", () => {
+  const storage = new MemoryStorage();
+  const first = setUp({ storage });
+  // Offline from the start: never welcomed, the move is only shown and stored.
+  first.live.move(["a"], { collection: "done", before: null });
+  assert.equal(first.live.pending, 1);
+  const [kept] = JSON.parse(storage.getItem("corkboard.pending.b"));
+  first.live.close();
+
+  const second = setUp({ storage });
+  assert.equal(second.live.pending, 1, "restored before any welcome");
+  second.join({ seq: 7 });
+  const [resent] = second.socket().sentOfType("move");
+  assert.equal(resent.opId, kept.opId);
+  assert.equal(resent.baseSeq, 7);
+  assert.deepEqual(labelsOf(second.live.board, "done"), ["a"]);
+  second.socket().receive({ type: "committed", seq: 8, opId: kept.opId, client: "me", adjusted: false, op: { type: "move", sources: ["a"], destination: { collection: "done", before: null } } });
+  assert.equal(second.live.pending, 0);
+  assert.equal(storage.getItem("corkboard.pending.b"), null);
+  assert.equal(second.events.find((e) => e.type === "board" && e.detail.cause === "committed").detail.own, true);
+});
+
+test("a restored operation the server already committed is settled by its repeated answer", () => {
+  const storage = new MemoryStorage();
+  storage.setItem("corkboard.pending.b", JSON.stringify([{ type: "lock", locked: true, opId: "old-1" }]));
+  const { live, socket, join } = setUp({ storage });
+  join({ seq: 5 });
+  assert.equal(socket().sentOfType("lock")[0].opId, "old-1");
+  socket().receive({ type: "committed", seq: 3, opId: "old-1", client: "me", adjusted: false, op: { type: "lock", locked: true } });
+  assert.equal(live.pending, 0);
+  assert.equal(storage.getItem("corkboard.pending.b"), null);
+});
+
+test("boards keep their operations apart, and unreadable storage is dropped, not sent", () => {
+  const storage = new MemoryStorage();
+  storage.setItem("corkboard.pending.other", JSON.stringify([{ type: "lock", locked: true, opId: "o-1" }]));
+  storage.setItem("corkboard.pending.b", "{not json");
+  const { live, socket, join } = setUp({ storage });
+  assert.equal(live.pending, 0);
+  join();
+  assert.equal(socket().sentOfType("lock").length, 0);
+  assert.equal(storage.getItem("corkboard.pending.b"), null);
+  assert.notEqual(storage.getItem("corkboard.pending.other"), null);
+});
+
+test("storage: null keeps nothing; a throwing storage works as none", () => {
+  const none = setUp({ storage: null });
+  none.join();
+  none.live.lock(true);
+  assert.equal(none.live.pending, 1);
+  const throwing = { getItem() { throw new Error("denied"); }, setItem() { throw new Error("full"); }, removeItem() { throw new Error("denied"); } };
+  const broken = setUp({ storage: throwing });
+  broken.join();
+  broken.live.lock(true);
+  assert.equal(broken.live.pending, 1);
+});
