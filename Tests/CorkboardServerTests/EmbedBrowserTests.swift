@@ -11,7 +11,9 @@ import Testing
 @Suite(.serialized, .threadsOfTheirOwn) struct EmbedBrowserTests {
     /// The script's checks, in its order; `console-clean` (no console error or warning, page
     /// error or response >= 400 on either page during the run) is last.
-    static let checks = ["loads", "pointer-reorder", "keyboard-reorder", "keyboard-escape", "remote-update", "touch", "touch-handle", "console-clean"]
+    static let checks = [
+        "loads", "pointer-reorder", "keyboard-reorder", "keyboard-escape", "remote-update", "destroy", "touch", "touch-handle", "console-clean",
+    ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/embed-browser"
 

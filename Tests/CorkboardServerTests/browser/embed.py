@@ -11,7 +11,8 @@ server's order), `pointer-reorder` (page A drags a song with the mouse; page B s
 drag while it happens, then the new order, as does GET /api/boards/ID), `keyboard-reorder`
 (page B moves a song with Space, arrows and Space; page A keeps its focus on a song B moved),
 `keyboard-escape` (Escape puts a lifted song back and sends no move), `remote-update` (a
-bot renames a song, deletes one and adds two: drawn in place, focus kept), `touch` (on a phone-sized
+bot renames a song, deletes one and adds two: drawn in place, focus kept), `destroy` (a list
+bound by hand follows the board until destroy(), then not, and leaves no helper behind), `touch` (on a phone-sized
 touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
 song, the finger carries it, one move), `touch-handle` (with `&handle=1` a finger on a grip
 drags at once) and `console-clean` (no console error or warning, page
@@ -238,6 +239,44 @@ def remote_update(story):
         raise ScenarioFailure(f"page A lost the focus on {renamed} when it was renamed: {page_a.evaluate(FOCUSED_JS)!r}")
 
 
+# A second list bound on page B by hand (the module is the one the page loaded), changed by a
+# bot, then destroyed: it must stop following the board and take its helpers away.
+BIND_PROBE_JS = """async (server) => {
+  const { connect, liveList } = await import(`${server}/sdk/corkboard.js`);
+  const element = document.createElement('ul');
+  element.id = 'probe';
+  document.body.append(element);
+  const live = connect({ url: server, board: 'playlist', name: 'Probe', storage: null });
+  const helpers = () => document.querySelectorAll('[id^="cb-live-list-"]').length;
+  const before = helpers();
+  const list = liveList(element, { live, collection: 'songs', render: (item, li) => { li.textContent = item.label; } });
+  window.__probe = { live, list, before, helpers };
+}"""
+PROBE_ORDER_JS = "() => [...document.querySelectorAll('#probe > li[data-id]')].map(el => el.dataset.id)"
+
+
+def destroy(story):
+    page_b = story.pages["B"]
+    page_b.evaluate(BIND_PROBE_JS, story.server.origin)
+    order = story.order("B")
+    wait_until("the probe list shows the board", lambda: page_b.evaluate(PROBE_ORDER_JS) == order, timeout=10)
+    page_b.evaluate("() => window.__probe.list.destroy()")
+    if page_b.evaluate("() => window.__probe.helpers() !== window.__probe.before"):
+        raise ScenarioFailure("destroy() left the list's live region or instructions in the page")
+    if page_b.evaluate("() => document.querySelector('#probe').classList.contains('cb-list')"):
+        raise ScenarioFailure("destroy() left cb-list on the element")
+    seq, _ = story.server.board(BOARD)
+    story.server.post_op(BOARD, {"type": "move", "opId": "bot-4", "baseSeq": seq, "sources": [order[0]],
+                                 "destination": {"collection": COLLECTION, "before": None}})
+    moved = order[1:] + order[:1]
+    story.wait_order("B", moved)  # the page's own list follows; the destroyed one must not
+    wait_until("the probe's live board has the move", lambda: page_b.evaluate(
+        "() => window.__probe.live.board.collections[0].items.map(i => i.id)") == moved, timeout=5)
+    if page_b.evaluate(PROBE_ORDER_JS) != order:
+        raise ScenarioFailure(f"the destroyed list still follows the board: {page_b.evaluate(PROBE_ORDER_JS)}")
+    page_b.evaluate("() => { window.__probe.live.close(); document.querySelector('#probe').remove(); }")
+
+
 class Finger:
     """One finger on a touch screen page, through the DevTools protocol (as a phone's touch
     events reach the page: a swipe scrolls, unless the page takes the touch)."""
@@ -342,7 +381,7 @@ def where(error):
 
 
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
-          ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("touch", touch),
+          ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("destroy", destroy), ("touch", touch),
           ("touch-handle", touch_handle)]
 
 
