@@ -39,7 +39,8 @@ extension ClientCore {
             if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
             events.emit(.dragCleared(client: client, reason: reason))
         case .pong:
-            // Only ever the answer to a ping, which this client does not send.
+            // Only ever the answer to an application ping, which this client does not send:
+            // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.
             break
         }
     }

@@ -61,6 +61,7 @@ import Testing
             .rejected(.dragStartBusy(holder: "c2")),
             .rejected(Rejected(opId: "op-2", code: .rateLimited, message: nil)),
             .error(ErrorMessage(code: .forbidden, message: "no")),
+            .pong(id: awkward),
         ]
     }
 

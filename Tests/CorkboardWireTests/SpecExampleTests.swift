@@ -19,6 +19,7 @@ import Testing
         (#"{"type":"drag.start","items":["i3","i4"]}"#, .dragStart(items: ["i3", "i4"])),
         (#"{"type":"drag.over","collection":"done","index":2}"#, .dragOver(collection: "done", index: 2)),
         (#"{"type":"drag.end"}"#, .dragEnd),
+        (#"{"type":"ping","id":"17"}"#, .ping(id: "17")),
         (
             #"{"type":"move","opId":"k3f9x-17","baseSeq":42,"sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}}"#,
             .operation(
@@ -121,6 +122,11 @@ import Testing
             .rejected(Rejected(opId: "k3f9x-19", code: .rateLimited, message: "slow down"))
         ),
         (#"{"type":"error","code":"invalid","message":"malformed JSON"}"#, .error(ErrorMessage(code: .invalid, message: "malformed JSON"))),
+        (#"{"type":"pong","id":"17"}"#, .pong(id: "17")),
+        (
+            #"{"type":"error","code":"rate-limited","message":"more than 2 pings per second"}"#,
+            .error(ErrorMessage(code: .rateLimited, message: "more than 2 pings per second"))
+        ),
     ]
 
     @Test(arguments: serverExamples)

@@ -120,14 +120,17 @@ test("offline, then online: the page shows offline, pings, and on no answer reco
   assert.deepEqual(resent.sources, ["a"]);
 });
 
-test("offline that was only a hint: a pong brings the badge back to live on the same socket", () => {
+test("offline that was only a hint: an operation is held, and a pong brings live back on the same socket and sends it", () => {
   const { live, socket, sockets, join, window } = setUp();
   join();
   window.dispatchEvent(new Event("offline"));
   assert.equal(live.state, "offline");
+  live.move(["a"], { collection: "done", before: null });
+  assert.equal(socket().sentOfType("move").length, 0, "held while offline");
   socket().receive({ type: "pong", id: socket().sentOfType("ping")[0].id });
   assert.equal(live.state, "live");
   assert.equal(sockets.length, 1);
+  assert.deepEqual(socket().sentOfType("move").map((m) => m.sources), [["a"]]);
 });
 
 test("a tab shown again checks its socket at once", () => {

@@ -120,6 +120,9 @@ session.addEventListener("fatal", (event) => {
   } else {
     message.append(`${reason} `);
   }
+  // Refused operations are not lost: the SDK keeps them for a page that may open the board.
+  const waiting = session.pending;
+  if (waiting) message.append(`${waiting === 1 ? "Your change that was not sent is" : `Your ${waiting} changes that were not sent are`} kept in this browser. `);
   const home = document.createElement("a");
   home.href = "/";
   home.textContent = "See all boards";

@@ -40,9 +40,10 @@ import { CorkboardRejection } from "./rejection.js";
  * @typedef {{ cause: "welcome" | "committed" | "local" | "rollback" | "reset", event?: Committed, own?: boolean }} BoardChange
  */
 /**
- * One of our operations until its answer: the request as sent (kept in storage), and the
- * promise's settlers (none for one restored from storage: its page is gone).
- * @typedef {{ request: OperationRequest, retries: number,
+ * One of our operations until its answer: the request as sent and the epoch its baseSeq
+ * counts in (both kept in storage), and the promise's settlers (none for one restored from
+ * storage: its page is gone).
+ * @typedef {{ request: OperationRequest, epoch: string | null, retries: number,
  *   resolve: ((result: OperationResult) => void) | null, reject: ((error: CorkboardRejection) => void) | null }} PendingOperation
  */
 /**
@@ -124,7 +125,7 @@ export class LiveBoard extends EventTarget {
      * earlier page left in storage come first.
      * @type {PendingOperation[]}
      */
-    this.queue = this.store.load().map((request) => ({ request, retries: 0, resolve: null, reject: null }));
+    this.queue = this.store.load().map(({ request, epoch }) => ({ request, epoch, retries: 0, resolve: null, reject: null }));
     /**
      * Everyone else on the board, by client id.
      * @type {Map<string, Peer>}
@@ -276,10 +277,10 @@ export class LiveBoard extends EventTarget {
   check() {
     if (this.isOver) return;
     if (this.socket && this.welcomed) return this.ping(CHECK_WITHIN_MS);
-    // An attempt under way began before the change and may be doomed (started offline):
-    // a fresh one now, from the start of the backoff.
-    this.dropSocket();
+    // The next attempt starts from the bottom of the backoff. One under way is left to
+    // finish (closing a socket still connecting is an error in the browser's console).
     this.backoff.reset();
+    if (this.socket) return undefined;
     return this.open();
   }
 
@@ -302,7 +303,12 @@ export class LiveBoard extends EventTarget {
     this.lastHeardAt = this.timers.now();
     this.timers.clearTimeout(this.deadlineTimer);
     this.deadlineTimer = null;
-    if (this.welcomed && this.state === "offline") this.setState("live");
+    if (this.welcomed && this.state === "offline") {
+      // The browser said offline, yet this socket answers: it is live after all. What was
+      // held meanwhile goes now (a repeat of an opId the server has is answered, not applied).
+      this.setState("live");
+      for (const entry of this.queue) this.send(entry.request);
+    }
   }
 
   startHeartbeat() {
@@ -450,9 +456,15 @@ export class LiveBoard extends EventTarget {
     this.setState("live");
     this.startHeartbeat();
     // Everything we did that has no answer yet goes again, with the same opIds: the server
-    // answers a repeat with its first outcome, so nothing is applied twice. After a fresh
-    // snapshot our old base seqs belong to another history: base them on the new one.
-    if (!message.resumed) for (const entry of this.queue) if (needsBaseSeq(entry.request)) entry.request.baseSeq = this.seq;
+    // answers a repeat with its first outcome, so nothing is applied twice. A base seq counts
+    // in its epoch's history: kept in the same one (the server reads the board as it was
+    // then), rebased on the snapshot in another (the board was recreated or restored) or
+    // when it was made before any welcome (counted from 0 of no history).
+    for (const entry of this.queue) {
+      if (entry.epoch === message.epoch) continue;
+      if (needsBaseSeq(entry.request)) entry.request.baseSeq = this.seq;
+      entry.epoch = message.epoch;
+    }
     this.persist();
     for (const entry of this.queue) this.send(entry.request);
     this.refresh(cause);
@@ -550,7 +562,7 @@ export class LiveBoard extends EventTarget {
   }
 
   persist() {
-    this.store.save(this.queue.map((entry) => entry.request));
+    this.store.save(this.queue.map(({ request, epoch }) => ({ request, epoch })));
   }
 
   // MARK: Our operations
@@ -569,9 +581,11 @@ export class LiveBoard extends EventTarget {
     /** @type {Promise<OperationResult>} */
     const outcome = new Promise((resolve, reject) => {
       if (this.isOver) return reject(new CorkboardRejection(this.state, `the connection is ${this.state}`, operation));
-      this.queue.push({ request, retries: 0, resolve, reject });
+      this.queue.push({ request, epoch: this.epoch, retries: 0, resolve, reject });
       this.persist();
-      this.send(request);
+      // While the browser says offline, held (a socket that may be dead could swallow it);
+      // it goes when the connection proves live or with the next welcome.
+      if (this.state === "live") this.send(request);
       this.refresh("local");
       return undefined;
     });

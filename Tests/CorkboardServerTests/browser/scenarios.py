@@ -704,6 +704,7 @@ def offline_flap(run):
     start = as_state(standard_columns())
     a = run.open_board("A", board_id, "Ada")
     b = run.open_board("B", board_id, "Bob")
+    a.evaluate(RECORD_CONNECTION_STATES_JS)
     run.recorder.begin_outage(run.server.origin)
     try:
         a.context.set_offline(True)
@@ -714,6 +715,10 @@ def offline_flap(run):
         keyboard_move_down(b, "d1", "B")
         theirs = moved(start, "d1", "doing", None)
         wait_board(b, "B", theirs)
+        # B's move reaches the server; A's waits in A.
+        waiting = wait_server_board(run, board_id, theirs)
+        if waiting != 1:
+            raise ScenarioFailure(f"the server is at seq {waiting} while A is offline; only B's move (seq 1) could reach it")
         a.context.set_offline(False)
         back = time.monotonic()
         wait_until("page A is Live again within 10 s of the network's return",
@@ -729,7 +734,11 @@ def offline_flap(run):
         raise ScenarioFailure(f"two moves were committed as {seq} events")
     if a.evaluate(PENDING_IN_STORAGE_JS, board_id) != 0:
         raise ScenarioFailure("page A still keeps the committed move as pending in localStorage")
-    return f"A live {took:.1f}s after the network came back; both moves committed once (seq {seq}), pages and API agree"
+    states = a.evaluate("() => window.__states")
+    if "offline" not in states or states[-1] != "connected":
+        raise ScenarioFailure(f"page A's #connection went {states}; expected offline, then connected last")
+    return (f"A went {' -> '.join(states)}, live {took:.1f}s after the network came back; both moves committed once "
+            f"(seq {seq}), pages and API agree")
 
 
 @scenario("reload-with-pending")
