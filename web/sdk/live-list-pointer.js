@@ -310,15 +310,15 @@ export class PointerLift {
     if (!drag) return;
     const list = this.list.element;
     const rect = list.getBoundingClientRect();
-    let step = 0;
-    if (drag.y < EDGE) step = -SCROLL_STEP;
-    else if (drag.y > window.innerHeight - EDGE) step = SCROLL_STEP;
+    const [windowTop, listTop] = [window.scrollY, list.scrollTop];
+    if (drag.y < EDGE) window.scrollBy(0, -SCROLL_STEP);
+    else if (drag.y > window.innerHeight - EDGE) window.scrollBy(0, SCROLL_STEP);
     if (list.scrollHeight > list.clientHeight && drag.y >= rect.top && drag.y <= rect.bottom) {
-      if (drag.y < rect.top + EDGE && list.scrollTop > 0) list.scrollTop -= SCROLL_STEP;
-      else if (drag.y > rect.bottom - EDGE && list.scrollTop < list.scrollHeight - list.clientHeight) list.scrollTop += SCROLL_STEP;
+      if (drag.y < rect.top + EDGE) list.scrollTop -= SCROLL_STEP;
+      else if (drag.y > rect.bottom - EDGE) list.scrollTop += SCROLL_STEP;
     }
-    if (step) window.scrollBy(0, step);
-    this.follow();
+    // Only a scroll moves the items under a pointer that waits (a long list is not measured every frame).
+    if (window.scrollY !== windowTop || list.scrollTop !== listTop) this.follow();
     drag.scrollFrame = requestAnimationFrame(() => this.scrollLoop());
   }
 
