@@ -15,7 +15,8 @@ bot renames a song, deletes one and adds two: drawn in place, focus kept), `dest
 bound by hand follows the board until destroy(), then not, and leaves no helper behind), `touch` (on a phone-sized
 touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
 song, the finger carries it, one move), `touch-handle` (with `&handle=1` a finger on a grip
-drags at once) and `console-clean` (no console error or warning, page
+drags at once), `autoscroll-escape` (a song held near the window's edge scrolls the page;
+Escape puts it back, no move) and `console-clean` (no console error or warning, page
 error or response >= 400 on any page). Exit status 0 when
 every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
@@ -380,9 +381,38 @@ def where(error):
     return "\n  at " + " <- ".join(f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(frames[-4:])) if frames else ""
 
 
+def autoscroll_escape(story):
+    """In a short window, a song held near the bottom edge scrolls the page by itself; Escape
+    then puts it back and sends no move."""
+    page = story.pages["A"]
+    page.set_viewport_size({"width": 1280, "height": 300})
+    try:
+        page.evaluate("() => window.scrollTo(0, 0)")
+        expected = story.order("A")
+        seq_before, _ = story.server.board(BOARD)
+        box = story.song("A", expected[0]).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x, 290, steps=8)
+        wait_until("the page scrolls by itself while the song is held near the bottom edge",
+                   lambda: page.evaluate("() => window.scrollY") > 40, timeout=5)
+        page.keyboard.press("Escape")
+        page.mouse.up()
+        if page.locator(".cb-placeholder, .cb-drag-avatar").count():
+            raise ScenarioFailure("Escape left a placeholder or an avatar")
+        story.wait_order("A", expected)
+        wait_until("page B shows no drag any more", lambda: story.pages["B"].evaluate(HELD_JS) == [], timeout=5)
+        seq_after, _ = story.server.board(BOARD)
+        if seq_after != seq_before:
+            raise ScenarioFailure(f"Escape during a pointer drag sent a move: seq {seq_before} -> {seq_after}")
+    finally:
+        page.set_viewport_size(VIEWPORT)
+
+
 CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reorder", keyboard_reorder),
           ("keyboard-escape", keyboard_escape), ("remote-update", remote_update), ("destroy", destroy), ("touch", touch),
-          ("touch-handle", touch_handle)]
+          ("touch-handle", touch_handle), ("autoscroll-escape", autoscroll_escape)]
 
 
 def main():
