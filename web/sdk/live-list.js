@@ -92,7 +92,7 @@ export class LiveList {
     this.others = new OthersDrags(this);
     this.onBoard = () => this.draw();
     this.onPresence = () => this.others.draw();
-    // The server let go of our drag (held too long, or the items were deleted): it ends here too.
+    // The server let go of our drag (held longer than --max-drag-seconds): it ends here too.
     this.onDragEnded = () => this.abortLift("The server ended your move.");
     this.onRejected = (/** @type {Event} */ event) => {
       const detail = /** @type {{ message?: string, ref?: string, holder?: string }} */ (/** @type {CustomEvent} */ (event).detail ?? {});
