@@ -12,6 +12,7 @@ import { LiveBoard } from "./live.js";
 export { LiveBoard, endpoint } from "./live.js";
 export { CorkboardRejection } from "./rejection.js";
 export { Backoff } from "./backoff.js";
+export { liveList } from "./live-list.js";
 export { applyOperation, cloneBoard, findItem, findCollection, orderedItemIds, resolveMoveLocally, anchorAt } from "./replica.js";
 
 /** @typedef {import("./live.js").ConnectOptions} ConnectOptions */
