@@ -64,6 +64,7 @@ extension BoardClient {
         case .addCollection(let collection, let title, let before): .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)
         case .lock(let locked): .lock(locked: locked)
+        case .renameBoard(let title): .renameBoard(title: title)
         }
     }
 }

@@ -94,7 +94,7 @@ enum BoardAPI {
 
         route(.PATCH, "/api/boards/{id}") { request, responder in
             let board = request.pathParameters["id"] ?? ""
-            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
+            guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
             let title: String
             switch WireFormat.decodeBoardRename(Data(request.body)) {
             case .success(let decoded): title = decoded
@@ -103,7 +103,8 @@ enum BoardAPI {
             // The resolver refuses it too; said here in the API's words, as for DELETE.
             guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may rename a board")) }
             hub.submit(
-                BoardRename.request(title: title), board: board, role: role, caller: request.remoteAddress?.host ?? "local",
+                BoardRename.request(title: title), board: board, role: role, author: holder.httpAuthor,
+                caller: request.remoteAddress?.host ?? "local",
                 bytes: request.body.count
             ) { result in
                 responder.respond(result.map { BoardRename.response(to: $0, board: board, title: title) })

@@ -33,9 +33,10 @@ import Testing
                 case .addCollection: "collection.add"
                 case .removeCollection: "collection.remove"
                 case .lock: "lock"
+                case .renameBoard: "update board"
                 }
             })
-        #expect(kinds.count == 8, "\(kinds.sorted())")
+        #expect(kinds.count == 9, "\(kinds.sorted())")
         #expect(events.contains { $0.adjusted }, "an adjusted move")
     }
 }

@@ -19,6 +19,7 @@
  *   | { type: "delete", items: string[] }
  *   | { type: "update", item: string, label?: string, data?: UndoData | null }
  *   | { type: "update", item?: undefined, collection: string, title: string }
+ *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
  *   | { type: "collection.remove", collection: string }
  *   | { type: "lock", locked: boolean }} UndoOperation
@@ -89,6 +90,8 @@ export function stepFor(board, ops) {
       return items.length > 0 ? { kind: "restore", items } : null;
     }
     case "update": {
+      // The board's title is the owner's to set (PATCH /api/boards/{id}), not a step.
+      if (first.item === undefined && first.collection === undefined) return null;
       if (first.item === undefined) {
         const column = board.collections.find((c) => c.id === first.collection);
         return column ? { kind: "retitle", collection: column.id, title: column.title } : null;

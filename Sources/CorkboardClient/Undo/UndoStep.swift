@@ -62,8 +62,9 @@ public enum UndoStep: Sendable, Hashable {
             return .retitle(collection: id, title: column.title)
         case .addCollection(let id, _, _):
             return .dropColumn(collection: id, items: operations.flatMap { $0.insertedItems(into: id) })
-        case .removeCollection, .lock:
-            // Locking is a switch of its own (the lock button), not an edit of the board.
+        case .removeCollection, .lock, .renameBoard:
+            // Locking is a switch of its own (the lock button), and the board's title is the
+            // owner's to set (PATCH /api/boards/{id}): neither is an edit of the board's content.
             return nil
         }
     }

@@ -76,8 +76,8 @@ enum EventStreamMessage {
             self = .event(EventStreamFrame.event("committed", id: event.seq, data: text))
         case .error(let error):
             self = .refusal(error, event: EventStreamFrame.event(error.code == .gone ? "gone" : "error", id: nil, data: text))
-        case .peerJoined, .peerLeft, .drag, .dragOver, .dragCleared, .noop, .rejected:
-            // Presence, and answers to operations an event stream never sends.
+        case .peerJoined, .peerLeft, .drag, .dragOver, .dragCleared, .noop, .rejected, .pong:
+            // Presence, and answers to operations and pings an event stream never sends.
             self = .ignored
         }
     }
