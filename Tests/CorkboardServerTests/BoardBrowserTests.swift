@@ -26,6 +26,7 @@ import Testing
     @Test(.timeLimit(.minutes(12)), arguments: scenarios)
     func scenario(_ name: String) async throws {
         let run = try await BlockingWork { BrowserRun.shared }.value.get()
+        #expect(Set(run.results.keys) == Set(Self.scenarios), "the script's scenarios are the ones listed here")
         let result = try #require(
             run.results[name],
             """
@@ -42,61 +43,11 @@ import Testing
 }
 
 /// One run of the scenarios script, shared by the test cases.
-struct BrowserRun: Sendable {
-    struct Result: Sendable {
-        let passed: Bool
-        let message: String
-    }
-
-    let results: [String: Result]
-    let note: String?
-    let output: String
-
-    static let shared: Swift.Result<BrowserRun, PythonTools.Failure> = {
-        do { return .success(try BrowserRun.perform()) } catch let failure as PythonTools.Failure {
-            return .failure(failure)
-        } catch {
-            return .failure(PythonTools.Failure("\(error)"))
-        }
-    }()
-
-    /// Installs Playwright if needed (bounded on its own), then runs the script with a time limit:
-    /// each Playwright wait in it has its own timeout, and a watchdog stops it first.
-    static func perform() throws -> BrowserRun {
-        let python = try PlaywrightTools.python()
-        let script = PythonTools.packageRoot + "/Tests/CorkboardServerTests/browser/scenarios.py"
-        let output = BoardBrowserTests.outputFolder
-        if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+extension BrowserRun {
+    static let shared = BrowserRun.outcome {
         let data = try TemporaryDirectory("corkboard-browser-data")
-        let started = Date()
-        let outcome = try python.run(
-            [
-                script, "--corkboard", ServerProcess.executablePath,
-                "--web-root", PythonTools.packageRoot + "/web", "--data", data.path,
-                "--output", output, "--watchdog", "200",
-            ], timeout: 180)
-        // The summary line repeats summary.json; people read the rest.
-        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("BROWSER-SUMMARY ") }.joined(separator: "\n")
-        let text = lines + (outcome.standardError.isEmpty ? "" : "\n--- stderr:\n" + outcome.standardError)
-        try? text.write(toFile: output + "/scenarios.log", atomically: true, encoding: .utf8)
-        print(
-            "BoardBrowserTests: the browser scenarios ran in \(PythonTools.seconds(since: started)) (exit \(outcome.status)); "
-                + "output in \(output)/scenarios.log")
-        if !outcome.succeeded { print(PythonTools.tail(text, lines: 200)) }
-
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: output + "/summary.json")),
-            let summary = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let scenarios = summary["scenarios"] as? [[String: Any]]
-        else {
-            throw PythonTools.Failure("the browser scenarios left no summary (exit \(outcome.status)):\n\(PythonTools.tail(text, lines: 60))")
-        }
-        var results: [String: Result] = [:]
-        for entry in scenarios {
-            guard let name = entry["name"] as? String else { continue }
-            results[name] = Result(passed: entry["passed"] as? Bool ?? false, message: entry["message"] as? String ?? "")
-        }
-        return BrowserRun(results: results, note: summary["note"] as? String, output: text)
+        return try BrowserRun.perform(
+            script: "scenarios.py", label: "the browser scenarios", output: BoardBrowserTests.outputFolder, log: "scenarios.log",
+            arguments: ["--web-root", PythonTools.packageRoot + "/web", "--data", data.path], watchdog: 300)
     }
 }
