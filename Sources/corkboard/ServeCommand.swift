@@ -238,13 +238,15 @@ struct ServeCommand: ParsableCommand {
         // Signal handling is in place before the "listening" line, so a supervisor (or a test)
         // that signals as soon as it reads that line is never lost.
         let stopping = ShutdownLatch()
-        let signals = ProcessSignals.observe([SIGINT, SIGTERM], on: .main) { _ in
+        // A queue of their own, not the main one (see ProcessSignals.observe).
+        let signalQueue = DispatchQueue(label: "corkboard.signals")
+        ProcessSignals.observe([SIGINT, SIGTERM], on: signalQueue) { _ in
             // A second signal while draining means "now".
             guard stopping.begin() else { Foundation.exit(1) }
             server.shutdown { Foundation.exit(0) }
         }
         // SIGHUP: re-read what can change without a restart (the token file, the TLS certificate), in one place.
-        let reloads = ProcessSignals.observe([SIGHUP], on: .main) { _ in server.reload() }
+        ProcessSignals.observe([SIGHUP], on: signalQueue) { _ in server.reload() }
         let address: SocketAddress
         do {
             address = try server.start()
@@ -253,7 +255,7 @@ struct ServeCommand: ParsableCommand {
         }
         // A stable line on standard output for scripts and tests that started us with port 0.
         FileHandle.standardOutput.write(Data("corkboard listening on \(server.scheme)://\(address)\n".utf8))
-        withExtendedLifetime((signals, reloads)) { dispatchMain() }
+        dispatchMain()
     }
 }
 
@@ -263,7 +265,7 @@ func fail(_ error: some Error & CustomStringConvertible) -> Never {
     Foundation.exit(1)
 }
 
-/// Remembers that shutdown began. Only touched on the main queue, where signals are delivered.
+/// Remembers that shutdown began. Only touched on the queue the signals are delivered on.
 final class ShutdownLatch: @unchecked Sendable {
     private var started = false
     func begin() -> Bool {
