@@ -28,6 +28,10 @@ import Testing
             configuration.maxClients = 60
             configuration.movesPerStep = 30
             configuration.timeout = 60
+            // What this checks is the stepping and the delivery checks, not speed (benchmarks
+            // measure that): a p95 limit no loaded test run reaches. At 250 ms a fresh-clone run
+            // beside the browser suites stopped at 40 clients.
+            configuration.limit = 60_000
             return try FanoutScenario(configuration: configuration).run { _ in }
         }
         #expect(result.steps.map(\.clients) == [20, 40, 60])
