@@ -23,7 +23,6 @@ every check passed, 1 when one failed, 2 when the run itself broke, 3 on the wat
 import argparse
 import functools
 import http.server
-import json
 import os
 import sys
 import threading
@@ -31,7 +30,7 @@ import time
 import traceback
 import urllib.parse
 
-from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log, wait_until
+from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log, wait_until
 
 from playwright.sync_api import sync_playwright
 
@@ -425,28 +424,10 @@ def main():
     parser.add_argument("--watchdog", type=float, default=120)
     args = parser.parse_args()
     os.makedirs(args.output, exist_ok=True)
-    started = time.monotonic()
-    results = []
     recorder = Recorder()
     server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-
-    def finish(status, note=None):
-        summary = {"scenarios": results, "seconds": round(time.monotonic() - started, 1), "note": note,
-                   "problems": recorder.problems, "output": args.output}
-        with open(os.path.join(args.output, "summary.json"), "w", encoding="utf-8") as file:
-            json.dump(summary, file, indent=2)
-        return status
-
-    def watchdog():
-        log(f"!! watchdog: the run took longer than {args.watchdog:g} s; stopping")
-        server.kill()
-        finish(3, f"watchdog: the run took longer than {args.watchdog:g} s (during {recorder.scenario})")
-        sys.stdout.flush()
-        os._exit(3)
-
-    timer = threading.Timer(args.watchdog, watchdog)
-    timer.daemon = True
-    timer.start()
+    summary = RunSummary(args.output, recorder, server, args.watchdog)
+    results = summary.results
     site = StaticSite(args.example)
     try:
         # Only the example's origin may use the server from a browser.
@@ -490,12 +471,12 @@ def main():
     except Exception as error:
         traceback.print_exc()
         server.kill()
-        timer.cancel()
+        summary.timer.cancel()
         site.stop()
-        return finish(2, f"the run broke: {type(error).__name__}: {error}\n{server.tail()}")
-    timer.cancel()
+        return summary.finish(2, f"the run broke: {type(error).__name__}: {error}\n{server.tail()}")
+    summary.timer.cancel()
     site.stop()
-    return finish(0 if all(r["passed"] for r in results) else 1)
+    return summary.finish(0 if all(r["passed"] for r in results) else 1)
 
 
 if __name__ == "__main__":

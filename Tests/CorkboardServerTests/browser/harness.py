@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 import traceback
@@ -245,6 +246,37 @@ class Recorder:
 
 # ---------------------------------------------------------------------------------------------
 # Waiting
+
+
+class RunSummary:
+    """What a run leaves in OUTPUT/summary.json for the Swift suite that drives it (BrowserRun):
+    each scenario's result, the console problems, and a note when the run broke; a watchdog
+    writes it and ends the process when the run takes longer than `seconds`."""
+
+    def __init__(self, output, recorder, server, seconds):
+        self.output = output
+        self.recorder = recorder
+        self.server = server
+        self.results = []
+        self.started = time.monotonic()
+        self.timer = threading.Timer(seconds, self._watchdog, args=(seconds,))
+        self.timer.daemon = True
+        self.timer.start()
+
+    def finish(self, status, note=None):
+        summary = {"scenarios": self.results, "seconds": round(time.monotonic() - self.started, 1), "note": note,
+                   "problems": self.recorder.problems, "tolerated": self.recorder.tolerated, "output": self.output}
+        with open(os.path.join(self.output, "summary.json"), "w", encoding="utf-8") as file:
+            json.dump(summary, file, indent=2)
+        log(f"BROWSER-SUMMARY {json.dumps(summary)}")
+        return status
+
+    def _watchdog(self, seconds):
+        log(f"!! watchdog: the run took longer than {seconds:g} s; stopping")
+        self.server.kill()
+        self.finish(3, f"watchdog: the run took longer than {seconds:g} s (during {self.recorder.scenario})")
+        sys.stdout.flush()
+        os._exit(3)
 
 
 def wait_until(description, probe, timeout=10.0, interval=0.05):

@@ -13,11 +13,10 @@ import json
 import os
 import re
 import sys
-import threading
 import time
 import traceback
 
-from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, PHONE, VIEWPORT, Recorder, ScenarioFailure, Server, log,
+from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log,
                      short_traceback, wait_until)
 
 from playwright.sync_api import sync_playwright
@@ -1529,30 +1528,10 @@ def main():
     os.makedirs(args.output, exist_ok=True)
     only = [n for n in args.only.split(",") if n]
 
-    started = time.monotonic()
-    results = []
-    summary_path = os.path.join(args.output, "summary.json")
     recorder = Recorder()
     server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-
-    def finish(status, note=None):
-        summary = {"scenarios": results, "seconds": round(time.monotonic() - started, 1), "note": note,
-                   "problems": recorder.problems, "tolerated": recorder.tolerated, "output": args.output}
-        with open(summary_path, "w", encoding="utf-8") as file:
-            json.dump(summary, file, indent=2)
-        log(f"BROWSER-SUMMARY {json.dumps(summary)}")
-        return status
-
-    def watchdog():
-        log(f"!! watchdog: the run took longer than {args.watchdog:g} s; stopping")
-        server.kill()
-        finish(3, f"watchdog: the run took longer than {args.watchdog:g} s (during {recorder.scenario})")
-        sys.stdout.flush()
-        os._exit(3)
-
-    timer = threading.Timer(args.watchdog, watchdog)
-    timer.daemon = True
-    timer.start()
+    summary = RunSummary(args.output, recorder, server, args.watchdog)
+    results = summary.results
     try:
         server.start()
         log(f"corkboard serve listening at {server.origin} (log: {server.log_path})")
@@ -1593,18 +1572,18 @@ def main():
     except Exception as error:
         traceback.print_exc()
         server.kill()
-        timer.cancel()
-        return finish(2, f"the run broke: {type(error).__name__}: {error}")
+        summary.timer.cancel()
+        return summary.finish(2, f"the run broke: {type(error).__name__}: {error}")
     server_problem = None
     try:
         server.stop()
     except ScenarioFailure as failure:
         server_problem = str(failure)
-    timer.cancel()
+    summary.timer.cancel()
     failed = [r["name"] for r in results if not r["passed"]]
-    log(f"== {len(results) - len(failed)} of {len(results)} scenarios passed in {time.monotonic() - started:.1f} s"
+    log(f"== {len(results) - len(failed)} of {len(results)} scenarios passed in {time.monotonic() - summary.started:.1f} s"
         + (f"; failed: {', '.join(failed)}" if failed else ""))
-    return finish(1 if failed else 0, server_problem)
+    return summary.finish(1 if failed else 0, server_problem)
 
 
 if __name__ == "__main__":
