@@ -53,12 +53,15 @@ public final class IOLoop: Sendable {
     }
 
     /// Writes the output of every connection queued for flushing. On the loop only.
+    /// Connections queued again by this very flush (a drain that feeds the next piece of a
+    /// streamed body) wait for the loop's next turn, which `requestFlush` schedules: flushing
+    /// them here too would keep the loop for as long as one reader keeps up, and work queued
+    /// behind it (new connections, other members' reads) would wait, seconds behind six
+    /// streamed 18 MB boards.
     func flushPending() {
-        while !pendingFlush.isEmpty {
-            let batch = pendingFlush
-            pendingFlush.removeAll(keepingCapacity: true)
-            for connection in batch { connection.flushRequested() }
-        }
+        let batch = pendingFlush
+        pendingFlush.removeAll(keepingCapacity: true)
+        for connection in batch { connection.flushRequested() }
     }
 
     /// Runs `work` on the loop: inline when already there (keeps order with work in progress),

@@ -56,3 +56,26 @@ let testLogger: Logger = {
     logger.logLevel = .critical
     return logger
 }()
+
+/// Answers "stream" with an endless body, each chunk queued as the last one drains (as a
+/// streamed HTTP body is fed), and echoes anything else. Each chunk takes a millisecond to
+/// make, as a large board's JSON does: a reader keeps up, so the socket never fills.
+final class DrainFedStreamHandler: ConnectionHandler, @unchecked Sendable {
+    private let chunk = ByteChunk([UInt8](repeating: 0x2E, count: 16 * 1024))
+    /// Set on the loop when "stream" arrives; the loop alone touches it.
+    private var streaming = false
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        guard Array(bytes) == Array("stream".utf8) else { return connection.send(Array(bytes)) }
+        streaming = true
+        connection.send(chunk)
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        guard streaming else { return }
+        usleep(1000)
+        connection.send(chunk)
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {}
+}

@@ -25,15 +25,21 @@ import Testing
                 }
             }
             var committedOpIds: [OperationID] = []
+            var lastCommittedSeq = 0
             for worker in workers {
                 for outcome in try worker.wait(timeout: 90) {
                     switch outcome {
-                    case .committed(let event): committedOpIds.append(event.opId)
+                    case .committed(let event):
+                        committedOpIds.append(event.opId)
+                        lastCommittedSeq = max(lastCommittedSeq, event.seq)
                     case .noop: break // planned on a replica another node's move had overtaken
                     default: Issue.record("every move commits (or is a noop), got \(outcome)")
                     }
                 }
             }
+            // A commit acknowledged by one node reaches the others through the store's
+            // notification, a moment later: the log is read once node 0 has followed them all.
+            #expect(try eventually(timeout: 30) { try nodes[0].document().seq >= lastCommittedSeq }, "node 0 follows every commit")
             let log = try nodes[0].events()
             #expect(log.map(\.seq) == Array(1...log.count), "one gapless order")
             #expect(Set(log.map(\.opId)).count == log.count, "no operation applied twice")
