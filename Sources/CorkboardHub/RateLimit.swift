@@ -57,35 +57,40 @@ struct TokenBucket: Sendable {
 
 /// Token buckets by caller (HTTP callers by address, since an HTTP client may open a new
 /// connection for every request). Full buckets are swept out, which forgets nothing, so the
-/// table holds only callers that were busy within the last burst's refill time.
-final class RateTable: Sendable {
-    private struct State {
-        var buckets: [String: TokenBucket] = [:]
-        /// Sweeping at a size that doubles with what survived keeps it amortized O(1).
-        var sweepAt = 1024
-    }
-
-    private let limit: RateLimit
-    private let state = Mutex(State())
+/// buckets held are only those of callers busy within the last burst's refill time.
+struct RateBuckets: Sendable {
+    let limit: RateLimit
+    private var buckets: [String: TokenBucket] = [:]
+    /// Sweeping at a size that doubles with what survived keeps it amortized O(1).
+    private var sweepAt = 1024
 
     init(_ limit: RateLimit) { self.limit = limit }
 
-    func take(_ caller: String, cost: Double = 1, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
-        state.withLock { state in
-            if state.buckets.count >= state.sweepAt {
-                state.buckets = state.buckets.filter { _, bucket in
-                    var bucket = bucket
-                    return !bucket.isFull(now: now)
-                }
-                state.sweepAt = max(1024, 2 * state.buckets.count)
-            }
-            var bucket = state.buckets[caller] ?? TokenBucket(limit, now: now)
-            let allowed = bucket.take(cost, now: now)
-            state.buckets[caller] = bucket
-            return allowed
-        }
-    }
+    /// Callers remembered: what the table costs in memory.
+    var count: Int { buckets.count }
 
-    /// Callers currently remembered (for tests).
-    var count: Int { state.withLock { $0.buckets.count } }
+    mutating func take(_ caller: String, cost: Double = 1, now: UInt64) -> Bool {
+        if buckets.count >= sweepAt {
+            buckets = buckets.filter { _, bucket in
+                var bucket = bucket
+                return !bucket.isFull(now: now)
+            }
+            sweepAt = max(1024, 2 * buckets.count)
+        }
+        var bucket = buckets[caller] ?? TokenBucket(limit, now: now)
+        let allowed = bucket.take(cost, now: now)
+        buckets[caller] = bucket
+        return allowed
+    }
+}
+
+/// `RateBuckets` shared by the threads that take from them.
+final class RateTable: Sendable {
+    private let buckets: Mutex<RateBuckets>
+
+    init(_ limit: RateLimit) { buckets = Mutex(RateBuckets(limit)) }
+
+    func take(_ caller: String, cost: Double = 1, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        buckets.withLock { $0.take(caller, cost: cost, now: now) }
+    }
 }

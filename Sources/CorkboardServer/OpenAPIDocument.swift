@@ -1,5 +1,5 @@
 /// The OpenAPI 3.1 description of the HTTP API, served at `GET /api/openapi.json`: every
-/// `/api` route with its parameters, bodies, responses and the error body. docs/protocol.md §8
+/// `/api` route with its parameters, bodies, responses and the error body. docs/protocol.md#8-http-api
 /// stays the normative text; the tests hold the two together (schemathesis drives a real
 /// server from this document and checks every answer against it). The routes are in
 /// `OpenAPIDocument+Paths.swift`, the shapes of their bodies in `OpenAPIDocument+Schemas.swift`.
@@ -13,7 +13,7 @@ enum OpenAPIDocument {
           "info": {
             "title": "Corkboard HTTP API",
             "version": "1",
-            "description": "Boards of collections of items, reordered live by people and bots. The normative description is docs/protocol.md §8; the WebSocket protocol (corkboard.v1 on /ws) is not described here. Every failure that is not an operation's outcome has the body {\"error\",\"message\"}."
+            "description": "Boards of collections of items, reordered live by people and bots. The normative description is docs/protocol.md#8-http-api; the WebSocket protocol (corkboard.v1 on /ws) is not described here. Every failure that is not an operation's outcome has the body {\"error\",\"message\"}."
           },
           "security": [
             {},

@@ -15,7 +15,7 @@ struct BoardsCommand: ParsableCommand {
         discussion: """
             These act on a running server, never on the data folder: a delete through the server \
             ends the board for everyone who has it open, on every node, as DELETE /api/boards/{id} \
-            does (docs/protocol.md §8); a delete in the database under a running server would leave \
+            does (docs/protocol.md#8-http-api); a delete in the database under a running server would leave \
             them on a board that no longer exists. With a token file or a token secret, pass an \
             owner's token (--token or CORKBOARD_TOKEN). (`corkboard export` and `import` work on \
             the data folder instead.)

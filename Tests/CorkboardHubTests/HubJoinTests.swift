@@ -9,7 +9,7 @@ import Testing
 /// docs/protocol.md#3-joining: hello, welcome, membership; docs/protocol.md#outcomes: a
 /// commit reaches every member.
 @Suite(.threadsOfTheirOwn) struct HubJoinTests {
-    // MARK: hello errors (§3)
+    // MARK: hello errors (docs/protocol.md#refusals-of-hello)
 
     static let notHello: [String] = [
         #"{"type":"move","opId":"x-1","baseSeq":0,"sources":["i1"],"destination":{"collection":"done","before":null}}"#,

@@ -2,7 +2,7 @@
 // Where a tab keeps its operations that have no answer yet, per board, so that a reload or
 // a crash does not lose them: the next page on that board sends them again with the same
 // opIds, and the server's memory of opIds makes a repeat answer with its first outcome
-// (docs/protocol.md#idempotency) rather than apply twice.
+// (docs/protocol.md#resending-an-opid) rather than apply twice.
 
 /** @typedef {import("./wire.js").OperationRequest} OperationRequest */
 /**

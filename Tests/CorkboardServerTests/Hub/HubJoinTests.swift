@@ -9,7 +9,7 @@ import WebSocket
 /// welcome, a commit reaching every member (the rest of joining is tested in-process:
 /// CorkboardHubTests' HubJoinTests).
 @Suite(.threadsOfTheirOwn) struct HubJoinTests {
-    // MARK: hello errors (§3)
+    // MARK: hello errors (docs/protocol.md#refusals-of-hello)
 
     @Test func welcomeCarriesTheSnapshot() throws {
         let fixture = try HubFixture()
