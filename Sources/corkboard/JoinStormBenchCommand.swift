@@ -6,7 +6,8 @@ import Foundation
 struct JoinStormBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join-storm",
-        abstract: "A join storm: N members on one board, then M more join at once; the joins' time, the bytes the members received, and the fan-out p95 afterwards.")
+        abstract:
+            "A join storm: N members on one board, then M more join at once; the joins' time, the bytes the members received, and the fan-out p95 afterwards.")
 
     @OptionGroup var target: SuiteTargetOptions
     @Option(help: "Members on the board before the storm.") var members = 5_000
