@@ -23,10 +23,19 @@ extension ClientCore {
             if phase == .joined { events.emit(.serverError(error)) } else { refusal = error }
         case .peerJoined(let client, let name):
             peers.append(Peer(client: client, name: name))
+            memberCount += 1
             events.emit(.peerJoined(client: client, name: name))
         case .peerLeft(let client):
             peers.removeAll { $0.client == client }
+            memberCount -= 1
             events.emit(.peerLeft(client: client))
+        case .peers(let change):
+            peersChanged(change)
+            events.emit(.peers(change))
+        case .peersPage(let page):
+            learn(page.peers)
+            memberCount = page.count
+            events.emit(.peersPage(page))
         case .drag(let update):
             if let index = peers.firstIndex(where: { $0.client == update.client }) {
                 peers[index].drag = DragState(items: update.items, over: update.over)
@@ -43,6 +52,22 @@ extension ClientCore {
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.
             break
         }
+    }
+
+    /// A tick's joins and leaves (docs/protocol.md#peers): applied as set changes, ourselves
+    /// and peers already known skipped; `count` is the truth when names were left out.
+    private func peersChanged(_ change: PeersChange) {
+        let gone = Set(change.left)
+        peers.removeAll { gone.contains($0.client) }
+        learn(change.joined.map { Peer(client: $0.client, name: $0.name) })
+        memberCount = change.count
+    }
+
+    /// Adds the peers not known yet (nor ourselves), keeping what is known of the others.
+    private func learn(_ newcomers: [Peer]) {
+        var known = Set(peers.map(\.client))
+        if let own = welcome?.client { known.insert(own) }
+        for peer in newcomers where known.insert(peer.client).inserted { peers.append(peer) }
     }
 
     /// Applies the next event in seq order. An event at or below our seq repeats one we

@@ -36,6 +36,9 @@ final class BoardRoom: @unchecked Sendable {
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
     var joinCounter = 0
+    /// Its peers in join order, and the joins and leaves waiting for the membership tick.
+    var roster = PeerRoster()
+    var membershipTick = MembershipTick()
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0

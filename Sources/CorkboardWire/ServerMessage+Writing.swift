@@ -1,14 +1,16 @@
 import CorkboardModel
 
 /// Server messages written by `JSONWriter`, the same bytes as their `Codable` encoding
-/// (keys sorted). `welcome`, rare and holding a whole board, is left to `JSONEncoder`.
+/// (keys sorted). `welcome`, rare and holding a whole board, and the membership messages, rare too, are left
+/// to `JSONEncoder`.
 extension ServerMessage {
-    /// The message's JSON, or nil for a `welcome`.
+    /// The message's JSON, or nil for a `welcome` and the membership messages (encoded once
+    /// a tick or once a request).
     var writtenJSON: [UInt8]? {
         var json = JSONWriter()
         json.openObject()
         switch self {
-        case .welcome:
+        case .welcome, .peers, .peersPage:
             return nil
         case .peerJoined(let client, let name):
             json.key("client")

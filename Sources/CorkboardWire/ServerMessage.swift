@@ -5,6 +5,10 @@ public enum ServerMessage: Sendable, Hashable {
     case welcome(Welcome)
     case peerJoined(client: ClientID, name: String)
     case peerLeft(client: ClientID)
+    /// A tick's membership changes on a board past `MembershipLimits.listedPeers` peers.
+    case peers(PeersChange)
+    /// The answer to `peers.list`.
+    case peersPage(PeersPage)
     /// A drag's start (or a drag in progress first heard of): its items, sent once per drag.
     case drag(DragUpdate)
     /// A paced placeholder move of a drag already announced with `drag`.
@@ -23,6 +27,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .welcome: "welcome"
         case .peerJoined: "peer.joined"
         case .peerLeft: "peer.left"
+        case .peers: "peers"
+        case .peersPage: "peers.page"
         case .drag: "drag"
         case .dragOver: "drag.over"
         case .dragCleared: "drag.cleared"
@@ -50,6 +56,8 @@ extension ServerMessage: Codable {
             try container.encode(name, forKey: .name)
         case .peerLeft(let client):
             try container.encode(client, forKey: .client)
+        case .peers(let change): try change.encode(to: encoder)
+        case .peersPage(let page): try page.encode(to: encoder)
         case .drag(let update): try update.encode(to: encoder)
         case .dragOver(let client, let over):
             try container.encode(client, forKey: .client)
@@ -78,6 +86,8 @@ extension ServerMessage: Codable {
                 client: try container.decode(ClientID.self, forKey: .client),
                 name: try container.decode(String.self, forKey: .name))
         case "peer.left": self = .peerLeft(client: try container.decode(ClientID.self, forKey: .client))
+        case "peers": self = .peers(try PeersChange(from: decoder))
+        case "peers.page": self = .peersPage(try PeersPage(from: decoder))
         case "drag": self = .drag(try DragUpdate(from: decoder))
         case "drag.over":
             self = .dragOver(

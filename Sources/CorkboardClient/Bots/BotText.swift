@@ -23,7 +23,7 @@ public enum BotText {
             let board = welcome.board
             let items = board?.allItemIDs.count ?? 0
             return "welcome: \(welcome.client) (\(welcome.role.rawValue)), \(board?.title.debugDescription ?? "?") at seq \(welcome.seq): "
-                + "\(board?.collections.count ?? 0) collections, \(items) items, \(welcome.peers.count) peers"
+                + "\(board?.collections.count ?? 0) collections, \(items) items, \(welcome.count) peers"
                 + (board?.locked == true ? ", locked" : "")
         case .committed(let event):
             return "#\(event.seq) \(event.client) \(describe(event.op))\(event.adjusted ? " (adjusted)" : "")  [\(event.opId)]"
@@ -34,6 +34,12 @@ public enum BotText {
             return "\(client) joined: \(name)"
         case .peerLeft(let client):
             return "\(client) left"
+        case .peers(let change):
+            return "\(change.count) peers: joined \(change.joined.map { "\($0.client) (\($0.name))" }.joined(separator: ", ")), "
+                + "left \(change.left.joined(separator: ", "))" + (change.truncated ? ", and more" : "")
+        case .peersPage(let page):
+            return "\(page.count) peers: \(page.peers.map { "\($0.client) (\($0.name))" }.joined(separator: ", "))"
+                + (page.next.map { ", next after \($0)" } ?? "")
         case .drag(let update):
             return "\(update.client) (\(update.name)) drags \(update.items.joined(separator: ", "))" + (update.over.map(describe) ?? "")
         case .dragOver(let client, let over):
