@@ -23,6 +23,10 @@ public struct HubConfiguration: Sendable {
     /// The least time between two `drag.over` broadcasts of one client
     /// (docs/protocol.md#6-presence-drag-state: one per 50 ms).
     public var dragBroadcastInterval: DispatchTimeInterval = .milliseconds(50)
+    /// From this many members on, a board's drag changes go out once per
+    /// `dragBroadcastInterval` as one `drags` message (docs/protocol.md#6-presence-drag-state);
+    /// below it, one message per change. nil: never batched.
+    public var dragBatchAudience: Int? = 50
     /// Events sent per step of a resume replay; the next step waits until the socket drained.
     public var replayChunk = 512
     /// Operations one WebSocket (or one HTTP client address) may send; beyond it they are

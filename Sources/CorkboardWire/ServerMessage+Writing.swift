@@ -5,11 +5,24 @@ import CorkboardModel
 extension ServerMessage {
     /// The message's JSON, or nil for a `welcome`.
     var writtenJSON: [UInt8]? {
+        if case .welcome = self { return nil }
         var json = JSONWriter()
+        json.write(self)
+        return json.bytes
+    }
+}
+
+extension JSONWriter {
+    /// Any message but a `welcome` (which `writtenJSON` leaves to `JSONEncoder`), as an object.
+    fileprivate mutating func write(_ message: ServerMessage) {
+        // The cases below write through `json`; swapping moves the buffer without copying it.
+        var json = JSONWriter(capacity: 0)
+        swap(&json, &self)
+        defer { swap(&json, &self) }
         json.openObject()
-        switch self {
+        switch message {
         case .welcome:
-            return nil
+            assertionFailure("a welcome is written by JSONEncoder")
         case .peerJoined(let client, let name):
             json.key("client")
             json.string(client)
@@ -37,6 +50,11 @@ extension ServerMessage {
             json.string(client)
             json.key("reason")
             json.string(reason.rawValue)
+        case .drags(let changes):
+            json.key("changes")
+            json.openArray()
+            for change in changes { json.write(change.message) }
+            json.closeArray()
         case .committed(let event):
             json.key("adjusted")
             json.bool(event.adjusted)
@@ -92,13 +110,9 @@ extension ServerMessage {
             json.string(id)
         }
         json.key("type")
-        json.string(typeName)
+        json.string(message.typeName)
         json.closeObject()
-        return json.bytes
     }
-}
-
-extension JSONWriter {
     /// `{"before","collection","index"}`.
     fileprivate mutating func write(_ target: DragTarget) {
         openObject()
