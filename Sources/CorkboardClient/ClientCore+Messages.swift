@@ -47,6 +47,10 @@ extension ClientCore {
         case .dragCleared(let client, let reason):
             if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
             events.emit(.dragCleared(client: client, reason: reason))
+        case .drags(let changes):
+            // A big audience's batch: each change is handled (and reported) as the single
+            // message it stands for, so callers see the same events whatever the board's size.
+            for change in changes { handle(change.message) }
         case .pong:
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.

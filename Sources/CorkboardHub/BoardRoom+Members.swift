@@ -204,6 +204,8 @@ extension BoardRoom {
     /// Presence to every member but one (`nil`: to all), encoded once; held for members
     /// still replaying.
     func sendToOthers(of key: MemberKey?, _ message: ServerMessage) {
+        // Drag changes waiting for the tick go first: a `drag.cleared` `left` precedes its `peer.left`.
+        flushDragBatch()
         let text = WireText.encode(message)
         var live: [any MemberLink] = []
         for (other, member) in members where other != key {

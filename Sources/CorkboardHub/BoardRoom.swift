@@ -42,6 +42,8 @@ final class BoardRoom: @unchecked Sendable {
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0
+    /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
+    var dragBatch = DragBatch()
     /// Drags of members of other nodes (a shared store), by client: their origin node, so
     /// that a node gone silent has its drags ended, and what this room's members were shown.
     var remoteDrags: [ClientID: RemoteDrag] = [:]

@@ -14,6 +14,9 @@ public enum ServerMessage: Sendable, Hashable {
     /// A paced placeholder move of a drag already announced with `drag`.
     case dragOver(client: ClientID, over: DragTarget)
     case dragCleared(client: ClientID, reason: DragClearReason)
+    /// The drag changes of a board's tick, in order, sent to big audiences instead of the
+    /// single `drag`, `drag.over` and `drag.cleared` (docs/protocol.md#6-presence-drag-state).
+    case drags([DragChange])
     case committed(CommittedEvent)
     /// `{"type":"committed","opId":…,"seq":N,"noop":true}`
     case noop(Noop)
@@ -32,6 +35,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .drag: "drag"
         case .dragOver: "drag.over"
         case .dragCleared: "drag.cleared"
+        case .drags: "drags"
         case .committed, .noop: "committed"
         case .rejected: "rejected"
         case .error: "error"
@@ -42,7 +46,7 @@ public enum ServerMessage: Sendable, Hashable {
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop, id
+        case type, client, name, over, reason, opId, seq, noop, id, changes
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -65,6 +69,8 @@ extension ServerMessage: Codable {
         case .dragCleared(let client, let reason):
             try container.encode(client, forKey: .client)
             try container.encode(reason, forKey: .reason)
+        case .drags(let changes):
+            try container.encode(changes.map(\.message), forKey: .changes)
         case .committed(let event): try event.encode(to: encoder)
         case .noop(let noop):
             try container.encode(noop.opId, forKey: .opId)
@@ -97,6 +103,16 @@ extension ServerMessage: Codable {
             self = .dragCleared(
                 client: try container.decode(ClientID.self, forKey: .client),
                 reason: try container.decode(DragClearReason.self, forKey: .reason))
+        case "drags":
+            let messages = try container.decode([ServerMessage].self, forKey: .changes)
+            self = .drags(
+                try messages.map { message in
+                    guard let change = DragChange(message) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .changes, in: container, debugDescription: "drags holds only drag, drag.over and drag.cleared")
+                    }
+                    return change
+                })
         case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
             self = .noop(
                 Noop(

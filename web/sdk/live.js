@@ -156,6 +156,8 @@ export class LiveBoard extends EventTarget {
     this.refusal = null;
     /** @type {unknown} */
     this.dragOverTimer = null;
+    /** While a `drags` batch is taken: its changes' "presence" events wait for its end. */
+    this.holdingPresence = false;
     this.lastDragOverAt = -Infinity;
     /** @type {DragOverRequest | null} */
     this.nextDragOver = null;
@@ -384,6 +386,7 @@ export class LiveBoard extends EventTarget {
    * @param {unknown} [detail]
    */
   dispatch(type, detail = {}) {
+    if (type === "presence" && this.holdingPresence) return;
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
@@ -452,6 +455,16 @@ export class LiveBoard extends EventTarget {
         else if (peer) peer.drag = null;
         return this.dispatch("presence");
       }
+      case "drags":
+        // A big audience's tick (docs/protocol.md#6-presence-drag-state): each change is
+        // taken as its single message, and the page hears "presence" once for them all.
+        this.holdingPresence = true;
+        try {
+          for (const change of message.changes) this.receive(change);
+        } finally {
+          this.holdingPresence = false;
+        }
+        return this.dispatch("presence");
       case "error":
         if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
         else console.info(`corkboard: ${message.message}`);

@@ -61,11 +61,16 @@
 /** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */
 /** @typedef {"drop" | "cancel" | "left" | "timeout" | "deleted" | "expired"} DragClearReason */
 /** @typedef {{ type: "drag.cleared", client: string, reason: DragClearReason }} DragCleared */
+/**
+ * A board tick's drag changes, in order, each the single message it stands for (a big
+ * audience's form: docs/protocol.md#6-presence-drag-state).
+ * @typedef {{ type: "drags", changes: (DragStarted | DragMoved | DragCleared)[] }} DragBatch
+ */
 /** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
 /** @typedef {{ type: "pong", id: string }} Pong */
 /**
  * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved
- *   | DragCleared | ErrorMessage | Pong} ServerMessage
+ *   | DragCleared | DragBatch | ErrorMessage | Pong} ServerMessage
  */
 
 export {};

@@ -46,6 +46,8 @@ public enum BotText {
             return "\(client) drags\(describe(over))"
         case .dragCleared(let client, let reason):
             return "\(client) drag ended: \(reason.rawValue)"
+        case .drags(let changes):
+            return changes.map { describe($0.message) }.joined(separator: "\n")
         case .rejected(let rejected):
             return "rejected \(rejected.ref ?? rejected.opId ?? ""): \(rejected.code.rawValue)"
                 + (rejected.holder.map { " (held by \($0))" } ?? "") + (rejected.message.map { ": \($0)" } ?? "")
