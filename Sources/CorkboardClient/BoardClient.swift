@@ -80,7 +80,8 @@ public final class BoardClient: Sendable {
     public var welcome: Welcome? { core.read { $0.welcome } }
     /// The other members known by name, with their drags in progress: all of them on a board
     /// of up to `MembershipLimits.listedPeers`, else those the welcome and the `peers`
-    /// messages named and the pages asked for with `listPeers(after:limit:)`.
+    /// messages named and the pages asked for with `listPeers(after:limit:)`. A truncated
+    /// `peers` tick starts them over from the first page, which the client asks for itself.
     public var peers: [Peer] { core.read { $0.peers } }
     /// The peers on the board, this client included unless it observes.
     public var memberCount: Int { core.read { $0.memberCount } }

@@ -61,10 +61,20 @@ extension ClientCore {
     /// A tick's joins and leaves (docs/protocol.md#peers): applied as set changes, ourselves
     /// and peers already known skipped; `count` is the truth when names were left out.
     private func peersChanged(_ change: PeersChange) {
+        memberCount = change.count
+        guard !change.truncated else { return startPeersOver(with: change.joined) }
         let gone = Set(change.left)
         peers.removeAll { gone.contains($0.client) }
         learn(change.joined.map { Peer(client: $0.client, name: $0.name) })
-        memberCount = change.count
+    }
+
+    /// After a truncated tick the names held may keep peers that left (more names than the
+    /// count says) and miss some that came: they are dropped, and the first page, asked for
+    /// now, names the peers again with their drags (docs/protocol.md#peers).
+    private func startPeersOver(with joined: [PeerName]) {
+        peers = []
+        learn(joined.map { Peer(client: $0.client, name: $0.name) })
+        send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
     }
 
     /// Adds the peers not known yet (nor ourselves), keeping what is known of the others.
