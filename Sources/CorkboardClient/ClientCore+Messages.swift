@@ -62,19 +62,27 @@ extension ClientCore {
     /// and peers already known skipped; `count` is the truth when names were left out.
     private func peersChanged(_ change: PeersChange) {
         memberCount = change.count
-        guard !change.truncated else { return startPeersOver(with: change.joined) }
         let gone = Set(change.left)
         peers.removeAll { gone.contains($0.client) }
-        learn(change.joined.map { Peer(client: $0.client, name: $0.name) })
+        let joined = change.joined.map { Peer(client: $0.client, name: $0.name) }
+        learn(joined)
+        if change.truncated { distrustNames(keeping: joined) }
     }
 
-    /// After a truncated tick the names held may keep peers that left (more names than the
-    /// count says) and miss some that came: they are dropped, and the first page, asked for
-    /// now, names the peers again with their drags (docs/protocol.md#peers).
-    private func startPeersOver(with joined: [PeerName]) {
-        peers = []
-        learn(joined.map { Peer(client: $0.client, name: $0.name) })
-        send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
+    /// After a truncated tick the names held may keep peers that left and miss some that
+    /// came. A board small enough to name everyone (as a welcome would) is asked for its one
+    /// page now, which names them again with their drags; a bigger one keeps its names unless
+    /// there are more of them than peers, and then only the tick's. Only small boards ask, so
+    /// that a join storm does not make every member of a big board ask for a page a tick.
+    private func distrustNames(keeping joined: [Peer]) {
+        let others = memberCount - (configuration.observes ? 0 : 1)
+        if others <= MembershipLimits.listedPeers {
+            peers = []
+            send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
+        } else if peers.count > others {
+            peers = []
+            learn(joined)
+        }
     }
 
     /// Adds the peers not known yet (nor ourselves), keeping what is known of the others.

@@ -6,8 +6,9 @@ import TestSupport
 import Testing
 
 /// The Swift client's names after a truncated `peers` tick (docs/protocol.md#peers), against a
-/// scripted server: the tick only counted some of its leaves, so the names held cannot be
-/// trusted; the client starts them over from the first page.
+/// scripted server: the tick only counted some of its changes, so the names held cannot be
+/// trusted. A board small enough to name everyone is named again from a page the client asks
+/// for; a big one asks for nothing (a join storm would make every member ask, every tick).
 @Suite(.threadsOfTheirOwn) struct ScriptedPeersTests {
     @Test func aTruncatedTickStartsTheNamesOverFromTheFirstPage() async throws {
         let fake = try FakeServer()
@@ -38,5 +39,34 @@ import Testing
         await client.close()
         let request = try await script.value
         #expect(request == ["type": .string("peers.list"), "limit": .number(Double(MembershipLimits.maximumPage))])
+    }
+
+    @Test func aTruncatedTickOnABigBoardAsksForNoPageAndKeepsNoMoreNamesThanPeers() async throws {
+        let fake = try FakeServer()
+        let client = ScriptedServerTests().client(fake)
+        let named = (1...50).map { Peer(client: "n\($0)", name: "N\($0)") }
+        let newcomers = (1...50).map { PeerName(client: "j\($0)", name: "J\($0)") }
+        let script = BlockingWork { () -> JSONObject in
+            let connection = try fake.accept()
+            _ = try connection.receiveObject()
+            try connection.send(
+                ScriptedServerTests.text(
+                    .welcome(
+                        Welcome(
+                            client: "c1", role: .owner, epoch: "e1", seq: 0, resumed: false, board: ScriptedServerTests.board, peers: named,
+                            count: 500))))
+            // 300 more join: still a big board, and the names held stay fewer than the peers.
+            try connection.send(ScriptedServerTests.text(.peers(PeersChange(count: 800, joined: newcomers, left: [], truncated: true))))
+            // 730 leave, of whom only n1…n10 are listed: 90 names are left for 69 other peers.
+            let left = (1...10).map { "n\($0)" }
+            try connection.send(ScriptedServerTests.text(.peers(PeersChange(count: 70, joined: [], left: left, truncated: true))))
+            // The next thing the client sends is what the test asks for, not a page of its own.
+            return try connection.receiveObject()
+        }
+        try await client.connect()
+        #expect(await eventuallyAsync(timeout: 30) { client.memberCount == 70 && client.peers.isEmpty }, "\(client.peers.count) named")
+        #expect(await client.listPeers(after: 7, limit: 3))
+        #expect(try await script.value == ["type": .string("peers.list"), "after": .number(7), "limit": .number(3)])
+        await client.close()
     }
 }
