@@ -49,6 +49,28 @@ test("listPeers asks for a page; its peers join the known ones and the cursor co
   assert.deepEqual([...live.peers.keys()], ["c4"]);
 });
 
+test("after a truncated tick a small board is named again from a page, a big one keeps no more names than people", () => {
+  const { live, socket, join } = setUp();
+  const named = Array.from({ length: 50 }, (_, i) => ({ client: `n${i + 1}`, name: `N${i + 1}`, drag: null }));
+  join({ client: "me", peers: named, count: 500 });
+  // Still big, and fewer names than people: kept, and nothing asked.
+  const joined = Array.from({ length: 50 }, (_, i) => ({ client: `j${i + 1}`, name: `J${i + 1}` }));
+  socket().receive({ type: "peers", count: 800, truncated: true, joined, left: [] });
+  assert.equal(live.peers.size, 100);
+  // 90 names left for 69 people: only the tick's (none) are kept.
+  socket().receive({ type: "peers", count: 70, truncated: true, joined: [], left: ["n1", "n2"] });
+  assert.equal(live.peers.size, 0);
+  assert.deepEqual(socket().sentOfType("peers.list"), []);
+  // Small now: the names go, and the one page that holds everyone is asked for.
+  socket().receive({ type: "peers", count: 3, truncated: true, joined: [], left: ["j1"] });
+  assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }]);
+  const page = [{ client: "me", name: "Me", drag: null }, { client: "j7", name: "J7", drag: { items: ["a"], over: null } }, { client: "j9", name: "J9", drag: null }];
+  socket().receive({ type: "peers.page", count: 3, next: null, peers: page });
+  assert.deepEqual([...live.peers.keys()], ["j7", "j9"]);
+  assert.deepEqual(live.peers.get("j7")?.drag, { items: ["a"], over: null });
+  assert.equal(live.memberCount, 3);
+});
+
 test("a dropped socket forgets the people and their count", () => {
   const { live, socket, join } = setUp();
   join({ peers: [{ client: "c1", name: "Bob", drag: null }], count: 2 });

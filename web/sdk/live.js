@@ -424,6 +424,7 @@ export class LiveBoard extends EventTarget {
         for (const client of message.left) this.peers.delete(client);
         this.learnPeers(message.joined);
         this.memberCount = message.count;
+        if (message.truncated) this.distrustPeers(message.joined);
         return this.dispatch("presence", { truncated: message.truncated });
       case "peers.page":
         this.learnPeers(message.peers);
@@ -485,6 +486,22 @@ export class LiveBoard extends EventTarget {
       if (p.client === this.me?.client || this.peers.has(p.client)) continue;
       this.peers.set(p.client, { client: p.client, name: p.name, drag: p.drag ?? null });
     }
+  }
+
+  /**
+   * After a truncated tick the names held may keep people who left and miss some who came
+   * (docs/protocol.md#peers). A board small enough to name everyone (50 others) is named
+   * again from a page asked for now; a bigger one keeps only the tick's names if it knew more
+   * than the count. Only small boards ask: in a join storm every member would ask each tick.
+   * Those known only by a drag on another node stay.
+   * @param {{ client: string, name: string }[]} joined
+   */
+  distrustPeers(joined) {
+    const others = this.memberCount - 1;
+    if (others > 50 && this.peers.size <= others) return;
+    for (const [client, peer] of this.peers) if (!peer.elsewhere) this.peers.delete(client);
+    if (others <= 50) this.listPeers(null, 200);
+    else this.learnPeers(joined);
   }
 
   /**
