@@ -109,6 +109,14 @@ extension BoardClient {
         await core.onLoop { $0.sendPresence(.dragOver(collection: collection, index: index)) }
     }
 
+    /// Asks for a page of the board's peers in join order (docs/protocol.md#peers-list): the
+    /// answer comes as `BoardEvent.peersPage`, its peers added to `peers`. `after` is the
+    /// previous page's `next`. Returns false (nothing sent) when not joined.
+    @discardableResult
+    public func listPeers(after: Int? = nil, limit: Int = MembershipLimits.defaultPage) async -> Bool {
+        await core.onLoop { $0.sendPresence(.peersList(after: after, limit: limit)) }
+    }
+
     /// Cancels the drag. Not needed after a drop committed with `move`: that ends it.
     @discardableResult
     public func dragEnd() async -> Bool {

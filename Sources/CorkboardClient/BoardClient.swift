@@ -78,8 +78,14 @@ public final class BoardClient: Sendable {
     public var state: ConnectionState { core.read { $0.state } }
     /// The latest welcome (this connection's client id and role).
     public var welcome: Welcome? { core.read { $0.welcome } }
-    /// The other members, in join order, with their drags in progress.
+    /// The other members known by name, with their drags in progress: all of them on a board
+    /// of up to `MembershipLimits.listedPeers`, else those the welcome and the `peers`
+    /// messages named and the pages asked for with `listPeers(after:limit:)`. After a truncated
+    /// `peers` tick a board of up to that many others is named again from a page the client
+    /// asks for itself; a bigger one keeps only the tick's names if it knew more than the count.
     public var peers: [Peer] { core.read { $0.peers } }
+    /// The peers on the board, this client included unless it observes.
+    public var memberCount: Int { core.read { $0.memberCount } }
     /// Operations sent (or queued) and not answered yet.
     public var pendingCount: Int { core.read { $0.pending.count } }
 

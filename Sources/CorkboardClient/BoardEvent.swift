@@ -28,6 +28,10 @@ public enum BoardEvent: Sendable, Hashable {
     case committed(CommittedEvent)
     case peerJoined(client: ClientID, name: String)
     case peerLeft(client: ClientID)
+    /// A tick's joins and leaves on a board past the listed bound (docs/protocol.md#peers).
+    case peers(PeersChange)
+    /// The answer to `listPeers(after:limit:)`.
+    case peersPage(PeersPage)
     /// A drag's start (or a drag in progress first heard of): its items, once per drag.
     case drag(DragUpdate)
     /// The placeholder of a drag announced by `drag` moved.
@@ -48,6 +52,8 @@ public enum BoardEvent: Sendable, Hashable {
         case .committed(let event): .committed(event)
         case .peerJoined(let client, let name): .peerJoined(client: client, name: name)
         case .peerLeft(let client): .peerLeft(client: client)
+        case .peers(let change): .peers(change)
+        case .peersPage(let page): .peersPage(page)
         case .drag(let update): .drag(update)
         case .dragOver(let client, let over): .dragOver(client: client, over: over)
         case .dragCleared(let client, let reason): .dragCleared(client: client, reason: reason)

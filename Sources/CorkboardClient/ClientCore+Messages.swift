@@ -23,10 +23,19 @@ extension ClientCore {
             if phase == .joined { events.emit(.serverError(error)) } else { refusal = error }
         case .peerJoined(let client, let name):
             peers.append(Peer(client: client, name: name))
+            memberCount += 1
             events.emit(.peerJoined(client: client, name: name))
         case .peerLeft(let client):
             peers.removeAll { $0.client == client }
+            memberCount -= 1
             events.emit(.peerLeft(client: client))
+        case .peers(let change):
+            peersChanged(change)
+            events.emit(.peers(change))
+        case .peersPage(let page):
+            learn(page.peers)
+            memberCount = page.count
+            events.emit(.peersPage(page))
         case .drag(let update):
             if let index = peers.firstIndex(where: { $0.client == update.client }) {
                 peers[index].drag = DragState(items: update.items, over: update.over)
@@ -38,11 +47,49 @@ extension ClientCore {
         case .dragCleared(let client, let reason):
             if let index = peers.firstIndex(where: { $0.client == client }) { peers[index].drag = nil }
             events.emit(.dragCleared(client: client, reason: reason))
+        case .drags(let changes):
+            // A big audience's batch: each change is handled (and reported) as the single
+            // message it stands for, so callers see the same events whatever the board's size.
+            for change in changes { handle(change.message) }
         case .pong:
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.
             break
         }
+    }
+
+    /// A tick's joins and leaves (docs/protocol.md#peers): applied as set changes, ourselves
+    /// and peers already known skipped; `count` is the truth when names were left out.
+    private func peersChanged(_ change: PeersChange) {
+        memberCount = change.count
+        let gone = Set(change.left)
+        peers.removeAll { gone.contains($0.client) }
+        let joined = change.joined.map { Peer(client: $0.client, name: $0.name) }
+        learn(joined)
+        if change.truncated { distrustNames(keeping: joined) }
+    }
+
+    /// After a truncated tick the names held may keep peers that left and miss some that
+    /// came. A board small enough to name everyone (as a welcome would) is asked for its one
+    /// page now, which names them again with their drags; a bigger one keeps its names unless
+    /// there are more of them than peers, and then only the tick's. Only small boards ask, so
+    /// that a join storm does not make every member of a big board ask for a page a tick.
+    private func distrustNames(keeping joined: [Peer]) {
+        let others = memberCount - (configuration.observes ? 0 : 1)
+        if others <= MembershipLimits.listedPeers {
+            peers = []
+            send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
+        } else if peers.count > others {
+            peers = []
+            learn(joined)
+        }
+    }
+
+    /// Adds the peers not known yet (nor ourselves), keeping what is known of the others.
+    private func learn(_ newcomers: [Peer]) {
+        var known = Set(peers.map(\.client))
+        if let own = welcome?.client { known.insert(own) }
+        for peer in newcomers where known.insert(peer.client).inserted { peers.append(peer) }
     }
 
     /// Applies the next event in seq order. An event at or below our seq repeats one we

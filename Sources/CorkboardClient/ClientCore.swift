@@ -39,6 +39,8 @@ final class ClientCore: @unchecked Sendable {
     private(set) var epoch: String?
     private(set) var welcome: Welcome?
     var peers: [Peer] = []
+    /// The peers on the board, ourselves included unless observing (docs/protocol.md#peers).
+    var memberCount = 0
     /// Set when the replica lost step (a gap, an event that does not apply): the next
     /// `hello` asks for a full snapshot instead of a resume.
     var needsSnapshot = false
@@ -268,6 +270,7 @@ final class ClientCore: @unchecked Sendable {
         epoch = welcome.epoch
         self.welcome = welcome
         peers = welcome.peers
+        memberCount = welcome.count
         needsSnapshot = false
         failures = 0
         everJoined = true

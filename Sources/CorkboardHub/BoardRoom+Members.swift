@@ -17,8 +17,10 @@ final class Member {
     let token: String?
     /// Its connection.
     let link: any MemberLink
-    /// Join order, for `welcome.peers`.
+    /// Join order: `welcome.peers` lists the latest, `peers.list` pages by it.
     let order: Int
+    /// Out of the room's `PeerRoster`.
+    var departed = false
     /// While a resume is being replayed: the last seq sent. Nil once the member is live,
     /// that is, receives broadcasts.
     var replayedThrough: Int?
@@ -87,8 +89,8 @@ extension BoardRoom {
         }
         hub.metrics.members.increment()
         let client = hub.nextClientID()
-        let peers = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
-            .map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
+        let peers = welcomePeers()
+        let count = roster.count + (hello.observe ? 0 : 1)
         let durable = pipeline.durableSeq
         joinCounter += 1
         let member = Member(
@@ -100,7 +102,7 @@ extension BoardRoom {
             link.send(
                 .welcome(
                     Welcome(
-                        client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers)))
+                        client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count)))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
@@ -108,11 +110,15 @@ extension BoardRoom {
             link.send(
                 .welcome(
                     Welcome(
-                        client: client, role: shownRole, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers)))
+                        client: client, role: shownRole, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers,
+                        count: count)))
             members[key] = member
         }
         showRemoteDrags(to: key)
-        if !member.observes { sendToOthers(of: key, .peerJoined(client: client, name: hello.name)) }
+        if !member.observes {
+            roster.add(member)
+            announceJoin(of: key, member)
+        }
         hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)\(member.observes ? ", observing" : "")")
     }
 
@@ -173,12 +179,15 @@ extension BoardRoom {
         }
     }
 
-    /// Takes a member out of the room: its drag cleared first, then `peer.left` to the others.
+    /// Takes a member out of the room: its drag cleared first, then its leave told the others.
     func remove(_ key: MemberKey) {
         clearDrag(of: key, .left)
         guard let member = members.removeValue(forKey: key) else { return }
         hub.metrics.members.decrement()
-        if !member.observes { sendToOthers(of: key, .peerLeft(client: member.client)) }
+        if !member.observes {
+            roster.remove(member)
+            announceLeave(of: key, member)
+        }
         hub.logger.debug("board \(id): \(member.client) left")
     }
 
@@ -195,6 +204,8 @@ extension BoardRoom {
     /// Presence to every member but one (`nil`: to all), encoded once; held for members
     /// still replaying.
     func sendToOthers(of key: MemberKey?, _ message: ServerMessage) {
+        // Drag changes waiting for the tick go first: a `drag.cleared` `left` precedes its `peer.left`.
+        flushDragBatch()
         let text = WireText.encode(message)
         var live: [any MemberLink] = []
         for (other, member) in members where other != key {

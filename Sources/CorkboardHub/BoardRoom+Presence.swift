@@ -37,7 +37,7 @@ extension BoardRoom {
             self.hub.metrics.drags.increment()
             // The only time this drag's items are sent: its placeholder moves go as `drag.over`.
             let start = ServerMessage.drag(DragUpdate(client: member.client, name: member.name, items: drag.state.items, over: nil))
-            self.sendToOthers(of: key, start)
+            self.sendDragToOthers(of: key, start)
             self.publish(start)
             self.scheduleDragTimeout(of: key)
         }
@@ -117,7 +117,7 @@ extension BoardRoom {
         hub.metrics.drags.decrement()
         leases.releaseAll(heldBy: member.client)
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
-        sendToOthers(of: reason == .expired ? nil : key, cleared)
+        sendDragToOthers(of: reason == .expired ? nil : key, cleared)
         publish(cleared)
         if releasingStoreLeases { hub.cluster?.releaseLeases(board: id, holder: member.client) }
     }
@@ -130,7 +130,8 @@ extension BoardRoom {
         else { return }
         let interval = hub.configuration.dragBroadcastInterval
         let now = DispatchTime.now()
-        if now < drag.lastBroadcast + interval {
+        // A batching board paces by its tick, which keeps only the latest placeholder.
+        if now < drag.lastBroadcast + interval, !batchesDrags {
             drag.flushScheduled = true
             members[key]?.drag = drag
             let generation = drag.generation
@@ -145,7 +146,7 @@ extension BoardRoom {
         drag.unsent = false
         members[key]?.drag = drag
         let update = ServerMessage.dragOver(client: member.client, over: over)
-        sendToOthers(of: key, update)
+        sendDragToOthers(of: key, update)
         publish(update, name: member.name)
     }
 

@@ -104,7 +104,7 @@ extension BoardRoom {
                 return lookUpItems(ofRemoteDrag: client)
             }
             remoteDrags[client]?.over = over
-            if remoteDrags[client]?.items != nil { sendToOthers(of: nil, .dragOver(client: client, over: over)) }
+            if remoteDrags[client]?.items != nil { sendDragToOthers(of: nil, .dragOver(client: client, over: over)) }
         case .cleared:
             endRemoteDrag(of: client, presence.reason ?? .cancel)
         }
@@ -142,7 +142,7 @@ extension BoardRoom {
         // The origin holds the store's lease: here the items only count as held.
         leases.releaseAll(heldBy: client)
         _ = leases.acquire(items, for: client)
-        if let update = remoteDrags[client]?.update(of: client) { sendToOthers(of: nil, .drag(update)) }
+        if let update = remoteDrags[client]?.update(of: client) { sendDragToOthers(of: nil, .drag(update)) }
     }
 
     /// A member who just joined hears of the other nodes' drags in progress (`welcome.peers`
@@ -165,6 +165,6 @@ extension BoardRoom {
         guard let drag = remoteDrags.removeValue(forKey: client) else { return }
         leases.releaseAll(heldBy: client)
         // A drag this room never showed ends without a word.
-        if drag.items != nil { sendToOthers(of: nil, .dragCleared(client: client, reason: reason)) }
+        if drag.items != nil { sendDragToOthers(of: nil, .dragCleared(client: client, reason: reason)) }
     }
 }

@@ -36,9 +36,14 @@ final class BoardRoom: @unchecked Sendable {
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
     var joinCounter = 0
+    /// Its peers in join order, and the joins and leaves waiting for the membership tick.
+    var roster = PeerRoster()
+    var membershipTick = MembershipTick()
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0
+    /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
+    var dragBatch = DragBatch()
     /// Drags of members of other nodes (a shared store), by client: their origin node, so
     /// that a node gone silent has its drags ended, and what this room's members were shown.
     var remoteDrags: [ClientID: RemoteDrag] = [:]

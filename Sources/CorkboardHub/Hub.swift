@@ -23,6 +23,13 @@ public struct HubConfiguration: Sendable {
     /// The least time between two `drag.over` broadcasts of one client
     /// (docs/protocol.md#6-presence-drag-state: one per 50 ms).
     public var dragBroadcastInterval: DispatchTimeInterval = .milliseconds(50)
+    /// How often a board past `MembershipLimits.listedPeers` peers tells its joins and leaves,
+    /// all of the tick in one `peers` message (docs/protocol.md#peers).
+    public var membershipTick: DispatchTimeInterval = .milliseconds(100)
+    /// From this many members on, a board's drag changes go out once per
+    /// `dragBroadcastInterval` as one `drags` message (docs/protocol.md#6-presence-drag-state);
+    /// below it, one message per change. nil: never batched.
+    public var dragBatchAudience: Int? = 50
     /// Events sent per step of a resume replay; the next step waits until the socket drained.
     public var replayChunk = 512
     /// Operations one WebSocket (or one HTTP client address) may send; beyond it they are

@@ -106,6 +106,12 @@ public final class HubSession: @unchecked Sendable {
                 room.dragEnd(from: key)
             case .message(.ping(let id)):
                 answerPing(id)
+            case .message(.peersList(let after, let limit)):
+                // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
+                guard presenceBudget?.take() != false else {
+                    return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
+                }
+                room.listPeers(after: after, limit: limit, for: key)
             case .error(let error):
                 link.send(.error(error))
             case .rejected(let rejected):

@@ -42,6 +42,9 @@ public enum ClientMessage: Sendable, Hashable {
     /// `{"type":"ping","id":…}`: answered `pong` with the same id, so a client can tell a
     /// live connection from a silently dead one (docs/protocol.md#liveness).
     case ping(id: String)
+    /// `{"type":"peers.list","after":cursor,"limit":n}`: a page of the board's peers
+    /// (docs/protocol.md#peers-list); `after` absent for the first page.
+    case peersList(after: Int?, limit: Int)
     /// Any of the operations of docs/protocol.md#4-operations.
     case operation(OperationRequest)
 
@@ -82,6 +85,14 @@ extension ClientMessage {
                 throw FieldError(message: "ping id must be 1 to \(Limits.maximumIDBytes) bytes")
             }
             self = .ping(id: id)
+        case "peers.list":
+            let after = try fields.optionalInt("after")
+            let limit = try fields.optionalInt("limit") ?? MembershipLimits.defaultPage
+            guard (1...MembershipLimits.maximumPage).contains(limit) else {
+                throw FieldError(message: "peers.list limit must be 1 to \(MembershipLimits.maximumPage)")
+            }
+            guard (after ?? 0) >= 0 else { throw FieldError(message: "peers.list after must be a cursor from peers.page") }
+            self = .peersList(after: after, limit: limit)
         case _ where Self.operationTypes.contains(type):
             self = .operation(try OperationRequest(json: fields, type: type))
         default:
@@ -108,6 +119,10 @@ extension ClientMessage {
             return ["type": "drag.end"]
         case .ping(let id):
             return ["type": "ping", "id": .string(id)]
+        case .peersList(let after, let limit):
+            var object: JSONObject = ["type": "peers.list", "limit": .number(Double(limit))]
+            if let after { object["after"] = .number(Double(after)) }
+            return object
         case .operation(let request):
             return request.json
         }

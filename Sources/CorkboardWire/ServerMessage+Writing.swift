@@ -1,15 +1,35 @@
 import CorkboardModel
 
 /// Server messages written by `JSONWriter`, the same bytes as their `Codable` encoding
-/// (keys sorted). `welcome`, rare and holding a whole board, is left to `JSONEncoder`.
+/// (keys sorted). `welcome`, rare and holding a whole board, and the membership messages, rare too, are left
+/// to `JSONEncoder`.
 extension ServerMessage {
-    /// The message's JSON, or nil for a `welcome`.
+    /// The message's JSON, or nil for a `welcome` and the membership messages (encoded once
+    /// a tick or once a request).
     var writtenJSON: [UInt8]? {
-        var json = JSONWriter()
-        json.openObject()
         switch self {
-        case .welcome:
+        case .welcome, .peers, .peersPage:
             return nil
+        default:
+            var json = JSONWriter()
+            json.write(self)
+            return json.bytes
+        }
+    }
+}
+
+extension JSONWriter {
+    /// Any message but a `welcome` and the membership messages (which `writtenJSON` leaves to
+    /// `JSONEncoder`), as an object.
+    fileprivate mutating func write(_ message: ServerMessage) {
+        // The cases below write through `json`; swapping moves the buffer without copying it.
+        var json = JSONWriter(capacity: 0)
+        swap(&json, &self)
+        defer { swap(&json, &self) }
+        json.openObject()
+        switch message {
+        case .welcome, .peers, .peersPage:
+            assertionFailure("a welcome and the membership messages are written by JSONEncoder")
         case .peerJoined(let client, let name):
             json.key("client")
             json.string(client)
@@ -37,6 +57,11 @@ extension ServerMessage {
             json.string(client)
             json.key("reason")
             json.string(reason.rawValue)
+        case .drags(let changes):
+            json.key("changes")
+            json.openArray()
+            for change in changes { json.write(change.message) }
+            json.closeArray()
         case .committed(let event):
             json.key("adjusted")
             json.bool(event.adjusted)
@@ -92,13 +117,9 @@ extension ServerMessage {
             json.string(id)
         }
         json.key("type")
-        json.string(typeName)
+        json.string(message.typeName)
         json.closeObject()
-        return json.bytes
     }
-}
-
-extension JSONWriter {
     /// `{"before","collection","index"}`.
     fileprivate mutating func write(_ target: DragTarget) {
         openObject()

@@ -5,11 +5,18 @@ public enum ServerMessage: Sendable, Hashable {
     case welcome(Welcome)
     case peerJoined(client: ClientID, name: String)
     case peerLeft(client: ClientID)
+    /// A tick's membership changes on a board past `MembershipLimits.listedPeers` peers.
+    case peers(PeersChange)
+    /// The answer to `peers.list`.
+    case peersPage(PeersPage)
     /// A drag's start (or a drag in progress first heard of): its items, sent once per drag.
     case drag(DragUpdate)
     /// A paced placeholder move of a drag already announced with `drag`.
     case dragOver(client: ClientID, over: DragTarget)
     case dragCleared(client: ClientID, reason: DragClearReason)
+    /// The drag changes of a board's tick, in order, sent to big audiences instead of the
+    /// single `drag`, `drag.over` and `drag.cleared` (docs/protocol.md#6-presence-drag-state).
+    case drags([DragChange])
     case committed(CommittedEvent)
     /// `{"type":"committed","opId":…,"seq":N,"noop":true}`
     case noop(Noop)
@@ -23,9 +30,12 @@ public enum ServerMessage: Sendable, Hashable {
         case .welcome: "welcome"
         case .peerJoined: "peer.joined"
         case .peerLeft: "peer.left"
+        case .peers: "peers"
+        case .peersPage: "peers.page"
         case .drag: "drag"
         case .dragOver: "drag.over"
         case .dragCleared: "drag.cleared"
+        case .drags: "drags"
         case .committed, .noop: "committed"
         case .rejected: "rejected"
         case .error: "error"
@@ -36,7 +46,7 @@ public enum ServerMessage: Sendable, Hashable {
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop, id
+        case type, client, name, over, reason, opId, seq, noop, id, changes
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -50,6 +60,8 @@ extension ServerMessage: Codable {
             try container.encode(name, forKey: .name)
         case .peerLeft(let client):
             try container.encode(client, forKey: .client)
+        case .peers(let change): try change.encode(to: encoder)
+        case .peersPage(let page): try page.encode(to: encoder)
         case .drag(let update): try update.encode(to: encoder)
         case .dragOver(let client, let over):
             try container.encode(client, forKey: .client)
@@ -57,6 +69,8 @@ extension ServerMessage: Codable {
         case .dragCleared(let client, let reason):
             try container.encode(client, forKey: .client)
             try container.encode(reason, forKey: .reason)
+        case .drags(let changes):
+            try container.encode(changes.map(\.message), forKey: .changes)
         case .committed(let event): try event.encode(to: encoder)
         case .noop(let noop):
             try container.encode(noop.opId, forKey: .opId)
@@ -78,6 +92,8 @@ extension ServerMessage: Codable {
                 client: try container.decode(ClientID.self, forKey: .client),
                 name: try container.decode(String.self, forKey: .name))
         case "peer.left": self = .peerLeft(client: try container.decode(ClientID.self, forKey: .client))
+        case "peers": self = .peers(try PeersChange(from: decoder))
+        case "peers.page": self = .peersPage(try PeersPage(from: decoder))
         case "drag": self = .drag(try DragUpdate(from: decoder))
         case "drag.over":
             self = .dragOver(
@@ -87,6 +103,16 @@ extension ServerMessage: Codable {
             self = .dragCleared(
                 client: try container.decode(ClientID.self, forKey: .client),
                 reason: try container.decode(DragClearReason.self, forKey: .reason))
+        case "drags":
+            let messages = try container.decode([ServerMessage].self, forKey: .changes)
+            self = .drags(
+                try messages.map { message in
+                    guard let change = DragChange(message) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .changes, in: container, debugDescription: "drags holds only drag, drag.over and drag.cleared")
+                    }
+                    return change
+                })
         case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
             self = .noop(
                 Noop(

@@ -76,9 +76,16 @@ public struct Welcome: Sendable, Hashable, Codable {
     public var seq: Int
     public var resumed: Bool
     public var board: Board?
+    /// At most `MembershipLimits.listedPeers`: those dragging first, then the latest to join.
     public var peers: [Peer]
+    /// The peers on the board, the new member included unless it observes.
+    public var count: Int
 
-    public init(client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer]) {
+    /// `count` nil: as many as `peers` lists (a board small enough to list in full, seen by
+    /// an observer).
+    public init(
+        client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer], count: Int? = nil
+    ) {
         self.client = client
         self.role = role
         self.epoch = epoch
@@ -86,6 +93,7 @@ public struct Welcome: Sendable, Hashable, Codable {
         self.resumed = resumed
         self.board = board
         self.peers = peers
+        self.count = count ?? peers.count
     }
 }
 

@@ -32,7 +32,7 @@ struct BotWatchCommand: ParsableCommand {
         abstract: "Print every event of the board, one per line, until interrupted.",
         discussion: """
             With --json each line is the server message as one JSON object (welcome, committed, \
-            peer.joined, peer.left, drag, drag.over, drag.cleared, rejected, error), and connection changes go to \
+            peer.joined, peer.left, peers, peers.page, drag, drag.over, drag.cleared, rejected, error), and connection changes go to \
             standard error. Reconnects and resumes until stopped; no event is printed twice.
 
             \(botExitStatuses)

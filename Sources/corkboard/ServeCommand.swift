@@ -123,6 +123,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "Members from which a board's drag, drag.over and drag.cleared go out once per 50 ms tick as one drags message. 0: never batched (env: CORKBOARD_DRAG_BATCH_MEMBERS; default 50)."
+    )
+    var dragBatchMembers: Int?
+
+    @Option(
+        help:
             "Seconds one drag may hold its items, drag.over or not; then it is cleared for everyone, holder included, with reason expired. 0: no limit (env: CORKBOARD_MAX_DRAG_SECONDS; default 120)."
     )
     var maxDragSeconds: Int?
@@ -204,6 +210,7 @@ struct ServeCommand: ParsableCommand {
         options.opByteRate = opByteRate
         options.presenceRate = presenceRate
         options.maxDragItems = maxDragItems
+        options.dragBatchMembers = dragBatchMembers
         options.maxDragSeconds = maxDragSeconds
         options.maxConnections = maxConnections
         options.maxConnectionsPerIP = maxConnectionsPerIp

@@ -160,18 +160,27 @@ struct PresenceBenchCommand: ParsableCommand {
         configuration.watchers = watchers
         configuration.rate = rate
         configuration.seconds = seconds
-        say("presence against \(target.server): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
-        let result = try PresenceScenario(configuration: configuration).run { say($0) }
-        try target.write([
-            BenchRecord(
-                server: target.server, scenario: "presence",
-                figures: [
-                    "sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
-                    "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
-                    "draggers": Double(draggers), "watchers": Double(watchers),
-                ],
-                latency: result.latency)
-        ])
+        // A server of its own runs twice, side by side: one message per drag change
+        // (batching off), then the per-tick `drags` batches.
+        let modes: [(name: String, arguments: [String])] =
+            target.url == nil ? [("single", ["--drag-batch-members", "0"]), ("batched", ["--drag-batch-members", "1"])] : [("as served", [])]
+        var records: [BenchRecord] = []
+        for mode in modes {
+            configuration.serverArguments = mode.arguments
+            say("presence against \(target.server) (\(mode.name)): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
+            let result = try PresenceScenario(configuration: configuration).run { say($0) }
+            records.append(
+                BenchRecord(
+                    server: target.server, scenario: target.url == nil ? "presence-\(mode.name)" : "presence",
+                    figures: [
+                        "sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
+                        "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
+                        "messages_per_second": result.presenceMessagesPerSecond, "bytes_per_second": result.presenceBytesPerSecond,
+                        "draggers": Double(draggers), "watchers": Double(watchers),
+                    ],
+                    latency: result.latency))
+        }
+        try target.write(records)
     }
 }
 

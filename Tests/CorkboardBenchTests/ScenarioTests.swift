@@ -57,6 +57,23 @@ import Testing
         #expect(result.stop.contains("passed the"))
     }
 
+    @Test(.timeLimit(.minutes(2))) func joinStormMeasuresTheJoinsTheBytesAndTheFanoutAfterwards() async throws {
+        let result = try await withServer { url, _ in
+            var configuration = JoinStormScenario.Configuration()
+            configuration.url = url
+            // Past the listed bound, so the storm's joins are told once a tick.
+            configuration.members = 60
+            configuration.joiners = 20
+            configuration.moves = 10
+            configuration.timeout = 60
+            return try JoinStormScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.joinSeconds > 0 && result.settleSeconds >= result.joinSeconds)
+        #expect(result.messages > 0 && result.bytes > result.messages)
+        #expect(result.fanout.clients == 80 && result.fanout.moves == 10)
+        #expect(result.fanout.duplicates == 0 && result.fanout.missing == 0)
+    }
+
     @Test(.timeLimit(.minutes(2))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
         let variants = try await withServer { url, _ in
             var configuration = OpsScenario.Configuration()

@@ -125,14 +125,17 @@ import Testing
         let server = try CorkboardTestServer()
         let watcher = try ServerProcess(["bot", "watch", "--json", "--count", "6", "--name", "watcher"] + Self.on(server))
         let mover = server.client(board: "demo", name: "mover")
-        // The watcher's welcome shows nobody else yet: wait for it to be on the board.
-        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"welcome""#) })
+        // The watcher's welcome shows nobody else yet: wait for it to be on the board. Required,
+        // and generous (a child process can take long to start in a loaded parallel run): a
+        // watcher that joined after the mover prints no peer.joined, and every later line moves
+        // up one, which reads as a drop's drag.cleared before its committed.
+        try #require(await eventuallyAsync(timeout: 60) { watcher.standardOutput.contains(#""type":"welcome""#) })
         // The watcher is an observer (docs/protocol.md#observers): not among the mover's peers.
         #expect(try await mover.connect().peers.isEmpty)
         #expect(await mover.move(["card-bot"], to: "done").isCommitted)
         await mover.dragStart(["card-spec"])
         // The drag reaches the watcher before the drop does.
-        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains(#""type":"drag""#) })
+        try #require(await eventuallyAsync(timeout: 60) { watcher.standardOutput.contains(#""type":"drag""#) })
         #expect(await mover.move(["card-spec"], to: "done").isCommitted)
         let waiting = UncheckedSendable(watcher)
         let status = try await offPool { waiting.value.waitForExit(timeout: 10) }
@@ -147,7 +150,7 @@ import Testing
         let server = try CorkboardTestServer()
         let watcher = try ServerProcess(["bot", "watch", "--count", "3", "--name", "watcher"] + Self.on(server))
         let mover = server.client(board: "demo", name: "mover")
-        #expect(await eventuallyAsync(timeout: 10) { watcher.standardOutput.contains("welcome: ") })
+        try #require(await eventuallyAsync(timeout: 60) { watcher.standardOutput.contains("welcome: ") })
         try await mover.connect()
         #expect(await mover.move(["card-bot"], to: "done").isCommitted)
         let waiting = UncheckedSendable(watcher)

@@ -8,8 +8,11 @@ import Testing
 /// Two clients on one board see each other's changes and drags
 /// (docs/protocol.md#6-presence-drag-state).
 @Suite(.threadsOfTheirOwn) struct PresenceTests {
-    @Test func twoClientsSeeEachOthersChangesAndDrags() async throws {
-        let server = try CorkboardTestServer()
+    /// Once with the single drag messages, once with every drag change in `drags` batches
+    /// (a big audience's form): the client's events and peers are the same.
+    @Test(arguments: [[], ["--drag-batch-members", "1"]])
+    func twoClientsSeeEachOthersChangesAndDrags(serverOptions: [String]) async throws {
+        let server = try CorkboardTestServer(extra: serverOptions)
         let ada = server.client(board: "demo", name: "Ada")
         let bob = server.client(board: "demo", name: "Bob")
         let seenByBob = EventRecorder(bob)

@@ -36,11 +36,12 @@ final class HubFixture: BoardHost {
 
     func join(
         _ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-        outputBound: Int = 4 * 1024 * 1024
+        outputBound: Int = 4 * 1024 * 1024, observe: Bool = false
     ) throws -> BoardTestClient {
         let link = connect(name, outputBound: outputBound)
         return try BoardTestClient(
-            transport: MemoryClientTransport(link: link), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume)
+            transport: MemoryClientTransport(link: link), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume,
+            observe: observe)
     }
 
     /// The board as the hub has it now.

@@ -61,6 +61,13 @@ import Testing
             .dragOver(client: "c1", over: DragTarget(collection: "doing", index: 0, before: nil)),
             .dragCleared(client: "c1", reason: .timeout),
             .dragCleared(client: "c1", reason: .expired),
+            .drags([
+                .started(DragUpdate(client: "c1", name: awkward, items: ["a", awkward], over: nil)),
+                .moved(client: "c2", over: DragTarget(collection: "doing", index: 1, before: nil)),
+                .started(DragUpdate(client: "c3", name: "Cy", items: ["b"], over: DragTarget(collection: "todo", index: 0, before: "a"))),
+                .cleared(client: "c1", reason: .drop),
+            ]),
+            .drags([.cleared(client: "c1", reason: .left)]),
             .rejected(Rejected(opId: "op-1", code: .invalid, message: awkward)),
             .rejected(.dragStartBusy(holder: "c2")),
             .rejected(Rejected(opId: "op-2", code: .rateLimited, message: nil)),

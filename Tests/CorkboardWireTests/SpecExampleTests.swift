@@ -59,6 +59,8 @@ import Testing
             .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))
         ),
         (#"{"type":"lock","opId":"...","locked":true}"#, .operation(OperationRequest(opId: "...", .lock(locked: true)))),
+        (#"{"type":"peers.list","limit":100}"#, .peersList(after: nil, limit: 100)),
+        (#"{"type":"peers.list","after":4821,"limit":100}"#, .peersList(after: 4821, limit: 100)),
     ]
 
     @Test(arguments: clientExamples)
@@ -73,23 +75,35 @@ import Testing
             {"type":"welcome","client":"c7","role":"owner","epoch":"e1","seq":57,"resumed":false,
              "board":{"id":"demo","title":"Demo","locked":false,
                       "collections":[{"id":"todo","title":"To do","items":[{"id":"i1","label":"Spec"}]}]},
-             "peers":[{"client":"c2","name":"Bob","drag":null}]}
+             "peers":[{"client":"c2","name":"Bob","drag":null}],"count":2}
             """#,
             .welcome(
                 Welcome(
                     client: "c7", role: .owner, epoch: "e1", seq: 57, resumed: false,
                     board: Board(id: "demo", title: "Demo", collections: [BoardCollection(id: "todo", title: "To do", items: [Item(id: "i1", label: "Spec")])]),
-                    peers: [Peer(client: "c2", name: "Bob", drag: nil)]))
+                    peers: [Peer(client: "c2", name: "Bob", drag: nil)], count: 2))
         ),
         (
-            #"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"peers":[{"client":"c2","name":"Bob","drag":{"items":["i3"],"over":null}}]}"#,
+            #"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"peers":[{"client":"c2","name":"Bob","drag":{"items":["i3"],"over":null}}],"count":2}"#,
             .welcome(
                 Welcome(
                     client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil,
-                    peers: [Peer(client: "c2", name: "Bob", drag: DragState(items: ["i3"], over: nil))]))
+                    peers: [Peer(client: "c2", name: "Bob", drag: DragState(items: ["i3"], over: nil))], count: 2))
         ),
         (#"{"type":"peer.joined","client":"c7","name":"Ada"}"#, .peerJoined(client: "c7", name: "Ada")),
         (#"{"type":"peer.left","client":"c7"}"#, .peerLeft(client: "c7")),
+        (
+            #"{"type":"peers","count":5213,"joined":[{"client":"c90","name":"Ada"}],"left":["c17"],"truncated":false}"#,
+            .peers(PeersChange(count: 5213, joined: [PeerName(client: "c90", name: "Ada")], left: ["c17"], truncated: false))
+        ),
+        (
+            #"{"type":"peers.page","count":5213,"peers":[{"client":"c4","name":"Ada","drag":null}],"next":4821}"#,
+            .peersPage(PeersPage(count: 5213, peers: [Peer(client: "c4", name: "Ada")], next: 4821))
+        ),
+        (
+            #"{"type":"peers.page","count":1,"peers":[],"next":null}"#,
+            .peersPage(PeersPage(count: 1, peers: [], next: nil))
+        ),
         (#"{"type":"rejected","ref":"drag.start","code":"busy","holder":"c2"}"#, .rejected(.dragStartBusy(holder: "c2"))),
         (
             #"{"type":"drag","client":"c7","name":"Ada","items":["i3","i4"],"over":{"collection":"done","index":2,"before":"i9"}}"#,

@@ -104,5 +104,5 @@ export const board = () => ({
 });
 
 export function welcome(overrides = {}) {
-  return { type: "welcome", client: "me", role: "editor", epoch: "e1", seq: 0, peers: [], resumed: false, board: board(), ...overrides };
+  return { type: "welcome", client: "me", role: "editor", epoch: "e1", seq: 0, peers: [], count: 1, resumed: false, board: board(), ...overrides };
 }

@@ -149,3 +149,27 @@ test("presence: peers join, drag and leave", () => {
   socket().receive({ type: "peer.left", client: "bob" });
   assert.equal(live.peers.size, 0);
 });
+
+test("presence: a drags batch is taken change by change, in order, with one presence event", () => {
+  const { live, socket, join } = setUp();
+  join({ peers: [{ client: "bob", name: "Bob" }, { client: "cy", name: "Cy" }] });
+  let presence = 0;
+  live.addEventListener("presence", () => presence++);
+  const over = { collection: "done", index: 0, before: null };
+  socket().receive({
+    type: "drags",
+    changes: [
+      { type: "drag", client: "bob", name: "Bob", items: ["a"], over: null },
+      { type: "drag.over", client: "bob", over },
+      { type: "drag", client: "cy", name: "Cy", items: ["b"], over: null },
+      { type: "drag.cleared", client: "cy", reason: "cancel" },
+    ],
+  });
+  assert.deepEqual(live.peers.get("bob").drag, { items: ["a"], over });
+  assert.equal(live.peers.get("cy").drag, null, "the clear that followed the start in the same tick ends it");
+  assert.equal(presence, 1);
+  let ended = null;
+  live.addEventListener("drag-ended", (event) => (ended = event.detail));
+  socket().receive({ type: "drags", changes: [{ type: "drag.cleared", client: live.me.client, reason: "expired" }] });
+  assert.equal(ended?.reason, "expired", "our own expired drag is told to us in a batch too");
+});

@@ -87,6 +87,9 @@ class Bot:
         self.socket = socket
         self.name = name
         self.replica = None
+        # People on the board, the bot included (docs/protocol.md#peers): the welcome's count,
+        # then one up or down per peer.joined / peer.left, or a tick's `peers` count on a big board.
+        self.member_count = 0
         self.prefix = f"{name}-{secrets.token_hex(3)}"
         self.counter = 0
 
@@ -96,6 +99,15 @@ class Bot:
         if welcome["type"] != "welcome":
             raise PermissionError(welcome.get("message", welcome))
         self.replica = Replica(welcome["board"], welcome["seq"])
+        self.member_count = welcome["count"]
+
+    def follow_membership(self, message):
+        if message["type"] == "peer.joined":
+            self.member_count += 1
+        elif message["type"] == "peer.left":
+            self.member_count -= 1
+        elif message["type"] in ("peers", "peers.page"):
+            self.member_count = message["count"]
 
     async def perform(self, operation):
         """Sends one operation and reads until its answer, applying whatever is committed
@@ -107,6 +119,7 @@ class Bot:
             message = json.loads(await self.socket.recv())
             if message["type"] == "committed" and not message.get("noop") and message["seq"] > self.replica.seq:
                 self.replica.apply(message)
+            self.follow_membership(message)
             if message.get("opId") == op_id:
                 return message
 
@@ -158,6 +171,7 @@ async def main():
         try:
             await bot.join(arguments.board)
             show(bot.replica.board)
+            print(f"{bot.member_count} on the board, the bot included")
             moves = await bot.sort_column(arguments.column)
         except (PermissionError, RuntimeError, StopIteration) as error:
             print(f"bot: {error or 'no such column'}", file=sys.stderr)

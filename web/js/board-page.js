@@ -194,7 +194,7 @@ function showConnection() {
 
 function showPeople() {
   const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
-  drawPeople(list, [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()]);
+  drawPeople(list, [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()], session.memberCount);
 }
 
 function showAccess() {

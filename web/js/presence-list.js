@@ -23,11 +23,14 @@ export function initials(name) {
 }
 
 /**
- * Fills `list` with one item per person (`data-client`, the name as its text and title).
+ * Fills `list` with one item per person (`data-client`, the name as its text and title). On a
+ * big board the server names only some people (docs/protocol.md#peers): `count` says how many
+ * are there, and those not named are counted in a last item, "and N others".
  * @param {HTMLElement} list
  * @param {Person[]} people
+ * @param {number} [count] everyone on the board, at least `people.length`
  */
-export function showPeople(list, people) {
+export function showPeople(list, people, count = people.length) {
   const items = people.map((person, index) => {
     const item = document.createElement("li");
     item.dataset.client = person.client;
@@ -39,7 +42,15 @@ export function showPeople(list, people) {
     if (index >= STACK_SIZE) item.classList.add("beyond-stack");
     return item;
   });
-  const beyond = people.length - STACK_SIZE;
+  const unnamed = Math.max(0, count - people.length);
+  const beyond = people.length + unnamed - STACK_SIZE;
+  if (unnamed > 0) {
+    const others = document.createElement("li");
+    others.className = "others beyond-stack";
+    others.dataset.count = String(unnamed);
+    others.textContent = `and ${unnamed} other${unnamed === 1 ? "" : "s"}`;
+    items.push(others);
+  }
   if (beyond > 0) {
     const more = document.createElement("li");
     more.className = "more";

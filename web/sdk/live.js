@@ -21,6 +21,7 @@ import { UndoHistory } from "./undo.js";
 /** @typedef {import("./wire.js").OperationRequest} OperationRequest */
 /** @typedef {import("./wire.js").ClientMessage} ClientMessage */
 /** @typedef {import("./wire.js").ServerMessage} ServerMessage */
+/** @typedef {import("./wire.js").DragState} DragState */
 /** @typedef {import("./wire.js").Welcome} Welcome */
 /** @typedef {import("./wire.js").Committed} Committed */
 /** @typedef {import("./wire.js").Noop} Noop */
@@ -134,6 +135,11 @@ export class LiveBoard extends EventTarget {
      * @type {Map<string, Peer>}
      */
     this.peers = new Map();
+    /**
+     * How many people are on the board, us included (docs/protocol.md#peers): on a board of
+     * more than 50 the server names only some of them in `peers`; `listPeers` asks for more.
+     */
+    this.memberCount = 0;
     this.opPrefix = Math.random().toString(36).slice(2, 10);
     this.opCounter = 0;
     /** @type {WebSocket | null} */
@@ -150,6 +156,8 @@ export class LiveBoard extends EventTarget {
     this.refusal = null;
     /** @type {unknown} */
     this.dragOverTimer = null;
+    /** While a `drags` batch is taken: its changes' "presence" events wait for its end. */
+    this.holdingPresence = false;
     this.lastDragOverAt = -Infinity;
     /** @type {DragOverRequest | null} */
     this.nextDragOver = null;
@@ -268,8 +276,9 @@ export class LiveBoard extends EventTarget {
     this.stopHeartbeat();
     this.cancelDragOver();
     if (socket && socket.readyState < 2) socket.close(4000, "reconnecting");
-    if (this.peers.size > 0) {
+    if (this.peers.size > 0 || this.memberCount > 0) {
       this.peers.clear();
+      this.memberCount = 0;
       this.dispatch("presence");
     }
   }
@@ -377,6 +386,7 @@ export class LiveBoard extends EventTarget {
    * @param {unknown} [detail]
    */
   dispatch(type, detail = {}) {
+    if (type === "presence" && this.holdingPresence) return;
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
@@ -403,10 +413,23 @@ export class LiveBoard extends EventTarget {
         return this.rejected(message);
       case "peer.joined":
         this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
+        this.memberCount += 1;
         return this.dispatch("presence");
       case "peer.left":
         this.peers.delete(message.client);
+        this.memberCount -= 1;
         return this.dispatch("presence");
+      case "peers":
+        // A tick's joins and leaves on a big board, as set changes (we are among the joined).
+        for (const client of message.left) this.peers.delete(client);
+        this.learnPeers(message.joined);
+        this.memberCount = message.count;
+        if (message.truncated) this.distrustPeers(message.joined);
+        return this.dispatch("presence", { truncated: message.truncated });
+      case "peers.page":
+        this.learnPeers(message.peers);
+        this.memberCount = message.count;
+        return this.dispatch("presence", { next: message.next });
       case "drag": {
         // A client never seen joining is on another node (several nodes share the board):
         // it is shown while it drags and forgotten when its drag ends.
@@ -433,6 +456,16 @@ export class LiveBoard extends EventTarget {
         else if (peer) peer.drag = null;
         return this.dispatch("presence");
       }
+      case "drags":
+        // A big audience's tick (docs/protocol.md#6-presence-drag-state): each change is
+        // taken as its single message, and the page hears "presence" once for them all.
+        this.holdingPresence = true;
+        try {
+          for (const change of message.changes) this.receive(change);
+        } finally {
+          this.holdingPresence = false;
+        }
+        return this.dispatch("presence");
       case "error":
         if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
         else console.info(`corkboard: ${message.message}`);
@@ -442,6 +475,45 @@ export class LiveBoard extends EventTarget {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * Adds the peers not known yet (never ourselves), keeping what we know of the others.
+   * @param {{ client: string, name: string, drag?: DragState | null }[]} peers
+   */
+  learnPeers(peers) {
+    for (const p of peers) {
+      if (p.client === this.me?.client || this.peers.has(p.client)) continue;
+      this.peers.set(p.client, { client: p.client, name: p.name, drag: p.drag ?? null });
+    }
+  }
+
+  /**
+   * After a truncated tick the names held may keep people who left and miss some who came
+   * (docs/protocol.md#peers). A board small enough to name everyone (50 others) is named
+   * again from a page asked for now; a bigger one keeps only the tick's names if it knew more
+   * than the count. Only small boards ask: in a join storm every member would ask each tick.
+   * Those known only by a drag on another node stay.
+   * @param {{ client: string, name: string }[]} joined
+   */
+  distrustPeers(joined) {
+    const others = this.memberCount - 1;
+    if (others > 50 && this.peers.size <= others) return;
+    for (const [client, peer] of this.peers) if (!peer.elsewhere) this.peers.delete(client);
+    if (others <= 50) this.listPeers(null, 200);
+    else this.learnPeers(joined);
+  }
+
+  /**
+   * Asks for a page of the board's people in join order (docs/protocol.md#peers-list); they
+   * join `peers`, and a `presence` event carries `{ next }`, the cursor of the page after
+   * (null on the last). Presence: nothing is sent while not connected.
+   * @param {number | null} [after] the `next` of the page before
+   * @param {number} [limit] 1…200
+   * @returns {boolean} whether it went out
+   */
+  listPeers(after = null, limit = 100) {
+    return this.send(after === null ? { type: "peers.list", limit } : { type: "peers.list", after, limit });
   }
 
   /** @param {Welcome} message */
@@ -458,6 +530,7 @@ export class LiveBoard extends EventTarget {
       this.seq = message.seq;
     }
     this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ?? null }]));
+    this.memberCount = message.count;
     this.setState("live");
     this.startHeartbeat();
     // Everything we did that has no answer yet goes again, with the same opIds: the server

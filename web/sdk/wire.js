@@ -15,7 +15,8 @@
 /** @typedef {{ type: "drag.over", collection: string, index: number }} DragOverRequest */
 /** @typedef {{ type: "drag.end" }} DragEndRequest */
 /** @typedef {{ type: "ping", id: string }} Ping */
-/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping} ClientMessage */
+/** @typedef {{ type: "peers.list", after?: number, limit: number }} PeersList */
+/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList} ClientMessage */
 
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
@@ -30,7 +31,7 @@
 /**
  * `board` is there unless the server resumed us from our `(epoch, seq)`.
  * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number,
- *   peers: { client: string, name: string, drag?: DragState | null }[] }
+ *   peers: { client: string, name: string, drag?: DragState | null }[], count: number }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
 /**
@@ -48,15 +49,28 @@
  */
 /** @typedef {{ type: "peer.joined", client: string, name: string }} PeerJoined */
 /** @typedef {{ type: "peer.left", client: string }} PeerLeft */
+/**
+ * A tick's joins and leaves on a board of more than 50 people (docs/protocol.md#peers).
+ * @typedef {{ type: "peers", count: number, joined: { client: string, name: string }[], left: string[], truncated: boolean }} Peers
+ */
+/**
+ * The answer to `peers.list`: people in join order, and the cursor of the next page.
+ * @typedef {{ type: "peers.page", count: number, peers: { client: string, name: string, drag: DragState | null }[], next: number | null }} PeersPage
+ */
 /** @typedef {{ type: "drag", client: string, name: string, items: string[], over?: Placeholder | null }} DragStarted */
 /** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */
 /** @typedef {"drop" | "cancel" | "left" | "timeout" | "deleted" | "expired"} DragClearReason */
 /** @typedef {{ type: "drag.cleared", client: string, reason: DragClearReason }} DragCleared */
+/**
+ * A board tick's drag changes, in order, each the single message it stands for (a big
+ * audience's form: docs/protocol.md#6-presence-drag-state).
+ * @typedef {{ type: "drags", changes: (DragStarted | DragMoved | DragCleared)[] }} DragBatch
+ */
 /** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
 /** @typedef {{ type: "pong", id: string }} Pong */
 /**
- * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | DragStarted | DragMoved
- *   | DragCleared | ErrorMessage | Pong} ServerMessage
+ * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved
+ *   | DragCleared | DragBatch | ErrorMessage | Pong} ServerMessage
  */
 
 export {};

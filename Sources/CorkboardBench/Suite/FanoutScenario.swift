@@ -83,7 +83,7 @@ public struct FanoutScenario {
     }
 
     /// Waits until no member received anything for 300 ms (at most `timeout`).
-    private func waitUntilQuiet(_ members: [LeanMember]) throws {
+    func waitUntilQuiet(_ members: [LeanMember]) throws {
         let deadline = DispatchTime.now() + configuration.timeout
         var last = -1
         while true {
@@ -97,7 +97,7 @@ public struct FanoutScenario {
         }
     }
 
-    private func measure(members: [LeanMember], driver: MoveDriver, joinSeconds: Double) throws -> FanoutStep {
+    func measure(members: [LeanMember], driver: MoveDriver, joinSeconds: Double) throws -> FanoutStep {
         let outcome = try driver.run(moves: configuration.movesPerStep, senders: members, timeout: configuration.timeout)
         guard let finalSeq = outcome.samples.map(\.seq).max() else {
             throw BenchTarget.Failure(description: "no move was committed: \(outcome.noops) noops, rejected \(outcome.rejections)")

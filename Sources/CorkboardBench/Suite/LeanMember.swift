@@ -127,6 +127,7 @@ final class LeanMember: BenchMember, @unchecked Sendable {
         var answer: MoveAnswer?
         log.withLock { log in
             log.received += 1
+            log.receivedBytes += text.count
             guard isCommitted else { return }
             if WireScan.isTrue("noop", in: text) {
                 answer = .noop

@@ -29,8 +29,13 @@ struct MemberLog {
     var arrivals: [UInt64] = []
     /// Every message since the welcome, sequenced or not.
     var received = 0
+    /// The bytes of those messages (their text, without the frames' headers).
+    var receivedBytes = 0
     /// Others' drag updates (`drag` starts and `drag.over` placeholder moves) since the welcome.
     var drags = 0
+    /// Presence messages (single drag messages or `drags` batches) since the welcome, and their bytes.
+    var presenceMessages = 0
+    var presenceBytes = 0
     /// Sequenced events that came again (at or below a seq already had), since the welcome.
     var duplicates = 0
     var closed: String?

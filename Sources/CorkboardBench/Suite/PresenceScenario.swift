@@ -1,3 +1,4 @@
+import CorkboardWire
 import Dispatch
 import Foundation
 import Sockets
@@ -22,6 +23,8 @@ public struct PresenceScenario {
         public var probes = 50
         public var clientLoops = 2
         public var timeout = 120.0
+        /// Added to the started server's arguments (`--drag-batch-members 0`: single messages).
+        public var serverArguments: [String] = []
         public init() {}
     }
 
@@ -32,6 +35,9 @@ public struct PresenceScenario {
         public var perWatcherPerSecond: Double
         public var latency: LatencySummary
         public var disconnected: Int
+        /// Presence messages (single or `drags` batches) all watchers received per second, and their bytes.
+        public var presenceMessagesPerSecond: Double
+        public var presenceBytesPerSecond: Double
     }
 
     public let configuration: Configuration
@@ -39,7 +45,7 @@ public struct PresenceScenario {
 
     public func run(progress: (String) -> Void) throws -> Result {
         precondition(configuration.draggers <= 100, "the bench board has 100 cards to drag")
-        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"])
+        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"] + configuration.serverArguments)
         let loops = IOLoopGroup(count: configuration.clientLoops)
         let board = SuiteBoard.freshID("presence")
         try SuiteBoard.create(id: board, movers: 1, target: target, loop: loops.next())
@@ -63,7 +69,7 @@ public struct PresenceScenario {
         progress("\(watchers.count) watchers and \(draggers.count) draggers joined \(board)")
         for (index, dragger) in draggers.enumerated() { dragger.send(#"{"type":"drag.start","items":["y\#(index)"]}"#) }
         Thread.sleep(forTimeInterval: 1)
-        let countBefore = watchers.reduce(0) { $0 + $1.log.withLock { $0.drags } }
+        let before = watchers.map { $0.log.withLock { ($0.drags, $0.presenceMessages, $0.presenceBytes) } }
         probe.start()
 
         // One thread paces every dragger: tick k sends each of them a placeholder at index k mod 99.
@@ -82,17 +88,23 @@ public struct PresenceScenario {
         }
         let elapsed = secondsSince(started)
         Thread.sleep(forTimeInterval: 0.5)
-        let countAfter = watchers.reduce(0) { $0 + $1.log.withLock { $0.drags } }
+        let after = watchers.map { $0.log.withLock { ($0.drags, $0.presenceMessages, $0.presenceBytes) } }
+        let countBefore = before.reduce(0) { $0 + $1.0 }
+        let countAfter = after.reduce(0) { $0 + $1.0 }
+        let messages = after.reduce(0) { $0 + $1.1 } - before.reduce(0) { $0 + $1.1 }
+        let bytes = after.reduce(0) { $0 + $1.2 } - before.reduce(0) { $0 + $1.2 }
         for dragger in draggers { dragger.send(#"{"type":"drag.end"}"#) }
         let delivered = Double(countAfter - countBefore) / elapsed
         let result = Result(
             sentPerSecond: Double(ticks * draggers.count) / elapsed, deliveredPerSecond: delivered,
             perWatcherPerSecond: delivered / Double(watchers.count), latency: probe.summary(),
-            disconnected: (watchers + draggers).filter { $0.log.withLock { $0.closed != nil } }.count)
+            disconnected: (watchers + draggers).filter { $0.log.withLock { $0.closed != nil } }.count,
+            presenceMessagesPerSecond: Double(messages) / elapsed, presenceBytesPerSecond: Double(bytes) / elapsed)
         progress(
             String(
-                format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher; delay %@",
-                result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.latency.text))
+                format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s; delay %@; %d dropped",
+                result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.presenceMessagesPerSecond,
+                result.presenceBytesPerSecond / 1e6, result.latency.text, result.disconnected))
         return result
     }
 }
@@ -125,6 +137,22 @@ final class DragProbe: Sendable {
             return
         }
         guard let over = WireScan.object("over", in: text), let index = WireScan.integer("index", in: over) else { return }
+        timeOver(client: client, index: index, at: time)
+    }
+
+    /// A `drags` batch: each change as the single message it stands for (only probes decode).
+    func received(batch text: String, at time: UInt64) {
+        guard case .drags(let changes)? = try? WireFormat.decodeServerMessage(Data(text.utf8)) else { return }
+        for change in changes {
+            switch change {
+            case .started(let update): state.withLock { $0.names[update.client] = update.name }
+            case .moved(let client, let over): timeOver(client: client, index: over.index, at: time)
+            case .cleared: break
+            }
+        }
+    }
+
+    private func timeOver(client: String, index: Int, at time: UInt64) {
         state.withLock { state in
             guard state.started, let name = state.names[client], let sentAt = state.sent["\(name)/\(index)"], time > sentAt else { return }
             state.delays.append(time - sentAt)

@@ -23,7 +23,7 @@ public enum BotText {
             let board = welcome.board
             let items = board?.allItemIDs.count ?? 0
             return "welcome: \(welcome.client) (\(welcome.role.rawValue)), \(board?.title.debugDescription ?? "?") at seq \(welcome.seq): "
-                + "\(board?.collections.count ?? 0) collections, \(items) items, \(welcome.peers.count) peers"
+                + "\(board?.collections.count ?? 0) collections, \(items) items, \(welcome.count) peers"
                 + (board?.locked == true ? ", locked" : "")
         case .committed(let event):
             return "#\(event.seq) \(event.client) \(describe(event.op))\(event.adjusted ? " (adjusted)" : "")  [\(event.opId)]"
@@ -34,12 +34,20 @@ public enum BotText {
             return "\(client) joined: \(name)"
         case .peerLeft(let client):
             return "\(client) left"
+        case .peers(let change):
+            return "\(change.count) peers: joined \(change.joined.map { "\($0.client) (\($0.name))" }.joined(separator: ", ")), "
+                + "left \(change.left.joined(separator: ", "))" + (change.truncated ? ", and more" : "")
+        case .peersPage(let page):
+            return "\(page.count) peers: \(page.peers.map { "\($0.client) (\($0.name))" }.joined(separator: ", "))"
+                + (page.next.map { ", next after \($0)" } ?? "")
         case .drag(let update):
             return "\(update.client) (\(update.name)) drags \(update.items.joined(separator: ", "))" + (update.over.map(describe) ?? "")
         case .dragOver(let client, let over):
             return "\(client) drags\(describe(over))"
         case .dragCleared(let client, let reason):
             return "\(client) drag ended: \(reason.rawValue)"
+        case .drags(let changes):
+            return changes.map { describe($0.message) }.joined(separator: "\n")
         case .rejected(let rejected):
             return "rejected \(rejected.ref ?? rejected.opId ?? ""): \(rejected.code.rawValue)"
                 + (rejected.holder.map { " (held by \($0))" } ?? "") + (rejected.message.map { ": \($0)" } ?? "")

@@ -76,13 +76,13 @@ enum EventStreamMessage {
             self = .event(EventStreamFrame.event("committed", id: event.seq, data: text))
         case .error(let error):
             self = .refusal(error, event: EventStreamFrame.event(error.code == .gone ? "gone" : "error", id: nil, data: text))
-        case .peerJoined, .peerLeft, .drag, .dragOver, .dragCleared, .noop, .rejected, .pong:
+        case .peerJoined, .peerLeft, .peers, .peersPage, .drag, .dragOver, .dragCleared, .drags, .noop, .rejected, .pong:
             // Presence, and answers to operations and pings an event stream never sends.
             self = .ignored
         }
     }
 
-    private static let presenceEndings = ["peer.joined", "peer.left", "drag", "drag.over", "drag.cleared"].map { #""type":"\#($0)"}"# }
+    private static let presenceEndings = ["peer.joined", "peer.left", "peers", "drag", "drag.over", "drag.cleared", "drags"].map { #""type":"\#($0)"}"# }
 
     private static func json(_ value: some Encodable) -> String {
         (try? WireFormat.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -29,6 +29,7 @@ public struct ServeOptions: Sendable {
     public var opByteRate: Int?
     public var presenceRate: Int?
     public var maxDragItems: Int?
+    public var dragBatchMembers: Int?
     public var maxDragSeconds: Int?
     public var maxConnections: Int?
     public var maxConnectionsPerIP: Int?

@@ -93,6 +93,9 @@ public struct ServeSettings: Sendable {
             values.integer(options.presenceRate, "CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
         settings.hub.maxDragItems = try values.limit(
             values.integer(options.maxDragItems, "CORKBOARD_MAX_DRAG_ITEMS"), "--max-drag-items", default: settings.hub.maxDragItems)
+        settings.hub.dragBatchAudience = try values.limit(
+            values.integer(options.dragBatchMembers, "CORKBOARD_DRAG_BATCH_MEMBERS"), "--drag-batch-members",
+            default: settings.hub.dragBatchAudience)
         if let seconds = try values.integer(options.maxDragSeconds, "CORKBOARD_MAX_DRAG_SECONDS") {
             settings.hub.maxDragDuration = try values.limit(seconds, "--max-drag-seconds", default: nil).map { .seconds($0) }
         }

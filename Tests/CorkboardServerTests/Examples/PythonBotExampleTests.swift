@@ -39,6 +39,7 @@ import Testing
         let run = try python.run([Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "fruit", "--column", "basket"], timeout: 60)
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
         #expect(run.standardOutput.contains("sorted basket with "))
+        #expect(run.standardOutput.contains("1 on the board, the bot included"), "the welcome's count: \(run.standardOutput)")
         let sorted = try api.document("fruit").board.collections[0].items.map(\.label)
         #expect(sorted == (labels + ["kiwi"]).sorted { $0.lowercased() < $1.lowercased() })
         // Its moves are ordinary events in the board's log.

@@ -48,6 +48,7 @@ import Testing
         #expect(server.hub.historyByteBudget == 67_108_864)
         #expect(server.hub.presenceRate == RateLimit(perSecond: 60))
         #expect(server.hub.maxDragItems == 1_000 && server.hub.maxDragDuration == .seconds(120))
+        #expect(server.hub.dragBatchAudience == 50)
         #expect(server.createsDemoBoard && !server.echoEndpoint)
     }
 
@@ -108,6 +109,9 @@ import Testing
         Setting(
             variable: "CORKBOARD_MAX_DRAG_ITEMS", text: "3", option: { $0.maxDragItems = 3 },
             read: { "\($0.configuration.hub.maxDragItems ?? -1)" }, expected: "3"),
+        Setting(
+            variable: "CORKBOARD_DRAG_BATCH_MEMBERS", text: "7", option: { $0.dragBatchMembers = 7 },
+            read: { "\($0.configuration.hub.dragBatchAudience ?? -1)" }, expected: "7"),
         Setting(
             variable: "CORKBOARD_MAX_DRAG_SECONDS", text: "9", option: { $0.maxDragSeconds = 9 },
             read: { "\($0.configuration.hub.maxDragDuration.map { "\($0)" } ?? "nil")" }, expected: "\(DispatchTimeInterval.seconds(9))"),
@@ -186,12 +190,13 @@ import Testing
                 $0.opByteRate = 0
                 $0.presenceRate = 0
                 $0.maxDragItems = 0
+                $0.dragBatchMembers = 0
                 $0.maxDragSeconds = 0
             }
         ).configuration.hub
         #expect(hub.maxBoards == nil && hub.maxItemsPerBoard == nil && hub.maxCollectionsPerBoard == nil)
         #expect(hub.operationRate == nil && hub.operationByteRate == nil && hub.presenceRate == nil)
-        #expect(hub.maxDragItems == nil && hub.maxDragDuration == nil)
+        #expect(hub.maxDragItems == nil && hub.maxDragDuration == nil && hub.dragBatchAudience == nil)
         let admission = try settings(ServeOptions(), ["CORKBOARD_MAX_CONNECTIONS": "0", "CORKBOARD_MAX_CONNECTIONS_PER_IP": "0"])
             .configuration.http.admission
         #expect(admission.maxConnections == nil && admission.maxConnectionsPerAddress == nil)

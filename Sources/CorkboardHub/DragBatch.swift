@@ -1,0 +1,56 @@
+import CorkboardModel
+import CorkboardWire
+import Dispatch
+
+/// The drag changes of a board waiting for its next tick (docs/protocol.md#6-presence-drag-state),
+/// in the order they happened, with each drag's latest placeholder folded into its pending
+/// change: sent as one `drags` message, encoded once for all who get every change.
+struct DragBatch {
+    struct Entry {
+        var change: DragChange
+        /// The member who caused it and is not told (nil: everyone is, an `expired` clear).
+        let skipped: MemberKey?
+        /// The room's join counter when it was queued: members who joined later already saw
+        /// its outcome in their `welcome`.
+        let joinCounter: Int
+    }
+
+    private(set) var entries: [Entry] = []
+    /// Where each client's last pending change is, to fold a placeholder move into it.
+    private var lastOfClient: [ClientID: Int] = [:]
+    /// When a tick is due, and when the last batch went out (ticks are at least one interval apart).
+    var tickScheduled = false
+    var lastFlush: DispatchTime = .now()
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Queues a change. A placeholder move replaces the pending move of the same drag, or
+    /// becomes the placeholder of its pending start; starts and clears are always kept, so
+    /// every drag a watcher was told of ends in its clear.
+    mutating func add(_ change: DragChange, skipping key: MemberKey?, joinCounter: Int) {
+        if case .moved(let client, let over) = change, let index = lastOfClient[client] {
+            switch entries[index].change {
+            case .moved:
+                entries[index].change = .moved(client: client, over: over)
+                return
+            case .started(var update):
+                update.over = over
+                entries[index].change = .started(update)
+                return
+            case .cleared:
+                break
+            }
+        }
+        lastOfClient[change.client] = entries.count
+        entries.append(Entry(change: change, skipped: key, joinCounter: joinCounter))
+    }
+
+    /// Takes the pending changes, leaving the batch empty.
+    mutating func take() -> [Entry] {
+        defer {
+            entries = []
+            lastOfClient = [:]
+        }
+        return entries
+    }
+}
