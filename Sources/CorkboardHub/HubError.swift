@@ -1,3 +1,5 @@
+import CorkboardStore
+
 /// Why the hub could not answer a request about a board (mapped to HTTP statuses and
 /// WebSocket errors by the caller).
 public enum HubError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -18,6 +20,19 @@ public enum HubError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyExists: "a board with this id already exists"
         case .invalid(let message), .gone(let message), .limitReached(let message): message
         case .unavailable(let reason): "storage unavailable: \(reason)"
+        }
+    }
+}
+
+/// How a store's failure reaches the hub's callers.
+extension HubError {
+    init(_ error: StoreError) {
+        switch error {
+        case .alreadyExists: self = .alreadyExists
+        case .notFound: self = .notFound
+        case .conflict(let seq): self = .unavailable("another writer moved the board to seq \(seq)")
+        case .unavailable(let reason): self = .unavailable(reason)
+        case .pruned: self = .gone(error.description)
         }
     }
 }
