@@ -253,15 +253,9 @@ view.root.addEventListener("click", (event) => {
  * @param {string} key
  */
 function focusNeighbour(card, key) {
-  const column = /** @type {HTMLElement} */ (card.closest("section.column"));
-  const cards = [.../** @type {NodeListOf<HTMLElement>} */ (column.querySelectorAll("li.card"))];
-  const at = cards.indexOf(card);
-  if (key === "ArrowUp") return cards[at - 1]?.focus();
-  if (key === "ArrowDown") return cards[at + 1]?.focus();
-  const columns = [...view.root.querySelectorAll("section.column")];
-  const next = columns[columns.indexOf(column) + (key === "ArrowLeft" ? -1 : 1)];
-  const targets = next ? [.../** @type {NodeListOf<HTMLElement>} */ (next.querySelectorAll("li.card"))] : [];
-  return targets[Math.min(at, targets.length - 1)]?.focus();
+  // From the board's order: a long column draws only the cards near the screen.
+  const next = view.neighbour(/** @type {string} */ (card.dataset.itemId), key);
+  if (next) view.reveal(next)?.focus();
 }
 
 showConnection();

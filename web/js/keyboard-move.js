@@ -139,8 +139,7 @@ export class KeyboardMove {
     const column = this.lift && this.view.columns.get(this.lift.collection);
     if (!card || !column) return;
     const lift = /** @type {Lift} */ (this.lift);
-    const rest = this.view.visibleCards(lift.collection, new Set(lift.items));
-    const next = rest[lift.index] ?? null;
+    const next = this.view.slotNode(lift.collection, lift.index, new Set(lift.items));
     if (card.parentNode !== column.list || card.nextElementSibling !== next) {
       column.list.insertBefore(card, next);
       this.view.displaced();

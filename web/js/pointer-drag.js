@@ -256,10 +256,10 @@ export class PointerDrag {
       if (r.top + r.height / 2 > y) high = middle;
       else index = middle + 1;
     }
-    const target = { collection: hit.id, index };
+    const target = { collection: hit.id, index: this.view.slotIndex(hit.id, cards, index, excluded) };
     if (drag.target && drag.target.collection === target.collection && drag.target.index === target.index) return;
     drag.target = target;
-    this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? null), this.listsOf([], hit.column.list));
+    this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? this.view.slotNode(hit.id, target.index, excluded)), this.listsOf([], hit.column.list));
     this.session.dragOver(target.collection, target.index);
   }
 
@@ -277,8 +277,7 @@ export class PointerDrag {
     if (!target) return;
     const column = this.view.columns.get(target.collection);
     if (!column) return this.cancel("cancelled: the column was removed");
-    const cards = this.view.visibleCards(target.collection, new Set(this.drag.items));
-    column.list.insertBefore(this.placeholder, cards[target.index] ?? null);
+    column.list.insertBefore(this.placeholder, this.view.slotNode(target.collection, target.index, new Set(this.drag.items)));
   }
 
   drop() {

@@ -4,6 +4,7 @@
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
 import { colorFor } from "./people.js";
+import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").Collection} Collection */
@@ -12,7 +13,8 @@ import { colorFor } from "./people.js";
 /**
  * A column's elements, made once per collection id and kept.
  * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
- *   list: HTMLOListElement, add: HTMLButtonElement, shown: string[] }} ColumnElements
+ *   list: HTMLOListElement, add: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
+ *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap?: number, first: number, last: number, displaced: boolean }} ColumnElements
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
@@ -27,9 +29,10 @@ export function prefersReducedMotion() {
 }
 
 /**
- * Whether two lists of ids are the same, in the same order.
- * @param {string[]} a
- * @param {string[]} b
+ * Whether two lists (of ids, or of elements) are the same, in the same order.
+ * @template T
+ * @param {T[]} a
+ * @param {T[]} b
  */
 function sameOrder(a, b) {
   if (a.length !== b.length) return false;
@@ -69,6 +72,12 @@ export class BoardView {
     this.rendering = false;
     /** Called after each render, so a drag in progress can put its placeholder back. */
     this.afterRender = () => {};
+    this.rewindowFrame = 0;
+    // Scrolling a long column (or the board, or the page) brings other cards near the screen.
+    const scrolled = () => this.scheduleRewindow();
+    root.addEventListener("scroll", scrolled, { capture: true, passive: true });
+    addEventListener("scroll", scrolled, { passive: true });
+    addEventListener("resize", scrolled, { passive: true });
   }
 
   /**
@@ -106,18 +115,20 @@ export class BoardView {
 
     const columnOrder = board.collections.map((c) => c.id);
     const columnsMoved = !sameOrder(columnOrder, this.columnOrder);
-    /** @type {{ column: ColumnElements, collection: Collection, ids: string[] }[]} */
+    const pinned = this.pinned();
+    /** @type {{ column: ColumnElements, elements: HTMLElement[] }[]} */
     const changed = [];
     const liveCards = new Set();
     for (const collection of board.collections) {
       const column = this.column(collection);
-      const ids = collection.items.map((item) => item.id);
+      column.ids = collection.items.map((item) => item.id);
       let resized = false;
       for (const item of collection.items) {
         liveCards.add(item.id);
         if (this.drawCard(item)) resized = true;
       }
-      if (resized || !sameOrder(ids, column.shown)) changed.push({ column, collection, ids });
+      const elements = this.planned(column, pinned);
+      if (resized || column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
     }
     // Cards displaced by the change (and every card when the columns themselves move).
     const lists = columnsMoved ? [...this.columns.values()].map((c) => c.list) : changed.map(({ column }) => column.list);
@@ -143,7 +154,7 @@ export class BoardView {
       this.columnOrder = columnOrder;
     }
     for (const collection of board.collections) this.updateColumn(/** @type {ColumnElements} */ (this.columns.get(collection.id)), collection, editable);
-    for (const { column, ids } of changed) this.order(column, ids);
+    for (const { column, elements } of changed) this.order(column, elements);
     if (liveCards.size !== this.cards.size || changed.length > 0) {
       for (const [id, card] of this.cards) {
         if (!liveCards.has(id)) {
@@ -159,31 +170,192 @@ export class BoardView {
     this.afterRender();
     if (hadFocus && focused.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
     this.animateFrom(before);
+    // The window was planned with a card's guessed height until one is measured.
+    this.scheduleRewindow();
   }
 
   /**
-   * Puts the cards of `column` in the order `ids`, moving only those out of place: the common
-   * start and end of what it showed are left as they are.
+   * Puts the elements of `column` (cards and spacers) in the order `elements`, moving only
+   * those out of place: the common start and end of what it showed are left as they are, and
+   * what it no longer shows leaves the list. Placeholders, ghosts and drafts stay where they are.
    * @param {ColumnElements} column
-   * @param {string[]} ids
+   * @param {HTMLElement[]} elements
    */
-  order(column, ids) {
-    const shown = column.shown;
+  order(column, elements) {
+    // After someone else moved one of its cards (`displaced`), every element is checked.
+    const shown = column.displaced ? [] : column.shown;
+    column.displaced = false;
     let start = 0;
-    while (start < ids.length && start < shown.length && ids[start] === shown[start]) start += 1;
+    while (start < elements.length && start < shown.length && elements[start] === shown[start]) start += 1;
     let end = 0;
-    while (end < ids.length - start && end < shown.length - start && ids[ids.length - 1 - end] === shown[shown.length - 1 - end]) end += 1;
+    while (end < elements.length - start && end < shown.length - start && elements[elements.length - 1 - end] === shown[shown.length - 1 - end]) end += 1;
     /** @type {Element | null} */
-    let previousCard = start > 0 ? /** @type {HTMLLIElement} */ (this.cards.get(ids[start - 1])) : null;
-    for (let at = start; at < ids.length - end; at += 1) {
-      const card = /** @type {HTMLLIElement} */ (this.cards.get(ids[at]));
+    let previous = start > 0 ? elements[start - 1] : null;
+    for (let at = start; at < elements.length - end; at += 1) {
+      const element = elements[at];
       // Only move what is out of place: moving a node resets its focus and hover state.
-      if (card.parentNode !== column.list || this.previousCard(card) !== previousCard) {
-        column.list.insertBefore(card, previousCard ? previousCard.nextSibling : column.list.firstChild);
+      if (element.parentNode !== column.list || this.previousShown(element) !== previous) {
+        column.list.insertBefore(element, previous ? previous.nextSibling : column.list.firstChild);
       }
-      previousCard = card;
+      previous = element;
     }
-    column.shown = ids;
+    if (column.shown.length > 0) {
+      const kept = new Set(elements);
+      for (const element of column.shown) if (!kept.has(element) && element.parentNode === column.list) element.remove();
+    }
+    column.shown = elements;
+  }
+
+  /**
+   * The elements `column` shows: every card, or for a long column the cards near the screen
+   * and the `pinned` ones, with spacers for the runs left out.
+   * @param {ColumnElements} column
+   * @param {Set<string>} pinned
+   * @returns {HTMLElement[]}
+   */
+  planned(column, pinned) {
+    const ids = column.ids;
+    column.gaps = [];
+    if (ids.length <= WINDOW_AFTER) {
+      column.first = 0;
+      column.last = ids.length - 1;
+      return ids.map((id) => /** @type {HTMLLIElement} */ (this.cards.get(id)));
+    }
+    const { first, last } = seenRange(column.list, ids.length, column.row);
+    column.first = first;
+    column.last = last;
+    return windowPlan(ids, first, last, pinned).map((part) => {
+      if ("id" in part) return /** @type {HTMLLIElement} */ (this.cards.get(part.id));
+      const spacer = column.spacers[column.gaps.length] ?? document.createElement("li");
+      if (!column.spacers.includes(spacer)) {
+        spacer.className = "card-spacer";
+        spacer.setAttribute("aria-hidden", "true");
+        column.spacers.push(spacer);
+      }
+      const cards = part.to - part.from + 1;
+      // The spacer stands for `cards` cards and the gaps between them (the list's gap follows it).
+      column.gap ??= parseFloat(getComputedStyle(column.list).rowGap) || 0;
+      const height = `${Math.max(0, Math.round(cards * column.row - column.gap))}px`;
+      if (spacer.style.height !== height) spacer.style.height = height;
+      spacer.dataset.cards = String(cards);
+      column.gaps.push({ from: part.from, to: part.to, spacer });
+      return spacer;
+    });
+  }
+
+  /**
+   * The cards that stay in the DOM wherever they are: the one with the focus, those in hand
+   * (lifted, landing or pressed) and those being edited.
+   * @returns {Set<string>}
+   */
+  pinned() {
+    /** @type {Set<string>} */
+    const ids = new Set();
+    const add = (/** @type {Element | null | undefined} */ node) => {
+      const id = /** @type {HTMLElement | null | undefined} */ (node?.closest?.("li.card"))?.dataset.itemId;
+      if (id) ids.add(id);
+    };
+    add(document.activeElement);
+    for (const node of this.root.querySelectorAll("li.card.lifted, li.card.landing, li.card.pressing, li.card [contenteditable=true], li.card .editing")) add(node);
+    return ids;
+  }
+
+  /** Redraws the long columns' windows at the next frame (after a scroll, a resize or a render). */
+  scheduleRewindow() {
+    if (this.rewindowFrame) return;
+    this.rewindowFrame = requestAnimationFrame(() => {
+      this.rewindowFrame = 0;
+      this.rewindow();
+    });
+  }
+
+  /**
+   * Shows the cards now near the screen in each long column (a card's height measured on the
+   * cards drawn), without animating anything: nothing moved on the board.
+   */
+  rewindow() {
+    /** @type {{ column: ColumnElements, elements: HTMLElement[] }[]} */
+    const changed = [];
+    let pinned = null;
+    for (const column of this.columns.values()) {
+      if (column.ids.length <= WINDOW_AFTER) continue;
+      this.measureRow(column);
+      pinned ??= this.pinned();
+      const elements = this.planned(column, pinned);
+      if (column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
+    }
+    if (changed.length === 0) return;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    this.rendering = true;
+    try {
+      for (const { column, elements } of changed) this.order(column, elements);
+      this.afterRender();
+      if (focused?.isConnected && document.activeElement !== focused && this.root.contains(focused)) focused.focus({ preventScroll: true });
+    } finally {
+      this.rendering = false;
+    }
+  }
+
+  /**
+   * A card's height plus the gap after it, from the first and last cards of the window drawn.
+   * @param {ColumnElements} column
+   */
+  measureRow(column) {
+    if (column.last <= column.first) return;
+    const top = this.cards.get(column.ids[column.first]);
+    const bottom = this.cards.get(column.ids[column.last]);
+    if (!top?.isConnected || !bottom?.isConnected) return;
+    const from = top.getBoundingClientRect();
+    const to = bottom.getBoundingClientRect();
+    if (from.height === 0 || to.height === 0) return;
+    const row = (to.top - from.top) / (column.last - column.first);
+    if (row > 8 && Math.abs(row - column.row) > 0.5) column.row = row;
+  }
+
+  /**
+   * Makes sure the card `id` is in the DOM (a long column scrolled to it and redrawn), and
+   * returns it; undefined when no column has it.
+   * @param {string} id
+   * @returns {HTMLLIElement | undefined}
+   */
+  reveal(id) {
+    const card = this.cards.get(id);
+    if (!card || card.isConnected) return card;
+    for (const column of this.columns.values()) {
+      const at = column.ids.indexOf(id);
+      if (at < 0) continue;
+      column.list.scrollTop = Math.max(0, at * column.row - column.list.clientHeight / 2);
+      this.rewindow();
+      break;
+    }
+    return card;
+  }
+
+  /**
+   * The card next to `id` for an arrow key without a card in hand: above or below in its
+   * column, or at the same place (or the last) in the column to the left or right.
+   * @param {string} id
+   * @param {string} key
+   * @returns {string | null}
+   */
+  neighbour(id, key) {
+    const order = this.columnOrder.map((c) => /** @type {ColumnElements} */ (this.columns.get(c)));
+    const columnAt = order.findIndex((c) => c.ids.includes(id));
+    if (columnAt < 0) return null;
+    const at = order[columnAt].ids.indexOf(id);
+    if (key === "ArrowUp") return order[columnAt].ids[at - 1] ?? null;
+    if (key === "ArrowDown") return order[columnAt].ids[at + 1] ?? null;
+    const next = order[columnAt + (key === "ArrowLeft" ? -1 : 1)];
+    return next ? (next.ids[Math.min(at, next.ids.length - 1)] ?? null) : null;
+  }
+
+  /**
+   * The cards of a column in the board's order (drawn or not).
+   * @param {string} collectionId
+   * @returns {string[]}
+   */
+  idsOf(collectionId) {
+    return this.columns.get(collectionId)?.ids ?? [];
   }
 
   /**
@@ -191,17 +363,17 @@ export class BoardView {
    * the card in hand at its slot): the next render puts every column in order again.
    */
   displaced() {
-    for (const column of this.columns.values()) column.shown = [];
+    for (const column of this.columns.values()) column.displaced = true;
   }
 
   /**
-   * The card before `card` in its list (placeholders and ghosts are not cards).
-   * @param {Element} card
+   * The card or spacer before `element` in its list (placeholders, ghosts and drafts are neither).
+   * @param {Element} element
    * @returns {Element | null}
    */
-  previousCard(card) {
-    let node = card.previousElementSibling;
-    while (node && !node.classList.contains("card")) node = node.previousElementSibling;
+  previousShown(element) {
+    let node = element.previousElementSibling;
+    while (node && !node.classList.contains("card") && !node.classList.contains("card-spacer")) node = node.previousElementSibling;
     return node;
   }
 
@@ -235,7 +407,7 @@ export class BoardView {
     add.className = "add-card";
     add.textContent = "+ Add a card";
     element.append(header, list, add);
-    column = { element, title, count, remove, list, add, shown: [] };
+    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, first: 0, last: -1, displaced: false };
     this.columns.set(collection.id, column);
     return column;
   }
@@ -389,8 +561,8 @@ export class BoardView {
       // Of type `string | undefined` because a card still being written (a draft) has no id.
       /** @type {Set<string | undefined>} */
       const dragged = new Set(peer.drag.items);
-      const next = this.cardAtSlot(column, over.index, dragged);
-      if (ghost.parentNode !== column.list || this.nextCard(ghost) !== next) column.list.insertBefore(ghost, next);
+      const next = this.slotNode(over.collection, over.index, dragged);
+      if (ghost.parentNode !== column.list || this.nextShown(ghost) !== next) column.list.insertBefore(ghost, next);
     }
     for (const [client, ghost] of this.ghosts) {
       if (shown.has(client)) continue;
@@ -400,8 +572,8 @@ export class BoardView {
   }
 
   /**
-   * The card shown at `index` of a column with `excluded` cards left out (null: past its end),
-   * found from the board's order the column shows rather than by walking its elements.
+   * The card at `index` of a column with `excluded` cards left out (null: past its end), from
+   * the board's order.
    * @param {ColumnElements} column
    * @param {number} index
    * @param {Set<string | undefined>} excluded
@@ -409,7 +581,7 @@ export class BoardView {
    */
   cardAtSlot(column, index, excluded) {
     let at = -1;
-    for (const id of column.shown) {
+    for (const id of column.ids) {
       if (excluded.has(id)) continue;
       at += 1;
       if (at === index) return this.cards.get(id) ?? null;
@@ -418,13 +590,47 @@ export class BoardView {
   }
 
   /**
-   * The card after `node` in its list (placeholders and ghosts are not cards).
+   * What to insert a placeholder (or the card in hand) before so that it shows at `index` of
+   * the column with `excluded` left out: the card there, or when a long column does not draw
+   * it, the spacer standing for it; null at the column's end.
+   * @param {string} collectionId
+   * @param {number} index
+   * @param {Set<string | undefined>} excluded
+   * @returns {HTMLElement | null}
+   */
+  slotNode(collectionId, index, excluded) {
+    const column = this.columns.get(collectionId);
+    const card = column ? this.cardAtSlot(column, index, excluded) : null;
+    if (!column || !card || card.parentNode === column.list) return card;
+    const at = column.ids.indexOf(/** @type {string} */ (card.dataset.itemId));
+    return column.gaps.find((gap) => gap.from <= at && at <= gap.to)?.spacer ?? null;
+  }
+
+  /**
+   * The index, among a column's cards with `excluded` left out, of the slot before the drawn
+   * card `drawn[at]` (after the last drawn one when `at` is past them): in a long column the
+   * drawn cards are a window, and the board's index is not their index in it.
+   * @param {string} collectionId
+   * @param {HTMLElement[]} drawn the column's drawn cards without `excluded`, in order
+   * @param {number} at
+   * @param {Set<string | undefined>} excluded
+   */
+  slotIndex(collectionId, drawn, at, excluded) {
+    const column = this.columns.get(collectionId);
+    if (!column || column.ids.length <= WINDOW_AFTER) return at;
+    const rest = column.ids.filter((id) => !excluded.has(id));
+    if (at < drawn.length) return Math.max(0, rest.indexOf(/** @type {string} */ (drawn[at].dataset.itemId)));
+    return drawn.length === 0 ? 0 : rest.indexOf(/** @type {string} */ (drawn[drawn.length - 1].dataset.itemId)) + 1;
+  }
+
+  /**
+   * The card or spacer after `node` in its list (placeholders, ghosts and drafts are neither).
    * @param {Element} node
    * @returns {Element | null}
    */
-  nextCard(node) {
+  nextShown(node) {
     let next = node.nextElementSibling;
-    while (next && !next.classList.contains("card")) next = next.nextElementSibling;
+    while (next && !next.classList.contains("card") && !next.classList.contains("card-spacer")) next = next.nextElementSibling;
     return next;
   }
 
