@@ -458,8 +458,11 @@ export class BoardView {
     }
     const card = /** @type {HTMLLIElement} */ (this.cards.get(item.id));
     let changed = false;
-    // An open editor's text belongs to the person typing; it is drawn once they are done.
-    if (!drawn.label.isContentEditable && (drawn.text !== item.label || drawn.label.textContent !== item.label)) {
+    // Compared with what was drawn, not read from the DOM: a render looks at every card of the
+    // board, and 10,000 DOM reads cost more than the rest of it. An open editor's text belongs
+    // to the person typing; it is drawn once they are done (the editor leaves the label as the
+    // board has it, or sends the change that this then draws).
+    if (drawn.text !== item.label && !drawn.label.isContentEditable) {
       drawn.label.textContent = item.label;
       drawn.menu.setAttribute("aria-label", `Actions for ${item.label}`);
       drawn.text = item.label;
