@@ -110,7 +110,10 @@ export class BoardView {
     // keyboard user whose card someone else moved keeps their place (and hears of it).
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const hadFocus = focused !== null && this.root.contains(focused);
-    if (this.root.querySelector(".loading")) this.root.replaceChildren();
+    if (this.root.querySelector(".loading")) {
+      this.root.replaceChildren();
+      this.columnOrder = []; // every column goes back in
+    }
     this.root.dataset.boardId = board.id;
 
     const columnOrder = board.collections.map((c) => c.id);
