@@ -114,7 +114,7 @@ export class BoardView {
       this.root.replaceChildren();
       this.columnOrder = []; // every column goes back in
     }
-    this.root.dataset.boardId = board.id;
+    if (this.root.dataset.boardId !== board.id) this.root.dataset.boardId = board.id;
 
     const columnOrder = board.collections.map((c) => c.id);
     const columnsMoved = !sameOrder(columnOrder, this.columnOrder);

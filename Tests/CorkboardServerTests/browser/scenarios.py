@@ -1494,6 +1494,54 @@ def refused_grab_quiet(run):
     return f"A sent {overs_before} drag.over before the refusal reached it, none after; frames: {sent}"
 
 
+# Every DOM change on the board from now on, as [column id, card id, kind] (null where none).
+RECORD_MUTATIONS_JS = """() => {
+  window.__mutations = [];
+  const where = (node) => {
+    const element = node.nodeType === 1 ? node : node.parentElement;
+    return [element?.closest('section.column')?.dataset.collectionId ?? null, element?.closest('li.card')?.dataset.itemId ?? null];
+  };
+  window.__mutationObserver = new MutationObserver((records) => {
+    for (const r of records) window.__mutations.push([...where(r.target), r.type + (r.attributeName ? ':' + r.attributeName : '')]);
+  });
+  window.__mutationObserver.observe(document.querySelector('#board'), {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+@scenario("renders-only-changes")
+def renders_only_changes(run):
+    """A remote move touches the moved card's two columns only (no other card, no other column);
+    another person picking a card up touches that card and the ghost's column only."""
+    board_id = run.new_board("incremental")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    a.evaluate(RECORD_MUTATIONS_JS)
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-1", "baseSeq": 0, "sources": ["t3"],
+                                  "destination": {"collection": "done", "before": "x1"}})
+    expected = moved(start, "t3", "done", "x1")
+    wait_board(a, "A", expected, 1)
+    a.wait_for_timeout(300)
+    touched = a.evaluate("() => window.__mutations.splice(0)")
+    if not touched:
+        raise ScenarioFailure("no DOM change recorded for a remote move")
+    # The board's own data-seq says which change it shows; nothing else outside the two columns changes.
+    stray = [m for m in touched if m != [None, None, "attributes:data-seq"] and (m[0] not in ("todo", "done") or m[1] not in (None, "t3"))]
+    if stray:
+        raise ScenarioFailure(f"the remote move of t3 from todo to done touched {stray[:8]} (of {len(touched)} changes)")
+    by_move = len(touched)
+
+    card(b, "d1").focus()
+    b.keyboard.press("Space")
+    wait_until("page A marks d1 as held by Bob", lambda: count(a, 'li.card.held[data-item-id="d1"]') == 1, timeout=5)
+    a.wait_for_timeout(300)
+    touched = a.evaluate("() => window.__mutations.splice(0)")
+    stray = [m for m in touched if m[0] != "doing" or m[1] not in (None, "d1")]
+    if stray:
+        raise ScenarioFailure(f"Bob picking d1 up touched {stray[:8]} in page A (of {len(touched)} changes)")
+    b.keyboard.press("Escape")
+    return f"a remote move made {by_move} DOM change(s), in its two columns only; a pick-up {len(touched)}, on d1 and its ghost only"
+
 # A long column as drawn: its cards in the DOM, and how many cards its spacers stand for.
 WINDOW_JS = """(column) => {
   const list = document.querySelector(`section.column[data-collection-id="${column}"] ol.cards`);
