@@ -27,7 +27,10 @@ export function seenRange(list, count, row) {
   const seenBottom = box.height > 0 ? Math.min(box.bottom, innerHeight) : innerHeight;
   const from = list.scrollTop + (seenTop - box.top);
   const to = list.scrollTop + Math.max(seenBottom - box.top, 0);
-  const first = Math.max(0, Math.floor(from / row) - OVERSCAN);
+  // Scrolled past where the cards end by this card height (it was a guess, or cards changed
+  // height), the window still holds the last screenful: it is never empty.
+  const top = Math.min(Math.floor(from / row), Math.max(0, count - Math.ceil((to - from) / row)));
+  const first = Math.max(0, top - OVERSCAN);
   const last = Math.min(count - 1, Math.max(first, Math.ceil(to / row) + OVERSCAN));
   return { first, last };
 }

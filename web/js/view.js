@@ -14,7 +14,7 @@ import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.
  * A column's elements, made once per collection id and kept.
  * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
  *   list: HTMLOListElement, add: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
- *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap?: number, first: number, last: number, displaced: boolean }} ColumnElements
+ *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap: number, first: number, last: number, displaced: boolean }} ColumnElements
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
@@ -237,7 +237,6 @@ export class BoardView {
       }
       const cards = part.to - part.from + 1;
       // The spacer stands for `cards` cards and the gaps between them (the list's gap follows it).
-      column.gap ??= parseFloat(getComputedStyle(column.list).rowGap) || 0;
       const height = `${Math.max(0, Math.round(cards * column.row - column.gap))}px`;
       if (spacer.style.height !== height) spacer.style.height = height;
       spacer.dataset.cards = String(cards);
@@ -300,19 +299,29 @@ export class BoardView {
   }
 
   /**
-   * A card's height plus the gap after it, from the first and last cards of the window drawn.
+   * A card's height plus the gap after it: the mean height of the cards drawn. Their heights,
+   * not their positions: a card lifted out of the list (not laid out), a placeholder or a ghost
+   * between the cards, or a card gliding (FLIP) moves the others, and a row measured from
+   * where they were set every spacer wrong by a share of a row per card (1,900 cards above
+   * the screen: 50 rows), so the column jumped under the person's eyes after a drag and
+   * drew cards far from the screen. A card raised in hand (scaled) is left out too.
    * @param {ColumnElements} column
    */
   measureRow(column) {
-    if (column.last <= column.first) return;
-    const top = this.cards.get(column.ids[column.first]);
-    const bottom = this.cards.get(column.ids[column.last]);
-    if (!top?.isConnected || !bottom?.isConnected) return;
-    const from = top.getBoundingClientRect();
-    const to = bottom.getBoundingClientRect();
-    if (from.height === 0 || to.height === 0) return;
-    const row = (to.top - from.top) / (column.last - column.first);
-    if (row > 8 && Math.abs(row - column.row) > 0.5) column.row = row;
+    let total = 0;
+    let cards = 0;
+    for (const child of /** @type {HTMLCollectionOf<HTMLElement>} */ (column.list.children)) {
+      if (!child.classList.contains("card") || !child.dataset.itemId || child.matches(".keyboard-lifted, .pressing")) continue;
+      const height = child.getBoundingClientRect().height;
+      if (height === 0) continue;
+      total += height;
+      cards += 1;
+    }
+    if (cards === 0) return;
+    // Read here, where the list is laid out: before it is in the document its style is empty.
+    column.gap = parseFloat(getComputedStyle(column.list).rowGap) || 0;
+    const row = total / cards + column.gap;
+    if (Math.abs(row - column.row) > 0.5) column.row = row;
   }
 
   /**
@@ -410,7 +419,7 @@ export class BoardView {
     add.className = "add-card";
     add.textContent = "+ Add a card";
     element.append(header, list, add);
-    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, first: 0, last: -1, displaced: false };
+    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false };
     this.columns.set(collection.id, column);
     return column;
   }

@@ -1556,6 +1556,24 @@ WINDOW_JS = """(column) => {
 
 LONG = 2000
 
+# Records the height a long column's spacers give each card they stand for (a card's height
+# and the gap after it), at every change of them: it must not move while cards are dragged,
+# lifted, glide or land, or the column jumps under the person's eyes.
+RECORD_ROWS_JS = """(column) => {
+  const list = document.querySelector(`section.column[data-collection-id="${column}"] ol.cards`);
+  const gap = parseFloat(getComputedStyle(list).rowGap) || 0;
+  window.__rows = [];
+  const note = () => {
+    for (const el of list.querySelectorAll(':scope > li.card-spacer')) {
+      const cards = Number(el.dataset.cards);
+      // Long runs only: a spacer's height is rounded to the pixel.
+      if (cards >= 100) window.__rows.push((parseFloat(el.style.height) + gap) / cards);
+    }
+  };
+  note();
+  new MutationObserver(note).observe(list, {subtree: true, childList: true, attributes: true, attributeFilter: ['style', 'data-cards']});
+}"""
+
 
 @scenario("long-column")
 def long_column(run):
@@ -1586,6 +1604,7 @@ def long_column(run):
                             a.evaluate(WINDOW_JS, "long")), timeout=5)
     if len(bottom["drawn"]) + bottom["spaced"] != LONG or len(bottom["drawn"]) >= 200:
         raise ScenarioFailure(f"at the bottom: {len(bottom['drawn'])} drawn, spacers for {bottom['spaced']}")
+    a.evaluate(RECORD_ROWS_JS, "long")
 
     # A keyboard move near the bottom: Space, ArrowUp twice, Space.
     card(a, "L1995").focus()
@@ -1625,6 +1644,10 @@ def long_column(run):
         raise ValueError(f"drawn {drawn['drawn'][:3]}…{drawn['drawn'][-4:]} and spacers for {drawn['spaced']}")
 
     wait_until("page A draws L0 last, after the cards it draws in the board's order", drawn_in_order, timeout=5)
+    rows = a.evaluate("() => window.__rows")
+    if max(rows) - min(rows) > 0.5:
+        raise ScenarioFailure(f"the spacers' height per card moved from {min(rows):.2f} to {max(rows):.2f} px while cards were "
+                              f"moved at the bottom ({len(rows)} changes)")
 
     # Arrow keys walk from the top past the cards drawn at first, the focused card always drawn.
     a.evaluate("() => { document.querySelector('section.column[data-collection-id=\"long\"] ol.cards').scrollTop = 0; }")
