@@ -291,9 +291,14 @@ export class PointerDrag {
     if (items.length === 1 && staysPut(board, items[0], target.collection, before)) return this.cancel("ended where it began");
     // The placeholder goes and the cards take their new places, hidden until the avatar has
     // flown there; the others glide from where they are seen (a FLIP measures running animations).
-    const avatar = this.finish();
-    this.session.move(items, { collection: target.collection, before });
-    this.settle(avatar, items);
+    // One glide for both (measured before, animated after): each would lay the page out twice.
+    /** @type {HTMLElement | undefined} */
+    let avatar;
+    this.view.animateChange(() => {
+      avatar = this.finish();
+      this.session.move(items, { collection: target.collection, before });
+    }, this.listsOf(items, null));
+    this.settle(/** @type {HTMLElement} */ (avatar), items);
     this.view.selected.clear();
     this.view.cards.get(items[0])?.focus({ preventScroll: true });
     const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
@@ -342,9 +347,10 @@ export class PointerDrag {
     const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
     cancelAnimationFrame(scrollFrame);
     window.removeEventListener("keydown", this.onKey);
-    document.body.classList.remove("dragging");
     this.drag = null;
     this.view.animateChange(() => {
+      // In the change: the page's style changes once, after the cards were measured.
+      document.body.classList.remove("dragging");
       this.placeholder.remove();
       for (const id of items) this.view.cards.get(id)?.classList.replace("lifted", "landing");
     }, this.listsOf(items, null));

@@ -70,6 +70,8 @@ export class BoardView {
     /** @type {HTMLButtonElement | null} */
     this.addColumnButton = null;
     this.rendering = false;
+    /** True while animateChange runs a change: it measures and animates, a render inside it does not. */
+    this.changing = false;
     /** Called after each render, so a drag in progress can put its placeholder back. */
     this.afterRender = () => {};
     this.rewindowFrame = 0;
@@ -130,12 +132,12 @@ export class BoardView {
         liveCards.add(item.id);
         if (this.drawCard(item)) resized = true;
       }
-      const elements = this.planned(column, pinned);
+      const elements = this.planned(column, pinned, this.lastWindow(column));
       if (resized || column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
     }
     // Cards displaced by the change (and every card when the columns themselves move).
     const lists = columnsMoved ? [...this.columns.values()].map((c) => c.list) : changed.map(({ column }) => column.list);
-    const before = this.cardRects(lists);
+    const before = this.changing ? new Map() : this.cardRects(lists);
 
     if (columnsMoved) {
       /** @type {HTMLElement | null} */
@@ -210,13 +212,28 @@ export class BoardView {
   }
 
   /**
-   * The elements `column` shows: every card, or for a long column the cards near the screen
-   * and the `pinned` ones, with spacers for the runs left out.
+   * The window a render draws in a long column: the one the last frame planned (the next
+   * frame's rewindow brings it up to date). Finding what is on the screen now would lay the
+   * page out in the middle of a change (a drop's, a move's), only to lay it out again after.
+   * Only a column never windowed yet is measured.
+   * @param {ColumnElements} column
+   * @returns {{ first: number, last: number } | undefined}
+   */
+  lastWindow(column) {
+    if (column.last < 0) return undefined;
+    const end = column.ids.length - 1;
+    return { first: Math.min(column.first, end), last: Math.min(column.last, end) };
+  }
+
+  /**
+   * The elements `column` shows: every card, or for a long column the cards of `range` (near
+   * the screen: measured when not given) and the `pinned` ones, with spacers for the runs left out.
    * @param {ColumnElements} column
    * @param {Set<string>} pinned
+   * @param {{ first: number, last: number }} [range]
    * @returns {HTMLElement[]}
    */
-  planned(column, pinned) {
+  planned(column, pinned, range) {
     const ids = column.ids;
     column.gaps = [];
     if (ids.length <= WINDOW_AFTER) {
@@ -224,7 +241,7 @@ export class BoardView {
       column.last = ids.length - 1;
       return ids.map((id) => /** @type {HTMLLIElement} */ (this.cards.get(id)));
     }
-    const { first, last } = seenRange(column.list, ids.length, column.row);
+    const { first, last } = range ?? seenRange(column.list, ids.length, column.row);
     column.first = first;
     column.last = last;
     return windowPlan(ids, first, last, pinned).map((part) => {
@@ -713,9 +730,17 @@ export class BoardView {
    * @param {Iterable<HTMLElement>} lists the lists whose cards it can move
    */
   animateChange(change, lists) {
+    // Inside another change (a drop: the drag's end, then the move drawn), the outer one measures and animates.
+    if (this.changing) return change();
     const before = this.cardRects(lists);
-    change();
+    this.changing = true;
+    try {
+      change();
+    } finally {
+      this.changing = false;
+    }
     this.animateFrom(before);
+    return undefined;
   }
 
   // MARK: Lookup
