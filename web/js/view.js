@@ -181,8 +181,8 @@ export class BoardView {
 
   /**
    * Puts the elements of `column` (cards and spacers) in the order `elements`, moving only
-   * those out of place: the common start and end of what it showed are left as they are, and
-   * what it no longer shows leaves the list. Placeholders, ghosts and drafts stay where they are.
+   * those out of place: what it no longer shows leaves the list, and the common start and end
+   * of what it showed are left as they are. Placeholders, ghosts and drafts stay where they are.
    * @param {ColumnElements} column
    * @param {HTMLElement[]} elements
    */
@@ -190,6 +190,14 @@ export class BoardView {
     // After someone else moved one of its cards (`displaced`), every element is checked.
     const shown = column.displaced ? [] : column.shown;
     column.displaced = false;
+    // What it no longer shows leaves first: left in place until after, a card scrolled out of
+    // the window stood before the cards that stay, and each of them was moved past it (a
+    // scroll by one card re-inserted the whole window, and a click on a card moved meanwhile
+    // was lost).
+    if (column.shown.length > 0) {
+      const kept = new Set(elements);
+      for (const element of column.shown) if (!kept.has(element) && element.parentNode === column.list) element.remove();
+    }
     let start = 0;
     while (start < elements.length && start < shown.length && elements[start] === shown[start]) start += 1;
     let end = 0;
@@ -203,10 +211,6 @@ export class BoardView {
         column.list.insertBefore(element, previous ? previous.nextSibling : column.list.firstChild);
       }
       previous = element;
-    }
-    if (column.shown.length > 0) {
-      const kept = new Set(elements);
-      for (const element of column.shown) if (!kept.has(element) && element.parentNode === column.list) element.remove();
     }
     column.shown = elements;
   }

@@ -1661,6 +1661,25 @@ def long_column(run):
     if not focused or len(a.evaluate(WINDOW_JS, "long")["drawn"]) >= 200:
         raise ScenarioFailure("walking down drew too many cards")
 
+    # Scrolled by a few cards, the window slides: only the cards that come and go are touched,
+    # the others stay where they are in the DOM (moved, a card loses a click in progress).
+    window_before = a.evaluate(WINDOW_JS, "long")
+    a.evaluate("""() => {
+      const list = document.querySelector('section.column[data-collection-id="long"] ol.cards');
+      window.__moved = [];
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.removedNodes) if (node.dataset?.itemId) window.__moved.push(node.dataset.itemId);
+      }).observe(list, {childList: true});
+      list.scrollTop += 5 * 53;
+    }""")
+    window_after = wait_until("the window slides after scrolling by 5 cards",
+                              lambda: (lambda w: w if w["drawn"][0] != window_before["drawn"][0] else None)(a.evaluate(WINDOW_JS, "long")),
+                              timeout=5)
+    stayed = set(window_before["drawn"]) & set(window_after["drawn"])
+    moved = [i for i in a.evaluate("() => window.__moved") if i in stayed]
+    if moved:
+        raise ScenarioFailure(f"sliding the window by 5 cards moved {len(moved)} of the {len(stayed)} cards it kept: {moved[:6]}…")
+
     # Shift+click selects the range by the board's order, drawn or not.
     card(a, order[steps]).click()
     card(a, order[steps + 3]).click(modifiers=["Shift"])
