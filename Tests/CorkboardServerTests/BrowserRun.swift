@@ -27,13 +27,16 @@ struct BrowserRun: Sendable {
     /// Installs Playwright if needed (bounded on its own), then runs `script` with a time limit:
     /// each Playwright wait in it has its own timeout, and its watchdog (`watchdog` seconds)
     /// stops it before the limit (30 s later). `output` is emptied first; the script's output goes to `log` in it.
-    static func perform(script: String, label: String, output: String, log: String, arguments: [String], watchdog: Int) throws -> BrowserRun {
+    /// `folder` is where the script is, from the package's root (the benchmarks' scripts are in bench/).
+    static func perform(
+        script: String, folder: String = "/Tests/CorkboardServerTests/browser/", label: String, output: String, log: String, arguments: [String], watchdog: Int
+    ) throws -> BrowserRun {
         let python = try PlaywrightTools.python()
         if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let started = Date()
         let outcome = try python.run(
-            [PythonTools.packageRoot + "/Tests/CorkboardServerTests/browser/" + script, "--corkboard", ServerProcess.executablePath]
+            [PythonTools.packageRoot + folder + script, "--corkboard", ServerProcess.executablePath]
                 + arguments + ["--output", output, "--watchdog", String(watchdog)],
             timeout: Double(watchdog + 30))
         // The summary line repeats summary.json; people read the rest.

@@ -73,8 +73,8 @@ session.addEventListener("board", (event) => {
   const { cause, event: committed, own } = /** @type {CustomEvent<BoardChange>} */ (event).detail;
   // A "board" event comes only once the session has a board to show.
   const board = /** @type {Board} */ (session.board);
-  /** @type {HTMLElement} */ (document.getElementById("board-title")).textContent = board.title;
-  document.title = `${board.title} · Corkboard`;
+  showText(/** @type {HTMLElement} */ (document.getElementById("board-title")), board.title);
+  if (document.title !== `${board.title} · Corkboard`) document.title = `${board.title} · Corkboard`;
   view.root.dataset.seq = String(session.seq);
   view.render(board, { editable: session.canEdit });
   showAccess();
@@ -182,13 +182,23 @@ function badgeState() {
   }
 }
 
+/**
+ * Writes `text` into `element` unless it already says it: these run on every change of the
+ * board, and rewriting the same text would make the browser lay the header out again.
+ * @param {HTMLElement} element
+ * @param {string} text
+ */
+function showText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 function showConnection() {
   const badge = /** @type {HTMLElement} */ (document.getElementById("connection"));
   const state = badgeState();
   const waiting = session.pending;
   badge.dataset.state = state;
   badge.dataset.pending = String(waiting);
-  badge.textContent = CONNECTION_TEXT[state] + (state !== "connected" && waiting ? ` · ${waiting} waiting` : "");
+  showText(badge, CONNECTION_TEXT[state] + (state !== "connected" && waiting ? ` · ${waiting} waiting` : ""));
   badge.title = state === "connected" ? "Changes are shared live" : "Changes are kept and sent when the connection is back";
 }
 
@@ -202,11 +212,11 @@ function showAccess() {
   const locked = session.confirmed?.locked;
   const viewer = session.me?.role === "viewer";
   banner.hidden = !locked && !viewer;
-  banner.textContent = viewer ? "View only: your access lets you watch this board" : lock.banner();
+  showText(banner, viewer ? "View only: your access lets you watch this board" : lock.banner());
   document.body.classList.toggle("read-only", locked || viewer);
   const toggle = /** @type {HTMLElement} */ (document.getElementById("lock-toggle"));
   toggle.hidden = session.me?.role !== "owner";
-  toggle.textContent = locked ? "Unlock" : "Lock";
+  showText(toggle, locked ? "Unlock" : "Lock");
   toggle.setAttribute("aria-pressed", locked ? "true" : "false");
 }
 
@@ -253,15 +263,9 @@ view.root.addEventListener("click", (event) => {
  * @param {string} key
  */
 function focusNeighbour(card, key) {
-  const column = /** @type {HTMLElement} */ (card.closest("section.column"));
-  const cards = [.../** @type {NodeListOf<HTMLElement>} */ (column.querySelectorAll("li.card"))];
-  const at = cards.indexOf(card);
-  if (key === "ArrowUp") return cards[at - 1]?.focus();
-  if (key === "ArrowDown") return cards[at + 1]?.focus();
-  const columns = [...view.root.querySelectorAll("section.column")];
-  const next = columns[columns.indexOf(column) + (key === "ArrowLeft" ? -1 : 1)];
-  const targets = next ? [.../** @type {NodeListOf<HTMLElement>} */ (next.querySelectorAll("li.card"))] : [];
-  return targets[Math.min(at, targets.length - 1)]?.focus();
+  // From the board's order: a long column draws only the cards near the screen.
+  const next = view.neighbour(/** @type {string} */ (card.dataset.itemId), key);
+  if (next) view.reveal(next)?.focus();
 }
 
 showConnection();

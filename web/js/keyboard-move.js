@@ -123,9 +123,11 @@ export class KeyboardMove {
       this.announcer.say(`${this.position()}. It cannot go further.`);
       return true;
     }
+    const from = this.card()?.parentNode;
     lift.collection = collection;
     lift.index = index;
-    this.view.animateChange(() => this.place());
+    const to = this.view.columns.get(collection)?.list;
+    this.view.animateChange(() => this.place(), /** @type {HTMLElement[]} */ ([from, to].filter((list) => list instanceof HTMLElement)));
     this.session.dragOver(collection, index);
     this.announcer.say(this.position());
     return true;
@@ -137,8 +139,11 @@ export class KeyboardMove {
     const column = this.lift && this.view.columns.get(this.lift.collection);
     if (!card || !column) return;
     const lift = /** @type {Lift} */ (this.lift);
-    const rest = this.view.visibleCards(lift.collection, new Set(lift.items));
-    column.list.insertBefore(card, rest[lift.index] ?? null);
+    const next = this.view.slotNode(lift.collection, lift.index, new Set(lift.items));
+    if (card.parentNode !== column.list || card.nextElementSibling !== next) {
+      column.list.insertBefore(card, next);
+      this.view.displaced();
+    }
     card.classList.add("lifted", "keyboard-lifted");
     card.focus({ preventScroll: false });
   }

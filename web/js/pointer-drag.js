@@ -190,16 +190,36 @@ export class PointerDrag {
     this.placeholder.style.height = `${card.offsetHeight}px`;
     this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0 };
     this.session.startDrag(items);
+    const list = /** @type {HTMLElement} */ (card.parentNode);
     this.view.animateChange(() => {
-      /** @type {ParentNode} */ (card.parentNode).insertBefore(this.placeholder, card);
+      list.insertBefore(this.placeholder, card);
       this.markLifted();
-    });
+    }, this.listsOf(items, list));
     document.body.classList.add("dragging");
     window.addEventListener("keydown", this.onKey);
     this.announcer.say(`Picked up ${this.describe(items)}.`);
     this.follow();
     this.scrollLoop();
     return true;
+  }
+
+  /**
+   * The lists a change of the drag can shift cards in: the placeholder's, those of `items`,
+   * and `list`; the others' cards stay where they are, so they are neither measured nor animated.
+   * @param {string[]} items
+   * @param {HTMLElement | null} list
+   * @returns {Set<HTMLElement>}
+   */
+  listsOf(items, list) {
+    /** @type {Set<HTMLElement>} */
+    const lists = new Set();
+    const add = (/** @type {Node | null | undefined} */ node) => {
+      if (node instanceof HTMLElement) lists.add(node);
+    };
+    add(this.placeholder.parentNode);
+    for (const id of items) add(this.view.cards.get(id)?.parentNode);
+    add(list);
+    return lists;
   }
 
   selectionInBoardOrder() {
@@ -221,21 +241,25 @@ export class PointerDrag {
     const hit = inside ? this.view.columnAt(x, y) : null;
     avatar.classList.toggle("will-cancel", !hit);
     if (!hit) {
-      if (drag.target) this.view.animateChange(() => this.placeholder.remove());
+      if (drag.target) this.view.animateChange(() => this.placeholder.remove(), this.listsOf([], null));
       drag.target = null;
       return;
     }
     const excluded = new Set(drag.items);
     const cards = this.view.visibleCards(hit.id, excluded);
-    let index = cards.findIndex((el) => {
-      const r = el.getBoundingClientRect();
-      return r.top + r.height / 2 > y;
-    });
-    if (index < 0) index = cards.length;
-    const target = { collection: hit.id, index };
+    // The first card whose middle is below the pointer, found by halving (cards are in order).
+    let index = 0;
+    let high = cards.length;
+    while (index < high) {
+      const middle = (index + high) >> 1;
+      const r = cards[middle].getBoundingClientRect();
+      if (r.top + r.height / 2 > y) high = middle;
+      else index = middle + 1;
+    }
+    const target = { collection: hit.id, index: this.view.slotIndex(hit.id, cards, index, excluded) };
     if (drag.target && drag.target.collection === target.collection && drag.target.index === target.index) return;
     drag.target = target;
-    this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? null));
+    this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? this.view.slotNode(hit.id, target.index, excluded)), this.listsOf([], hit.column.list));
     this.session.dragOver(target.collection, target.index);
   }
 
@@ -253,8 +277,7 @@ export class PointerDrag {
     if (!target) return;
     const column = this.view.columns.get(target.collection);
     if (!column) return this.cancel("cancelled: the column was removed");
-    const cards = this.view.visibleCards(target.collection, new Set(this.drag.items));
-    column.list.insertBefore(this.placeholder, cards[target.index] ?? null);
+    column.list.insertBefore(this.placeholder, this.view.slotNode(target.collection, target.index, new Set(this.drag.items)));
   }
 
   drop() {
@@ -268,9 +291,14 @@ export class PointerDrag {
     if (items.length === 1 && staysPut(board, items[0], target.collection, before)) return this.cancel("ended where it began");
     // The placeholder goes and the cards take their new places, hidden until the avatar has
     // flown there; the others glide from where they are seen (a FLIP measures running animations).
-    const avatar = this.finish();
-    this.session.move(items, { collection: target.collection, before });
-    this.settle(avatar, items);
+    // One glide for both (measured before, animated after): each would lay the page out twice.
+    /** @type {HTMLElement | undefined} */
+    let avatar;
+    this.view.animateChange(() => {
+      avatar = this.finish();
+      this.session.move(items, { collection: target.collection, before });
+    }, this.listsOf(items, null));
+    this.settle(/** @type {HTMLElement} */ (avatar), items);
     this.view.selected.clear();
     this.view.cards.get(items[0])?.focus({ preventScroll: true });
     const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
@@ -319,12 +347,13 @@ export class PointerDrag {
     const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
     cancelAnimationFrame(scrollFrame);
     window.removeEventListener("keydown", this.onKey);
-    document.body.classList.remove("dragging");
     this.drag = null;
     this.view.animateChange(() => {
+      // In the change: the page's style changes once, after the cards were measured.
+      document.body.classList.remove("dragging");
       this.placeholder.remove();
       for (const id of items) this.view.cards.get(id)?.classList.replace("lifted", "landing");
-    });
+    }, this.listsOf(items, null));
     return avatar;
   }
 

@@ -56,12 +56,13 @@ export class CardSelection {
    * @returns {string[] | null}
    */
   rangeTo(card) {
-    const anchor = this.anchor === null ? null : this.view.cards.get(this.anchor);
     const column = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
-    if (!anchor?.isConnected || anchor.closest("section.column") !== card.closest("section.column") || !column) return null;
-    const cards = this.view.visibleCards(column, new Set());
-    const from = cards.indexOf(anchor);
-    const to = cards.indexOf(card);
-    return cards.slice(Math.min(from, to), Math.max(from, to) + 1).map((el) => /** @type {string} */ (el.dataset.itemId));
+    if (this.anchor === null || !column) return null;
+    // From the board's order: a long column draws only the cards near the screen.
+    const ids = this.view.idsOf(column);
+    const from = ids.indexOf(this.anchor);
+    const to = ids.indexOf(/** @type {string} */ (card.dataset.itemId));
+    if (from < 0 || to < 0) return null;
+    return ids.slice(Math.min(from, to), Math.max(from, to) + 1);
   }
 }

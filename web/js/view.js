@@ -4,6 +4,7 @@
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
 import { colorFor } from "./people.js";
+import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").Collection} Collection */
@@ -12,7 +13,12 @@ import { colorFor } from "./people.js";
 /**
  * A column's elements, made once per collection id and kept.
  * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
- *   list: HTMLOListElement, add: HTMLButtonElement }} ColumnElements
+ *   list: HTMLOListElement, add: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
+ *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap: number, first: number, last: number, displaced: boolean }} ColumnElements
+ */
+/**
+ * What a card element shows, as last drawn (so an unchanged card is not written to).
+ * @typedef {{ label: HTMLElement, menu: HTMLElement, text: string, accent: string | null }} DrawnCard
  */
 
 const MOVE_ANIMATION_MS = 180;
@@ -20,6 +26,18 @@ const MOVE_ANIMATION_MS = 180;
 /** Whether the person asked their system for less motion (then nothing glides or flies). */
 export function prefersReducedMotion() {
   return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * Whether two lists (of ids, or of elements) are the same, in the same order.
+ * @template T
+ * @param {T[]} a
+ * @param {T[]} b
+ */
+function sameOrder(a, b) {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
+  return true;
 }
 
 export class BoardView {
@@ -30,13 +48,38 @@ export class BoardView {
     this.columns = new Map();
     /** @type {Map<string, HTMLLIElement>} */
     this.cards = new Map();
+    /** @type {Map<string, DrawnCard>} */
+    this.drawn = new Map();
+    /**
+     * The columns' ids in the order they are shown.
+     * @type {string[]}
+     */
+    this.columnOrder = [];
+    /**
+     * The cards marked held by others.
+     * @type {Set<string>}
+     */
+    this.held = new Set();
+    /**
+     * The others' ghost slots, by client.
+     * @type {Map<string, HTMLLIElement>}
+     */
+    this.ghosts = new Map();
     /** @type {Set<string>} */
     this.selected = new Set();
     /** @type {HTMLButtonElement | null} */
     this.addColumnButton = null;
     this.rendering = false;
+    /** True while animateChange runs a change: it measures and animates, a render inside it does not. */
+    this.changing = false;
     /** Called after each render, so a drag in progress can put its placeholder back. */
     this.afterRender = () => {};
+    this.rewindowFrame = 0;
+    // Scrolling a long column (or the board, or the page) brings other cards near the screen.
+    const scrolled = () => this.scheduleRewindow();
+    root.addEventListener("scroll", scrolled, { capture: true, passive: true });
+    addEventListener("scroll", scrolled, { passive: true });
+    addEventListener("resize", scrolled, { passive: true });
   }
 
   /**
@@ -56,70 +99,314 @@ export class BoardView {
   }
 
   /**
+   * Touches only what changed: a column whose cards are in the order it shows is left alone
+   * (its cards' text and colour are compared, not rewritten), and in one that changed only the
+   * run between the unchanged start and end is put in order. The glide (FLIP) is measured on
+   * the changed columns' cards that are on the screen: with thousands of cards, measuring and
+   * animating every card made each change cost hundreds of milliseconds.
    * @param {Board} board
    * @param {{ editable: boolean }} options
    */
   update(board, { editable }) {
-    const before = this.cardRects();
     // Moving a node to another list takes the focus away from it: give it back, so a
     // keyboard user whose card someone else moved keeps their place (and hears of it).
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const hadFocus = focused !== null && this.root.contains(focused);
-    if (this.root.querySelector(".loading")) this.root.replaceChildren();
-    this.root.dataset.boardId = board.id;
+    if (this.root.querySelector(".loading")) {
+      this.root.replaceChildren();
+      this.columnOrder = []; // every column goes back in
+    }
+    if (this.root.dataset.boardId !== board.id) this.root.dataset.boardId = board.id;
 
-    const liveColumns = new Set();
+    const columnOrder = board.collections.map((c) => c.id);
+    const columnsMoved = !sameOrder(columnOrder, this.columnOrder);
+    const pinned = this.pinned();
+    /** @type {{ column: ColumnElements, elements: HTMLElement[] }[]} */
+    const changed = [];
     const liveCards = new Set();
-    /** @type {HTMLElement | null} */
-    let previous = null;
     for (const collection of board.collections) {
-      liveColumns.add(collection.id);
       const column = this.column(collection);
-      if (column.element.previousElementSibling !== previous || column.element.parentNode !== this.root) {
-        this.root.insertBefore(column.element, previous ? previous.nextElementSibling : this.root.firstElementChild);
-      }
-      previous = column.element;
-      this.updateColumn(column, collection, editable);
-      /** @type {HTMLLIElement | null} */
-      let previousCard = null;
+      column.ids = collection.items.map((item) => item.id);
+      let resized = false;
       for (const item of collection.items) {
         liveCards.add(item.id);
-        const card = this.card(item);
-        const expectedPrevious = previousCard;
-        // Only move what is out of place: moving a node resets its focus and hover state.
-        if (card.parentNode !== column.list || this.previousCard(card) !== expectedPrevious) {
-          column.list.insertBefore(card, expectedPrevious ? expectedPrevious.nextSibling : column.list.firstChild);
+        if (this.drawCard(item)) resized = true;
+      }
+      const elements = this.planned(column, pinned, this.lastWindow(column));
+      if (resized || column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
+    }
+    // Cards displaced by the change (and every card when the columns themselves move).
+    const lists = columnsMoved ? [...this.columns.values()].map((c) => c.list) : changed.map(({ column }) => column.list);
+    const before = this.changing ? new Map() : this.cardRects(lists);
+
+    if (columnsMoved) {
+      /** @type {HTMLElement | null} */
+      let previous = null;
+      for (const collection of board.collections) {
+        const column = /** @type {ColumnElements} */ (this.columns.get(collection.id));
+        if (column.element.previousElementSibling !== previous || column.element.parentNode !== this.root) {
+          this.root.insertBefore(column.element, previous ? previous.nextElementSibling : this.root.firstElementChild);
         }
-        previousCard = card;
+        previous = column.element;
+      }
+      const live = new Set(columnOrder);
+      for (const [id, column] of this.columns) {
+        if (!live.has(id)) {
+          column.element.remove();
+          this.columns.delete(id);
+        }
+      }
+      this.columnOrder = columnOrder;
+    }
+    for (const collection of board.collections) this.updateColumn(/** @type {ColumnElements} */ (this.columns.get(collection.id)), collection, editable);
+    for (const { column, elements } of changed) this.order(column, elements);
+    if (liveCards.size !== this.cards.size || changed.length > 0) {
+      for (const [id, card] of this.cards) {
+        if (!liveCards.has(id)) {
+          card.remove();
+          this.cards.delete(id);
+          this.drawn.delete(id);
+          this.selected.delete(id);
+        }
       }
     }
-    for (const [id, column] of this.columns) {
-      if (!liveColumns.has(id)) {
-        column.element.remove();
-        this.columns.delete(id);
-      }
-    }
-    for (const [id, card] of this.cards) {
-      if (!liveCards.has(id)) {
-        card.remove();
-        this.cards.delete(id);
-        this.selected.delete(id);
-      }
-    }
+    this.showSelection();
     this.placeAddColumnButton(editable);
     this.afterRender();
     if (hadFocus && focused.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
     this.animateFrom(before);
+    // The window was planned with a card's guessed height until one is measured.
+    this.scheduleRewindow();
   }
 
   /**
-   * The card before `card` in its list (placeholders and ghosts are not cards).
-   * @param {Element} card
+   * Puts the elements of `column` (cards and spacers) in the order `elements`, moving only
+   * those out of place: what it no longer shows leaves the list, and the common start and end
+   * of what it showed are left as they are. Placeholders, ghosts and drafts stay where they are.
+   * @param {ColumnElements} column
+   * @param {HTMLElement[]} elements
+   */
+  order(column, elements) {
+    // After someone else moved one of its cards (`displaced`), every element is checked.
+    const shown = column.displaced ? [] : column.shown;
+    column.displaced = false;
+    // What it no longer shows leaves first: left in place until after, a card scrolled out of
+    // the window stood before the cards that stay, and each of them was moved past it (a
+    // scroll by one card re-inserted the whole window, and a click on a card moved meanwhile
+    // was lost).
+    if (column.shown.length > 0) {
+      const kept = new Set(elements);
+      for (const element of column.shown) if (!kept.has(element) && element.parentNode === column.list) element.remove();
+    }
+    let start = 0;
+    while (start < elements.length && start < shown.length && elements[start] === shown[start]) start += 1;
+    let end = 0;
+    while (end < elements.length - start && end < shown.length - start && elements[elements.length - 1 - end] === shown[shown.length - 1 - end]) end += 1;
+    /** @type {Element | null} */
+    let previous = start > 0 ? elements[start - 1] : null;
+    for (let at = start; at < elements.length - end; at += 1) {
+      const element = elements[at];
+      // Only move what is out of place: moving a node resets its focus and hover state.
+      if (element.parentNode !== column.list || this.previousShown(element) !== previous) {
+        column.list.insertBefore(element, previous ? previous.nextSibling : column.list.firstChild);
+      }
+      previous = element;
+    }
+    column.shown = elements;
+  }
+
+  /**
+   * The window a render draws in a long column: the one the last frame planned (the next
+   * frame's rewindow brings it up to date). Finding what is on the screen now would lay the
+   * page out in the middle of a change (a drop's, a move's), only to lay it out again after.
+   * Only a column never windowed yet is measured.
+   * @param {ColumnElements} column
+   * @returns {{ first: number, last: number } | undefined}
+   */
+  lastWindow(column) {
+    if (column.last < 0) return undefined;
+    const end = column.ids.length - 1;
+    return { first: Math.min(column.first, end), last: Math.min(column.last, end) };
+  }
+
+  /**
+   * The elements `column` shows: every card, or for a long column the cards of `range` (near
+   * the screen: measured when not given) and the `pinned` ones, with spacers for the runs left out.
+   * @param {ColumnElements} column
+   * @param {Set<string>} pinned
+   * @param {{ first: number, last: number }} [range]
+   * @returns {HTMLElement[]}
+   */
+  planned(column, pinned, range) {
+    const ids = column.ids;
+    column.gaps = [];
+    if (ids.length <= WINDOW_AFTER) {
+      column.first = 0;
+      column.last = ids.length - 1;
+      return ids.map((id) => /** @type {HTMLLIElement} */ (this.cards.get(id)));
+    }
+    const { first, last } = range ?? seenRange(column.list, ids.length, column.row);
+    column.first = first;
+    column.last = last;
+    return windowPlan(ids, first, last, pinned).map((part) => {
+      if ("id" in part) return /** @type {HTMLLIElement} */ (this.cards.get(part.id));
+      const spacer = column.spacers[column.gaps.length] ?? document.createElement("li");
+      if (!column.spacers.includes(spacer)) {
+        spacer.className = "card-spacer";
+        spacer.setAttribute("aria-hidden", "true");
+        column.spacers.push(spacer);
+      }
+      const cards = part.to - part.from + 1;
+      // The spacer stands for `cards` cards and the gaps between them (the list's gap follows it).
+      const height = `${Math.max(0, Math.round(cards * column.row - column.gap))}px`;
+      if (spacer.style.height !== height) spacer.style.height = height;
+      spacer.dataset.cards = String(cards);
+      column.gaps.push({ from: part.from, to: part.to, spacer });
+      return spacer;
+    });
+  }
+
+  /**
+   * The cards that stay in the DOM wherever they are: the one with the focus, those in hand
+   * (lifted, landing or pressed) and those being edited.
+   * @returns {Set<string>}
+   */
+  pinned() {
+    /** @type {Set<string>} */
+    const ids = new Set();
+    const add = (/** @type {Element | null | undefined} */ node) => {
+      const id = /** @type {HTMLElement | null | undefined} */ (node?.closest?.("li.card"))?.dataset.itemId;
+      if (id) ids.add(id);
+    };
+    add(document.activeElement);
+    for (const node of this.root.querySelectorAll("li.card.lifted, li.card.landing, li.card.pressing, li.card [contenteditable=true], li.card .editing")) add(node);
+    return ids;
+  }
+
+  /** Redraws the long columns' windows at the next frame (after a scroll, a resize or a render). */
+  scheduleRewindow() {
+    if (this.rewindowFrame) return;
+    this.rewindowFrame = requestAnimationFrame(() => {
+      this.rewindowFrame = 0;
+      this.rewindow();
+    });
+  }
+
+  /**
+   * Shows the cards now near the screen in each long column (a card's height measured on the
+   * cards drawn), without animating anything: nothing moved on the board.
+   */
+  rewindow() {
+    /** @type {{ column: ColumnElements, elements: HTMLElement[] }[]} */
+    const changed = [];
+    let pinned = null;
+    for (const column of this.columns.values()) {
+      if (column.ids.length <= WINDOW_AFTER) continue;
+      this.measureRow(column);
+      pinned ??= this.pinned();
+      const elements = this.planned(column, pinned);
+      if (column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
+    }
+    if (changed.length === 0) return;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    this.rendering = true;
+    try {
+      for (const { column, elements } of changed) this.order(column, elements);
+      this.afterRender();
+      if (focused?.isConnected && document.activeElement !== focused && this.root.contains(focused)) focused.focus({ preventScroll: true });
+    } finally {
+      this.rendering = false;
+    }
+  }
+
+  /**
+   * A card's height plus the gap after it: the mean height of the cards drawn. Their heights,
+   * not their positions: a card lifted out of the list (not laid out), a placeholder or a ghost
+   * between the cards, or a card gliding (FLIP) moves the others, and a row measured from
+   * where they were set every spacer wrong by a share of a row per card (1,900 cards above
+   * the screen: 50 rows), so the column jumped under the person's eyes after a drag and
+   * drew cards far from the screen. A card raised in hand (scaled) is left out too.
+   * @param {ColumnElements} column
+   */
+  measureRow(column) {
+    let total = 0;
+    let cards = 0;
+    for (const child of /** @type {HTMLCollectionOf<HTMLElement>} */ (column.list.children)) {
+      if (!child.classList.contains("card") || !child.dataset.itemId || child.matches(".keyboard-lifted, .pressing")) continue;
+      const height = child.getBoundingClientRect().height;
+      if (height === 0) continue;
+      total += height;
+      cards += 1;
+    }
+    if (cards === 0) return;
+    // Read here, where the list is laid out: before it is in the document its style is empty.
+    column.gap = parseFloat(getComputedStyle(column.list).rowGap) || 0;
+    const row = total / cards + column.gap;
+    if (Math.abs(row - column.row) > 0.5) column.row = row;
+  }
+
+  /**
+   * Makes sure the card `id` is in the DOM (a long column scrolled to it and redrawn), and
+   * returns it; undefined when no column has it.
+   * @param {string} id
+   * @returns {HTMLLIElement | undefined}
+   */
+  reveal(id) {
+    const card = this.cards.get(id);
+    if (!card || card.isConnected) return card;
+    for (const column of this.columns.values()) {
+      const at = column.ids.indexOf(id);
+      if (at < 0) continue;
+      column.list.scrollTop = Math.max(0, at * column.row - column.list.clientHeight / 2);
+      this.rewindow();
+      break;
+    }
+    return card;
+  }
+
+  /**
+   * The card next to `id` for an arrow key without a card in hand: above or below in its
+   * column, or at the same place (or the last) in the column to the left or right.
+   * @param {string} id
+   * @param {string} key
+   * @returns {string | null}
+   */
+  neighbour(id, key) {
+    const order = this.columnOrder.map((c) => /** @type {ColumnElements} */ (this.columns.get(c)));
+    const columnAt = order.findIndex((c) => c.ids.includes(id));
+    if (columnAt < 0) return null;
+    const at = order[columnAt].ids.indexOf(id);
+    if (key === "ArrowUp") return order[columnAt].ids[at - 1] ?? null;
+    if (key === "ArrowDown") return order[columnAt].ids[at + 1] ?? null;
+    const next = order[columnAt + (key === "ArrowLeft" ? -1 : 1)];
+    return next ? (next.ids[Math.min(at, next.ids.length - 1)] ?? null) : null;
+  }
+
+  /**
+   * The cards of a column in the board's order (drawn or not).
+   * @param {string} collectionId
+   * @returns {string[]}
+   */
+  idsOf(collectionId) {
+    return this.columns.get(collectionId)?.ids ?? [];
+  }
+
+  /**
+   * After a card was moved in the DOM by someone other than the view (a keyboard move shows
+   * the card in hand at its slot): the next render puts every column in order again.
+   */
+  displaced() {
+    for (const column of this.columns.values()) column.displaced = true;
+  }
+
+  /**
+   * The card or spacer before `element` in its list (placeholders, ghosts and drafts are neither).
+   * @param {Element} element
    * @returns {Element | null}
    */
-  previousCard(card) {
-    let node = card.previousElementSibling;
-    while (node && !node.classList.contains("card")) node = node.previousElementSibling;
+  previousShown(element) {
+    let node = element.previousElementSibling;
+    while (node && !node.classList.contains("card") && !node.classList.contains("card-spacer")) node = node.previousElementSibling;
     return node;
   }
 
@@ -153,7 +440,7 @@ export class BoardView {
     add.className = "add-card";
     add.textContent = "+ Add a card";
     element.append(header, list, add);
-    column = { element, title, count, remove, list, add };
+    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false };
     this.columns.set(collection.id, column);
     return column;
   }
@@ -165,25 +452,31 @@ export class BoardView {
    */
   updateColumn(column, collection, editable) {
     if (!column.title.isContentEditable && column.title.textContent !== collection.title) column.title.textContent = collection.title;
-    column.count.textContent = String(collection.items.length);
-    column.list.setAttribute("aria-label", collection.title);
-    column.remove.hidden = !editable || collection.items.length > 0;
-    column.remove.setAttribute("aria-label", `Remove the empty column ${collection.title}`);
-    column.add.hidden = !editable;
+    const count = String(collection.items.length);
+    if (column.count.textContent !== count) column.count.textContent = count;
+    if (column.list.getAttribute("aria-label") !== collection.title) {
+      column.list.setAttribute("aria-label", collection.title);
+      column.remove.setAttribute("aria-label", `Remove the empty column ${collection.title}`);
+    }
+    const removable = editable && collection.items.length === 0;
+    if (column.remove.hidden === removable) column.remove.hidden = !removable;
+    if (column.add.hidden === editable) column.add.hidden = !editable;
   }
 
   /**
+   * Makes or updates the card of `item`; true when what it shows changed (its height may have).
    * @param {Item} item
-   * @returns {HTMLLIElement}
+   * @returns {boolean}
    */
-  card(item) {
-    let card = this.cards.get(item.id);
-    if (!card) {
-      card = document.createElement("li");
+  drawCard(item) {
+    let drawn = this.drawn.get(item.id);
+    if (!drawn) {
+      const card = document.createElement("li");
       card.className = "card";
       card.tabIndex = 0;
       card.dataset.itemId = item.id;
       card.setAttribute("aria-roledescription", "card");
+      card.setAttribute("aria-selected", "false");
       const label = document.createElement("span");
       label.className = "card-label";
       const menu = document.createElement("button");
@@ -193,23 +486,44 @@ export class BoardView {
       menu.tabIndex = -1;
       card.append(label, menu);
       this.cards.set(item.id, card);
+      drawn = { label, menu, text: "", accent: null };
+      this.drawn.set(item.id, drawn);
     }
-    const label = /** @type {HTMLElement} */ (card.querySelector(".card-label"));
-    if (!label.isContentEditable && label.textContent !== item.label) label.textContent = item.label;
-    /** @type {HTMLElement} */ (card.querySelector(".card-menu")).setAttribute("aria-label", `Actions for ${item.label}`);
+    const card = /** @type {HTMLLIElement} */ (this.cards.get(item.id));
+    let changed = false;
+    // Compared with what was drawn, not read from the DOM: a render looks at every card of the
+    // board, and 10,000 DOM reads cost more than the rest of it. An open editor's text belongs
+    // to the person typing; it is drawn once they are done (the editor leaves the label as the
+    // board has it, or sends the change that this then draws).
+    if (drawn.text !== item.label && !drawn.label.isContentEditable) {
+      drawn.label.textContent = item.label;
+      drawn.menu.setAttribute("aria-label", `Actions for ${item.label}`);
+      drawn.text = item.label;
+      changed = true;
+    }
     const color = item.data?.color;
-    if (typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color)) card.style.setProperty("--card-accent", color);
-    else card.style.removeProperty("--card-accent");
-    card.classList.toggle("selected", this.selected.has(item.id));
-    card.setAttribute("aria-selected", this.selected.has(item.id) ? "true" : "false");
-    return card;
+    const accent = typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color) ? color : null;
+    if (accent !== drawn.accent) {
+      if (accent) card.style.setProperty("--card-accent", accent);
+      else card.style.removeProperty("--card-accent");
+      drawn.accent = accent;
+    }
+    return changed;
   }
 
-  /** Marks the selected cards (after the selection changed without a render). */
+  /** Marks the selected cards (after the selection changed without a render); only those whose mark changes are touched. */
   showSelection() {
-    for (const [id, card] of this.cards) {
-      card.classList.toggle("selected", this.selected.has(id));
-      card.setAttribute("aria-selected", this.selected.has(id) ? "true" : "false");
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll("li.card.selected"))) {
+      if (!this.selected.has(/** @type {string} */ (card.dataset.itemId))) {
+        card.classList.remove("selected");
+        card.setAttribute("aria-selected", "false");
+      }
+    }
+    for (const id of this.selected) {
+      const card = this.cards.get(id);
+      if (!card || card.classList.contains("selected")) continue;
+      card.classList.add("selected");
+      card.setAttribute("aria-selected", "true");
     }
   }
 
@@ -222,75 +536,187 @@ export class BoardView {
       this.addColumnButton.textContent = "+ Add a column";
     }
     this.addColumnButton.hidden = !editable;
-    this.root.append(this.addColumnButton);
+    if (this.root.lastElementChild !== this.addColumnButton) this.root.append(this.addColumnButton);
   }
 
   // MARK: Presence of others
 
   /**
-   * Marks cards others hold and shows their placeholders as ghost slots.
+   * Marks cards others hold and shows their placeholders as ghost slots. Only what changed is
+   * touched: a card held before and still held by the same person keeps its mark, and a ghost
+   * already at its slot stays.
    * @param {Peer[]} peers
    * @param {Board | null} board
    */
   showPresence(peers, board) {
-    for (const card of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll("li.card.held"))) {
+    /** @type {Map<string, Peer>} */
+    const holders = new Map();
+    for (const peer of peers) for (const id of peer.drag?.items ?? []) if (this.cards.has(id)) holders.set(id, peer);
+    for (const id of this.held) {
+      const card = this.cards.get(id);
+      const peer = holders.get(id);
+      if (card && peer && card.dataset.heldBy === peer.client) continue;
+      this.held.delete(id);
+      if (!card) continue;
       card.classList.remove("held");
       delete card.dataset.heldBy;
       card.style.removeProperty("--holder-color");
       card.querySelector(".held-badge")?.remove();
     }
-    for (const ghost of this.root.querySelectorAll("li.ghost-slot")) ghost.remove();
+    for (const [id, peer] of holders) {
+      if (this.held.has(id)) continue;
+      const card = /** @type {HTMLLIElement} */ (this.cards.get(id));
+      card.classList.add("held");
+      card.dataset.heldBy = peer.client;
+      card.style.setProperty("--holder-color", colorFor(peer.name));
+      const badge = document.createElement("span");
+      badge.className = "held-badge";
+      badge.textContent = peer.name;
+      card.append(badge);
+      this.held.add(id);
+    }
+    /** @type {Set<string>} */
+    const shown = new Set();
     for (const peer of peers) {
-      if (!peer.drag) continue;
-      const color = colorFor(peer.name);
-      for (const id of peer.drag.items) {
-        const card = this.cards.get(id);
-        if (!card) continue;
-        card.classList.add("held");
-        card.dataset.heldBy = peer.client;
-        card.style.setProperty("--holder-color", color);
-        const badge = document.createElement("span");
-        badge.className = "held-badge";
-        badge.textContent = peer.name;
-        card.append(badge);
-      }
-      const over = peer.drag.over;
+      const over = peer.drag?.over;
       const column = over && this.columns.get(over.collection);
-      if (!column || !board) continue;
-      const ghost = document.createElement("li");
-      ghost.className = "ghost-slot";
-      ghost.dataset.client = peer.client;
-      ghost.style.setProperty("--holder-color", color);
-      ghost.textContent = peer.name;
-      ghost.setAttribute("aria-hidden", "true");
+      if (!peer.drag || !over || !column || !board) continue;
+      shown.add(peer.client);
+      let ghost = this.ghosts.get(peer.client);
+      if (!ghost) {
+        ghost = document.createElement("li");
+        ghost.className = "ghost-slot";
+        ghost.dataset.client = peer.client;
+        ghost.setAttribute("aria-hidden", "true");
+        this.ghosts.set(peer.client, ghost);
+      }
+      if (ghost.textContent !== peer.name) {
+        ghost.textContent = peer.name;
+        ghost.style.setProperty("--holder-color", colorFor(peer.name));
+      }
       // Of type `string | undefined` because a card still being written (a draft) has no id.
       /** @type {Set<string | undefined>} */
       const dragged = new Set(peer.drag.items);
-      const rest = /** @type {HTMLElement[]} */ ([...column.list.children]).filter((el) => el.classList.contains("card") && !dragged.has(el.dataset.itemId));
-      column.list.insertBefore(ghost, rest[over.index] ?? null);
+      const next = this.slotNode(over.collection, over.index, dragged);
+      if (ghost.parentNode !== column.list || this.nextShown(ghost) !== next) column.list.insertBefore(ghost, next);
     }
+    for (const [client, ghost] of this.ghosts) {
+      if (shown.has(client)) continue;
+      ghost.remove();
+      this.ghosts.delete(client);
+    }
+  }
+
+  /**
+   * The card at `index` of a column with `excluded` cards left out (null: past its end), from
+   * the board's order.
+   * @param {ColumnElements} column
+   * @param {number} index
+   * @param {Set<string | undefined>} excluded
+   * @returns {HTMLLIElement | null}
+   */
+  cardAtSlot(column, index, excluded) {
+    let at = -1;
+    for (const id of column.ids) {
+      if (excluded.has(id)) continue;
+      at += 1;
+      if (at === index) return this.cards.get(id) ?? null;
+    }
+    return null;
+  }
+
+  /**
+   * What to insert a placeholder (or the card in hand) before so that it shows at `index` of
+   * the column with `excluded` left out: the card there, or when a long column does not draw
+   * it, the spacer standing for it; null at the column's end.
+   * @param {string} collectionId
+   * @param {number} index
+   * @param {Set<string | undefined>} excluded
+   * @returns {HTMLElement | null}
+   */
+  slotNode(collectionId, index, excluded) {
+    const column = this.columns.get(collectionId);
+    const card = column ? this.cardAtSlot(column, index, excluded) : null;
+    if (!column || !card || card.parentNode === column.list) return card;
+    const at = column.ids.indexOf(/** @type {string} */ (card.dataset.itemId));
+    return column.gaps.find((gap) => gap.from <= at && at <= gap.to)?.spacer ?? null;
+  }
+
+  /**
+   * The index, among a column's cards with `excluded` left out, of the slot before the drawn
+   * card `drawn[at]` (after the last drawn one when `at` is past them): in a long column the
+   * drawn cards are a window, and the board's index is not their index in it.
+   * @param {string} collectionId
+   * @param {HTMLElement[]} drawn the column's drawn cards without `excluded`, in order
+   * @param {number} at
+   * @param {Set<string | undefined>} excluded
+   */
+  slotIndex(collectionId, drawn, at, excluded) {
+    const column = this.columns.get(collectionId);
+    if (!column || column.ids.length <= WINDOW_AFTER) return at;
+    const rest = column.ids.filter((id) => !excluded.has(id));
+    if (at < drawn.length) return Math.max(0, rest.indexOf(/** @type {string} */ (drawn[at].dataset.itemId)));
+    return drawn.length === 0 ? 0 : rest.indexOf(/** @type {string} */ (drawn[drawn.length - 1].dataset.itemId)) + 1;
+  }
+
+  /**
+   * The card or spacer after `node` in its list (placeholders, ghosts and drafts are neither).
+   * @param {Element} node
+   * @returns {Element | null}
+   */
+  nextShown(node) {
+    let next = node.nextElementSibling;
+    while (next && !next.classList.contains("card") && !next.classList.contains("card-spacer")) next = next.nextElementSibling;
+    return next;
   }
 
   // MARK: Animation
 
-  /** @returns {Map<string, DOMRect>} */
-  cardRects() {
+  /**
+   * Where the cards of `lists` that are on the screen are: only they can be seen to glide.
+   * The first and last on the screen are found by halving (the cards are in a column, top to
+   * bottom), so a column of thousands costs a few measurements, not thousands.
+   * @param {Iterable<HTMLElement>} lists
+   * @returns {Map<string, DOMRect>}
+   */
+  cardRects(lists) {
     const rects = new Map();
-    for (const [id, card] of this.cards) if (card.isConnected) rects.set(id, card.getBoundingClientRect());
+    for (const list of lists) {
+      const children = list.children;
+      const box = list.getBoundingClientRect();
+      const top = Math.max(box.top, 0);
+      const bottom = Math.min(box.bottom, innerHeight);
+      if (box.right < 0 || box.left > innerWidth || bottom < top) continue;
+      // The first child whose bottom is below the top of what is seen.
+      let low = 0;
+      let high = children.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (children[middle].getBoundingClientRect().bottom < top) low = middle + 1;
+        else high = middle;
+      }
+      for (let at = low; at < children.length; at += 1) {
+        const child = /** @type {HTMLElement} */ (children[at]);
+        const rect = child.getBoundingClientRect();
+        // A lifted card is not drawn (display none: an empty rect): it says nothing of where the rest are.
+        if (rect.top > bottom && rect.height > 0) break;
+        if (child.classList.contains("card") && child.dataset.itemId) rects.set(child.dataset.itemId, rect);
+      }
+    }
     return rects;
   }
 
   /**
-   * FLIP: every card that moved starts where it was and glides to where it is.
+   * FLIP: every card measured before that moved starts where it was and glides to where it is.
    * @param {Map<string, DOMRect>} before
    */
   animateFrom(before) {
-    if (prefersReducedMotion()) return;
-    for (const [id, card] of this.cards) {
-      const old = before.get(id);
+    if (before.size === 0 || prefersReducedMotion()) return;
+    for (const [id, old] of before) {
+      const card = this.cards.get(id);
       // A card that was not drawn (lifted: display none) has an empty rect at the window's
       // corner, and a landing one is drawn by the drag's avatar flying in: neither glides.
-      if (!old || (old.width === 0 && old.height === 0) || card.classList.contains("lifted") || card.classList.contains("landing")) continue;
+      if (!card || !card.isConnected || (old.width === 0 && old.height === 0) || card.classList.contains("lifted") || card.classList.contains("landing")) continue;
       const now = card.getBoundingClientRect();
       const dx = old.left - now.left;
       const dy = old.top - now.top;
@@ -303,13 +729,22 @@ export class BoardView {
   }
 
   /**
-   * Runs `change` (which moves DOM nodes around) and animates the cards it displaced.
+   * Runs `change` (which moves DOM nodes around in `lists`) and animates the cards it displaced.
    * @param {() => void} change
+   * @param {Iterable<HTMLElement>} lists the lists whose cards it can move
    */
-  animateChange(change) {
-    const before = this.cardRects();
-    change();
+  animateChange(change, lists) {
+    // Inside another change (a drop: the drag's end, then the move drawn), the outer one measures and animates.
+    if (this.changing) return change();
+    const before = this.cardRects(lists);
+    this.changing = true;
+    try {
+      change();
+    } finally {
+      this.changing = false;
+    }
     this.animateFrom(before);
+    return undefined;
   }
 
   // MARK: Lookup

@@ -1493,6 +1493,200 @@ def refused_grab_quiet(run):
     return f"A sent {overs_before} drag.over before the refusal reached it, none after; frames: {sent}"
 
 
+# Every DOM change on the board from now on, as [column id, card id, kind] (null where none).
+RECORD_MUTATIONS_JS = """() => {
+  window.__mutations = [];
+  const where = (node) => {
+    const element = node.nodeType === 1 ? node : node.parentElement;
+    return [element?.closest('section.column')?.dataset.collectionId ?? null, element?.closest('li.card')?.dataset.itemId ?? null];
+  };
+  window.__mutationObserver = new MutationObserver((records) => {
+    for (const r of records) window.__mutations.push([...where(r.target), r.type + (r.attributeName ? ':' + r.attributeName : '')]);
+  });
+  window.__mutationObserver.observe(document.querySelector('#board'), {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+@scenario("renders-only-changes")
+def renders_only_changes(run):
+    """A remote move touches the moved card's two columns only (no other card, no other column);
+    another person picking a card up touches that card and the ghost's column only."""
+    board_id = run.new_board("incremental")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    a.evaluate(RECORD_MUTATIONS_JS)
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-1", "baseSeq": 0, "sources": ["t3"],
+                                  "destination": {"collection": "done", "before": "x1"}})
+    expected = moved(start, "t3", "done", "x1")
+    wait_board(a, "A", expected, 1)
+    a.wait_for_timeout(300)
+    touched = a.evaluate("() => window.__mutations.splice(0)")
+    if not touched:
+        raise ScenarioFailure("no DOM change recorded for a remote move")
+    # The board's own data-seq says which change it shows; nothing else outside the two columns changes.
+    stray = [m for m in touched if m != [None, None, "attributes:data-seq"] and (m[0] not in ("todo", "done") or m[1] not in (None, "t3"))]
+    if stray:
+        raise ScenarioFailure(f"the remote move of t3 from todo to done touched {stray[:8]} (of {len(touched)} changes)")
+    by_move = len(touched)
+
+    card(b, "d1").focus()
+    b.keyboard.press("Space")
+    wait_until("page A marks d1 as held by Bob", lambda: count(a, 'li.card.held[data-item-id="d1"]') == 1, timeout=5)
+    a.wait_for_timeout(300)
+    touched = a.evaluate("() => window.__mutations.splice(0)")
+    stray = [m for m in touched if m[0] != "doing" or m[1] not in (None, "d1")]
+    if stray:
+        raise ScenarioFailure(f"Bob picking d1 up touched {stray[:8]} in page A (of {len(touched)} changes)")
+    b.keyboard.press("Escape")
+    return f"a remote move made {by_move} DOM change(s), in its two columns only; a pick-up {len(touched)}, on d1 and its ghost only"
+
+# A long column as drawn: its cards in the DOM, and how many cards its spacers stand for.
+WINDOW_JS = """(column) => {
+  const list = document.querySelector(`section.column[data-collection-id="${column}"] ol.cards`);
+  const drawn = [...list.querySelectorAll(':scope > li.card[data-item-id]')].map(el => el.dataset.itemId);
+  const spaced = [...list.querySelectorAll(':scope > li.card-spacer')].reduce((sum, el) => sum + Number(el.dataset.cards), 0);
+  const seen = drawn.filter(id => {
+    const r = list.querySelector(`li.card[data-item-id="${id}"]`).getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    return r.height > 0 && r.bottom > box.top && r.top < box.bottom;
+  });
+  return { drawn, spaced, seen, scrollTop: list.scrollTop, scrollHeight: list.scrollHeight, clientHeight: list.clientHeight };
+}"""
+
+LONG = 2000
+
+# Records the height a long column's spacers give each card they stand for (a card's height
+# and the gap after it), at every change of them: it must not move while cards are dragged,
+# lifted, glide or land, or the column jumps under the person's eyes.
+RECORD_ROWS_JS = """(column) => {
+  const list = document.querySelector(`section.column[data-collection-id="${column}"] ol.cards`);
+  const gap = parseFloat(getComputedStyle(list).rowGap) || 0;
+  window.__rows = [];
+  const note = () => {
+    for (const el of list.querySelectorAll(':scope > li.card-spacer')) {
+      const cards = Number(el.dataset.cards);
+      // Long runs only: a spacer's height is rounded to the pixel.
+      if (cards >= 100) window.__rows.push((parseFloat(el.style.height) + gap) / cards);
+    }
+  };
+  note();
+  new MutationObserver(note).observe(list, {subtree: true, childList: true, attributes: true, attributeFilter: ['style', 'data-cards']});
+}"""
+
+
+@scenario("long-column")
+def long_column(run):
+    """A column of 2,000 cards draws only those near the screen (spacers stand for the rest,
+    so it scrolls its whole height), the others come as it scrolls; at its bottom a keyboard
+    move (announced with the position among all 2,000), a pointer drag and a remote move land
+    where they should; arrow keys walk past the drawn cards; Shift+click selects by the board's order."""
+    ids = [f"L{i}" for i in range(LONG)]
+    board_id = run.new_board("long", [("long", "Long", [(i, f"Card {i}") for i in ids]),
+                                      ("side", "Side", [("s1", "Beside"), ("s2", "Beside too")])])
+    a = run.open_board("A", board_id, "Ada")
+    a.evaluate(RECORD_ANNOUNCEMENTS_JS)
+    shown = wait_until("the long column draws a window of its cards, spacers standing for the rest",
+                       lambda: (lambda w: w if 0 < len(w["drawn"]) < 200 and len(w["drawn"]) + w["spaced"] == LONG else None)(
+                           a.evaluate(WINDOW_JS, "long")), timeout=5)
+    if shown["drawn"] != ids[:len(shown["drawn"])] or "L0" not in shown["seen"]:
+        raise ScenarioFailure(f"at the top the long column draws {shown['drawn'][:5]}…, sees {shown['seen'][:5]}…")
+    if count(a, 'section.column[data-collection-id="side"] li.card') != 2:
+        raise ScenarioFailure("the short column does not draw both its cards")
+    # Its whole height scrolls: about 2,000 cards' worth.
+    if shown["scrollHeight"] < 30 * LONG:
+        raise ScenarioFailure(f"the long column scrolls {shown['scrollHeight']} px only, for {LONG} cards")
+
+    # Scrolled to the bottom, the last cards are drawn and seen, the first are not.
+    a.evaluate("() => { const l = document.querySelector('section.column[data-collection-id=\"long\"] ol.cards'); l.scrollTop = l.scrollHeight; }")
+    bottom = wait_until("the last card is drawn and seen after scrolling to the bottom",
+                        lambda: (lambda w: w if f"L{LONG - 1}" in w["seen"] and "L0" not in w["drawn"] else None)(
+                            a.evaluate(WINDOW_JS, "long")), timeout=5)
+    if len(bottom["drawn"]) + bottom["spaced"] != LONG or len(bottom["drawn"]) >= 200:
+        raise ScenarioFailure(f"at the bottom: {len(bottom['drawn'])} drawn, spacers for {bottom['spaced']}")
+    a.evaluate(RECORD_ROWS_JS, "long")
+
+    # A keyboard move near the bottom: Space, ArrowUp twice, Space.
+    card(a, "L1995").focus()
+    heard = press_and_hear(a, "Space", 0, "Space (pick up L1995)")
+    heard = press_and_hear(a, "ArrowUp", heard, "ArrowUp")
+    heard = press_and_hear(a, "ArrowUp", heard, "ArrowUp")
+    press_and_hear(a, "Space", heard, "Space (drop)")
+    order = ids[:1993] + ["L1995", "L1993", "L1994"] + ids[1996:]
+    expected = [("long", order), ("side", ["s1", "s2"])]
+    wait_server_board(run, board_id, expected)
+    said = announcements(a)
+    if not any(f"Position 1994 of {LONG} in Long" in text for text in said):
+        raise ScenarioFailure(f"no announcement gives the position among all {LONG} cards (1994): {said}")
+
+    # A pointer drag: the last card over the upper part of L1993 (mid-screen: nothing scrolls) lands before it.
+    pointer_pick_up(a, f"L{LONG - 1}")
+    pointer_move_before(a, "long", "L1993")
+    wait_until("the placeholder is right before L1993",
+               lambda: a.evaluate("() => document.querySelector('li.placeholder')?.nextElementSibling?.dataset.itemId") == "L1993",
+               timeout=5)
+    a.mouse.up()
+    order = [i for i in order if i != f"L{LONG - 1}"]
+    order.insert(order.index("L1993"), f"L{LONG - 1}")
+    expected = [("long", order), ("side", ["s1", "s2"])]
+    seq = wait_server_board(run, board_id, expected)
+
+    # Someone else moves the first card to the end: it shows at the bottom, where A is.
+    a.evaluate("() => { const l = document.querySelector('section.column[data-collection-id=\"long\"] ol.cards'); l.scrollTop = l.scrollHeight; }")
+    run.server.post_op(board_id, {"type": "move", "opId": "remote-long", "baseSeq": seq, "sources": ["L0"],
+                                  "destination": {"collection": "long", "before": None}})
+    order = order[1:] + ["L0"]
+    def drawn_in_order():
+        drawn = a.evaluate(WINDOW_JS, "long")
+        there = set(drawn["drawn"])
+        if drawn["drawn"][-1:] == ["L0"] and drawn["drawn"] == [i for i in order if i in there] and len(there) + drawn["spaced"] == LONG:
+            return True
+        raise ValueError(f"drawn {drawn['drawn'][:3]}…{drawn['drawn'][-4:]} and spacers for {drawn['spaced']}")
+
+    wait_until("page A draws L0 last, after the cards it draws in the board's order", drawn_in_order, timeout=5)
+    rows = a.evaluate("() => window.__rows")
+    if max(rows) - min(rows) > 0.5:
+        raise ScenarioFailure(f"the spacers' height per card moved from {min(rows):.2f} to {max(rows):.2f} px while cards were "
+                              f"moved at the bottom ({len(rows)} changes)")
+
+    # Arrow keys walk from the top past the cards drawn at first, the focused card always drawn.
+    a.evaluate("() => { document.querySelector('section.column[data-collection-id=\"long\"] ol.cards').scrollTop = 0; }")
+    wait_until("the first card is drawn again at the top", lambda: card(a, order[0]).count() == 1, timeout=5)
+    card(a, order[0]).focus()
+    steps = 120
+    for _ in range(steps):
+        a.keyboard.press("ArrowDown")
+    focused = wait_until(f"the focus is on the card {steps} below the first ({order[steps]})",
+                         lambda: a.evaluate("() => document.activeElement?.dataset?.itemId") == order[steps], timeout=5)
+    if not focused or len(a.evaluate(WINDOW_JS, "long")["drawn"]) >= 200:
+        raise ScenarioFailure("walking down drew too many cards")
+
+    # Scrolled by a few cards, the window slides: only the cards that come and go are touched,
+    # the others stay where they are in the DOM (moved, a card loses a click in progress).
+    window_before = a.evaluate(WINDOW_JS, "long")
+    a.evaluate("""() => {
+      const list = document.querySelector('section.column[data-collection-id="long"] ol.cards');
+      window.__moved = [];
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.removedNodes) if (node.dataset?.itemId) window.__moved.push(node.dataset.itemId);
+      }).observe(list, {childList: true});
+      list.scrollTop += 5 * 53;
+    }""")
+    window_after = wait_until("the window slides after scrolling by 5 cards",
+                              lambda: (lambda w: w if w["drawn"][0] != window_before["drawn"][0] else None)(a.evaluate(WINDOW_JS, "long")),
+                              timeout=5)
+    stayed = set(window_before["drawn"]) & set(window_after["drawn"])
+    moved = [i for i in a.evaluate("() => window.__moved") if i in stayed]
+    if moved:
+        raise ScenarioFailure(f"sliding the window by 5 cards moved {len(moved)} of the {len(stayed)} cards it kept: {moved[:6]}…")
+
+    # Shift+click selects the range by the board's order, drawn or not.
+    card(a, order[steps]).click()
+    card(a, order[steps + 3]).click(modifiers=["Shift"])
+    wait_until("four cards are selected after click, Shift+click", lambda: selected_ids(a) == order[steps:steps + 4], timeout=3)
+    return (f"{len(shown['drawn'])} of {LONG} cards drawn at the top, {len(bottom['drawn'])} at the bottom; keyboard, "
+            f"pointer and remote moves landed (seq {seq + 1}); {steps} ArrowDowns reached {order[steps]}")
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
