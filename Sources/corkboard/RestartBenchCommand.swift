@@ -16,7 +16,7 @@ struct RestartBenchCommand: ParsableCommand {
     @Option(help: "Clients spread over --boards small boards.") var spread = 5_000
     @Option(help: "Small boards.") var boards = 100
     @Option(help: "Moves committed a second, throughout (a fifth on the big board).") var rate = 20.0
-    @Option(help: "Threads making the clients' reconnect attempts.") var reconnectThreads = 64
+    @Option(help: "Threads making the clients' reconnect attempts.") var reconnectThreads = 512
     @Option(help: "Signals that stop the server, one round each: term, kill.") var signals = "term,kill"
     @Option(help: "The corkboard executable to run as the server (another build, for before/after); default: this one.")
     var serverExecutable: String?
@@ -41,7 +41,7 @@ struct RestartBenchCommand: ParsableCommand {
         let result = try RestartScenario(configuration: configuration).run { say($0) }
         guard let json else { return }
         try BenchRecord.write(
-            [BenchRecord(server: "corkboard", scenario: "memory", variant: "idle members (restart)", figures: ["kib_per_member": result.bytesPerMember / 1024])]
+            [BenchRecord(server: "corkboard", scenario: "restart", variant: "idle members", figures: ["kib_per_member": result.bytesPerMember / 1024])]
                 + result.rounds.map { round in
                     BenchRecord(
                         server: "corkboard", scenario: "restart", variant: "\(bigBoard)+\(spread) \(round.signal)",
@@ -49,7 +49,10 @@ struct RestartBenchCommand: ParsableCommand {
                             "resume_seconds": round.resumeSeconds, "handshakes_per_second": round.handshakesPerSecond,
                             "peak_handshakes_per_second": Double(round.peakHandshakesPerSecond), "gaps": Double(round.gaps),
                             "duplicates": Double(round.duplicates), "snapshots": Double(round.snapshots),
-                            "live_commit_p95_ms": round.liveCommit.p95,
+                            "live_commit_p95_ms": round.liveCommit.p95, "calm_commit_p95_ms": round.calmCommit.p95,
+                            "calm_delivery_p95_ms": round.calmDelivery.p95, "failed_attempts": Double(round.failedAttempts),
+                            "messages": Double(round.messages), "bytes": Double(round.bytes),
+                            "membership_bytes": Double(round.membershipBytes),
                         ],
                         latency: round.liveDelivery)
                 }, to: json)

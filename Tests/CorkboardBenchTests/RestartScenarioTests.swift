@@ -32,8 +32,12 @@ import Testing
             // Moves were committed before each stop, so every client had events to check.
             #expect(round.deliveriesChecked >= 200)
             #expect(round.resumeSeconds > 0 && round.handshakesPerSecond > 0)
+            #expect(round.messages > 0 && round.bytes > round.messages)
+            // Past 50 members the big board tells rejoins in `peers` ticks.
+            #expect(round.membershipBytes > 0 && round.membershipBytes < round.bytes)
+            #expect(round.calmCommit.count > 0 && round.calmDelivery.count > 0)
         }
-        #expect(lines.count == 1 + 3 * 2)
+        #expect(lines.count == 1 + 7 * 2)
         #expect(lines.contains { $0.contains("KiB per idle member") })
         #expect(lines.contains { $0.hasPrefix("SIGKILL: all 200 resumed") })
     }

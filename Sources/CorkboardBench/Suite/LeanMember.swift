@@ -136,10 +136,12 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     private func handle(_ text: UnsafeBufferPointer<UInt8>, at time: UInt64) {
         let type = WireScan.string("type", in: text)
         let isCommitted = type.map { $0.elementsEqual("committed".utf8) } ?? false
+        let isMembership = type.map { $0.starts(with: "peer".utf8) } ?? false
         var answer: MoveAnswer?
         log.withLock { log in
             log.received += 1
             log.receivedBytes += text.count
+            if isMembership { log.membershipBytes += text.count }
             guard isCommitted else { return }
             if WireScan.isTrue("noop", in: text) {
                 answer = .noop

@@ -37,6 +37,9 @@ struct MemberLog {
     var received = 0
     /// The bytes of those messages (their text, without the frames' headers).
     var receivedBytes = 0
+    /// Of those, the bytes of membership news (`peers`, `peer.joined`, `peer.left`; not `peers.page`
+    /// answers, which only come when asked and the bench never asks).
+    var membershipBytes = 0
     /// Others' drag updates (`drag` starts and `drag.over` placeholder moves) since the welcome.
     var drags = 0
     /// Sequenced events that came again (at or below a seq already had), since the welcome.

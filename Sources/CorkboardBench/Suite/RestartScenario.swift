@@ -27,7 +27,7 @@ public struct RestartScenario {
         public var warmup = 2.0
         public var signals: [Int32] = [SIGTERM, SIGKILL]
         /// Threads making the blocking reconnect attempts, and reading the members' sockets.
-        public var reconnectThreads = 64
+        public var reconnectThreads = 512
         public var clientThreads = 2
         public var seed: UInt64 = 1
         /// Longest wait for any one phase.
@@ -44,6 +44,8 @@ public struct RestartScenario {
         /// The most welcomes in any one second of the storm.
         public var peakHandshakesPerSecond: Int
         public var failedAttempts: Int
+        /// Failed attempts by reason ("cannot connect" while the server was down, …).
+        public var failures: [String: Int]
         public var unresumed: Int
         /// Over every client: seqs missed, seqs received twice, and reconnections answered
         /// with a snapshot instead of a replay (all must be 0).
@@ -52,10 +54,19 @@ public struct RestartScenario {
         public var snapshots: Int
         /// Events every client should have had since it joined, summed (what was checked).
         public var deliveriesChecked: Int
+        /// Messages and bytes (text only) all clients received from the stop until the boards were
+        /// quiet again: replays, welcomes, membership ticks and live moves.
+        public var messages: Int
+        public var bytes: Int
+        /// Of those bytes, membership news (`peers` ticks, `peer.joined`, `peer.left`).
+        public var membershipBytes: Int
         /// Moves sent while the storm lasted: from sending to the sender's `committed`, and to
         /// each member that was already back when it was sent.
         public var liveCommit: LatencySummary
         public var liveDelivery: LatencySummary
+        /// The same for the moves of the warm-up before the stop: the board without a storm.
+        public var calmCommit: LatencySummary
+        public var calmDelivery: LatencySummary
     }
 
     public struct Result: Sendable {
@@ -129,6 +140,14 @@ public struct RestartScenario {
                     round.signal, round.handshakes, round.resumeSeconds, round.unresumed, round.handshakesPerSecond,
                     round.peakHandshakesPerSecond, round.failedAttempts, round.deliveriesChecked, round.gaps, round.duplicates,
                     round.snapshots))
+            progress(
+                String(
+                    format: "  the clients received %d messages, %.1f MB, from the stop until quiet (membership news: %.1f MB)",
+                    round.messages, Double(round.bytes) / 1e6, Double(round.membershipBytes) / 1e6))
+            let failures = round.failures.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }
+            progress("  failed attempts: " + (failures.isEmpty ? "none" : failures.joined(separator: ", ")))
+            progress("  moves before the stop (\(round.calmCommit.count)), to their sender: \(round.calmCommit.text)")
+            progress("  … to the board's members (\(round.calmDelivery.count) deliveries): \(round.calmDelivery.text)")
             progress("  moves during the storm (\(round.liveCommit.count)), to their sender: \(round.liveCommit.text)")
             progress("  … to the members already back (\(round.liveDelivery.count) deliveries): \(round.liveDelivery.text)")
             result.rounds.append(round)
@@ -140,8 +159,11 @@ public struct RestartScenario {
         with signal: Int32, server: ServerChild, members: [ResumingMember], boards: [String: [ResumingMember]],
         traffic: PacedMoves, receivers: EpollReceivers
     ) throws -> Round {
+        let calmFrom = DispatchTime.now().uptimeNanoseconds
         traffic.start(rate: configuration.rate)
         Thread.sleep(forTimeInterval: configuration.warmup)
+        let calmUntil = DispatchTime.now().uptimeNanoseconds
+        let before = Self.received(members)
         server.stop(signal: signal, timeout: configuration.timeout)
         let lostAt = DispatchTime.now().uptimeNanoseconds
         traffic.forgetUnanswered()
@@ -171,6 +193,7 @@ public struct RestartScenario {
                 description: "\(outcome.unresumed) clients did not resume within \(Int(configuration.timeout)) s: \(outcome.lastFailure ?? "?")")
         }
         try waitUntilQuiet(members)
+        let after = Self.received(members)
 
         // Every member must reach its board's last seq; then count what it missed or had twice.
         var finalSeqs: [String: Int] = [:]
@@ -189,25 +212,49 @@ public struct RestartScenario {
             checked += finalSeqs[member.board, default: 0] - (member.history.first?.member.log.withLock { $0.welcomeSeq } ?? 0)
         }
 
-        let during = traffic.samples.filter { $0.sentAt >= listening && $0.sentAt <= lastResumed }
-        var deliveries: [UInt64] = []
-        for sample in during {
-            for member in boards[sample.board] ?? [] {
-                if let arrival = member.liveArrival(of: sample.seq, sentAt: sample.sentAt), arrival > sample.sentAt {
-                    deliveries.append(arrival - sample.sentAt)
-                }
-            }
-        }
+        let (liveCommit, liveDelivery) = latencies(of: traffic, sentFrom: listening, until: lastResumed, boards: boards)
+        let (calmCommit, calmDelivery) = latencies(of: traffic, sentFrom: calmFrom, until: calmUntil, boards: boards)
         var perSecond: [UInt64: Int] = [:]
         for time in outcome.resumedAt where time >= listening { perSecond[(time - listening) / 1_000_000_000, default: 0] += 1 }
         return Round(
             signal: signal == SIGKILL ? "SIGKILL" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)",
             resumeSeconds: Double(lastResumed - listening) / 1e9, handshakes: members.count - outcome.unresumed,
             peakHandshakesPerSecond: perSecond.values.max() ?? 0, failedAttempts: outcome.failedAttempts,
-            unresumed: outcome.unresumed, gaps: totals.gaps, duplicates: totals.duplicates, snapshots: totals.snapshots,
-            deliveriesChecked: checked,
-            liveCommit: LatencySummary(nanoseconds: during.map { $0.answeredAt > $0.sentAt ? $0.answeredAt - $0.sentAt : 0 }),
-            liveDelivery: LatencySummary(nanoseconds: deliveries))
+            failures: outcome.failures, unresumed: outcome.unresumed, gaps: totals.gaps, duplicates: totals.duplicates,
+            snapshots: totals.snapshots, deliveriesChecked: checked, messages: after.messages - before.messages,
+            bytes: after.bytes - before.bytes, membershipBytes: after.membershipBytes - before.membershipBytes, liveCommit: liveCommit,
+            liveDelivery: liveDelivery,
+            calmCommit: calmCommit, calmDelivery: calmDelivery)
+    }
+
+    /// The moves sent between `start` and `end`: from sending to the sender's `committed`, and
+    /// to each member of the board that was connected when it was sent.
+    private func latencies(
+        of traffic: PacedMoves, sentFrom start: UInt64, until end: UInt64, boards: [String: [ResumingMember]]
+    ) -> (commit: LatencySummary, delivery: LatencySummary) {
+        let samples = traffic.samples.filter { $0.sentAt >= start && $0.sentAt <= end }
+        var deliveries: [UInt64] = []
+        for sample in samples {
+            for member in boards[sample.board] ?? [] {
+                if let arrival = member.liveArrival(of: sample.seq, sentAt: sample.sentAt), arrival > sample.sentAt {
+                    deliveries.append(arrival - sample.sentAt)
+                }
+            }
+        }
+        return (
+            LatencySummary(nanoseconds: samples.map { $0.answeredAt > $0.sentAt ? $0.answeredAt - $0.sentAt : 0 }),
+            LatencySummary(nanoseconds: deliveries)
+        )
+    }
+
+    /// Messages and bytes received over every connection of every member so far.
+    private static func received(_ members: [ResumingMember]) -> (messages: Int, bytes: Int, membershipBytes: Int) {
+        members.reduce((0, 0, 0)) { sum, member in
+            member.history.reduce(sum) { sum, connection in
+                let log = connection.member.log.withLock { ($0.received, $0.receivedBytes, $0.membershipBytes) }
+                return (sum.0 + log.0, sum.1 + log.1, sum.2 + log.2)
+            }
+        }
     }
 
     /// Waits until no connected member received anything for 300 ms (at most `timeout`).
