@@ -16,6 +16,8 @@ struct RestartBenchCommand: ParsableCommand {
     @Option(help: "Clients spread over --boards small boards.") var spread = 5_000
     @Option(help: "Small boards.") var boards = 100
     @Option(help: "Moves committed a second, throughout (a fifth on the big board).") var rate = 20.0
+    @Option(help: "The clients' reconnect policy: swift (the Swift client's: 0.1 s doubling to 5 s) or sdk (web/sdk: 0.5 s doubling to 10 s, ±30 %).")
+    var policy = "swift"
     @Option(help: "Threads making the clients' reconnect attempts.") var reconnectThreads = 512
     @Option(help: "Signals that stop the server, one round each: term, kill.") var signals = "term,kill"
     @Option(help: "The corkboard executable to run as the server (another build, for before/after); default: this one.")
@@ -25,9 +27,10 @@ struct RestartBenchCommand: ParsableCommand {
     func run() throws {
         let named = signals.split(separator: ",").map { $0 == "term" ? SIGTERM : $0 == "kill" ? SIGKILL : -1 }
         guard bigBoard >= 0, spread >= 0, bigBoard + spread > 0, boards > 0, rate > 0, reconnectThreads > 0,
-            !named.isEmpty, !named.contains(-1)
+            !named.isEmpty, !named.contains(-1), ["swift", "sdk"].contains(policy)
         else {
-            throw ValidationError("--big-board and --spread ≥ 0 (not both 0), --boards, --rate, --reconnect-threads positive, --signals of term and kill")
+            throw ValidationError(
+                "--big-board and --spread ≥ 0 (not both 0), --boards, --rate, --reconnect-threads positive, --signals of term and kill, --policy swift or sdk")
         }
         var configuration = RestartScenario.Configuration()
         configuration.bigBoardMembers = bigBoard
@@ -37,14 +40,15 @@ struct RestartBenchCommand: ParsableCommand {
         configuration.reconnectThreads = reconnectThreads
         configuration.signals = named
         configuration.executable = serverExecutable
-        say("restart: \(bigBoard) clients on one board + \(spread) over \(boards) boards, \(rate) moves/s, stopped by \(signals)")
+        if policy == "sdk" { configuration.backoff = RestartScenario.browserSDKBackoff }
+        say("restart: \(bigBoard) clients on one board + \(spread) over \(boards) boards, \(rate) moves/s, stopped by \(signals), \(policy) backoff")
         let result = try RestartScenario(configuration: configuration).run { say($0) }
         guard let json else { return }
         try BenchRecord.write(
             [BenchRecord(server: "corkboard", scenario: "restart", variant: "idle members", figures: ["kib_per_member": result.bytesPerMember / 1024])]
                 + result.rounds.map { round in
                     BenchRecord(
-                        server: "corkboard", scenario: "restart", variant: "\(bigBoard)+\(spread) \(round.signal)",
+                        server: "corkboard", scenario: "restart", variant: "\(bigBoard)+\(spread) \(round.signal) \(policy) backoff",
                         figures: [
                             "resume_seconds": round.resumeSeconds, "handshakes_per_second": round.handshakesPerSecond,
                             "peak_handshakes_per_second": Double(round.peakHandshakesPerSecond), "gaps": Double(round.gaps),

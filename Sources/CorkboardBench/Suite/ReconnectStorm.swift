@@ -5,8 +5,8 @@ import Synchronization
 
 /// Every member knocking again after a server went away, as the Swift client does: the first
 /// attempt after `backoff.delay(attempt: 0)` from the loss, each failed one followed by a
-/// longer jittered wait (`Backoff.reconnect`, the same policy as the
-/// SDK's). `threads` workers make the blocking attempts that are due, earliest first.
+/// longer jittered wait (`Backoff.reconnect`, or the browser SDK's `browserSDK`). `threads`
+/// workers make the blocking attempts that are due, earliest first.
 struct ReconnectStorm {
     struct Outcome {
         /// When each member's connection was welcomed (uptime nanoseconds), by member index.
@@ -75,6 +75,10 @@ struct ReconnectStorm {
         result.unresumed = result.resumedAt.filter { $0 == 0 }.count
         return result
     }
+
+    /// web/sdk/backoff.js's policy: 0.5 s doubling to 10 s, each delay times 0.7–1.3. The
+    /// same as a downward jitter of 6/13 under a delay 1.3 times as long.
+    static let browserSDK = Backoff(initial: 0.65, maximum: 13, jitter: 6.0 / 13)
 
     static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
 }

@@ -27,6 +27,8 @@ public struct RestartScenario {
         public var warmup = 2.0
         public var signals: [Int32] = [SIGTERM, SIGKILL]
         /// Threads making the blocking reconnect attempts, and reading the members' sockets.
+        /// The clients' delays between attempts: the Swift client's by default.
+        public var backoff = Backoff.reconnect
         public var reconnectThreads = 512
         public var clientThreads = 2
         public var seed: UInt64 = 1
@@ -80,6 +82,9 @@ public struct RestartScenario {
 
     public let configuration: Configuration
     public init(configuration: Configuration) { self.configuration = configuration }
+
+    /// The SDK's reconnect policy (web/sdk/backoff.js), for `Configuration.backoff`.
+    public static var browserSDKBackoff: Backoff { ReconnectStorm.browserSDK }
 
     public func run(progress: (String) -> Void) throws -> Result {
         BenchTarget.raiseDescriptorLimit()
@@ -175,6 +180,7 @@ public struct RestartScenario {
         var storm = ReconnectStorm()
         storm.threads = configuration.reconnectThreads
         storm.timeout = configuration.timeout
+        storm.backoff = configuration.backoff
         let stormOutcome = Mutex<ReconnectStorm.Outcome?>(nil)
         let stormOver = DispatchSemaphore(value: 0)
         Thread { [storm, port = server.port] in
