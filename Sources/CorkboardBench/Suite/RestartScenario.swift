@@ -135,6 +135,13 @@ public struct RestartScenario {
                 members.count, configuration.bigBoardMembers, configuration.spreadMembers, spread.count, joinSeconds,
                 Double(residentBefore) / 1e6, Double(residentJoined) / 1e6, result.bytesPerMember / 1024))
 
+        defer {
+            // Not latency samples, so said here: a storm that made moves fail would shrink them.
+            let rejections = traffic.rejections.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            progress(
+                "live moves not committed over the run: \(traffic.noops) noops (a move lost in a stop had landed), rejected: "
+                    + (rejections.isEmpty ? "none" : rejections.joined(separator: ", ")))
+        }
         for signal in configuration.signals {
             let round = try restart(
                 with: signal, server: server, members: members, boards: boards, traffic: traffic, receivers: receivers)
