@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "CorkboardBench",
             dependencies: [
-                "CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "CEpoll",
+                "CorkboardModel", "CorkboardWire", "CorkboardClient", "WebSocket", "WebSocketDeflate", "Sockets", "CEpoll",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
 

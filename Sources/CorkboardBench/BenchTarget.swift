@@ -6,8 +6,7 @@ import Glibc
 public final class BenchTarget {
     public let host: String
     public let port: UInt16
-    private let child: Process?
-    private let folder: URL?
+    private let child: ServerChild?
     /// The process id of an external server, given so that its memory can be read.
     private let externalPID: Int32?
 
@@ -28,62 +27,23 @@ public final class BenchTarget {
             self.host = host
             self.port = UInt16(port)
             child = nil
-            folder = nil
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corkboard-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("web"), withIntermediateDirectories: true)
-        try Data("bench".utf8).write(to: folder.appendingPathComponent("web/index.html"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments =
-            [
-                "serve", "--port", "0", "--echo-endpoint", "--log-level", "warning",
-                "--max-message-bytes", String(16 << 20),
-                "--web-root", folder.appendingPathComponent("web").path, "--data", folder.appendingPathComponent("data").path,
-            ]
-            + serverArguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // The child prints one line once it listens: "corkboard listening on http://HOST:PORT".
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "the server exited before listening") }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let portText = text.split(separator: "\n")[0].split(separator: ":").last, let port = UInt16(portText) else {
-            throw Failure(description: "unexpected server output: \(text)")
-        }
+        let child = try ServerChild(arguments: ["--echo-endpoint", "--max-message-bytes", String(16 << 20)] + serverArguments)
+        try child.start()
         host = "127.0.0.1"
-        self.port = port
-        child = process
-        self.folder = folder
-    }
-
-    deinit {
-        if let child, child.isRunning {
-            child.terminate()
-            child.waitUntilExit()
-        }
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        port = child.port
+        self.child = child
     }
 
     /// Resident memory of the server, in bytes: our own child, or an external server whose
     /// process id was given (nil otherwise).
     public var serverResidentBytes: Int? {
-        guard let pid = child?.processIdentifier ?? externalPID,
-            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes * 1024
+        (child?.processIdentifier ?? externalPID).flatMap(residentBytes(of:))
     }
 
     /// Our own server child's data folder (`--data`; nil for an external server).
-    public var dataDirectory: URL? { folder?.appendingPathComponent("data") }
+    public var dataDirectory: URL? { child?.dataDirectory }
 
     /// Our own server child's process id (nil for an external server).
     public var serverProcessID: Int32? { child?.processIdentifier }

@@ -16,6 +16,10 @@ public struct Backoff: Sendable, Hashable {
     /// The random share of each delay, 0…1: 0.5 waits between half and all of it.
     public var jitter: Double
 
+    /// The Swift client's policy between reconnect attempts (`BoardClientConfiguration`), which
+    /// the restart bench's clients follow too.
+    public static let reconnect = Backoff(initial: 0.1, maximum: 5)
+
     public init(initial: Double, maximum: Double, multiplier: Double = 2, jitter: Double = 0.5) {
         self.initial = initial
         self.maximum = maximum

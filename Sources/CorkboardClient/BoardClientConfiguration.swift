@@ -26,7 +26,7 @@ public struct BoardClientConfiguration: Sendable {
     /// Offer permessage-deflate (the server accepts it unless started with `--deflate off`).
     public var offersDeflate = true
     /// Delays between reconnect attempts after the connection drops.
-    public var reconnectBackoff = Backoff(initial: 0.1, maximum: 5)
+    public var reconnectBackoff = Backoff.reconnect
     /// Failed reconnect attempts in a row before the client gives up and closes (nil: never).
     /// The first join is a single attempt: `connect()` reports its failure at once.
     public var maximumReconnectAttempts: Int?

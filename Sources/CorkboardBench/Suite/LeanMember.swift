@@ -25,9 +25,12 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     /// Masking keys (RFC 6455 asks only that proxies cannot predict them).
     private var random: SplitMix64
 
-    /// Connects, upgrades to a WebSocket on `/ws`, says hello to `board`, and waits for the
-    /// welcome. Blocking.
-    init(number: Int, host: String, port: UInt16, board: String, listener: MoveAnswerListener?, timeout: Double = 60) throws {
+    /// Connects, upgrades to a WebSocket on `/ws`, says hello to `board` (resuming from
+    /// `resume` when given), and waits for the welcome. Blocking.
+    init(
+        number: Int, host: String, port: UInt16, board: String, listener: MoveAnswerListener?, resume: ResumePoint? = nil,
+        timeout: Double = 60
+    ) throws {
         self.number = number
         self.listener = listener
         random = SplitMix64(seed: UInt64(number) &+ 0x5EED)
@@ -36,9 +39,13 @@ final class LeanMember: BenchMember, @unchecked Sendable {
         do {
             try connectBlocking(host: host, port: port, timeout: timeout)
             try handshake(host: host, port: port)
-            try sendFrame(opcode: 1, Array(#"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"}"#.utf8))
+            let resuming = resume.map { #","resume":{"epoch":"\#($0.epoch)","seq":\#($0.seq)}"# } ?? ""
+            try sendFrame(opcode: 1, Array(#"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"\#(resuming)}"#.utf8))
             try awaitWelcome()
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            // What came with the welcome (a resume's replay) is handled now: the socket may
+            // not be readable again until much later.
+            consumePending(at: DispatchTime.now().uptimeNanoseconds)
         } catch {
             Glibc.close(fd)
             throw error
@@ -79,11 +86,16 @@ final class LeanMember: BenchMember, @unchecked Sendable {
             if used < count { pendingBytes = Array(bytes[used...]) }
         } else {
             pendingBytes.append(contentsOf: bytes)
-            let joined = pendingBytes
-            let used = joined.withUnsafeBytes { consume($0, at: time) }
-            pendingBytes.removeFirst(used)
+            consumePending(at: time)
         }
         return log.withLock { $0.closed == nil }
+    }
+
+    /// Handles the whole frames in `pendingBytes` and keeps the rest.
+    private func consumePending(at time: UInt64) {
+        let joined = pendingBytes
+        let used = joined.withUnsafeBytes { consume($0, at: time) }
+        pendingBytes.removeFirst(used)
     }
 
     /// Handles the whole frames at the start of `bytes`; returns how many bytes they took.
@@ -124,10 +136,12 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     private func handle(_ text: UnsafeBufferPointer<UInt8>, at time: UInt64) {
         let type = WireScan.string("type", in: text)
         let isCommitted = type.map { $0.elementsEqual("committed".utf8) } ?? false
+        let isMembership = type.map { $0.starts(with: "peer".utf8) } ?? false
         var answer: MoveAnswer?
         log.withLock { log in
             log.received += 1
             log.receivedBytes += text.count
+            if isMembership { log.membershipBytes += text.count }
             guard isCommitted else { return }
             if WireScan.isTrue("noop", in: text) {
                 answer = .noop
@@ -196,16 +210,22 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     private func awaitWelcome() throws {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let welcome = pendingBytes.withUnsafeBytes({ bytes -> (Int?, Int, String)? in
+            if let welcome = pendingBytes.withUnsafeBytes({ bytes -> (Int?, Int, String, String?, Bool)? in
                 guard let (opcode, payload, next) = Self.frame(in: bytes, at: 0) else { return nil }
                 let text = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[payload])
-                guard opcode == 1 else { return (nil, next, "a frame with opcode \(opcode)") }
+                guard opcode == 1 else { return (nil, next, "a frame with opcode \(opcode)", nil, false) }
                 let isWelcome = WireScan.string("type", in: text).map { $0.elementsEqual("welcome".utf8) } ?? false
-                return (isWelcome ? WireScan.integer("seq", in: text) : nil, next, String(decoding: text.prefix(200), as: UTF8.self))
+                let seq = isWelcome ? WireScan.integer("seq", in: text) : nil
+                let epoch = WireScan.string("epoch", in: text).map { String(decoding: $0, as: UTF8.self) }
+                return (seq, next, String(decoding: text.prefix(200), as: UTF8.self), epoch, WireScan.isTrue("resumed", in: text))
             }) {
                 guard let seq = welcome.0 else { throw JoinFailure(description: "hello was answered with \(welcome.2)") }
                 pendingBytes.removeFirst(welcome.1)
-                log.withLock { $0.welcomeSeq = seq }
+                log.withLock {
+                    $0.welcomeSeq = seq
+                    $0.epoch = welcome.3
+                    $0.resumed = welcome.4
+                }
                 return
             }
             let count = read(fd, &buffer, buffer.count)

@@ -20,6 +20,12 @@ protocol BenchMember: AnyObject, Sendable {
     func send(move: String, opId: String)
 }
 
+/// Where a client resumes from: the board's epoch and the last seq it has (the hello's `resume`).
+struct ResumePoint: Sendable, Equatable {
+    var epoch: String
+    var seq: Int
+}
+
 /// What a member received since its welcome: when each sequenced event arrived, and whether
 /// the seqs came exactly once and in order.
 struct MemberLog {
@@ -31,6 +37,9 @@ struct MemberLog {
     var received = 0
     /// The bytes of those messages (their text, without the frames' headers).
     var receivedBytes = 0
+    /// Of those, the bytes of membership news (`peers`, `peer.joined`, `peer.left`; not `peers.page`
+    /// answers, which only come when asked and the bench never asks).
+    var membershipBytes = 0
     /// Others' drag updates (`drag` starts and `drag.over` placeholder moves) since the welcome.
     var drags = 0
     /// Presence messages (single drag messages or `drags` batches) since the welcome, and their bytes.
@@ -39,6 +48,10 @@ struct MemberLog {
     /// Sequenced events that came again (at or below a seq already had), since the welcome.
     var duplicates = 0
     var closed: String?
+    /// The board's epoch and whether the server resumed from the hello's `resume` (the
+    /// welcome's `epoch` and `resumed`).
+    var epoch: String?
+    var resumed = false
     var nextSeq: Int { welcomeSeq + 1 + arrivals.count }
 
     /// When `seq` arrived, if it did.
