@@ -23,14 +23,16 @@ struct MembershipTick {
         if stillJoined.remove(client) == nil { left.append(client) }
     }
 
-    /// The tick's message, bounded (past the bound only `count` tells), and a fresh tick.
+    /// The tick's message and a fresh tick. A tick of more joins or more leaves than the
+    /// bound names none of them, only `count`: fifty names of a storm's thousands tell a
+    /// member nothing it can use (its list is stale either way), and during a restart under a
+    /// board of 5,000 those names were 92 % of all bytes sent (`corkboard bench restart`).
     mutating func flush(count: Int) -> PeersChange? {
         defer { self = MembershipTick() }
         let joined = joined.filter { stillJoined.contains($0.client) }
         guard !joined.isEmpty || !left.isEmpty else { return nil }
         let bound = MembershipLimits.listedPeers
-        return PeersChange(
-            count: count, joined: Array(joined.prefix(bound)), left: Array(left.prefix(bound)),
-            truncated: joined.count > bound || left.count > bound)
+        guard joined.count <= bound && left.count <= bound else { return PeersChange(count: count, joined: [], left: [], truncated: true) }
+        return PeersChange(count: count, joined: joined, left: left, truncated: false)
     }
 }
