@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Each scenario, small, against a real `corkboard serve`: the figures exist and every member
-/// received every event exactly once.
+/// received every event exactly once. The time limits only catch a hang: a loaded fresh-clone
+/// run, at the start of the suite beside the release build, took 139 s for the fan-out stepping.
 @Suite(.serialized, .threadsOfTheirOwn) struct ScenarioTests {
     private func withServer<T: Sendable>(_ body: @escaping @Sendable (String, Int32) throws -> T) async throws -> T {
         let server = try ServerProcess([
@@ -20,7 +21,7 @@ import Testing
         return try await BlockingWork { try body("ws://127.0.0.1:\(port)", pid) }.value
     }
 
-    @Test(.timeLimit(.minutes(2))) func fanoutStepsUntilTheLimitAndChecksEveryDelivery() async throws {
+    @Test(.timeLimit(.minutes(5))) func fanoutStepsUntilTheLimitAndChecksEveryDelivery() async throws {
         let result = try await withServer { url, _ in
             var configuration = FanoutScenario.Configuration()
             configuration.url = url
@@ -43,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func fanoutStopsAtTheFirstStepOverTheLimit() async throws {
+    @Test(.timeLimit(.minutes(5))) func fanoutStopsAtTheFirstStepOverTheLimit() async throws {
         let result = try await withServer { url, _ in
             var configuration = FanoutScenario.Configuration()
             configuration.url = url
@@ -57,7 +58,7 @@ import Testing
         #expect(result.stop.contains("passed the"))
     }
 
-    @Test(.timeLimit(.minutes(2))) func joinStormMeasuresTheJoinsTheBytesAndTheFanoutAfterwards() async throws {
+    @Test(.timeLimit(.minutes(5))) func joinStormMeasuresTheJoinsTheBytesAndTheFanoutAfterwards() async throws {
         let result = try await withServer { url, _ in
             var configuration = JoinStormScenario.Configuration()
             configuration.url = url
@@ -74,7 +75,7 @@ import Testing
         #expect(result.fanout.duplicates == 0 && result.fanout.missing == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
+    @Test(.timeLimit(.minutes(5))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
         let variants = try await withServer { url, _ in
             var configuration = OpsScenario.Configuration()
             configuration.url = url
@@ -92,7 +93,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func memoryReadsTheServersResidentSizeByProcessID() async throws {
+    @Test(.timeLimit(.minutes(5))) func memoryReadsTheServersResidentSizeByProcessID() async throws {
         let result = try await withServer { url, pid in
             var configuration = MemoryScenario.Configuration()
             configuration.url = url
@@ -107,7 +108,7 @@ import Testing
         #expect(result.residentBefore > 0 && result.residentIdle > result.residentBefore)
     }
 
-    @Test(.timeLimit(.minutes(2))) func presenceDeliversDragsToWatchersAndTimesThem() async throws {
+    @Test(.timeLimit(.minutes(5))) func presenceDeliversDragsToWatchersAndTimesThem() async throws {
         let result = try await withServer { url, _ in
             var configuration = PresenceScenario.Configuration()
             configuration.url = url
