@@ -63,7 +63,7 @@ class Replica:
         elif op["type"] == "update" and "collection" in op:
             self.column(op["collection"])["title"] = op["title"]
         elif op["type"] == "update":
-            # Neither an item nor a collection: the board's own title (docs/protocol.md §4).
+            # Neither an item nor a collection: the board's own title (docs/protocol.md#4-operations).
             self.board["title"] = op["title"]
         elif op["type"] == "collection.add":
             new = {"id": op["collection"]["id"], "title": op["collection"]["title"], "items": []}
