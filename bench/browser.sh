@@ -2,7 +2,7 @@
 # Issue #24: what the board page costs the browser's main thread on a big board, the page of
 # BEFORE (git refs, space-separated; each one's web/ is taken with `git archive`) beside the
 # page of this work tree, in one run on this machine (bench/browser/board_bench.py). Prints a
-# table, writes bench/results/raw/$NAME.json (default browser-board).
+# table, writes bench/results/browser/$NAME.json (default browser-board).
 #
 #   bench/browser.sh                              3 x 1,000 cards, before = main
 #   BEFORE="main page-scale" ROUNDS=3 bench/browser.sh
@@ -18,7 +18,7 @@ BEFORE=${BEFORE:-main}
 COLUMNS=${COLUMNS:-3}
 CARDS=${CARDS:-1000}
 ROUNDS=${ROUNDS:-3}
-RAW=${RAW:-bench/results/raw}
+RAW=${RAW:-bench/results/browser}
 NAME=${NAME:-browser-board}
 
 swift build --product corkboard
