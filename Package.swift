@@ -82,10 +82,10 @@ let package = Package(
             ]),
         // The bot client library: a board replica over our own WebSocket client, typed
         // operations with async results, reconnect and resume; `bot random`'s strategy and
-        // the lines `corkboard bot` prints.
+        // the lines `corkboard bot` prints; `corkboard boards`' calls of the HTTP API and its table.
         .target(
             name: "CorkboardClient",
-            dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "Sockets", "TLS"]),
+            dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "HTTP", "Sockets", "TLS"]),
         // <sys/epoll.h>, for the benchmark's lean clients (Linux).
         .target(name: "CEpoll"),
         // Benchmarks behind `corkboard bench`.
@@ -102,7 +102,7 @@ let package = Package(
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardPostgres", "CorkboardStore", "CorkboardBench",
                 "CorkboardClient",
-                "WebSocketDeflate", "TLS", "HTTP", "Sockets",
+                "WebSocketDeflate", "Sockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -135,7 +135,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CorkboardClientTests",
-            dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "TestSupport"]),
+            dependencies: ["CorkboardClient", "CorkboardModel", "CorkboardWire", "WebSocket", "Sockets", "TestSupport"]),
         .testTarget(
             name: "CorkboardPostgresTests",
             dependencies: ["CorkboardPostgres", "CorkboardStore", "CorkboardModel", "TestSupport"]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CorkboardClient
 import CorkboardHub
 import CorkboardSQLite
 import CorkboardServer
@@ -118,16 +119,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// so the failure stays one line.
     init(_ description: String) {
         self.description = description.escapingControlCharacters
-    }
-}
-
-extension String {
-    /// Line breaks and other control characters written escaped (`\n`), so that text from a
-    /// board (an id, a title) cannot break a line of output in two.
-    var escapingControlCharacters: String {
-        unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }.joined()
     }
 }
 

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CorkboardModel
-import CorkboardWire
-import Foundation
+import CorkboardClient
 
 /// `corkboard boards list|delete`: board administration through a running server's HTTP API,
 /// not on the store directly. Only the server can delete a board that people have open: it
@@ -38,22 +36,12 @@ struct BoardsListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let api = try server.api()
+        let administration = try server.administration()
         do {
-            let list = try api.decode(BoardList.self, from: try api.call(.GET, "/api/boards"))
-            // A board deleted between the listing and its reading is left out, not an error.
-            let rows = try list.boards.compactMap { summary -> ListedBoard? in
-                guard let body = try api.callUnlessMissing(.GET, "/api/boards/" + AdminAPI.pathSegment(summary.id)) else { return nil }
-                let document = try api.decode(BoardDocument.self, from: body)
-                return ListedBoard(id: summary.id, title: document.board.title, seq: document.seq, items: document.board.itemCount)
-            }
-            if json {
-                emit(String(decoding: try JSONEncoder.sorted.encode(["boards": rows]), as: UTF8.self))
-            } else {
-                emit(ListedBoard.table(rows))
-            }
-        } catch let failure as CommandFailure {
-            fail(failure)
+            let rows = try administration.listedBoards()
+            emit(json ? ListedBoard.json(rows) : ListedBoard.table(rows))
+        } catch {
+            fail(CommandFailure(error.description))
         }
     }
 }
@@ -70,45 +58,12 @@ struct BoardsDeleteCommand: ParsableCommand {
     var id: String
 
     func run() throws {
-        let api = try server.api()
+        let administration = try server.administration()
         do {
-            _ = try api.call(.DELETE, "/api/boards/" + AdminAPI.pathSegment(id), notFound: "there is no board \(String(reflecting: id))")
+            try administration.deleteBoard(id)
             emit("deleted board \(id)")
-        } catch let failure as CommandFailure {
-            fail(failure)
+        } catch {
+            fail(CommandFailure(error.description))
         }
     }
-}
-
-/// One row of `boards list`.
-struct ListedBoard: Encodable {
-    var id: String
-    var title: String
-    var seq: Int
-    var items: Int
-
-    /// Columns padded to their widest cell, a header first.
-    static func table(_ rows: [ListedBoard]) -> String {
-        let cells =
-            [["ID", "TITLE", "SEQ", "ITEMS"]]
-            + rows.map { [$0.id.escapingControlCharacters, $0.title.escapingControlCharacters, String($0.seq), String($0.items)] }
-        let widths = (0..<4).map { column in cells.map { $0[column].count }.max() ?? 0 }
-        return cells.map { row in
-            row.enumerated().map { column, cell in
-                column == 3 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
-    }
-}
-
-extension JSONEncoder {
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-}
-
-extension Board {
-    var itemCount: Int { collections.reduce(0) { $0 + $1.items.count } }
 }

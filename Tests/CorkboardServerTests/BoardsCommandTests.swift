@@ -5,7 +5,9 @@ import TestSupport
 import Testing
 
 /// `corkboard boards list` and `corkboard boards delete` as an admin runs them, against a
-/// real `corkboard serve` over its HTTP API.
+/// real `corkboard serve`: the wiring of options, environment, output and exit status.
+/// What the calls do, the table and every failure's line are `BoardAdministrationTests`' (in
+/// process, in CorkboardClientTests).
 @Suite(.threadsOfTheirOwn) struct BoardsCommandTests {
     let folder: ArchiveFolder
 
@@ -20,46 +22,34 @@ import Testing
         var items: Int
     }
 
-    @Test func listPrintsEveryBoardWithItsTitleSeqAndItems() throws {
+    @Test func listPrintsATableOrWithJSONOneObject() throws {
         let (server, api) = try folder.serve()
         defer { folder.stop(server) }
         let url = "http://127.0.0.1:\(api.port)"
-        let zeta = Board(
-            id: "zeta", title: "Two\nlines", collections: [BoardCollection(id: "c", title: "C", items: [Item(id: "z1", label: "Z")])])
-        try api.createBoard(zeta)
-        #expect(try api.send("PATCH", "/api/boards/zeta", body: #"{"title":"Renamed\nzeta"}"#).status == 200)
-        let demo = try api.document("demo")
-        let demoItems = demo.board.collections.reduce(0) { $0 + $1.items.count }
+        try api.createBoard(Board(id: "zeta", title: "Zeta", collections: [BoardCollection(id: "c", title: "C", items: [Item(id: "z1", label: "Z")])]))
 
         let (status, output, errors) = try folder.run(["boards", "list", "--url", url])
         #expect(status == 0, "\(errors)")
         let lines = output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         #expect(lines.first == ["ID", "TITLE", "SEQ", "ITEMS"])
-        #expect(lines.count == 3, "one line per board, a title's line break escaped: \(output)")
-        #expect(lines.last == ["zeta", #"Renamed\nzeta"#, "1", "1"], "\(output)")
-        #expect(lines[1].first == "demo" && lines[1].suffix(2) == ["\(demo.seq)", "\(demoItems)"], "\(output)")
+        #expect(lines.dropFirst().map(\.first) == ["demo", "zeta"], "\(output)")
+        #expect(lines.last == ["zeta", "Zeta", "0", "1"], "\(output)")
 
         let (jsonStatus, json, jsonErrors) = try folder.run(["boards", "list", "--json", "--url", url])
         #expect(jsonStatus == 0, "\(jsonErrors)")
         let listed = try JSONDecoder().decode([String: [Listed]].self, from: Data(json.utf8))
-        #expect(
-            listed["boards"] == [
-                Listed(id: "demo", title: demo.board.title, seq: demo.seq, items: demoItems),
-                Listed(id: "zeta", title: "Renamed\nzeta", seq: 1, items: 1),
-            ])
+        #expect(listed["boards"]?.map(\.id) == ["demo", "zeta"])
+        #expect(listed["boards"]?.last == Listed(id: "zeta", title: "Zeta", seq: 0, items: 1))
     }
 
-    @Test func deleteEndsTheBoardForItsMembersAndAnUnknownBoardExitsOneWithOneLine() throws {
+    @Test func deleteDeletesAndAnUnknownBoardExitsOneWithOneLine() throws {
         let (server, api) = try folder.serve()
         defer { folder.stop(server) }
         let url = "http://127.0.0.1:\(api.port)"
-        let member = try BoardTestClient(port: api.port, board: "demo", name: "Ada")
 
         let (status, output, errors) = try folder.run(["boards", "delete", "demo", "--url", url])
         #expect(status == 0, "\(errors)")
         #expect(output == "deleted board demo\n")
-        #expect(try member.expectClose() == .policyViolation)
-        #expect(member.log.last?.errorMessage == ErrorMessage(code: .gone, message: "the board was deleted"))
         #expect(try api.get("/api/boards/demo").status == 404)
 
         let (again, againOutput, againErrors) = try folder.run(["boards", "delete", "demo", "--url", url])
@@ -89,7 +79,7 @@ import Testing
         #expect(deleted == 0, "\(deleteErrors)")
     }
 
-    @Test func aRefusedTokenAndAnUnreachableServerAreOneLineEach() throws {
+    @Test func theTokenComesFromTheOptionOrTheEnvironmentAndARefusalIsOneLine() throws {
         let tokens = try TemporaryDirectory("corkboard-tokens")
         _ = try tokens.write("tokens.json", #"{"tokens":[{"token":"edit","role":"editor","boards":"*"},{"token":"own","role":"owner","boards":"*"}]}"#)
         let server = try ServerProcess([
@@ -101,17 +91,10 @@ import Testing
         let (refused, _, refusal) = try folder.run(["boards", "delete", "demo", "--url", url, "--token", "edit"])
         #expect(refused == 1)
         #expect(refusal == "corkboard: error: \(url) answered 403: only an owner may delete a board\n")
-        let (missing, _, unauthorized) = try folder.run(["boards", "list", "--url", url])
-        #expect(missing == 1)
-        #expect(unauthorized.hasPrefix("corkboard: error: \(url) answered 401: ") && unauthorized.filter { $0 == "\n" }.count == 1, "\(unauthorized)")
-        let (listed, output, _) = try folder.run(["boards", "list", "--url", url], environment: ["CORKBOARD_TOKEN": "own"])
+        let (listed, output, _) = try folder.run(["boards", "list"], environment: ["CORKBOARD_TOKEN": "own", "CORKBOARD_URL": url])
         #expect(listed == 0 && output.contains("demo"), "\(output)")
 
         let (badUsage, _, usage) = try folder.run(["boards", "list", "--url", "ftp://127.0.0.1"])
         #expect(badUsage == 64 && usage.contains("http:// or https://"), "\(usage)")
-
-        let (unreachable, _, failure) = try folder.run(["boards", "list", "--url", "http://127.0.0.1:1"])
-        #expect(unreachable == 1)
-        #expect(failure.hasPrefix("corkboard: error: cannot reach http://127.0.0.1:1: ") && failure.filter { $0 == "\n" }.count == 1, "\(failure)")
     }
 }
