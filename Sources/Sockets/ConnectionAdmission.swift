@@ -76,7 +76,4 @@ public final class ConnectionAdmission: Sendable {
             }
         }
     }
-
-    /// Connections counted now (for tests and metrics).
-    public var admittedCount: Int { state.withLock { $0.total } }
 }

@@ -58,11 +58,16 @@ import Testing
         return reading
     }
 
-    @Test func aThousandItemDragWithAFloodOfDragOverCostsEachMemberItsItemsOnce() async throws {
+    /// In single messages, and in the `drags` batches of a big audience (here from 1 member).
+    @Test(arguments: [false, true])
+    func aThousandItemDragWithAFloodOfDragOverCostsEachMemberItsItemsOnce(batched: Bool) async throws {
         try await offPool {
             // A 1 MiB output bound: what each member was sent before (the whole item list 20
             // times a second, 2.6 MB/s) overflows it within half a second.
-            let fixture = try HubFixture(board: Self.board) { $0.maxPendingOutput = 1 << 20 }
+            let fixture = try HubFixture(board: Self.board) {
+                $0.maxPendingOutput = 1 << 20
+                $0.hub.dragBatchAudience = batched ? 1 : nil
+            }
             let readers = try (0..<4).map { try fixture.join("Reader \($0)") }
             let dragger = try fixture.join("Dragger")
             for reader in readers {
@@ -89,7 +94,7 @@ import Testing
             }
             try dragger.send(.dragEnd)
             // One list of ids (its `drag`), at most 20 placeholder moves a second of under 400
-            // bytes each, and a few small messages (the clear).
+            // bytes each (one per tick in a batch), and a few small messages (the clear).
             let listBytes = try WireFormat.encode(
                 ServerMessage.drag(
                     DragUpdate(
