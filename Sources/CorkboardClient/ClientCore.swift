@@ -104,12 +104,6 @@ final class ClientCore: @unchecked Sendable {
         finish(nil)
     }
 
-    /// Drops the TCP connection without a close frame, as a network failure would: the
-    /// client reconnects and resumes as it would after a real one.
-    func dropConnection() {
-        socket?.connection.abort()
-    }
-
     /// Ends the client for good: every waiting operation gets `unanswered`, the event
     /// streams end.
     func finish(_ error: BoardClientError?) {

@@ -1,4 +1,4 @@
-@_spi(Testing) import CorkboardClient
+import CorkboardClient
 import CorkboardModel
 import CorkboardWire
 import Foundation
@@ -31,8 +31,10 @@ import Testing
         let boards = (0..<Self.boardCount).map { makeBoard("soak\($0)", collections: 4, items: 6) }
         for board in boards { try server.create(board) }
 
+        // A proxy per bot, which breaks that bot's connection as a network failure would.
+        let proxies = try (0..<Self.botCount).map { _ in try SeveringProxy(to: server.port) }
         let bots = (0..<Self.botCount).map { index in
-            var configuration = server.configuration(board: boards[index % Self.boardCount].id, name: "bot\(index)")
+            var configuration = server.configuration(board: boards[index % Self.boardCount].id, name: "bot\(index)", through: proxies[index])
             configuration.reconnectBackoff = Backoff(initial: 0.02, maximum: 0.3)
             return BoardClient(configuration)
         }
@@ -43,7 +45,7 @@ import Testing
         let outcomes = await withTaskGroup(of: [Outcome].self) { group in
             for (index, bot) in bots.enumerated() {
                 group.addTask {
-                    var player = SoakPlayer(bot: bot, number: index, seed: seed &+ UInt64(index))
+                    var player = SoakPlayer(bot: bot, proxy: proxies[index], number: index, seed: seed &+ UInt64(index))
                     var outcomes: [Outcome] = []
                     while ContinuousClock.now < deadline {
                         if let result = await player.act() {
@@ -105,18 +107,22 @@ import Testing
         let rejected = outcomes.filter { $0.result.rejection != nil }.count
         print("soak: \(seconds) s, seed \(seed): \(outcomes.count) operations, \(committed) committed, \(rejected) rejected, \(resumes) resumes")
         for bot in bots { await bot.close() }
+        for proxy in proxies { proxy.stop() }
     }
 }
 
 /// One soak bot's random behaviour, read from its replica.
 struct SoakPlayer {
     let bot: BoardClient
+    /// The bot's own proxy to the server: severing it breaks this bot's connection only.
+    let proxy: SeveringProxy
     let number: Int
     var random: SplitMix64
     var inserted = 0
 
-    init(bot: BoardClient, number: Int, seed: UInt64) {
+    init(bot: BoardClient, proxy: SeveringProxy, number: Int, seed: UInt64) {
         self.bot = bot
+        self.proxy = proxy
         self.number = number
         random = SplitMix64(seed: seed)
     }
@@ -147,7 +153,7 @@ struct SoakPlayer {
         let delay = Int.random(in: 0...3, using: &random)
         async let result = bot.perform(operation)
         try? await Task.sleep(for: .milliseconds(delay))
-        bot.dropConnection()
+        proxy.severAll()
         return await result
     }
 

@@ -65,16 +65,18 @@ final class CorkboardTestServer: @unchecked Sendable {
 
     var url: String { "ws://127.0.0.1:\(port)" }
 
-    func configuration(board: String, name: String, token: String? = nil) -> BoardClientConfiguration {
-        var configuration = BoardClientConfiguration(host: "127.0.0.1", port: port, board: board, name: name, token: token)
+    /// `through`: a proxy to this server (`SeveringProxy(to: port)`) the client connects
+    /// through instead, for a test that breaks its connections as a network failure would.
+    func configuration(board: String, name: String, token: String? = nil, through proxy: SeveringProxy? = nil) -> BoardClientConfiguration {
+        var configuration = BoardClientConfiguration(host: "127.0.0.1", port: proxy?.port ?? port, board: board, name: name, token: token)
         // Tests drop connections on purpose: come back fast.
         configuration.reconnectBackoff = Backoff(initial: 0.05, maximum: 0.5)
         configuration.joinTimeout = 5
         return configuration
     }
 
-    func client(board: String, name: String, token: String? = nil) -> BoardClient {
-        BoardClient(configuration(board: board, name: name, token: token))
+    func client(board: String, name: String, token: String? = nil, through proxy: SeveringProxy? = nil) -> BoardClient {
+        BoardClient(configuration(board: board, name: name, token: token, through: proxy))
     }
 
     // MARK: HTTP

@@ -29,9 +29,7 @@ public final class BlockingClient: @unchecked Sendable {
         // connection closed under it, with no response).
         let descriptor = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        Self.setTimeouts(descriptor, timeout)
         guard connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let code = errno
             Glibc.close(descriptor)
@@ -40,7 +38,20 @@ public final class BlockingClient: @unchecked Sendable {
         fd = descriptor
     }
 
+    /// Takes over a connected socket, such as one a test accepted to play the server, and
+    /// closes it when released.
+    public init(adopting descriptor: Int32, timeout: Double = 5) {
+        Self.setTimeouts(descriptor, timeout)
+        fd = descriptor
+    }
+
     deinit { Glibc.close(fd) }
+
+    private static func setTimeouts(_ descriptor: Int32, _ timeout: Double) {
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
 
     /// Shrinks the receive buffer: a peer that never reads then stops taking bytes early.
     public func setReceiveBuffer(_ bytes: Int32) {
