@@ -194,6 +194,10 @@ public final class Connection: @unchecked Sendable, Hashable {
         defer { loop.flushPending() }
         // Decoded bytes left over from before a pause come before anything newer.
         if filter?.hasBufferedInput == true, !deliverDecoded() { return }
+        // Reads until the socket would block, even after a short read: a reset or an end of
+        // stream that arrived with the data shows only in the next read, and the read source
+        // does not fire again for it (a client that sent, then reset, stayed connected until
+        // its idle timeout).
         for _ in 0..<limits.readsPerEvent {
             guard state == .open, !readSuspended else { return }
             switch socket.read(into: loop.readBuffer) {
@@ -205,7 +209,6 @@ public final class Connection: @unchecked Sendable, Hashable {
                 } else {
                     handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 }
-                if count < loop.readBuffer.count { return }
             case .wouldBlock:
                 return
             case .endOfFile:
@@ -229,7 +232,6 @@ public final class Connection: @unchecked Sendable, Hashable {
                 counters?.received(count)
                 lingered += count
                 if lingered > limits.lingerBytes { return terminate(closeReason) }
-                if count < loop.readBuffer.count { return }
             case .wouldBlock:
                 return
             case .endOfFile, .failed:

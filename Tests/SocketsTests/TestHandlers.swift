@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 @testable import Sockets
 
@@ -23,6 +24,23 @@ final class EchoHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     var closeReason: Connection.CloseReason? { lock.withLock { reason } }
+}
+
+/// Counts what it reads and answers nothing (an answer to a peer that reset would reveal the
+/// reset by itself). Touched on the loop, read by tests.
+final class SilentRecorder: ConnectionHandler, @unchecked Sendable {
+    private let state = Mutex<(bytes: Int, reason: Connection.CloseReason?)>((0, nil))
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        state.withLock { $0.bytes += bytes.count }
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+        state.withLock { $0.reason = reason }
+    }
+
+    var received: Int { state.withLock { $0.bytes } }
+    var closeReason: Connection.CloseReason? { state.withLock { $0.reason } }
 }
 
 /// Sends `chunkSize` bytes every 2 ms until the connection closes, as a stream of broadcasts would.

@@ -80,6 +80,17 @@ public final class BlockingClient: @unchecked Sendable {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// Closes the socket with a reset (RST), as a crashed peer or a cut network does; the
+    /// descriptor then reads /dev/null, so `deinit` closes nothing twice. (`reset()` shuts the
+    /// socket down, which sends a FIN.)
+    public func abortWithReset() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        dup2(null, fd)
+        Glibc.close(null)
+    }
+
     /// Reads whatever arrives next (nil on EOF; throws on timeout).
     public func receiveSome() throws -> [UInt8]? {
         if !buffered.isEmpty {
