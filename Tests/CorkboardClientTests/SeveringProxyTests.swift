@@ -113,26 +113,7 @@ private final class LoopbackListener {
     let fd: Int32
     let port: UInt16
 
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw BlockingClient.Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            let problem = String(cString: strerror(errno))
-            close(descriptor)
-            throw BlockingClient.Failure(description: "listen: \(problem)")
-        }
-        fd = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-    }
+    init() throws { (fd, port) = try listenOnLoopback(backlog: 8) }
 
     deinit { close(fd) }
 

@@ -66,23 +66,7 @@ private final class ProxyCore: Sendable {
     init(targetHost: String, targetPort: UInt16) throws {
         self.targetHost = targetHost
         self.targetPort = targetPort
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw SeveringProxy.Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 64) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            let problem = String(cString: strerror(errno))
-            close(listener)
-            throw SeveringProxy.Failure(description: "listen on 127.0.0.1: \(problem)")
-        }
+        let (listener, port) = try listenOnLoopback(backlog: 64)
         guard let (stopRead, stopWrite) = makePipe() else {
             close(listener)
             throw SeveringProxy.Failure(description: "pipe: \(String(cString: strerror(errno)))")
@@ -90,7 +74,7 @@ private final class ProxyCore: Sendable {
         self.listener = listener
         self.stopRead = stopRead
         self.stopWrite = stopWrite
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread { [self] in
             nameThisThread("px\(port) accept")
             acceptUntilStopped()
