@@ -140,15 +140,18 @@ private final class ProxyCore: Sendable {
                 resetAndClose(server)
                 continue
             }
-            splice.start(name: "px\(port)")
+            // Known before it relays a byte: a test that saw its bytes pass and then severs
+            // must find it (under load, the relay threads ran before it was recorded).
             let kept = state.withLock { state in
                 guard !state.stopped else { return false }
                 state.splices.removeAll { $0.isClosed }
                 state.splices.append(splice)
+                splice.start(name: "px\(port)")
                 return true
             }
             guard kept else {
-                // Stopped meanwhile, so stop() did not see this one.
+                // Stopped meanwhile, so stop() did not see this one: its threads close it all.
+                splice.start(name: "px\(port)")
                 splice.sever()
                 return splice.waitUntilClosed()
             }
