@@ -1,7 +1,7 @@
 // @ts-check
 // The board page (`/b/{id}`): wires the SDK's live board (the server, ../sdk/), the view
-// (the DOM), pointer and keyboard moves, editing, presence, the connection badge and the
-// read-only banner.
+// (the DOM), pointer and keyboard moves, drops from outside the board, editing, presence,
+// the connection badge and the read-only banner.
 
 import { connect } from "../sdk/corkboard.js";
 import { BoardView } from "./view.js";
@@ -14,6 +14,7 @@ import { accessToken, displayName, forgetToken, tokenAdvice } from "./people.js"
 import { showPeople as drawPeople } from "./presence-list.js";
 import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
+import { OutsideDrop } from "./outside-drop.js";
 import { findItem } from "../sdk/replica.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -60,10 +61,14 @@ const editing = new Editing(tools);
 new UndoControls(tools, () => pointer.active || keyboard.active);
 const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
+// Text, links and files dragged in from other apps and tabs (HTML5 drag and drop); left
+// alone while a card is in hand here.
+const outside = new OutsideDrop(tools, () => pointer.active || keyboard.active);
 
 view.afterRender = () => {
   pointer.restore();
   keyboard.restore();
+  outside.restore();
   view.showPresence([...session.peers.values()], session.board);
 };
 

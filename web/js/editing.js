@@ -400,6 +400,6 @@ function pointAt(element, offset) {
 }
 
 /** A card id no one else makes: the time and a random part. */
-function newCardId() {
+export function newCardId() {
   return `card-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }

@@ -238,28 +238,17 @@ export class PointerDrag {
     avatar.style.transform = `translate(${x - offsetX}px, ${y - offsetY}px) rotate(2deg)`;
     const boardRect = this.view.root.getBoundingClientRect();
     const inside = x >= boardRect.left && x <= boardRect.right && y >= boardRect.top && y <= boardRect.bottom;
-    const hit = inside ? this.view.columnAt(x, y) : null;
-    avatar.classList.toggle("will-cancel", !hit);
-    if (!hit) {
+    const slot = inside ? this.view.slotAt(x, y, new Set(drag.items)) : null;
+    avatar.classList.toggle("will-cancel", !slot);
+    if (!slot) {
       if (drag.target) this.view.animateChange(() => this.placeholder.remove(), this.listsOf([], null));
       drag.target = null;
       return;
     }
-    const excluded = new Set(drag.items);
-    const cards = this.view.visibleCards(hit.id, excluded);
-    // The first card whose middle is below the pointer, found by halving (cards are in order).
-    let index = 0;
-    let high = cards.length;
-    while (index < high) {
-      const middle = (index + high) >> 1;
-      const r = cards[middle].getBoundingClientRect();
-      if (r.top + r.height / 2 > y) high = middle;
-      else index = middle + 1;
-    }
-    const target = { collection: hit.id, index: this.view.slotIndex(hit.id, cards, index, excluded) };
+    const target = { collection: slot.collection, index: slot.index };
     if (drag.target && drag.target.collection === target.collection && drag.target.index === target.index) return;
     drag.target = target;
-    this.view.animateChange(() => hit.column.list.insertBefore(this.placeholder, cards[index] ?? this.view.slotNode(hit.id, target.index, excluded)), this.listsOf([], hit.column.list));
+    this.view.animateChange(() => slot.list.insertBefore(this.placeholder, slot.next), this.listsOf([], slot.list));
     this.session.dragOver(target.collection, target.index);
   }
 

@@ -764,6 +764,33 @@ export class BoardView {
   }
 
   /**
+   * The slot under a point of the viewport, as a drag shows it: the column there (columnAt),
+   * the index in it with `excluded` left out (before the first drawn card whose middle is
+   * below the point), and the node a placeholder goes before to show there (null: the end).
+   * Shared by the pointer drag and drops from outside the board, so both land alike.
+   * @param {number} x
+   * @param {number} y
+   * @param {Set<string | undefined>} excluded the cards in hand (none for a drop from outside)
+   * @returns {{ collection: string, list: HTMLOListElement, index: number, next: HTMLElement | null } | null}
+   */
+  slotAt(x, y, excluded) {
+    const hit = this.columnAt(x, y);
+    if (!hit) return null;
+    const cards = this.visibleCards(hit.id, excluded);
+    // The first card whose middle is below the point, found by halving (cards are in order).
+    let at = 0;
+    let high = cards.length;
+    while (at < high) {
+      const middle = (at + high) >> 1;
+      const r = cards[middle].getBoundingClientRect();
+      if (r.top + r.height / 2 > y) high = middle;
+      else at = middle + 1;
+    }
+    const index = this.slotIndex(hit.id, cards, at, excluded);
+    return { collection: hit.id, list: hit.column.list, index, next: cards[at] ?? this.slotNode(hit.id, index, excluded) };
+  }
+
+  /**
    * Cards of a column as shown, without `excluded` ids.
    * @param {string} collectionId
    * @param {Set<string | undefined>} excluded (a card still being written has no id yet)

@@ -1687,6 +1687,203 @@ def long_column(run):
     return (f"{len(shown['drawn'])} of {LONG} cards drawn at the top, {len(bottom['drawn'])} at the bottom; keyboard, "
             f"pointer and remote moves landed (seq {seq + 1}); {steps} ArrowDowns reached {order[steps]}")
 
+# ---------------------------------------------------------------------------------------------
+# Drops from outside the board (HTML5 drag and drop, js/outside-drop.js). A real drag from
+# another app cannot be driven from here, so the page gets what the browser would send: a
+# DataTransfer made in the page, and dragenter/dragover/drop dispatched at a point over a
+# column, at the element there.
+
+# Starts a drag from outside carrying `data` ({type: value}); the transfer is kept for the events.
+# Chromium ignores effectAllowed and dropEffect on a DataTransfer made by script (both stay
+# "none"), so the transfer gets them as its own properties: what another app's drag allows
+# (copy or link), and the drop effect the page chooses, as a real drag's transfer keeps them.
+OUTSIDE_DRAG_JS = """(data) => {
+  const transfer = new DataTransfer();
+  for (const [type, value] of Object.entries(data)) transfer.setData(type, value);
+  let dropEffect = 'none';
+  Object.defineProperty(transfer, 'effectAllowed', {get: () => 'copyLink'});
+  Object.defineProperty(transfer, 'dropEffect', {get: () => dropEffect, set: (value) => { dropEffect = value; }});
+  window.__outsideTransfer = transfer;
+}"""
+
+# Dispatches one drag event of that drag at (x, y); says whether the page took it and the drop effect it chose.
+OUTSIDE_DRAG_EVENT_JS = """([type, x, y]) => {
+  const transfer = window.__outsideTransfer;
+  transfer.dropEffect = 'none';
+  const target = document.elementFromPoint(x, y) ?? document.body;
+  const event = new DragEvent(type, {bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y,
+                                     dataTransfer: transfer, relatedTarget: null});
+  target.dispatchEvent(event);
+  return {prevented: event.defaultPrevented, dropEffect: transfer.dropEffect};
+}"""
+
+# The labels of each column's cards, in order.
+LABELS_JS = """() => [...document.querySelectorAll('section.column[data-collection-id]')].map(column =>
+  [column.dataset.collectionId,
+   [...column.querySelectorAll('ol.cards > li.card[data-item-id] .card-label')].map(label => label.textContent)])"""
+
+
+def outside_drag(page, data):
+    page.evaluate(OUTSIDE_DRAG_JS, data)
+
+
+def outside_drag_event(page, kind, point):
+    return page.evaluate(OUTSIDE_DRAG_EVENT_JS, [kind, point[0], point[1]])
+
+
+def point_over(page, collection_id, before_item=None):
+    """Over the upper quarter of `before_item` in that column, or (None) below its last card."""
+    if before_item:
+        box = column_list(page, collection_id).locator(f'li.card[data-item-id="{before_item}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.25
+    box = page.locator(f'section.column[data-collection-id="{collection_id}"] .add-card').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] - 4
+
+
+def labels(page):
+    return [(c, items) for c, items in page.evaluate(LABELS_JS)]
+
+
+def server_columns(run, board_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return answer["seq"], [(c["id"], [(i["label"], i.get("data")) for i in c["items"]]) for c in answer["collections"]]
+
+
+def with_labels(columns, collection_id, index, new_labels):
+    """The standard columns' labels with `new_labels` put at `index` of that column."""
+    out = [(c, [label for _, label in items]) for c, _, items in columns]
+    for c, items in out:
+        if c == collection_id:
+            items[index:index] = new_labels
+    return out
+
+
+def wait_labels(page, label, expected, timeout=10.0):
+    try:
+        wait_until(f"page {label} shows the cards {expected}", lambda: labels(page) == expected, timeout)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  page {label} shows {labels(page)}")
+
+
+def drop_from_outside(run, a, b, board_id, data, collection_id, before_item, index):
+    """Drags `data` from outside over `before_item` (None: the end) of that column in page A,
+    checks the placeholder there, drops, and returns the server's board once it has the cards."""
+    outside_drag(a, data)
+    point = point_over(a, collection_id, before_item)
+    for kind in ("dragenter", "dragover"):
+        taken = outside_drag_event(a, kind, point)
+        if not taken["prevented"] or taken["dropEffect"] != "copy":
+            raise ScenarioFailure(f"page A did not take the {kind} of a drag from outside ({data}): {taken}")
+    wait_placeholder(a, collection_id, index)
+    if not a.locator("li.placeholder").is_visible():
+        raise ScenarioFailure("the placeholder of the drag from outside is not visible")
+    if count(b, "li.placeholder, li.ghost-slot"):
+        raise ScenarioFailure("page B shows a placeholder or ghost for A's drag from outside (no presence is sent)")
+    taken = outside_drag_event(a, "drop", point)
+    if not taken["prevented"]:
+        raise ScenarioFailure(f"page A did not take the drop: {taken}")
+    wait_until("page A has no li.placeholder after the drop", lambda: count(a, "li.placeholder") == 0, timeout=3)
+
+
+@scenario("outside-drop-link")
+def outside_drop_link(run):
+    """A link dragged from another tab (text/uri-list, its title in text/html) onto page A
+    between d1 and d2: the placeholder shows there while it is over the column and leaves with
+    the drag (dragleave out of the board); a drag that started in the page is not taken; the
+    drop makes one card titled by the link, its URL in data, before d2 on both pages and on
+    the server."""
+    board_id = run.new_board("outside-link")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    url = "https://example.com/docs/reorder"
+    data = {"text/uri-list": url, "text/plain": url,
+            "text/html": f'<meta charset="utf-8"><a href="{url}">Reordering\n   items</a>'}
+    # Over "todo", then out of the board: the placeholder goes with the drag.
+    outside_drag(a, data)
+    outside_drag_event(a, "dragenter", point_over(a, "todo", "t2"))
+    outside_drag_event(a, "dragover", point_over(a, "todo", "t2"))
+    wait_placeholder(a, "todo", 1)
+    outside_drag_event(a, "dragleave", point_over(a, "todo", "t2"))
+    wait_until("the placeholder is gone once the drag left the board", lambda: count(a, "li.placeholder") == 0, timeout=3)
+    # A drag that starts in this page (its dragstart fired here) is not from outside: left to the browser.
+    a.evaluate("() => document.querySelector('#board-title').dispatchEvent(new DragEvent('dragstart', {bubbles: true}))")
+    taken = outside_drag_event(a, "dragover", point_over(a, "todo", "t2"))
+    a.evaluate("() => document.querySelector('#board-title').dispatchEvent(new DragEvent('dragend', {bubbles: true}))")
+    if taken["prevented"] or count(a, "li.placeholder"):
+        raise ScenarioFailure(f"a drag that started in the page was taken as one from outside: {taken}")
+
+    drop_from_outside(run, a, b, board_id, data, "doing", "d2", 1)
+    expected = with_labels(standard_columns(), "doing", 1, ["Reordering items"])
+    wait_labels(a, "A", expected)
+    wait_labels(b, "B", expected)
+    seq, columns = server_columns(run, board_id)
+    doing = dict(columns)["doing"]
+    if seq != 1 or doing[1] != ("Reordering items", {"url": url}):
+        raise ScenarioFailure(f"the server has, at seq {seq}, doing = {doing}; expected the link card at 1 in one insert")
+    no_page_problems(run)
+    return f"the link became \"Reordering items\" ({url}) before d2 on A, B and the server (seq {seq})"
+
+
+@scenario("outside-drop-text")
+def outside_drop_text(run):
+    """Plain text of two lines (and a blank one) dragged from another app onto page A before
+    t1, then a line to the end of "done": one card per non-empty line, in order, in one insert
+    each, on both pages and on the server."""
+    board_id = run.new_board("outside-text")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    drop_from_outside(run, a, b, board_id, {"text/plain": "  Call the printer \n\nOrder paper\n"}, "todo", "t1", 0)
+    expected = with_labels(standard_columns(), "todo", 0, ["Call the printer", "Order paper"])
+    wait_labels(a, "A", expected)
+    wait_labels(b, "B", expected)
+    drop_from_outside(run, a, b, board_id, {"text/plain": "Ship it"}, "done", None, 1)
+    expected = [(c, items + ["Ship it"] if c == "done" else items) for c, items in expected]
+    wait_labels(a, "A", expected)
+    wait_labels(b, "B", expected)
+    seq, columns = server_columns(run, board_id)
+    shown = [(c, [label for label, _ in items]) for c, items in columns]
+    if seq != 2 or shown != expected:
+        raise ScenarioFailure(f"the server has {shown} at seq {seq}; expected {expected} at seq 2 (one insert a drop)")
+    no_page_problems(run)
+    return "two lines became two cards before t1, one line a card at the end of done, on A, B and the server"
+
+
+@scenario("outside-drop-locked")
+def outside_drop_locked(run):
+    """On a locked board a drag from outside shows no placeholder (drop effect none) and its
+    drop is refused with the notice a refused pick-up shows; nothing is inserted."""
+    board_id = run.new_board("outside-locked")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    run.server.post_op(board_id, {"type": "lock", "opId": "lock-outside", "locked": True})
+    wait_until("page A shows the read-only banner", lambda: a.locator("#readonly").is_visible(), timeout=5)
+    outside_drag(a, {"text/plain": "Sneak in"})
+    point = point_over(a, "doing", "d2")
+    for kind in ("dragenter", "dragover"):
+        taken = outside_drag_event(a, kind, point)
+        if taken["dropEffect"] != "none":
+            raise ScenarioFailure(f"on a locked board the {kind} of a drag from outside chose {taken}, not drop effect none")
+    if count(a, "li.placeholder"):
+        raise ScenarioFailure("a placeholder shows for a drag from outside over a locked board")
+    a.evaluate("() => { document.querySelector('#notice').hidden = true; }")
+    outside_drag_event(a, "drop", point)
+    notice = wait_until("page A shows a #notice after the drop on the locked board",
+                        lambda: a.locator("#notice").is_visible() and a.locator("#notice").inner_text().strip(), timeout=3)
+    if "locked" not in notice.lower():
+        raise ScenarioFailure(f"the notice after a drop on the locked board says {notice!r}")
+    a.wait_for_timeout(300)
+    seq, columns = server_columns(run, board_id)
+    start = with_labels(standard_columns(), "todo", 0, [])
+    if seq != 1 or [(c, [label for label, _ in items]) for c, items in columns] != start:
+        raise ScenarioFailure(f"the server has {columns} at seq {seq} after a refused drop (the lock was seq 1)")
+    wait_labels(a, "A", start)
+    wait_labels(b, "B", start)
+    no_page_problems(run)
+    return f"no placeholder, drop effect none, notice {notice!r}, nothing inserted"
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
