@@ -62,6 +62,13 @@ public final class CorkboardServer: Sendable {
             accessLogger.logLevel = logger.logLevel
             httpConfiguration.accessLog = AccessLog(logger: accessLogger)
         }
+        if !configuration.trustedProxies.isEmpty {
+            let trusted = configuration.trustedProxies
+            httpConfiguration.forwardedClient = { request in
+                guard let peer = request.remoteAddress else { return nil }
+                return trusted.forwardedClient(peer: peer.host, forwardedFor: request.headers.values("X-Forwarded-For"))
+            }
+        }
         let router = Routes.make(
             configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         http = HTTPServer(
