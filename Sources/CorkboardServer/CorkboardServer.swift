@@ -65,8 +65,10 @@ public final class CorkboardServer: Sendable {
         if !configuration.trustedProxies.isEmpty {
             let trusted = configuration.trustedProxies
             httpConfiguration.forwardedClient = { request in
-                guard let peer = request.remoteAddress else { return nil }
-                return trusted.forwardedClient(peer: peer.host, forwardedFor: request.headers.values("X-Forwarded-For"))
+                // No header, nothing forwarded: the peer's host is not even looked up.
+                let forwardedFor = request.headers.values("X-Forwarded-For")
+                guard !forwardedFor.isEmpty, let peer = request.remoteAddress else { return nil }
+                return trusted.forwardedClient(peer: peer.host, forwardedFor: forwardedFor)
             }
         }
         let router = Routes.make(
