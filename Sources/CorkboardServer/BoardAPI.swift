@@ -104,7 +104,7 @@ enum BoardAPI {
             guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may rename a board")) }
             hub.submit(
                 BoardRename.request(title: title), board: board, role: role, author: holder.httpAuthor,
-                caller: request.remoteAddress?.host ?? "local",
+                caller: request.clientAddress ?? "local",
                 bytes: request.body.count
             ) { result in
                 responder.respond(result.map { BoardRename.response(to: $0, board: board, title: title) })
@@ -144,7 +144,7 @@ enum BoardAPI {
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
                 hub.submit(
-                    operation, board: board, role: role, author: holder.httpAuthor, caller: request.remoteAddress?.host ?? "local",
+                    operation, board: board, role: role, author: holder.httpAuthor, caller: request.clientAddress ?? "local",
                     bytes: request.body.count
                 ) { result in
                     responder.respond(

@@ -62,6 +62,15 @@ public final class CorkboardServer: Sendable {
             accessLogger.logLevel = logger.logLevel
             httpConfiguration.accessLog = AccessLog(logger: accessLogger)
         }
+        if !configuration.trustedProxies.isEmpty {
+            let trusted = configuration.trustedProxies
+            httpConfiguration.forwardedClient = { request in
+                // No header, nothing forwarded: the peer's host is not even looked up.
+                let forwardedFor = request.headers.values("X-Forwarded-For")
+                guard !forwardedFor.isEmpty, let peer = request.remoteAddress else { return nil }
+                return trusted.forwardedClient(peer: peer.host, forwardedFor: forwardedFor)
+            }
+        }
         let router = Routes.make(
             configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         http = HTTPServer(

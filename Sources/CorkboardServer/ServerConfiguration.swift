@@ -65,6 +65,10 @@ public struct ServerConfiguration: Sendable {
     public var maxPendingOutput = 4 * 1024 * 1024
     /// A line per answered HTTP request on the `corkboard.access` logger, at info (`--access-log`).
     public var accessLog = true
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxies`): for a request
+    /// from one of them, the HTTP operation rates and the access log go by the forwarded
+    /// client. Connection limits still count the peer. Empty (the default): none.
+    public var trustedProxies = TrustedProxies()
     /// How long a graceful shutdown keeps serving, `/readyz` answering 503, before it stops
     /// accepting (`--drain-seconds`): the time a load balancer needs to take the node out.
     public var drainDelay: DispatchTimeInterval = .seconds(0)

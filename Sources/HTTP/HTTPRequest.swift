@@ -10,8 +10,15 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Filled by the router from `{name}` segments of the matched pattern.
     public var pathParameters: [String: String] = [:]
-    /// The client's address, filled by the server connection (nil in tests that build requests).
+    /// The TCP peer's address, filled by the server connection (nil in tests that build requests).
     public var remoteAddress: SocketAddress?
+    /// The client's address as a proxy in front forwarded it, when the server trusts that
+    /// proxy (`HTTPServerConfiguration.forwardedClient`); nil: the peer is the client.
+    public var forwardedClient: String?
+
+    /// The client's numeric address: the forwarded one, else the peer's host. What per-client
+    /// rates are counted by and logs name.
+    public var clientAddress: String? { forwardedClient ?? remoteAddress?.host }
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method

@@ -23,6 +23,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var admission = AdmissionLimits(maxConnections: 20_000)
     /// Where a line for each answered request goes; nil: nowhere.
     public var accessLog: AccessLog?
+    /// Who the client of a request is when a proxy forwarded it: given the request (its
+    /// `remoteAddress` filled), the client's address, or nil when the peer is the client. Set
+    /// on every request before it is routed; nil (the default): every peer is its own client.
+    /// Connection limits (`admission`) apply at accept, before any header, so they still
+    /// count the peer.
+    public var forwardedClient: (@Sendable (HTTPRequest) -> String?)?
 
     public init() {}
 }
@@ -144,6 +150,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private func dispatch(_ parsed: HTTPRequest) {
         var addressed = parsed
         addressed.remoteAddress = connection.remoteAddress
+        addressed.forwardedClient = configuration.forwardedClient?(addressed)
         let request = addressed
         enter(.handling)
         requestNumber += 1

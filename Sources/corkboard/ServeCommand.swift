@@ -142,6 +142,12 @@ struct ServeCommand: ParsableCommand {
     )
     var maxConnectionsPerIp: Int?
 
+    @Option(
+        help:
+            "Comma-separated CIDR blocks or addresses of the proxies in front (127.0.0.1/32,10.0.0.0/8,::1): from them, X-Forwarded-For names the client, whom the HTTP operation rates and the access log then go by (connection limits still count the proxy). Unset: none, every peer is the client (env: CORKBOARD_TRUSTED_PROXIES)."
+    )
+    var trustedProxies: String?
+
     @Option(help: "Boards the server holds; creating more is refused with 507. 0: no limit (env: CORKBOARD_MAX_BOARDS; default 10000).")
     var maxBoards: Int?
 
@@ -214,6 +220,7 @@ struct ServeCommand: ParsableCommand {
         options.maxDragSeconds = maxDragSeconds
         options.maxConnections = maxConnections
         options.maxConnectionsPerIP = maxConnectionsPerIp
+        options.trustedProxies = trustedProxies
         options.maxBoards = maxBoards
         options.boardLimits = boardLimits.values
         options.maxHistoryBytes = maxHistoryBytes

@@ -33,6 +33,8 @@ public struct ServeOptions: Sendable {
     public var maxDragSeconds: Int?
     public var maxConnections: Int?
     public var maxConnectionsPerIP: Int?
+    /// Comma-separated CIDR blocks or addresses.
+    public var trustedProxies: String?
     public var maxBoards: Int?
     public var boardLimits = BoardLimitValues()
     public var maxHistoryBytes: Int?

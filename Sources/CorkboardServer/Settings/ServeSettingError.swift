@@ -13,6 +13,8 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
     case unknownLogLevel(String)
     case unknownLogFormat(String)
     case unknownAccessLog(String)
+    /// An item of `--trusted-proxies` that is not an address or CIDR block.
+    case malformedTrustedProxy(String)
     /// A count limit below 0 (0 turns it off).
     case negativeLimit(option: String)
     /// A messages-per-second rate below 0 (0 turns it off).
@@ -46,6 +48,8 @@ public enum ServeSettingError: Error, Equatable, CustomStringConvertible {
             return "log format '\(name)' is not one of text, json"
         case .unknownAccessLog(let value):
             return "access log '\(value)' is not one of on, off"
+        case .malformedTrustedProxy(let item):
+            return "--trusted-proxies: '\(item)' is not an IPv4 or IPv6 address or CIDR block (e.g. 10.0.0.0/8, ::1/128)"
         case .negativeLimit(let option):
             return "\(option) must be 0 (no limit) or a positive number"
         case .negativeRate(let option):

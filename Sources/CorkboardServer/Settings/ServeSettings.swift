@@ -67,6 +67,13 @@ public struct ServeSettings: Sendable {
         settings.http.admission.maxConnectionsPerAddress = try values.limit(
             values.integer(options.maxConnectionsPerIP, "CORKBOARD_MAX_CONNECTIONS_PER_IP"), "--max-connections-per-ip",
             default: settings.http.admission.maxConnectionsPerAddress)
+        if let proxies = values.string(options.trustedProxies, "CORKBOARD_TRUSTED_PROXIES") {
+            do {
+                settings.trustedProxies = try TrustedProxies(parsing: proxies)
+            } catch {
+                throw .malformedTrustedProxy(error.item)
+            }
+        }
         settings.hub.maxBoards = try values.limit(
             values.integer(options.maxBoards, "CORKBOARD_MAX_BOARDS"), "--max-boards", default: settings.hub.maxBoards)
         try options.boardLimits.apply(to: &settings.hub, environment: environment)

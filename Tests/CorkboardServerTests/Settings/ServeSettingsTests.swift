@@ -50,6 +50,7 @@ import Testing
         #expect(server.hub.maxDragItems == 1_000 && server.hub.maxDragDuration == .seconds(120))
         #expect(server.hub.dragBatchAudience == 50)
         #expect(server.createsDemoBoard && !server.echoEndpoint)
+        #expect(server.trustedProxies.isEmpty)
     }
 
     /// One setting: its variable and a value in its text, the same value as an option, and
@@ -122,6 +123,9 @@ import Testing
             variable: "CORKBOARD_MAX_CONNECTIONS_PER_IP", text: "8", option: { $0.maxConnectionsPerIP = 8 },
             read: { "\($0.configuration.http.admission.maxConnectionsPerAddress ?? -1)" }, expected: "8"),
         Setting(
+            variable: "CORKBOARD_TRUSTED_PROXIES", text: "127.0.0.1/32, 10.0.0.0/8,::1", option: { $0.trustedProxies = "127.0.0.1/32, 10.0.0.0/8,::1" },
+            read: { $0.configuration.trustedProxies.description }, expected: "127.0.0.1/32,10.0.0.0/8,::1/128"),
+        Setting(
             variable: "CORKBOARD_MAX_BOARDS", text: "2", option: { $0.maxBoards = 2 },
             read: { "\($0.configuration.hub.maxBoards ?? -1)" }, expected: "2"),
         Setting(
@@ -169,6 +173,13 @@ import Testing
             },
             ["CORKBOARD_PORT": "9002", "CORKBOARD_HOST": "::", "CORKBOARD_MAX_BOARDS": "x"])
         #expect(settings.configuration.port == 9001 && settings.configuration.host == "0.0.0.0" && settings.configuration.hub.maxBoards == 3)
+    }
+
+    @Test func trustedProxiesFromTheOptionWinAndNoneIsEmpty() throws {
+        let given = try settings(options { $0.trustedProxies = "::1" }, ["CORKBOARD_TRUSTED_PROXIES": "not a block"])
+        #expect(given.configuration.trustedProxies.description == "::1/128")
+        #expect(try settings(ServeOptions(), ["CORKBOARD_TRUSTED_PROXIES": ""]).configuration.trustedProxies.isEmpty)
+        #expect(try settings(options { $0.trustedProxies = "" }).configuration.trustedProxies.isEmpty)
     }
 
     @Test func anEmptyVariableIsUnset() throws {
@@ -250,6 +261,14 @@ import Testing
         (["CORKBOARD_MAX_BOARDS": "-1"], "--max-boards must be 0 (no limit) or a positive number"),
         (["CORKBOARD_MAX_CONNECTIONS": "-1"], "--max-connections must be 0 (no limit) or a positive number"),
         (["CORKBOARD_MAX_CONNECTIONS_PER_IP": "-1"], "--max-connections-per-ip must be 0 (no limit) or a positive number"),
+        (
+            ["CORKBOARD_TRUSTED_PROXIES": "127.0.0.1/32, proxy.internal"],
+            "--trusted-proxies: 'proxy.internal' is not an IPv4 or IPv6 address or CIDR block (e.g. 10.0.0.0/8, ::1/128)"
+        ),
+        (
+            ["CORKBOARD_TRUSTED_PROXIES": "10.0.0.0/33"],
+            "--trusted-proxies: '10.0.0.0/33' is not an IPv4 or IPv6 address or CIDR block (e.g. 10.0.0.0/8, ::1/128)"
+        ),
         (["CORKBOARD_MAX_ITEMS_PER_BOARD": "-1"], "--max-items-per-board must be 0 (no limit) or a positive number"),
         (["CORKBOARD_MAX_COLLECTIONS_PER_BOARD": "-2"], "--max-collections-per-board must be 0 (no limit) or a positive number"),
         (["CORKBOARD_MAX_DRAG_ITEMS": "-1"], "--max-drag-items must be 0 (no limit) or a positive number"),
@@ -276,6 +295,7 @@ import Testing
         #expect(refusal(options { $0.opByteRate = -1 }) == .negativeByteRate(option: "--op-byte-rate"))
         #expect(refusal(options { $0.presenceRate = -1 }) == .negativeRate(option: "--presence-rate"))
         #expect(refusal(options { $0.store = "disk" }) == .unknownStore("disk"))
+        #expect(refusal(options { $0.trustedProxies = "::1/200" }) == .malformedTrustedProxy("::1/200"))
         #expect(
             refusal(
                 options {
