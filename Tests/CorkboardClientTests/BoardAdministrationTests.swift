@@ -113,22 +113,24 @@ import Testing
         #expect(try Self.administration(server, token: "own").board("demo") != nil, "nothing was deleted")
     }
 
-    @Test func aClosedPortCannotBeReached() throws {
+    /// Over IPv4 and IPv6: the line names the server as a URL would (an IPv6 host bracketed).
+    @Test(arguments: [("127.0.0.1", AF_INET, "127.0.0.1"), ("::1", AF_INET6, "[::1]")])
+    func aClosedPortCannotBeReached(host: String, family: Int32, named: String) throws {
         // A bound socket that never listens: the port is ours, and connecting is refused.
-        let bound = try Socket.tcp(family: AF_INET)
+        let bound = try Socket.tcp(family: family)
         defer { bound.close() }
-        try bound.bind(to: try #require(try SocketAddress.resolve(host: "127.0.0.1", port: 0).first))
+        try bound.bind(to: try #require(try SocketAddress.resolve(host: host, port: 0).first))
         let port = try bound.localAddress().port
-        let admin = try BoardAdministration(address: ServerAddress(host: "127.0.0.1", port: port), timeout: 5)
+        let admin = try BoardAdministration(address: ServerAddress(host: host, port: port), timeout: 5)
 
         let failure = Self.failure { () throws(BoardAdministrationError) in try admin.listBoards() }
         guard case .cannotReach(let server, _) = failure else {
             Issue.record("expected cannotReach, got \(String(describing: failure))")
             return
         }
-        #expect(server == "http://127.0.0.1:\(port)")
+        #expect(server == "http://\(named):\(port)")
         let line = try #require(failure?.description)
-        #expect(line.hasPrefix("cannot reach http://127.0.0.1:\(port): ") && !line.contains("\n"), "\(line)")
+        #expect(line.hasPrefix("cannot reach http://\(named):\(port): ") && !line.contains("\n"), "\(line)")
     }
 
     @Test func overHTTPSTheCertificateIsCheckedAgainstTheCAFile() throws {

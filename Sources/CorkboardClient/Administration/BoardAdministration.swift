@@ -98,7 +98,11 @@ public struct BoardAdministration: Sendable {
     }
 
     /// `http://host:port` as the messages name it.
-    var server: String { "\(address.usesTLS ? "https" : "http")://\(address.host):\(address.port)" }
+    var server: String {
+        // An IPv6 address is bracketed in a URL, or its colons run into the port's.
+        let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+        return "\(address.usesTLS ? "https" : "http")://\(host):\(address.port)"
+    }
 
     /// One request, waited for; any answer at all is a response.
     private func exchange(_ method: HTTPMethod, _ path: String) throws(BoardAdministrationError) -> HTTPClientCall.Response {
