@@ -2,7 +2,8 @@
 // files become as cards. Run: node --test Tests/sdk/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_DROPPED_CARDS, MAX_LABEL_BYTES, cardDrafts, carriesCards, cutToBytes, uriListURLs } from "../../web/js/dropped-cards.js";
+import { MAX_DROPPED_CARDS, MAX_LABEL_BYTES, SHORT_LABEL, cardDrafts, carriesCards, cutToBytes, shortLabel, uriListURLs } from "../../web/js/dropped-cards.js";
+import { webLink } from "../../web/js/web-link.js";
 
 test("text, links and files can become cards; other types cannot", () => {
   assert.equal(carriesCards(["text/plain"]), true);
@@ -32,15 +33,38 @@ test("a link is titled by its anchor's text, its URL kept in data", () => {
   assert.deepEqual(drafts, [{ label: "The A page", data: { url: "https://example.com/a" } }]);
 });
 
-test("Firefox's text/x-moz-url titles each link; untitled ones are labelled with their URL", () => {
+test("Firefox's text/x-moz-url titles each link; untitled ones are labelled with their host and path", () => {
   const { drafts } = cardDrafts({
     uriList: "# two links\r\nhttps://a.example/\r\nhttps://b.example/x\r\n",
     mozUrl: "https://a.example/\nAlpha\nhttps://b.example/x\n",
   });
   assert.deepEqual(drafts, [
     { label: "Alpha", data: { url: "https://a.example/" } },
-    { label: "https://b.example/x", data: { url: "https://b.example/x" } },
+    { label: "b.example/x", data: { url: "https://b.example/x" } },
   ]);
+});
+
+test("an untitled link's label is short, its whole URL kept in data", () => {
+  const url = `https://example.com/reports/${"q".repeat(200)}?page=2`;
+  const [draft] = cardDrafts({ uriList: url }).drafts;
+  assert.equal(draft.label.length, SHORT_LABEL);
+  assert.ok(draft.label.startsWith("example.com/reports/qqq") && draft.label.endsWith("…"), draft.label);
+  assert.deepEqual(draft.data, { url });
+  assert.equal(shortLabel("https://example.com/"), "example.com");
+  assert.equal(shortLabel("http://example.com:8080/a%20b?x=1"), "example.com:8080/a b?x=1");
+});
+
+test("only web links are kept as links: another scheme is text on the card", () => {
+  const { drafts } = cardDrafts({ uriList: "javascript:alert(1)\ndata:text/html,hi\nfile:///etc/passwd\nHTTPS://Example.com/A" });
+  assert.deepEqual(drafts, [
+    { label: "javascript:alert(1)" },
+    { label: "data:text/html,hi" },
+    { label: "file:///etc/passwd" },
+    { label: "example.com/A", data: { url: "HTTPS://Example.com/A" } },
+  ]);
+  assert.equal(webLink("https://"), false);
+  assert.equal(webLink(42), false);
+  assert.equal(webLink(" https://example.com"), false);
 });
 
 test("one link and one anchor written otherwise are the same link", () => {
@@ -49,7 +73,7 @@ test("one link and one anchor written otherwise are the same link", () => {
 });
 
 test("links win over their text/plain, files over everything", () => {
-  assert.equal(cardDrafts({ uriList: "https://x.example/", text: "something else" }).drafts[0].label, "https://x.example/");
+  assert.equal(cardDrafts({ uriList: "https://x.example/", text: "something else" }).drafts[0].label, "x.example");
   const { drafts } = cardDrafts({ files: ["notes.txt", "photo.jpg"], uriList: "file:///tmp/notes.txt", text: "/tmp/notes.txt" });
   assert.deepEqual(drafts, [{ label: "notes.txt" }, { label: "photo.jpg" }]);
 });

@@ -4,8 +4,10 @@
 // also carries its URL as text/plain, and a file from some file managers its file:// URL:
 // - files: one card per file, named after it (nothing is uploaded);
 // - links (`text/uri-list`): one card per URL, labelled with its title (the anchor's text in
-//   the `text/html`, or Firefox's `text/x-moz-url`), else the URL itself; the URL goes in the
-//   card's `data` as `{ url }`;
+//   the `text/html`, or Firefox's `text/x-moz-url`), else the URL made short (its host and
+//   path, at most SHORT_LABEL characters); a web link (http or https) goes in the card's
+//   `data` as `{ url }`, which the card shows as a link to its host. Any other scheme
+//   (javascript:, data:, file:) is only text: the card is labelled with it and keeps no URL;
 // - text (`text/plain`): one card per non-empty line, trimmed. A list copied from a note or a
 //   spreadsheet column then becomes one card per entry, as if typed one by one; a paragraph
 //   is one line, so it stays one card.
@@ -15,10 +17,14 @@
 // message (1 MiB) and a pasted log does not bury the board; what is left out is counted.
 // Pure (no DOM): the page reads the DataTransfer (and parses its HTML) into DroppedData.
 
+import { webLink } from "./web-link.js";
+
 /** The server's limit for a label, and for a URL kept in `data` (a cut URL would be a wrong one). */
 export const MAX_LABEL_BYTES = 16_384;
 export const MAX_DROPPED_CARDS = 100;
 export const MAX_DROPPED_BYTES = 256 * 1024;
+/** The longest label made from an untitled link (the whole URL stays in `data`). */
+export const SHORT_LABEL = 80;
 
 /** The DataTransfer types a drop can make cards of ("Files" is how a file drag shows). */
 const CARD_TYPES = new Set(["Files", "text/uri-list", "text/plain"]);
@@ -79,7 +85,28 @@ function linkDrafts(dropped) {
   for (const anchor of anchors) addTitle(titles, anchor.href.trim(), anchor.text);
   // One link and one titled anchor whose href is written otherwise (relative, escaped): they are the same link.
   if (urls.length === 1 && !titles.has(urls[0]) && anchors.length === 1) addTitle(titles, urls[0], anchors[0].text);
-  return urls.map((url) => ({ label: titles.get(url) ?? url, data: { url } }));
+  return urls.map((url) => {
+    const title = titles.get(url);
+    if (!webLink(url)) return { label: title ?? url };
+    return { label: title ?? shortLabel(url), data: { url } };
+  });
+}
+
+/**
+ * An untitled link's label: its host and path (no scheme, no trailing slash), then the query
+ * cut short, at most SHORT_LABEL characters, ending in "…" when cut.
+ * @param {string} url
+ */
+export function shortLabel(url) {
+  const parsed = new URL(url);
+  let path = parsed.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // An escape that decodes to nothing readable: shown as written.
+  }
+  const text = `${parsed.host}${path === "/" ? "" : path}${parsed.search}`;
+  return text.length <= SHORT_LABEL ? text : `${text.slice(0, SHORT_LABEL - 1)}…`;
 }
 
 /**

@@ -90,7 +90,8 @@ export class PointerDrag {
     if (event.button !== 0 || this.drag || this.press) return;
     const target = /** @type {Element} */ (event.target);
     const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
-    if (!card || target.closest("button, textarea, input, [contenteditable=true]")) return;
+    // A press on a card's link is the link's (a click opens it; dragging it carries the URL).
+    if (!card || target.closest("button, textarea, input, a[href], [contenteditable=true]")) return;
     if (event.shiftKey || event.ctrlKey || event.metaKey) return; // selection clicks
     const { clientX: x, clientY: y } = event;
     this.press = { card, pointerId: event.pointerId, x, y, lastX: x, lastY: y, hold: null };

@@ -4,6 +4,7 @@
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
 import { colorFor } from "./people.js";
+import { webLink } from "./web-link.js";
 import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -18,7 +19,8 @@ import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
- * @typedef {{ label: HTMLElement, menu: HTMLElement, text: string, accent: string | null }} DrawnCard
+ * @typedef {{ label: HTMLElement, menu: HTMLElement, text: string, accent: string | null,
+ *   link: HTMLAnchorElement | null }} DrawnCard
  */
 
 const MOVE_ANIMATION_MS = 180;
@@ -486,7 +488,7 @@ export class BoardView {
       menu.tabIndex = -1;
       card.append(label, menu);
       this.cards.set(item.id, card);
-      drawn = { label, menu, text: "", accent: null };
+      drawn = { label, menu, text: "", accent: null, link: null };
       this.drawn.set(item.id, drawn);
     }
     const card = /** @type {HTMLLIElement} */ (this.cards.get(item.id));
@@ -501,6 +503,7 @@ export class BoardView {
       drawn.text = item.label;
       changed = true;
     }
+    if (this.drawLink(card, drawn, item.data?.url)) changed = true;
     const color = item.data?.color;
     const accent = typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color) ? color : null;
     if (accent !== drawn.accent) {
@@ -509,6 +512,36 @@ export class BoardView {
       drawn.accent = accent;
     }
     return changed;
+  }
+
+  /**
+   * A card whose data holds a web link (a link dropped on the board) shows it under its label,
+   * as its host, opening in a new tab; any other `url` is not shown (it may be anything).
+   * True when the link was added, changed or removed.
+   * @param {HTMLElement} card
+   * @param {DrawnCard} drawn
+   * @param {unknown} url
+   */
+  drawLink(card, drawn, url) {
+    const href = webLink(url) ? url : null;
+    if ((drawn.link?.href ?? null) === (href === null ? null : new URL(href).href)) return false;
+    if (href === null) {
+      drawn.link?.remove();
+      drawn.link = null;
+      return true;
+    }
+    if (!drawn.link) {
+      drawn.link = document.createElement("a");
+      drawn.link.className = "card-link";
+      drawn.link.target = "_blank";
+      drawn.link.rel = "noopener noreferrer";
+      drawn.link.tabIndex = -1;
+      card.append(drawn.link);
+    }
+    drawn.link.href = href;
+    drawn.link.textContent = new URL(href).host;
+    drawn.link.title = href;
+    return true;
   }
 
   /** Marks the selected cards (after the selection changed without a render); only those whose mark changes are touched. */

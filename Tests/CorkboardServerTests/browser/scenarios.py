@@ -1822,8 +1822,17 @@ def outside_drop_link(run):
     doing = dict(columns)["doing"]
     if seq != 1 or doing[1] != ("Reordering items", {"url": url}):
         raise ScenarioFailure(f"the server has, at seq {seq}, doing = {doing}; expected the link card at 1 in one insert")
+    # Both pages show the card's link under its label: its host, opening the URL in a new tab.
+    for page, name in ((a, "A"), (b, "B")):
+        link = page.evaluate(
+            """() => { const a = [...document.querySelectorAll('li.card a.card-link')];
+                       return a.map((l) => ({ text: l.textContent, href: l.href, target: l.target, rel: l.rel,
+                                              card: l.closest('li.card').querySelector('.card-label').textContent })); }""")
+        want = [{"text": "example.com", "href": url, "target": "_blank", "rel": "noopener noreferrer", "card": "Reordering items"}]
+        if link != want:
+            raise ScenarioFailure(f"page {name} shows the links {link}; expected {want}")
     no_page_problems(run)
-    return f"the link became \"Reordering items\" ({url}) before d2 on A, B and the server (seq {seq})"
+    return f"the link became \"Reordering items\" ({url}) before d2 on A, B and the server (seq {seq}), shown as example.com"
 
 
 @scenario("outside-drop-text")
