@@ -290,7 +290,6 @@ export class PointerDrag {
     }, this.listsOf(items, null));
     this.settle(/** @type {HTMLElement} */ (avatar), items);
     this.view.selected.clear();
-    this.view.cards.get(items[0])?.focus({ preventScroll: true });
     const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
     this.announcer.say(`Dropped ${this.describe(items)} in ${column?.title ?? target.collection}, position ${target.index + 1}.`);
     return undefined;
@@ -358,6 +357,11 @@ export class PointerDrag {
     const land = () => {
       avatar.remove();
       for (const id of items) this.view.cards.get(id)?.classList.remove("landing");
+      // Focus goes to the card once it shows (a hidden card takes no focus), unless the
+      // person has moved it elsewhere meanwhile: keyboard use goes on from the card.
+      if (document.activeElement === null || document.activeElement === document.body) {
+        this.view.cards.get(items[0])?.focus({ preventScroll: true });
+      }
     };
     const card = this.view.cards.get(items[0]);
     if (!card || prefersReducedMotion()) return land();

@@ -356,7 +356,7 @@ def presence(run):
 
 @scenario("pointer-drag")
 def pointer_drag(run):
-    """A pointer drag in page A moves the card in page B."""
+    """A pointer drag in page A moves the card in page B; page A's focus ends on the card."""
     board_id = run.new_board("pointer")
     start = as_state(standard_columns())
     a = run.open_board("A", board_id, "Ada")
@@ -370,8 +370,12 @@ def pointer_drag(run):
     wait_board(a, "A", expected, seq)
     wait_until("page A has no .lifted card and no li.placeholder after the drop",
                lambda: count(a, ".lifted") == 0 and count(a, "li.placeholder") == 0)
+    # Keyboard use goes on from the dropped card: focus is on it once it has landed.
+    wait_until("page A's focus is on t2 once it landed",
+               lambda: a.evaluate("() => document.activeElement?.dataset?.itemId ?? document.activeElement?.tagName") == "t2",
+               timeout=3)
     wait_board(b, "B", expected, seq)
-    return f"t2 dropped before d2 in page A; page B shows it at seq {seq}"
+    return f"t2 dropped before d2 in page A (focus on it); page B shows it at seq {seq}"
 
 
 def hold_in_a(run, board_id):
