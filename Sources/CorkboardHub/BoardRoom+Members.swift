@@ -17,10 +17,10 @@ final class Member {
     let token: String?
     /// Its connection.
     let link: any MemberLink
-    /// Join order: `welcome.peers` lists the latest, `peers.list` pages by it.
+    /// Join order (the drag batch skips what was told before a member joined).
     let order: Int
-    /// Out of the room's `PeerRoster`.
-    var departed = false
+    /// Its entry in the room's `PeerRoster` (an observer has none).
+    var listing: ListedPeer?
     /// While a resume is being replayed: the last seq sent. Nil once the member is live,
     /// that is, receives broadcasts.
     var replayedThrough: Int?
@@ -116,8 +116,11 @@ extension BoardRoom {
         }
         showRemoteDrags(to: key)
         if !member.observes {
-            roster.add(member)
-            announceJoin(of: key, member)
+            let listing = ListedPeer(client: client, name: hello.name, order: joinCounter, member: member)
+            member.listing = listing
+            roster.add(listing)
+            announceJoin(of: listing, except: key)
+            shareJoin(of: listing)
         }
         hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)\(member.observes ? ", observing" : "")")
     }
@@ -184,9 +187,10 @@ extension BoardRoom {
         clearDrag(of: key, .left)
         guard let member = members.removeValue(forKey: key) else { return }
         hub.metrics.members.decrement()
-        if !member.observes {
-            roster.remove(member)
-            announceLeave(of: key, member)
+        if let listing = member.listing {
+            roster.remove(listing)
+            announceLeave(of: listing, except: key)
+            shareLeave(of: listing)
         }
         hub.logger.debug("board \(id): \(member.client) left")
     }

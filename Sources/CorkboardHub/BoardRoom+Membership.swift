@@ -8,35 +8,49 @@ import Dispatch
 /// (`peers`); `peers.list` pages through the rest. Kept apart from drag presence, which has
 /// its own pacing.
 extension BoardRoom {
-    /// A `welcome`'s peers: those dragging first, then the latest to join, at most
-    /// `MembershipLimits.listedPeers`; the newcomer is not among them yet.
+    /// A `welcome`'s peers, of every node: those dragging first, then the latest to join, at
+    /// most `MembershipLimits.listedPeers`; the newcomer is not among them yet.
     func welcomePeers() -> [Peer] {
         let bound = MembershipLimits.listedPeers
-        var dragging: [Member] = []
-        for member in members.values where member.drag != nil && !member.observes && dragging.count < bound {
-            dragging.append(member)
+        var dragging: [ListedPeer] = []
+        for member in members.values where member.drag != nil && dragging.count < bound {
+            if let listing = member.listing { dragging.append(listing) }
+        }
+        for client in remoteDrags.keys where dragging.count < bound {
+            if let peer = remoteRoster.peers[client], dragState(of: peer) != nil { dragging.append(peer) }
         }
         dragging.sort { $0.order < $1.order }
-        let latest = roster.latest(bound - dragging.count) { $0.drag != nil }
-        return (dragging + latest).map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
+        let latest = roster.latest(bound - dragging.count) { dragState(of: $0) != nil }
+        return (dragging + latest).map(peer)
     }
 
-    /// A peer joined (already in the roster).
-    func announceJoin(of key: MemberKey, _ member: Member) {
+    /// A peer as `welcome` and `peers.page` list it.
+    private func peer(_ listed: ListedPeer) -> Peer {
+        Peer(client: listed.client, name: listed.name, drag: dragState(of: listed))
+    }
+
+    /// The peer's drag, whichever node it is on (one of another node once its items are known).
+    private func dragState(of peer: ListedPeer) -> DragState? {
+        if peer.node == nil { return peer.member?.drag?.state }
+        return remoteDrags[peer.client]?.update(of: peer.client).map { DragState(items: $0.items, over: $0.over) }
+    }
+
+    /// A peer joined (already in the roster): told to everyone but `key`, the member who joined.
+    func announceJoin(of peer: ListedPeer, except key: MemberKey?) {
         if tellsAtOnce {
-            sendToOthers(of: key, .peerJoined(client: member.client, name: member.name))
+            sendToOthers(of: key, .peerJoined(client: peer.client, name: peer.name))
         } else {
-            membershipTick.join(PeerName(client: member.client, name: member.name))
+            membershipTick.join(PeerName(client: peer.client, name: peer.name))
             scheduleMembershipTick()
         }
     }
 
     /// A peer left (already out of the roster).
-    func announceLeave(of key: MemberKey, _ member: Member) {
+    func announceLeave(of peer: ListedPeer, except key: MemberKey?) {
         if tellsAtOnce {
-            sendToOthers(of: key, .peerLeft(client: member.client))
+            sendToOthers(of: key, .peerLeft(client: peer.client))
         } else {
-            membershipTick.leave(member.client)
+            membershipTick.leave(peer.client)
             scheduleMembershipTick()
         }
     }
@@ -62,7 +76,7 @@ extension BoardRoom {
         perform {
             guard self.members[key] != nil else { return }
             let page = self.roster.page(after: after, limit: limit)
-            let peers = page.peers.map { Peer(client: $0.client, name: $0.name, drag: $0.drag?.state) }
+            let peers = page.peers.map(self.peer)
             self.reply(WireText.encode(.peersPage(PeersPage(count: self.roster.count, peers: peers, next: page.next))), to: key)
         }
     }

@@ -39,6 +39,12 @@ final class BoardRoom: @unchecked Sendable {
     /// Its peers in join order, and the joins and leaves waiting for the membership tick.
     var roster = PeerRoster()
     var membershipTick = MembershipTick()
+    /// With a shared store: the peers of other nodes, this node's joins and leaves waiting to
+    /// be told to them, and (while loading) the nodes whose lists are awaited, and what then runs.
+    var remoteRoster = RemoteRoster()
+    var sharedChanges = MembershipTick()
+    var awaitedLists: Set<String> = []
+    var whenListsCame: (() -> Void)?
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     var dragCounter = 0
@@ -74,7 +80,13 @@ final class BoardRoom: @unchecked Sendable {
         }
     }
 
+    /// With a shared store, a board that loaded waits for the other nodes' lists of peers too.
     private func finishLoading(_ result: Result<StoredBoard?, StoreError>) {
+        guard case .success(.some) = result else { return completeLoading(result) }
+        gatherLists { self.completeLoading(result) }
+    }
+
+    private func completeLoading(_ result: Result<StoredBoard?, StoreError>) {
         guard case .loading(let waiting) = phase else { return }
         switch result {
         case .success(nil):

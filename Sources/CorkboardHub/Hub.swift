@@ -57,8 +57,11 @@ public final class Hub: Sendable {
         cluster?.observe { [weak self] signal in self?.heard(signal) }
         nodes?.start { [weak self] node in
             guard let self else { return }
-            logger.warning("node \(node) stopped beating: its members' drags end")
-            for room in rooms.withLock({ Array($0.values) }) { room.nodeGone(node) }
+            logger.warning("node \(node) stopped beating: its members' drags end and they leave")
+            for room in rooms.withLock({ Array($0.values) }) {
+                room.nodeGone(node)
+                room.membersGone(withNode: node)
+            }
         }
     }
 
@@ -71,17 +74,44 @@ public final class Hub: Sendable {
         case .committed(let board, let seq):
             rooms.withLock { $0[board] }?.follow(upTo: seq)
         case .resynchronize:
-            for room in rooms.withLock({ Array($0.values) }) { room.checkStore() }
+            for room in rooms.withLock({ Array($0.values) }) {
+                room.checkStore()
+                // Membership messages may have been lost too: every list is asked for again.
+                room.shareListAgain()
+            }
         case .presence(let payload):
-            guard let presence = NodePresence.decode(payload), presence.node != cluster?.nodeName else { return }
-            nodes?.heard(presence.node)
-            rooms.withLock { $0[presence.board] }?.receive(presence)
+            if let presence = NodePresence.decode(payload) {
+                guard presence.node != cluster?.nodeName else { return }
+                nodes?.heard(presence.node)
+                rooms.withLock { $0[presence.board] }?.receive(presence)
+            } else if let membership = NodeMembership.decode(payload), membership.node != cluster?.nodeName {
+                nodes?.heard(membership.node)
+                receive(membership)
+            }
         case .deleted(let board, let epoch):
             rooms.withLock { $0[board] }?.deletedInStore(epoch: epoch)
         case .nodeAlive(let node):
             if node != cluster?.nodeName { nodes?.heard(node) }
         }
     }
+
+    /// A membership message of another node goes to the board's room. A node with no room
+    /// for the board still answers an ask, with an empty list: the asking room waits for every
+    /// live node. The answer is sent under the rooms' lock, so a room created here right after
+    /// cannot tell a join before it (the store keeps one node's messages in order).
+    private func receive(_ membership: NodeMembership) {
+        guard let cluster else { return }
+        rooms.withLock { rooms in
+            if let room = rooms[membership.board] { return room.receive(membership) }
+            guard membership.ask, membership.to == nil || membership.to == cluster.nodeName else { return }
+            for part in NodeMembership.list(node: cluster.nodeName, board: membership.board, peers: [], asking: false) {
+                cluster.publish(presence: part.encoded())
+            }
+        }
+    }
+
+    /// The other nodes sharing the store that are alive now, by their heartbeats.
+    func liveNodes() -> Set<String> { nodes?.alive() ?? [] }
 
     /// The queue a new room's queue runs on (round-robin).
     func roomTarget() -> DispatchQueue {

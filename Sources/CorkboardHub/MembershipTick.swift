@@ -23,6 +23,12 @@ struct MembershipTick {
         if stillJoined.remove(client) == nil { left.append(client) }
     }
 
+    /// Every change of the tick, none cut (what this node tells the other nodes), and a fresh tick.
+    mutating func takeAll() -> (joined: [PeerName], left: [ClientID]) {
+        defer { self = MembershipTick() }
+        return (joined.filter { stillJoined.contains($0.client) }, left)
+    }
+
     /// The tick's message and a fresh tick. A tick of more joins or more leaves than the
     /// bound names none of them, only `count`: fifty names of a storm's thousands tell a
     /// member nothing it can use (its list is stale either way), and during a restart under a

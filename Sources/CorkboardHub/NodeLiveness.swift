@@ -16,10 +16,12 @@ final class NodeLiveness: @unchecked Sendable {
         timer = DispatchSource.makeTimerSource(queue: queue)
     }
 
-    /// Starts checking, every third of the timeout.
+    /// Starts checking, every second (or third of the timeout when that is shorter): a node
+    /// is found gone at most that long after its timeout.
     func start(onGone: @escaping @Sendable (String) -> Void) {
         let timeout = UInt64(timeout * 1e9)
-        timer.schedule(deadline: .now() + self.timeout / 3, repeating: self.timeout / 3)
+        let period = min(1, self.timeout / 3)
+        timer.schedule(deadline: .now() + period, repeating: period)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -32,6 +34,11 @@ final class NodeLiveness: @unchecked Sendable {
     }
 
     deinit { timer.cancel() }
+
+    /// The nodes heard from within the timeout (not yet found gone).
+    func alive() -> Set<String> {
+        queue.sync { Set(lastHeard.keys) }
+    }
 
     func heard(_ node: String) {
         queue.async { self.lastHeard[node] = DispatchTime.now().uptimeNanoseconds }

@@ -1,0 +1,126 @@
+import CorkboardModel
+import CorkboardWire
+import Dispatch
+
+/// Membership across nodes (docs/architecture.md, "Several nodes"). Each node
+/// tells the others its peers' joins and leaves once a membership tick, and its whole list
+/// when asked; a room lists and announces the peers of other nodes like its own, bounded
+/// and coalesced the same way (docs/protocol.md#peers). A room that loads asks every live
+/// node for its list and admits nobody until all answered (or `listWait` passed), so the
+/// first `welcome` lists everyone; the peers of a node that stops beating leave.
+extension BoardRoom {
+    /// How long a loading room waits for the other nodes' lists: a node that died but is not
+    /// known dead yet never answers.
+    static let listWait: DispatchTimeInterval = .seconds(1)
+
+    // MARK: Telling the other nodes
+
+    /// A peer of this node joined or left: the other nodes hear of it with the next tick.
+    func shareJoin(of peer: ListedPeer) {
+        guard hub.cluster != nil else { return }
+        sharedChanges.join(PeerName(client: peer.client, name: peer.name))
+        scheduleSharing()
+    }
+
+    func shareLeave(of peer: ListedPeer) {
+        guard hub.cluster != nil else { return }
+        sharedChanges.leave(peer.client)
+        scheduleSharing()
+    }
+
+    private func scheduleSharing() {
+        guard !sharedChanges.isScheduled else { return }
+        sharedChanges.isScheduled = true
+        queue.asyncAfter(deadline: .now() + hub.configuration.membershipTick) {
+            guard let cluster = self.hub.cluster else { return }
+            let (joined, left) = self.sharedChanges.takeAll()
+            for part in NodeMembership.changes(node: cluster.nodeName, board: self.id, joined: joined, left: left) {
+                cluster.publish(presence: part.encoded())
+            }
+        }
+    }
+
+    /// Tells the other nodes this node's whole list (which replaces what they had of it),
+    /// asking them for theirs when `asking` (every node, or the one named `to`).
+    func shareList(asking: Bool, to: String? = nil) {
+        guard let cluster = hub.cluster else { return }
+        // The list holds every change still waiting for the tick (which then finds none).
+        _ = sharedChanges.takeAll()
+        let own = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
+        let peers = own.map { PeerName(client: $0.client, name: $0.name) }
+        for part in NodeMembership.list(node: cluster.nodeName, board: id, peers: peers, asking: asking, to: to) {
+            cluster.publish(presence: part.encoded())
+        }
+    }
+
+    /// The store reconnected, and messages may have been lost: this room tells its list and
+    /// asks for everyone's again.
+    func shareListAgain() {
+        queue.async { self.shareList(asking: true) }
+    }
+
+    // MARK: Hearing them
+
+    /// A loading room asks every live node for its list, then runs `loaded` once all
+    /// answered or `listWait` passed.
+    func gatherLists(then loaded: @escaping () -> Void) {
+        guard hub.cluster != nil else { return loaded() }
+        awaitedLists = hub.liveNodes()
+        whenListsCame = loaded
+        shareList(asking: true)
+        if awaitedLists.isEmpty { return finishGathering() }
+        queue.asyncAfter(deadline: .now() + Self.listWait) { self.finishGathering() }
+    }
+
+    private func finishGathering() {
+        guard let loaded = whenListsCame else { return }
+        if !awaitedLists.isEmpty {
+            hub.logger.notice("board \(id): no list of peers from node(s) \(awaitedLists.sorted()) within \(Self.listWait)")
+        }
+        whenListsCame = nil
+        awaitedLists = []
+        loaded()
+    }
+
+    /// A membership message of another node. Applied at once, loading or not: the lists
+    /// are what a loading room waits for.
+    func receive(_ message: NodeMembership) {
+        queue.async {
+            guard let cluster = self.hub.cluster else { return }
+            if message.ask && (message.to == nil || message.to == cluster.nodeName) { self.shareList(asking: false) }
+            let changes = self.remoteRoster.apply(message) {
+                self.joinCounter += 1
+                return self.joinCounter
+            }
+            for peer in changes.joined {
+                self.roster.add(peer)
+                self.announceJoin(of: peer, except: nil)
+            }
+            self.removeRemote(changes.left)
+            // An ask carries this node's list too, so it never makes the others ask back.
+            if let node = changes.askNode { self.shareList(asking: true, to: node) }
+            if let node = changes.listedNode, self.whenListsCame != nil {
+                self.awaitedLists.remove(node)
+                if self.awaitedLists.isEmpty { self.finishGathering() }
+            }
+        }
+    }
+
+    /// Another node stopped beating: its peers leave.
+    func membersGone(withNode node: String) {
+        queue.async {
+            self.removeRemote(self.remoteRoster.nodeGone(node))
+            if self.whenListsCame != nil {
+                self.awaitedLists.remove(node)
+                if self.awaitedLists.isEmpty { self.finishGathering() }
+            }
+        }
+    }
+
+    private func removeRemote(_ peers: [ListedPeer]) {
+        for peer in peers {
+            roster.remove(peer)
+            announceLeave(of: peer, except: nil)
+        }
+    }
+}
