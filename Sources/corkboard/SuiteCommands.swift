@@ -253,6 +253,9 @@ struct ClusterBenchCommand: ParsableCommand {
     @Option(help: "The nodes' ws:// URLs, comma-separated; without them nodes are started here on --database-url.") var urls: String?
     @Option(help: "PostgreSQL URL for the nodes started here (each run uses a fresh board).") var databaseUrl: String?
     @Option(help: "Node counts, comma-separated.") var nodes = "1,3"
+    @Option(help: "Board counts, comma-separated: client i moves on board i % boards.") var boards = "1"
+    @Option(help: "The one --urls entry is a balancer in front of this many nodes (bench/cluster.sh --balancer).")
+    var behind: Int?
     @Option(help: "Clients, spread round-robin over the nodes, one move in flight each.") var clients = 48
     @Option(help: "Moves per node count.") var moves = 10_000
     @Option(help: "Write the records as JSON to this file.") var json: String?
@@ -262,19 +265,29 @@ struct ClusterBenchCommand: ParsableCommand {
         configuration.urls = urls.map { $0.split(separator: ",").map(String.init) } ?? []
         configuration.databaseURL = databaseUrl
         configuration.nodeCounts = nodes.split(separator: ",").compactMap { Int($0) }
-        guard !configuration.nodeCounts.isEmpty, configuration.nodeCounts.allSatisfy({ $0 > 0 }), clients > 0, moves > 0 else {
-            throw ValidationError("--nodes must be comma-separated counts; --clients and --moves positive")
+        configuration.boardCounts = boards.split(separator: ",").compactMap { Int($0) }
+        let counts = configuration.nodeCounts + configuration.boardCounts
+        guard !configuration.nodeCounts.isEmpty, !configuration.boardCounts.isEmpty, counts.allSatisfy({ $0 > 0 }), clients > 0, moves > 0
+        else {
+            throw ValidationError("--nodes and --boards must be comma-separated counts; --clients and --moves positive")
         }
+        if let behind {
+            guard behind > 0, configuration.urls.count == 1, configuration.nodeCounts == [1] else {
+                throw ValidationError("--behind needs one --urls entry (the balancer) and --nodes 1")
+            }
+        }
+        configuration.behind = behind
         guard !configuration.urls.isEmpty || databaseUrl != nil else { throw ValidationError("give --urls or --database-url") }
         configuration.clients = clients
         configuration.moves = moves
-        say("cluster: \(clients) clients on one board, \(moves) moves per node count")
+        say("cluster: \(clients) clients, \(moves) moves per variant")
         let variants = try ClusterScenario(configuration: configuration).run { say($0) }
         let records = variants.map { variant in
-            BenchRecord(
-                server: "corkboard", scenario: "cluster", variant: "\(variant.nodes) node\(variant.nodes == 1 ? "" : "s")",
+            let nodes = "\(variant.nodes) node\(variant.nodes == 1 ? "" : "s")\(variant.balanced ? " behind nginx" : "")"
+            return BenchRecord(
+                server: "corkboard", scenario: "cluster", variant: variant.boards == 1 ? nodes : "\(nodes), \(variant.boards) boards",
                 figures: [
-                    "ops_per_second": variant.opsPerSecond, "clients": Double(variant.clients),
+                    "ops_per_second": variant.opsPerSecond, "clients": Double(variant.clients), "boards": Double(variant.boards),
                     "noops": Double(variant.noops), "rejected": Double(variant.rejections.values.reduce(0, +)),
                     "cross_node_p50_ms": variant.crossNodeDelivery?.p50 ?? 0,
                     "cross_node_p99_ms": variant.crossNodeDelivery?.p99 ?? 0,

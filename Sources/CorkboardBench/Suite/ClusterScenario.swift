@@ -2,12 +2,16 @@ import Dispatch
 import Foundation
 import Sockets
 
-/// Several nodes on one PostgreSQL database (issue #13): clients spread round-robin over the
-/// nodes all move items of one board, one move in flight each. It measures committed ops/s,
-/// the sender's latency to its own `committed`, and how long after the sender heard of its
-/// commit the members on *other* nodes got the same event (through NOTIFY and the catch-up
-/// read): p50/p99 over every event and every member of another node. Every member must get
-/// every seq exactly once, in order.
+/// Several nodes on one PostgreSQL database (issues #13, #26): clients spread round-robin over
+/// the nodes move items of one board (or of many: client `i` on board `i % boards`), one move
+/// in flight each. It measures committed ops/s, the sender's latency to its own `committed`,
+/// and on one board how long after the sender heard of its commit the members on *other* nodes
+/// got the same event (through NOTIFY and the catch-up read): p50/p99 over every event and
+/// every member of another node. Every member must get every seq exactly once, in order.
+///
+/// Given one URL and `behind`, the URL is a balancer in front of that many nodes (bench/cluster.sh
+/// runs nginx with examples/scale-out/nginx.conf): every client connects through it, and the
+/// balancer's board affinity decides the node.
 public struct ClusterScenario {
     public struct Configuration: Sendable {
         /// The nodes' WebSocket URLs; without them the scenario starts `nodes` nodes itself
@@ -15,6 +19,9 @@ public struct ClusterScenario {
         public var urls: [String] = []
         public var databaseURL: String?
         public var nodeCounts = [1, 3]
+        public var boardCounts = [1]
+        /// The one URL is a balancer in front of this many nodes (a label: it reaches them all).
+        public var behind: Int?
         public var clients = 48
         public var moves = 10_000
         public var clientThreads = 2
@@ -25,6 +32,9 @@ public struct ClusterScenario {
 
     public struct Variant: Sendable {
         public var nodes: Int
+        public var boards: Int
+        /// Through a balancer in front of `nodes` nodes.
+        public var balanced: Bool
         public var clients: Int
         public var opsPerSecond: Double
         /// From sending a move to the sender's `committed`.
@@ -42,23 +52,27 @@ public struct ClusterScenario {
         let loops = IOLoopGroup(count: 1)
         let receivers = EpollReceivers(threads: configuration.clientThreads)
         defer { receivers.stop() }
-        return try configuration.nodeCounts.map { nodeCount in
+        let variants = configuration.nodeCounts.flatMap { nodes in configuration.boardCounts.map { (nodes, $0) } }
+        return try variants.map { nodeCount, boards in
             let targets = try startTargets(nodeCount)
             // Nodes started here stop when their target goes: not before the last answer.
             defer { withExtendedLifetime(targets) {} }
-            let board = SuiteBoard.freshID("cluster")
-            let clients = configuration.clients
-            try SuiteBoard.create(id: board, movers: clients, target: targets[0], loop: loops.next())
+            let boardIDs = (0..<boards).map { _ in SuiteBoard.freshID("cluster") }
+            let clients = max(configuration.clients, boards)
+            for board in boardIDs {
+                try SuiteBoard.create(id: board, movers: (clients + boards - 1) / boards, target: targets[0], loop: loops.next())
+            }
             let driver = MoveDriver(seed: configuration.seed)
             var members: [LeanMember] = []
             // Which node each member is on, by member number.
             var nodeOf: [Int: Int] = [:]
             for (node, target) in targets.enumerated() {
-                let numbers = Array(stride(from: node, to: clients, by: nodeCount))
+                let numbers = Array(stride(from: node, to: clients, by: targets.count))
                 guard !numbers.isEmpty else { continue }
-                // joinAll takes a contiguous range: members are numbered node by node here.
+                // joinAll takes a contiguous range: members are numbered node by node here, and
+                // member `n` is on board `n % boards`.
                 let joined = try LeanMember.joinAll(
-                    members.count..<(members.count + numbers.count), target: target, board: { _ in board },
+                    members.count..<(members.count + numbers.count), target: target, board: { boardIDs[$0 % boards] },
                     listener: driver, receivers: receivers)
                 members += joined
                 for member in joined { nodeOf[member.number] = node }
@@ -66,13 +80,16 @@ public struct ClusterScenario {
             defer { receivers.retire(members) }
             driver.assign(
                 members.enumerated().map { index, member in
-                    MoveDriver.Slot(item: "x\(index)", board: board, sender: member)
+                    MoveDriver.Slot(item: "x\(member.number / boards)", board: boardIDs[member.number % boards], sender: member)
                 })
             let outcome = try driver.run(moves: configuration.moves, senders: [], timeout: configuration.timeout)
-            let lastSeq = outcome.samples.map(\.seq).max() ?? 0
-            try waitForEveryMember(members, through: lastSeq)
+            for board in boardIDs {
+                let lastSeq = outcome.samples.filter { $0.board == board }.map(\.seq).max() ?? 0
+                try waitForEveryMember(members.filter { boardIDs[$0.number % boards] == board }, through: lastSeq)
+            }
+            // Senders are known by seq: on one board only.
             var crossNode: [UInt64] = []
-            if nodeCount > 1 {
+            if targets.count > 1 && boards == 1 {
                 for sample in outcome.samples {
                     guard let sender = outcome.senders[sample.seq], let senderNode = nodeOf[sender] else { continue }
                     for member in members where nodeOf[member.number] != senderNode {
@@ -81,14 +98,17 @@ public struct ClusterScenario {
                     }
                 }
             }
+            let balanced = configuration.behind != nil
+            let shownNodes = configuration.behind ?? nodeCount
             let variant = Variant(
-                nodes: nodeCount, clients: clients,
+                nodes: shownNodes, boards: boards, balanced: balanced, clients: clients,
                 opsPerSecond: outcome.committedPerSecond, commitLatency: outcome.commitLatency,
                 crossNodeDelivery: crossNode.isEmpty ? nil : LatencySummary(nanoseconds: crossNode),
                 noops: outcome.noops, rejections: outcome.rejections)
             progress(
                 String(
-                    format: "%d node%@, %d clients: %8.0f committed/s  commit %@%@%@", nodeCount, nodeCount == 1 ? " " : "s",
+                    format: "%d node%@%@, %3d board%@, %d clients: %8.0f committed/s  commit %@%@%@", shownNodes,
+                    shownNodes == 1 ? "" : "s", balanced ? " behind the balancer" : "", boards, boards == 1 ? "" : "s",
                     clients, variant.opsPerSecond, variant.commitLatency.text,
                     variant.crossNodeDelivery.map { "  other node +" + $0.text } ?? "",
                     outcome.rejections.isEmpty ? "" : "  rejected \(outcome.rejections)"))

@@ -6,7 +6,7 @@ import HubTestSupport
 import TestSupport
 import Testing
 
-/// Membership across nodes (docs/protocol.md#several-nodes-store-postgres): whichever node a
+/// Membership across nodes (docs/protocol.md, "Several nodes"): whichever node a
 /// member is connected to, the people list of a board is everyone's, bounded and coalesced as
 /// on one node, and the members of a node that dies leave everyone's list within the bound.
 @Suite(.threadsOfTheirOwn) struct ClusterMembershipTests {
