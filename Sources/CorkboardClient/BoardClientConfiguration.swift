@@ -6,7 +6,7 @@ public struct BoardClientConfiguration: Sendable {
     /// Server host name or address (`127.0.0.1`, `::1`, `corkboard.local`).
     public var host: String
     public var port: UInt16
-    /// The WebSocket path on the server.
+    /// The WebSocket path on the server (`/ws`); `socketTarget` adds the board to it.
     public var path: String
     /// The board to join, and the name others see in `peer.joined` and `drag`.
     public var board: String
@@ -71,9 +71,42 @@ public struct BoardClientConfiguration: Sendable {
         usesTLS = address.usesTLS
     }
 
+    /// The request target of the WebSocket handshake: the path with `board=ID` added to its
+    /// query, so that a load balancer in front of several nodes can send every member of a
+    /// board to the same node (docs/protocol.md#2-transport). The server reads the board from
+    /// `hello`, not from here.
+    public var socketTarget: String {
+        let separator = path.contains("?") ? "&" : "?"
+        return path + separator + "board=" + Self.queryEncoded(board)
+    }
+
+    /// A query value as JavaScript's `encodeURIComponent` writes it (the browser SDK and the
+    /// Python example do the same): the balancer hashes the text as sent, so every client must
+    /// send a board's id alike. Letters, digits and `-_.!~*'()` stay, every other byte is `%XX`.
+    static func queryEncoded(_ value: String) -> String {
+        var encoded = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.append(Character(UnicodeScalar(byte)))
+            case _ where "-_.!~*'()".utf8.contains(byte):
+                encoded.append(Character(UnicodeScalar(byte)))
+            default:
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return encoded
+    }
+
     /// Six lower-case letters and digits: 2 billion prefixes, plenty for the bots of one board.
     public static func randomPrefix() -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         return String((0..<6).map { _ in alphabet.randomElement()! })
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -151,7 +151,7 @@ final class ClientCore: @unchecked Sendable {
             return attemptFailed(link, problem: error.description)
         }
         WebSocketClient.connect(
-            host: configuration.host, port: configuration.port, path: configuration.path, subprotocols: ["corkboard.v1"],
+            host: configuration.host, port: configuration.port, path: configuration.socketTarget, subprotocols: ["corkboard.v1"],
             options: options, loop: loop, transport: transport, handler: link
         ) { [weak self] result in
             // On the loop. Success was already reported through webSocketDidOpen.

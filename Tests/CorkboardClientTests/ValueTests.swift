@@ -33,6 +33,11 @@ import Testing
         #expect(throws: ServerAddress.Invalid.self) { try ServerAddress(url: url) }
     }
 
+    @Test func theSocketTargetNamesTheBoardForABalancer() {
+        #expect(BoardClientConfiguration(board: "demo", name: "Ada").socketTarget == "/ws?board=demo")
+        #expect(BoardClientConfiguration(path: "/ws?v=1", board: "été 1/2", name: "Ada").socketTarget == "/ws?v=1&board=%C3%A9t%C3%A9%201%2F2")
+    }
+
     @Test func backoffGrowsToItsBoundWithJitterBelow() {
         let backoff = Backoff(initial: 0.1, maximum: 2, multiplier: 2, jitter: 0.5)
         #expect(backoff.delay(attempt: 0, random: 0) == 0.1)

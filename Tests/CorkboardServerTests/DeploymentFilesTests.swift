@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 import Yams
 
-/// No Docker engine runs where the tests do, so the deployment files are checked as data:
+/// No Docker engine runs where the tests do, so the deployment files are checked as data (and
+/// nginx checks the balancer's configuration; ClusterBalancerTests run it in front of nodes):
 /// the compose service, its port, its volume, and that the Dockerfile agrees with them; the
 /// scale-out profile (PostgreSQL, two nodes, nginx) and the load balancer's configuration.
 @Suite(.threadsOfTheirOwn) struct DeploymentFilesTests {
@@ -129,6 +130,11 @@ import Yams
         let upstreams = directives.compactMap(\.context.last).filter { $0.hasPrefix("upstream ") }
         let upstreamName = try #require(upstreams.first.map { String($0.dropFirst("upstream ".count)) })
         #expect(values("server", in: "upstream \(upstreamName)").map { $0.first ?? "" }.sorted() == Self.nodes.map { "\($0):8080" })
+        // Board affinity: a board's requests hash to one node, the key being the WebSocket's
+        // `board=` or the id in an API path (docs/storage.md, "Board affinity").
+        #expect(values("hash", in: "upstream \(upstreamName)") == [["$corkboard_board", "consistent"]])
+        let key = directives.filter { $0.context.last == "map $arg_board $corkboard_board" }.map(\.words)
+        #expect(key.contains(["default", "$arg_board"]) && key.contains(["\"\"", "$corkboard_board_in_path"]), "\(key)")
 
         let location = "location /"
         #expect(values("proxy_pass", in: location) == [["http://\(upstreamName)"]])
@@ -146,22 +152,14 @@ import Yams
         try await checkSyntaxWithNginx()
     }
 
-    /// `nginx -t` on a copy whose upstream hosts are loopback addresses (the compose service
-    /// names do not resolve here) and whose temporary folders are under the copy's prefix.
-    /// nginx is not installed where the tests usually run (CI installs no web server), so this
-    /// part is skipped without it; the directive checks above still run everywhere.
+    /// `nginx -t` on the example as `NginxBalancer` runs it: upstream hosts on loopback (the
+    /// compose service names do not resolve here), files under a private prefix.
     private func checkSyntaxWithNginx() async throws {
-        guard let nginx = PythonTools.executableOnPath("nginx") ?? ["/usr/sbin/nginx"].first(where: FileManager.default.isExecutableFile) else {
-            return
-        }
+        let nginx = try NginxBalancer.executable()
         let folder = try TemporaryDirectory("corkboard-nginx")
-        var config = try read("examples/scale-out/nginx.conf")
-        for (index, node) in Self.nodes.enumerated() {
-            #expect(config.contains("\(node):8080"))
-            config = config.replacingOccurrences(of: "\(node):8080", with: "127.0.0.1:\(18081 + index)")
-        }
-        let temporaryPaths = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "    \($0)_temp_path \($0);" }
-        config = config.replacingOccurrences(of: "\nhttp {\n", with: "\nhttp {\n" + temporaryPaths.joined(separator: "\n") + "\n")
+        let example = try read("examples/scale-out/nginx.conf")
+        let config = try NginxBalancer.configuration(from: example, listen: nil, nodes: [18081, 18082], prefix: folder.path)
+        #expect(config.contains("server 127.0.0.1:18082 max_fails=1 fail_timeout=5s;"), "\(config)")
         let path = try folder.write("nginx.conf", config)
         let prefix = folder.path + "/"
         let outcome = try await BlockingWork {

@@ -424,7 +424,7 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A port the kernel considers free on 127.0.0.1 right now.
-    private static func freeLoopbackPort() throws -> UInt16 {
+    static func freeLoopbackPort() throws -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

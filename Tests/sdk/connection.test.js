@@ -21,6 +21,11 @@ test("endpoint: an http(s) origin becomes its /ws, a ws URL stays", () => {
   assert.throws(() => endpoint(undefined), TypeError);
 });
 
+test("endpoint: the board goes in the query, for a balancer's board affinity", () => {
+  assert.equal(endpoint("https://example.org", "team board/1"), "wss://example.org/ws?board=team%20board%2F1");
+  assert.equal(endpoint("ws://h:1/custom?x=1", "b"), "ws://h:1/custom?x=1&board=b");
+});
+
 test("a dropped socket reconnects after a jittered backoff and resumes from (epoch, seq)", () => {
   const { live, socket, sockets, join, timers } = setUp({ random: () => 0 });
   join({ seq: 4 });

@@ -8,7 +8,7 @@ const move = (sources, collection, before = null) => ({ type: "move", sources, d
 
 test("a move shows at once, goes out with opId and baseSeq, and resolves when committed", async () => {
   const { live, socket, join, events } = setUp();
-  assert.equal(socket().url, "ws://127.0.0.1:1/ws");
+  assert.equal(socket().url, "ws://127.0.0.1:1/ws?board=b");
   join();
   assert.equal(live.state, "live");
   assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada" });

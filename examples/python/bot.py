@@ -19,6 +19,7 @@ import asyncio
 import json
 import secrets
 import sys
+import urllib.parse
 
 import websockets
 
@@ -154,6 +155,16 @@ def show(board):
             print(f"    - {item['label']}")
 
 
+def socket_url(url, board):
+    """The URL with board=ID in its query: a load balancer in front of several nodes sends
+    every member of a board to the same node (docs/protocol.md#2-transport). Encoded as
+    JavaScript's encodeURIComponent does, like the other clients: the balancer hashes the
+    text as sent."""
+    parts = urllib.parse.urlsplit(url)
+    board = "board=" + urllib.parse.quote(board, safe="-_.!~*'()")
+    return urllib.parse.urlunsplit(parts._replace(query=f"{parts.query}&{board}" if parts.query else board))
+
+
 async def main():
     parser = argparse.ArgumentParser(description="Join a Corkboard board and sort one column alphabetically.")
     parser.add_argument("--url", default="ws://127.0.0.1:8080/ws")
@@ -162,7 +173,7 @@ async def main():
     parser.add_argument("--name", default="sorter-bot")
     arguments = parser.parse_args()
     try:
-        socket = await websockets.connect(arguments.url, subprotocols=["corkboard.v1"])
+        socket = await websockets.connect(socket_url(arguments.url, arguments.board), subprotocols=["corkboard.v1"])
     except OSError as error:
         print(f"bot: cannot connect to {arguments.url}: {error}", file=sys.stderr)
         return 2

@@ -96,7 +96,7 @@ export class LiveBoard extends EventTarget {
     this.boardId = options.board;
     this.name = options.name ?? "Guest";
     this.token = options.token ?? null;
-    this.url = endpoint(options.url ?? environment.location?.origin);
+    this.url = endpoint(options.url ?? environment.location?.origin, options.board);
     this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
     this.timers = options.timers ?? {
       setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -843,16 +843,22 @@ export class LiveBoard extends EventTarget {
 
 /**
  * The WebSocket endpoint for `url`: a ws(s) URL as it is (`/ws` when it names no path), an
- * http(s) origin or URL turned into its `/ws`.
+ * http(s) origin or URL turned into its `/ws`. With `board`, its query carries `board=ID`, so
+ * that a load balancer in front of several nodes sends every member of a board to the same
+ * node (docs/protocol.md#2-transport); the server reads the board from `hello`.
  * @param {string | undefined} url
+ * @param {string} [board]
  * @returns {string}
  */
-export function endpoint(url) {
+export function endpoint(url, board) {
   if (!url) throw new TypeError("corkboard: connect() needs a url outside a web page");
   const parsed = new URL(url);
   if (parsed.protocol === "http:" || parsed.protocol === "https:") parsed.protocol = parsed.protocol === "https:" ? "wss:" : "ws:";
   else if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:") throw new TypeError(`corkboard: not a ws(s) or http(s) URL: ${url}`);
   if (parsed.pathname === "/" || parsed.pathname === "") parsed.pathname = "/ws";
+  // encodeURIComponent, as the Swift and Python clients encode it: the balancer hashes the
+  // text as sent, so every client must send a board's id alike.
+  if (board !== undefined) parsed.search = `${parsed.search ? `${parsed.search}&` : "?"}board=${encodeURIComponent(board)}`;
   return parsed.toString();
 }
 

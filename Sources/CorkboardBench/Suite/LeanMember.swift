@@ -38,7 +38,7 @@ final class LeanMember: BenchMember, @unchecked Sendable {
         guard fd >= 0 else { throw JoinFailure(description: "socket: \(String(cString: strerror(errno)))") }
         do {
             try connectBlocking(host: host, port: port, timeout: timeout)
-            try handshake(host: host, port: port)
+            try handshake(host: host, port: port, board: board)
             let resuming = resume.map { #","resume":{"epoch":"\#($0.epoch)","seq":\#($0.seq)}"# } ?? ""
             try sendFrame(opcode: 1, Array(#"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"\#(resuming)}"#.utf8))
             try awaitWelcome()
@@ -182,9 +182,11 @@ final class LeanMember: BenchMember, @unchecked Sendable {
         guard status == 0 else { throw JoinFailure(description: "cannot connect: \(String(cString: strerror(errno)))") }
     }
 
-    private func handshake(host: String, port: UInt16) throws {
+    /// The board goes in the query too, as the clients send it: a balancer in front of several
+    /// nodes sends a board's members to one node (bench ids need no percent-encoding).
+    private func handshake(host: String, port: UInt16, board: String) throws {
         let request =
-            "GET /ws HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET /ws?board=\(board) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: corkboard.v1\r\n\r\n"
         try writeAll(Array(request.utf8))
         var head: [UInt8] = []

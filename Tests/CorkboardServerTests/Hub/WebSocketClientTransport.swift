@@ -44,13 +44,16 @@ final class WebSocketClientTransport: TestClientTransport {
 }
 
 extension BoardTestClient {
-    /// Connects to `/ws` of the server on `port` and joins `board`.
+    /// Connects to `/ws` of the server on `port` and joins `board`; `namingBoard` puts the board
+    /// in the URL too (`/ws?board=ID`), as the real clients do for a balancer's board affinity.
     convenience init(
         port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil,
-        resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1", observe: Bool = false
+        resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1", observe: Bool = false, namingBoard: Bool = false
     ) throws {
+        let query = board.addingPercentEncoding(withAllowedCharacters: .alphanumerics).map { "?board=" + $0 } ?? ""
         let ws = try WebSocketTestClient(
-            port: port, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
+            port: port, path: "/ws" + (namingBoard ? query : ""),
+            extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
         guard ws.handshakeResponse.status == 101 else {
             throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
         }
