@@ -66,7 +66,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     var caughtUp: [String: (after: Int, events: [CommittedEvent])] = [:]
     let writer: PostgresConnection
     let listener: PostgresConnection
-    private let observer = Mutex<(@Sendable (StoreSignal) -> Void)?>(nil)
+    private let observer = SignalRelay()
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var foldsRunning: Set<String> = []
@@ -192,7 +192,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     }
 
     private func signal(_ signal: StoreSignal) {
-        observer.withLock { $0 }?(signal)
+        observer.send(signal)
     }
 
     /// Waits for a call that answers through a completion (startup only).
@@ -210,7 +210,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     // MARK: ClusterSignals, and closing
 
     public func observe(_ handler: @escaping @Sendable (StoreSignal) -> Void) {
-        observer.withLock { $0 = handler }
+        observer.replace(with: handler)
     }
 
     public func publish(presence payload: String) {
@@ -219,7 +219,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
 
     public func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        observer.withLock { $0 = nil }
+        observer.replace(with: nil)
         writer.queue.sync { heartbeat?.cancel() }
         // Its drags end with it: nobody needs to wait for its leases to lapse.
         let released = DispatchSemaphore(value: 0)

@@ -8,7 +8,8 @@ import Testing
 /// Three nodes behind the nginx of examples/scale-out/nginx.conf (issue #26): clients through
 /// it see one service, a board's members meet on one node (board affinity) while boards spread
 /// over the nodes, and killing the node a board lives on loses nothing: its clients reconnect
-/// through the balancer, land on another node and resume.
+/// through the balancer, land on another node and resume; restarted, the node takes the
+/// board's new connections again while the others stay, and everyone converges.
 @Suite(.threadsOfTheirOwn) struct ClusterBalancerTests {
     @Test(.timeLimit(.minutes(3)))
     func botsThroughTheBalancerSeeOneServiceAndEachBoardStaysOnOneNode() async throws {
@@ -55,7 +56,8 @@ import Testing
     @Test(.timeLimit(.minutes(4)))
     func killingABoardsNodeBehindTheBalancerLosesNothing() async throws {
         try await offPool {
-            let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
+            let databaseURL = try PostgresCluster.shared().createDatabase()
+            var nodes = try ClusterNode.start(3, databaseURL: databaseURL)
             let balancer = try NginxBalancer(nodes: nodes.map(\.port))
             var clients = try (1...3).map { try BoardTestClient(port: balancer.port, board: "board", name: "Mover\($0)", namingBoard: true) }
             let owner = try #require(try nodes.first { try $0.counter("corkboard_members") == 3 }, "the board's members on one node")
@@ -109,6 +111,21 @@ import Testing
                 }
             }
             for _ in 0..<10 { try round() }
+            let survivors = try nodes.filter { $0 !== owner }.map { try $0.counter("corkboard_members") }
+            #expect(survivors.sorted() == [0, 3], "the board moved to one other node: \(survivors)")
+
+            // The node restarts where nginx expects it; once nginx tries it again (fail_timeout,
+            // 5 s) a newcomer's connection hashes to it, while the movers stay where they are:
+            // the board has members on two nodes, and everyone still converges.
+            let restarted = try ClusterNode(databaseURL: databaseURL, port: owner.port)
+            nodes = nodes.map { $0 === owner ? restarted : $0 }
+            usleep(5_500_000)
+            let newcomer = try BoardTestClient(port: balancer.port, board: "board", name: "Mover4", namingBoard: true)
+            #expect(try restarted.counter("corkboard_members") == 1, "the newcomer is on the restarted node")
+            #expect(newcomer.welcome.count == 4, "one people list across both nodes")
+            clients.append(newcomer)
+            sent.append([])
+            for _ in 0..<10 { try round() }
 
             let log = try Unharmed.events(port: balancer.port, board: "board", token: nil)
             #expect(log.map(\.seq) == Array(1...log.count), "one gapless order across the kill")
@@ -119,9 +136,7 @@ import Testing
                 try client.waitUntilSeq(log.count)
                 #expect(client.board == document.board, "\(client.name) converged with the server")
             }
-            let survivors = try nodes.filter { $0 !== owner }.map { try $0.counter("corkboard_members") }
-            #expect(survivors.sorted() == [0, 3], "the board moved to one other node: \(survivors)")
-            print("killed the board's node behind nginx: \(log.count) events, \(acknowledged.count) acknowledged, all in the log once")
+            print("killed and restarted the board's node behind nginx: \(log.count) events, \(acknowledged.count) acknowledged, all in the log once")
         }
     }
 }

@@ -9,8 +9,10 @@ final class ClusterNode: @unchecked Sendable {
     let server: ChildServer
     var port: UInt16 { server.port }
 
-    init(databaseURL: String) throws {
-        server = try ChildServer(["--store", "postgres", "--database-url", databaseURL], createsBoard: false, startTimeout: 30)
+    /// `port`: a given one (a node restarted where a balancer expects it) instead of a free one.
+    init(databaseURL: String, port: UInt16? = nil) throws {
+        let listening = port.map { ["--port", "\($0)"] } ?? []
+        server = try ChildServer(["--store", "postgres", "--database-url", databaseURL] + listening, createsBoard: false, startTimeout: 30)
     }
 
     /// Nodes on one fresh database, with the standard board created through the first.
