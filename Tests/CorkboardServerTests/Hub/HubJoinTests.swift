@@ -37,6 +37,18 @@ import WebSocket
         #expect(ada.board == (try fixture.document().board))
     }
 
+    /// `/ws?board=ID` is a balancer's routing hint (docs/protocol.md#2-transport): the same
+    /// endpoint, and the hello decides the board, even when the query names another one.
+    @Test func theBoardInTheURLIsOnlyAHint() throws {
+        let fixture = try HubFixture()
+        let named = try BoardTestClient(port: fixture.port, board: fixture.board.id, name: "Ada", namingBoard: true)
+        #expect(named.welcome.board == fixture.board)
+        let ws = try WebSocketTestClient(
+            port: fixture.port, path: "/ws?board=another-board", extraHeaders: "Sec-WebSocket-Protocol: corkboard.v1\r\n")
+        let misnamed = try BoardTestClient(transport: WebSocketClientTransport(ws: ws), board: fixture.board.id, name: "Bob")
+        #expect(misnamed.welcome.board == fixture.board && misnamed.welcome.count == 2)
+    }
+
     @Test func everyMemberGetsTheCommittedEventSenderIncluded() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")
