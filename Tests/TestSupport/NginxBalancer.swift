@@ -35,8 +35,14 @@ public final class NginxBalancer: @unchecked Sendable {
         process = try DetachedProcess.spawn(
             nginx, ["-p", folder.path + "/", "-c", path, "-e", folder.path + "/error.log"],
             environment: ProcessInfo.processInfo.environment, output: folder.path + "/output.log", newProcessGroup: true)
+        // Ours, listening: nginx writes its pid file once its port is bound (another test's
+        // nginx on a port both were told was free would answer the health check too).
+        let pidFile = folder.path + "/nginx.pid"
+        let pid = process.pid
         let answers = eventually(timeout: startTimeout) {
-            (try? BlockingClient.request(port: port, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").status) == 200
+            (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "\(pid)"
+                && (try? BlockingClient.request(port: port, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").status)
+                    == 200
         }
         guard answers else {
             let log = (try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? ""
