@@ -99,10 +99,7 @@ extension BoardRoom {
             self.removeRemote(changes.left)
             // An ask carries this node's list too, so it never makes the others ask back.
             if let node = changes.askNode { self.shareList(asking: true, to: node) }
-            if let node = changes.listedNode, self.whenListsCame != nil {
-                self.awaitedLists.remove(node)
-                if self.awaitedLists.isEmpty { self.finishGathering() }
-            }
+            if let node = changes.listedNode { self.stopAwaiting(node) }
         }
     }
 
@@ -110,11 +107,15 @@ extension BoardRoom {
     func membersGone(withNode node: String) {
         queue.async {
             self.removeRemote(self.remoteRoster.nodeGone(node))
-            if self.whenListsCame != nil {
-                self.awaitedLists.remove(node)
-                if self.awaitedLists.isEmpty { self.finishGathering() }
-            }
+            self.stopAwaiting(node)
         }
+    }
+
+    /// A loading room has the node's list, or will never have it (the node is gone).
+    private func stopAwaiting(_ node: String) {
+        guard whenListsCame != nil else { return }
+        awaitedLists.remove(node)
+        if awaitedLists.isEmpty { finishGathering() }
     }
 
     private func removeRemote(_ peers: [ListedPeer]) {
