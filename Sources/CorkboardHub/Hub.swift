@@ -57,7 +57,7 @@ public final class Hub: Sendable {
         cluster?.observe { [weak self] signal in self?.heard(signal) }
         nodes?.start { [weak self] node in
             guard let self else { return }
-            logger.warning("node \(node) stopped beating: its members' drags end and they leave")
+            logger.warning("node \(node) stopped (or stopped beating): its members' drags end and they leave")
             for room in rooms.withLock({ Array($0.values) }) {
                 room.nodeGone(node)
                 room.membersGone(withNode: node)
@@ -92,6 +92,8 @@ public final class Hub: Sendable {
             rooms.withLock { $0[board] }?.deletedInStore(epoch: epoch)
         case .nodeAlive(let node):
             if node != cluster?.nodeName { nodes?.heard(node) }
+        case .nodeStopping(let node):
+            if node != cluster?.nodeName { nodes?.stopping(node) }
         }
     }
 

@@ -1,13 +1,18 @@
 import Dispatch
 
 /// Which other nodes sharing the store are alive, from their heartbeats (and any presence
-/// they send): a node not heard from for `timeout` is gone, and `onGone` hears of it once.
+/// they send): a node not heard from for `timeout` is gone, and so is one that said it stops;
+/// `onGone` hears of each once.
 ///
-/// Confinement: `lastHeard` and the timer are touched only on `queue`, which is what makes
-/// `@unchecked Sendable` true.
+/// Confinement: `lastHeard`, `stopped`, `onGone` and the timer are touched only on `queue`,
+/// which is what makes `@unchecked Sendable` true.
 final class NodeLiveness: @unchecked Sendable {
     private let queue = DispatchQueue(label: "corkboard.nodes")
     private var lastHeard: [String: UInt64] = [:]
+    /// Nodes that said they stop: a message of theirs still on its way does not bring them back
+    /// (a node's name is new at every start).
+    private var stopped: Set<String> = []
+    private var onGone: (@Sendable (String) -> Void)?
     private let timer: DispatchSourceTimer
     let timeout: Double
 
@@ -21,6 +26,7 @@ final class NodeLiveness: @unchecked Sendable {
     func start(onGone: @escaping @Sendable (String) -> Void) {
         let timeout = UInt64(timeout * 1e9)
         let period = min(1, self.timeout / 3)
+        queue.async { self.onGone = onGone }
         timer.schedule(deadline: .now() + period, repeating: period)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
@@ -41,6 +47,18 @@ final class NodeLiveness: @unchecked Sendable {
     }
 
     func heard(_ node: String) {
-        queue.async { self.lastHeard[node] = DispatchTime.now().uptimeNanoseconds }
+        queue.async {
+            guard !self.stopped.contains(node) else { return }
+            self.lastHeard[node] = DispatchTime.now().uptimeNanoseconds
+        }
+    }
+
+    /// The node said it stops (a clean shutdown): gone now rather than after the timeout.
+    func stopping(_ node: String) {
+        queue.async {
+            self.stopped.insert(node)
+            guard self.lastHeard.removeValue(forKey: node) != nil else { return }
+            self.onGone?(node)
+        }
     }
 }

@@ -51,8 +51,10 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     static let commitsChannel = "corkboard_commits"
     static let presenceChannel = "corkboard_presence"
     static let deletesChannel = "corkboard_deletes"
-    /// Heartbeats: each node's name, every `heartbeatInterval`.
+    /// Heartbeats: each node's name, every `heartbeatInterval`; and its name with
+    /// `stoppingSuffix` when it closes.
     static let nodesChannel = "corkboard_nodes"
+    static let stoppingSuffix = " stopping"
 
     public let configuration: Configuration
     /// This node among those sharing the database: random, new at every start.
@@ -185,7 +187,12 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             guard let space = payload.firstIndex(of: " ") else { return }
             signal(.deleted(board: String(payload[..<space]), epoch: String(payload[payload.index(after: space)...])))
         case Self.nodesChannel:
-            signal(.nodeAlive(payload))
+            // "<node>" beats; "<node> stopping" is its last word (a node's name holds no space).
+            if payload.hasSuffix(Self.stoppingSuffix) {
+                signal(.nodeStopping(String(payload.dropLast(Self.stoppingSuffix.count))))
+            } else {
+                signal(.nodeAlive(payload))
+            }
         default:
             break
         }
@@ -221,9 +228,14 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         observer.replace(with: nil)
         writer.queue.sync { heartbeat?.cancel() }
-        // Its drags end with it: nobody needs to wait for its leases to lapse.
+        // Its drags end with it, and the other nodes hear it stop: nobody needs to wait for
+        // its leases to lapse, nor for its heartbeats to be missed to take its members off
+        // their lists.
         let released = DispatchSemaphore(value: 0)
-        writer.execute([PostgresStatement("DELETE FROM lease WHERE node = $1", [node])]) { _ in released.signal() }
+        writer.execute([
+            PostgresStatement("DELETE FROM lease WHERE node = $1", [node]),
+            PostgresStatement("SELECT pg_notify($1, $2)", [Self.nodesChannel, node + Self.stoppingSuffix]),
+        ]) { _ in released.signal() }
         _ = released.wait(timeout: .now() + 2)
         listener.close()
         writer.close()

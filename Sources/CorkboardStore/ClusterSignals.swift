@@ -53,4 +53,6 @@ public enum StoreSignal: Sendable, Hashable {
     /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
     /// are its members' drags).
     case nodeAlive(String)
+    /// A node stops cleanly: its members and drags go now, not when its heartbeats are missed.
+    case nodeStopping(String)
 }

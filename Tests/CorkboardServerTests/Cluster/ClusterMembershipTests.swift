@@ -54,6 +54,26 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(3)))
+    func aNodeStoppedCleanlyTakesItsMembersOffTheListsAtOnce() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            try expectJoin(of: bob, seenBy: ada)
+            // Bob's node says it stops: nobody waits for its heartbeats to be missed (7 s).
+            nodes[1].stop()
+            let stopped = Date()
+            try expectLeave(of: bob.clientID, seenBy: ada, within: 3)
+            print("a cleanly stopped node's member left the other lists \(String(format: "%.1f", Date().timeIntervalSince(stopped))) s after it exited")
+            // A board opened now waits for no list from the stopped node.
+            try Unharmed.createBoard(port: nodes[0].port, id: "after")
+            let opened = Date()
+            _ = try BoardTestClient(port: nodes[0].port, board: "after", name: "Cy")
+            #expect(Date().timeIntervalSince(opened) < 1, "the stopped node is not awaited")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
     func aBigAudienceIsBoundedAcrossNodesAndPagedInFull() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())

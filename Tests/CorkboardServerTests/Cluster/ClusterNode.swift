@@ -22,6 +22,12 @@ final class ClusterNode: @unchecked Sendable {
         return nodes
     }
 
+    /// A clean stop (SIGTERM), as a deployment's rolling restart does.
+    func stop() {
+        server.process.signal(SIGTERM)
+        _ = server.process.waitForExit(timeout: 20)
+    }
+
     /// As a crash: nothing is flushed, no connection is closed politely.
     func kill() {
         server.process.signal(SIGKILL)
