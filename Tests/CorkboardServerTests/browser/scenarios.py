@@ -1464,7 +1464,7 @@ def refused_grab_quiet(run):
 
     def prepare(page):
         page.clock.install()
-        page.route_web_socket(re.compile(r"/ws$"), route)
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), route)
 
     a = run.open_board("A", board_id, "Ada", prepare=prepare)
     b = run.open_board("B", board_id, "Bob")
