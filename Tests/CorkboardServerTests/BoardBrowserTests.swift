@@ -13,7 +13,7 @@ import Testing
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
-        "keyboard-across-and-escape", "remote-move-announced", "rename-live", "edit-during-remote-moves", "delete-undo", "screenshot",
+        "keyboard-across-and-escape", "remote-move-announced", "rename-live", "rename-after-add-card", "edit-during-remote-moves", "delete-undo", "screenshot",
         "reconnect-after-restart", "move-while-server-down", "offline-flap", "reload-with-pending", "holder-leaves",
         "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags", "phone-people",
         "animations-origin", "range-move-to", "lock-confirm", "refused-grab-quiet", "renders-only-changes", "long-column",

@@ -756,6 +756,106 @@ def rename_live(run):
     return f"heading and tab renamed at seq {answer['seq']}"
 
 
+# The state of a column's title: being edited (contenteditable), focused, its text.
+TITLE_JS = """(id) => {
+  const title = document.querySelector(`section.column[data-collection-id="${id}"] .column-title`);
+  if (!title) return null;
+  return {editing: title.isContentEditable, focused: document.activeElement === title, text: title.textContent};
+}"""
+
+
+def column_title(page, collection_id):
+    return page.evaluate(TITLE_JS, collection_id)
+
+
+def server_column_title(run, board_id, collection_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return next((c["title"] for c in answer["collections"] if c["id"] == collection_id), None)
+
+
+def rename_by_click(run, a, b, board_id, collection_id, new_title, what):
+    """Clicks the column's title on A (the empty add-card editor is open), expects its editor
+    open at once, then Ctrl+A, types `new_title`, Enter: every page and the server have it."""
+    a.locator(f'section.column[data-collection-id="{collection_id}"] .column-title').click()
+    a.wait_for_timeout(150)
+    shown = column_title(a, collection_id)
+    if not (shown or {}).get("editing") or not shown.get("focused"):
+        raise ScenarioFailure(f"{what}: one click on the title of {collection_id} should open its editor (focused), "
+                              f"while an empty add-card editor was open; the title is {shown}")
+    if a.locator("li.card-draft").count():
+        raise ScenarioFailure(f"{what}: the empty add-card editor stayed open beside the title's editor")
+    a.keyboard.press("Control+a")
+    a.keyboard.type(new_title)
+    a.keyboard.press("Enter")
+    wait_until(f"{what}: the server names {collection_id} {new_title!r}",
+               lambda: server_column_title(run, board_id, collection_id) == new_title, timeout=5)
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"{what}: page {label} names {collection_id} {new_title!r}",
+                   lambda: (column_title(page, collection_id) or {}).get("text") == new_title, timeout=5)
+
+
+@scenario("rename-after-add-card")
+def rename_after_add_card(run):
+    """A adds a card ("+ Add a card", text, Enter: an empty editor stays open for the next one),
+    then clicks a column's title, presses Ctrl+A and types "In progress": the click opens the
+    title's editor at once (the empty card editor closes), so the column is "In progress" on
+    every page and the server, not "progress". Both for another column and the card's own.
+    Then typing on a title that is focused but not being edited keeps every character: the
+    first one opens the editor, and a space never opens it halfway through the text."""
+    board_id = run.new_board("rename-after-add")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+
+    def add_card(collection_id, text):
+        column = a.locator(f'section.column[data-collection-id="{collection_id}"]')
+        column.locator(".add-card").click()
+        a.keyboard.type(text)
+        a.keyboard.press("Enter")
+        wait_until(f"the server has the card {text!r} in {collection_id}",
+                   lambda: any(i["label"] == text for c in run.server.http("GET", f"/api/boards/{board_id}")[1]["collections"]
+                               if c["id"] == collection_id for i in c["items"]), timeout=5)
+        wait_until("an empty add-card editor is open and focused for the next card",
+                   lambda: a.evaluate("() => { const d = document.querySelector('li.card-draft .editing');"
+                                      " return !!d && document.activeElement === d && d.textContent === ''; }"), timeout=5)
+
+    add_card("todo", "Call the printer")
+    rename_by_click(run, a, b, board_id, "doing", "In progress", "another column's title")
+    add_card("todo", "Order paper")
+    rename_by_click(run, a, b, board_id, "todo", "Next up", "the card's own column's title")
+
+    # A title focused but not in edit mode (Escape leaves it so): typing goes into the title.
+    title = a.locator('section.column[data-collection-id="done"] .column-title')
+    title.click()
+    wait_until("the title of done is being edited", lambda: (column_title(a, "done") or {}).get("editing"), timeout=3)
+    a.keyboard.press("Escape")
+    shown = column_title(a, "done")
+    if shown != {"editing": False, "focused": True, "text": "Done"}:
+        raise ScenarioFailure(f"Escape should leave the title of done focused, unchanged and not edited: {shown}")
+    a.keyboard.type("Shipped this week")
+    a.keyboard.press("Enter")
+    wait_until("the server names done 'Shipped this week' (no word lost to the space)",
+               lambda: server_column_title(run, board_id, "done") == "Shipped this week", timeout=5)
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"page {label} names done 'Shipped this week'",
+                   lambda: (column_title(page, "done") or {}).get("text") == "Shipped this week", timeout=5)
+    # Space alone still opens the editor (the title's activate key), with nothing typed.
+    shown = column_title(a, "done")
+    if shown != {"editing": False, "focused": True, "text": "Shipped this week"}:
+        raise ScenarioFailure(f"Enter should leave the title of done focused and not edited: {shown}")
+    a.keyboard.press(" ")
+    shown = column_title(a, "done")
+    if not shown.get("editing") or shown.get("text") != "Shipped this week":
+        raise ScenarioFailure(f"Space on a focused title should open its editor with the title unchanged: {shown}")
+    a.keyboard.press("Escape")
+    names = [server_column_title(run, board_id, c) for c in ("todo", "doing", "done")]
+    if names != ["Next up", "In progress", "Shipped this week"]:
+        raise ScenarioFailure(f"the server's columns are {names}")
+    no_page_problems(run)
+    return f"columns renamed by click after adding a card, and by typing on a focused title: {names}"
+
+
 @scenario("screenshot")
 def screenshot(run):
     """A picture of the demo board as B sees it while A drags a card (kept for people)."""
