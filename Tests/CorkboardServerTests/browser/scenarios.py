@@ -1487,6 +1487,64 @@ def range_move_to(run):
     return f"t1-t3 selected by range and moved before d2 in one move (seq {seq})"
 
 
+# Where each control of the open Move to… dialog lies against the dialog's box and padding.
+MOVE_TO_BOXES_JS = """() => {
+  const dialog = document.querySelector('dialog#move-to');
+  const box = dialog.getBoundingClientRect();
+  const style = getComputedStyle(dialog);
+  const inner = {left: box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+                 right: box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight)};
+  const controls = [...dialog.querySelectorAll('select, button, label, .dialog-title, .dialog-buttons')].map(el => {
+    const r = el.getBoundingClientRect();
+    return {what: el.tagName.toLowerCase() + (el.name ? `[name=${el.name}]` : '') + (el.value && el.tagName === 'BUTTON' ? `[value=${el.value}]` : '') +
+              (el.className ? '.' + el.className.split(' ').join('.') : ''),
+            left: r.left, right: r.right};
+  });
+  return {dialog: {left: box.left, right: box.right}, inner, controls,
+          scrollWidth: dialog.scrollWidth, clientWidth: dialog.clientWidth, viewport: innerWidth};
+}"""
+
+
+@scenario("phone-move-to-fits")
+def phone_move_to_fits(run):
+    """On a phone (390×844), the Move to… dialog of a card fits on the screen and every control
+    (the selects, whose options name long cards, the labels and the buttons) lies inside the
+    dialog's padding: nothing is clipped at its right edge."""
+    long = "Call the supplier about the late delivery of the oak boards for the workshop benches"
+    columns = [("todo", "To do", [("t1", "Write the tests"), ("t2", "Review the client")]),
+               ("doing", "Doing", [("d1", long), ("d2", "Reorder me")]),
+               ("done", "Done", [("x1", "Start the server")])]
+    board_id = run.new_board("phone-move-to", columns)
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    card(a, "t1").focus()
+    a.keyboard.press("m")
+    a.get_by_role("menuitem", name="Move to…").click()
+    dialog = a.locator("dialog#move-to")
+    wait_until("the Move to… dialog is open", lambda: dialog.is_visible(), timeout=3)
+    chosen = dialog.locator("select[name=collection]").input_value()
+    if chosen != "doing":
+        raise ScenarioFailure(f"the dialog should offer Doing (with the long card) first, offers {chosen!r}")
+    dialog.locator("select[name=position]").select_option("d1")
+    boxes = a.evaluate(MOVE_TO_BOXES_JS)
+    run.save_screenshot(a, "move-to-phone")
+    outer, inner = boxes["dialog"], boxes["inner"]
+    if outer["left"] < 0 or outer["right"] > boxes["viewport"]:
+        raise ScenarioFailure(f"the dialog {outer} runs off the {boxes['viewport']} px screen")
+    slack = 0.5
+    out = [c for c in boxes["controls"] if c["left"] < inner["left"] - slack or c["right"] > inner["right"] + slack]
+    if out:
+        raise ScenarioFailure(f"controls outside the dialog's padding box {inner} (dialog {outer}): {out}")
+    if boxes["scrollWidth"] > boxes["clientWidth"]:
+        raise ScenarioFailure(f"the dialog overflows sideways: scrollWidth {boxes['scrollWidth']} > clientWidth {boxes['clientWidth']}")
+    dialog.locator("button[value=move]").click()
+    expected = [("todo", ["t2"]), ("doing", ["t1", "d1", "d2"]), ("done", ["x1"])]
+    seq = wait_server_board(run, board_id, expected)
+    wait_board(a, "A", expected, seq)
+    no_page_problems(run)
+    widest = max(c["right"] for c in boxes["controls"])
+    return f"dialog {outer['left']:.0f}–{outer['right']:.0f} px, padding box to {inner['right']:.0f}, widest control to {widest:.0f}; moved"
+
+
 def board_locked(run, board_id):
     status, answer = run.server.http("GET", f"/api/boards/{board_id}")
     if status != 200:
