@@ -197,12 +197,18 @@ export class Editing {
     this.inlineEditor(title, "", {
       done: (text, how) => {
         draft.remove();
-        if (!text) return refocus(button, how);
-        const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
-        const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
-        this.session.addCollection(id, text, null);
-        this.announcer.say(`Added the column ${text}.`);
-        return undefined;
+        if (text) {
+          const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
+          const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
+          this.session.addCollection(id, text, null);
+          this.announcer.say(`Added the column ${text}.`);
+        }
+        // The draft had the focus and left the page with it. Back to this button, as after
+        // Escape: someone laying out a board adds columns one after another (Enter here starts
+        // the next), and the new column is just before the button (Shift+Tab reaches its
+        // "+ Add a card"). Its title would be a worse place: Enter there only renames the
+        // column they have just named.
+        refocus(button, how);
       },
       lost: (text) => this.lostEdit.show({ what: "The new column", text, column: null }),
       placeholder: "Column title…",

@@ -856,6 +856,73 @@ def rename_after_add_card(run):
     return f"columns renamed by click after adding a card, and by typing on a focused title: {names}"
 
 
+# What has the focus, described: the add-column button, a column draft's title being edited,
+# the add-card button or the title of a column (by its title), or the element's start.
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return 'nothing';
+  if (el.matches('.add-column')) return 'add-column';
+  if (el.matches('section.column-draft .column-title.editing')) return 'column draft';
+  const column = el.closest('section.column[data-collection-id]');
+  const name = column?.querySelector('.column-title')?.textContent;
+  if (el.matches('.add-card')) return `add-card of ${name}`;
+  if (el.matches('.column-title')) return `title of ${name}`;
+  return el.outerHTML.slice(0, 80);
+}"""
+
+
+def server_column_titles(run, board_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return [c["title"] for c in answer["collections"]]
+
+
+@scenario("add-column-focus")
+def add_column_focus(run):
+    """From the keyboard, "+ Add a column", a title, Enter: the column is added (on both pages
+    and the server) and the focus is back on "+ Add a column", not lost to the page, so Enter
+    there starts the next column, and Shift+Tab reaches the new column's "+ Add a card" (the
+    new column is just before the button). Escape on an empty draft also comes back there."""
+    board_id = run.new_board("add-column")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    titles = ["To do", "Doing", "Done"]
+    a.locator(".add-column").focus()
+    for name in ("Blocked", "Later"):
+        a.keyboard.press("Enter")
+        focused = a.evaluate(FOCUS_JS)
+        if focused != "column draft":
+            raise ScenarioFailure(f"Enter on + Add a column should open a column draft with the focus; the focus is on {focused}")
+        a.keyboard.type(name)
+        a.keyboard.press("Enter")
+        titles.append(name)
+        wait_until(f"the server's columns are {titles}", lambda: server_column_titles(run, board_id) == titles, timeout=5)
+        for label, page in (("A", a), ("B", b)):
+            wait_until(f"page {label} shows the column {name}",
+                       lambda: page.locator("section.column[data-collection-id] .column-title").all_text_contents() == titles,
+                       timeout=5)
+        # After the view drew the new column (the focus must survive that too).
+        a.wait_for_timeout(100)
+        focused = a.evaluate(FOCUS_JS)
+        if focused != "add-column":
+            raise ScenarioFailure(f"after adding the column {name}, the focus should be on + Add a column; it is on {focused}")
+    a.keyboard.press("Shift+Tab")
+    focused = a.evaluate(FOCUS_JS)
+    if focused != "add-card of Later":
+        raise ScenarioFailure(f"Shift+Tab from + Add a column should reach the new column's + Add a card; it reached {focused}")
+    a.keyboard.press("Tab")
+    a.keyboard.press("Enter")
+    a.keyboard.press("Escape")
+    focused = a.evaluate(FOCUS_JS)
+    if focused != "add-column":
+        raise ScenarioFailure(f"Escape on an empty column draft should give the focus back to + Add a column; it is on {focused}")
+    if a.locator("section.column-draft").count():
+        raise ScenarioFailure("the column draft stayed after Escape")
+    no_page_problems(run)
+    return f"columns added from the keyboard, the focus back on + Add a column each time: {server_column_titles(run, board_id)}"
+
+
 @scenario("screenshot")
 def screenshot(run):
     """A picture of the demo board as B sees it while A drags a card (kept for people)."""
