@@ -13,11 +13,11 @@ import Testing
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
-        "keyboard-across-and-escape", "remote-move-announced", "rename-live", "edit-during-remote-moves", "delete-undo", "screenshot",
-        "reconnect-after-restart", "move-while-server-down", "offline-flap", "reload-with-pending", "holder-leaves",
-        "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags", "phone-people",
-        "animations-origin", "range-move-to", "lock-confirm", "refused-grab-quiet", "renders-only-changes", "long-column",
-        "outside-drop-link", "outside-drop-text", "outside-drop-locked", "console-clean",
+        "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "rename-live",
+        "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap",
+        "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",
+        "phone-people", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm", "refused-grab-quiet",
+        "renders-only-changes", "long-column", "outside-drop-link", "outside-drop-text", "outside-drop-locked", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

@@ -244,11 +244,15 @@ view.root.addEventListener("keydown", (event) => {
     return event.preventDefault();
   }
   const title = /** @type {HTMLElement | null | undefined} */ (target.closest?.(".column-title"));
-  if (title && !title.isContentEditable && (event.key === "Enter" || event.key === " ")) {
-    event.preventDefault();
-    editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
-  }
-  return undefined;
+  if (!title || title.isContentEditable) return undefined;
+  const column = /** @type {HTMLElement} */ (title.closest("section.column"));
+  // Enter or Space (the title's activate keys) open its editor with the title selected.
+  if (event.key === "Enter" || event.key === " ") editing.renameColumn(column);
+  // Any other character typed on the focused title starts the new title with it: typing
+  // "In progress" there keeps every letter (Space, typed after them, is text, not "activate").
+  else if (typesText(event) && session.canEdit) editing.renameColumn(column, event.key);
+  else return undefined;
+  return event.preventDefault();
 });
 
 view.root.addEventListener("click", (event) => {
@@ -261,6 +265,15 @@ view.root.addEventListener("click", (event) => {
   selection.clicked(event, card);
   return undefined;
 });
+
+/**
+ * Whether the key types a character (not a shortcut, a named key or part of a composition).
+ * AltGr comes as Ctrl+Alt on Windows, and Option (Alt) types characters on a Mac.
+ * @param {KeyboardEvent} event
+ */
+function typesText(event) {
+  return [...event.key].length === 1 && !event.isComposing && !event.metaKey && (!event.ctrlKey || event.altKey);
+}
 
 /**
  * Arrow keys without a card in hand walk the board.

@@ -83,11 +83,11 @@ export class Editing {
     const id = /** @type {string} */ (card.dataset.itemId);
     const column = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
     this.inlineEditor(label, original, {
-      done: (text) => {
+      done: (text, how) => {
         if (text && text !== original) this.session.update(id, { label: text });
         // Unsaved: the label as the board has it now (someone may have changed it meanwhile).
         else label.textContent = this.currentLabel(id) ?? original;
-        card.focus();
+        refocus(card, how);
       },
       lost: (text) => this.lostEdit.show({ what: `The card “${original}”`, text, column: this.liveCollection(card, column) }),
     });
@@ -128,7 +128,7 @@ export class Editing {
     this.inlineEditor(label, "", {
       done: (text, how) => {
         form.remove();
-        if (!text) return /** @type {HTMLElement} */ (column.querySelector(".add-card")).focus();
+        if (!text) return refocus(/** @type {HTMLElement} */ (column.querySelector(".add-card")), how);
         this.session.insert([{ id: newCardId(), label: text }], { collection, before: null });
         this.announcer.say(`Added ${text}.`);
         // After Enter, ready for the next one, as in every good board.
@@ -153,19 +153,27 @@ export class Editing {
 
   // MARK: Columns
 
-  /** @param {HTMLElement} column */
-  renameColumn(column) {
+  /**
+   * The column's title as an editor. `typed` is the text of a key typed on the title while it
+   * was focused but not being edited: it replaces the title, as typing into a spreadsheet's
+   * cell does, so no character of what someone types is dropped (Space alone, on a title not
+   * being edited, opens the editor with the title selected; typed after a letter it is text).
+   * @param {HTMLElement} column
+   * @param {string | null} [typed]
+   */
+  renameColumn(column, typed = null) {
     if (!this.editable()) return;
     const title = /** @type {HTMLElement} */ (column.querySelector(".column-title"));
     const original = /** @type {string} */ (title.textContent);
     const id = /** @type {string} */ (column.dataset.collectionId);
     this.inlineEditor(title, original, {
-      done: (text) => {
+      done: (text, how) => {
         if (text && text !== original) this.session.renameCollection(id, text);
         else title.textContent = this.session.board?.collections.find((c) => c.id === id)?.title ?? original;
-        title.focus();
+        refocus(title, how);
       },
       lost: (text) => this.lostEdit.show({ what: `The column “${original}”`, text, column: null }),
+      typed,
     });
   }
 
@@ -187,14 +195,20 @@ export class Editing {
     draft.append(title);
     button.before(draft);
     this.inlineEditor(title, "", {
-      done: (text) => {
+      done: (text, how) => {
         draft.remove();
-        if (!text) return button.focus();
-        const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
-        const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
-        this.session.addCollection(id, text, null);
-        this.announcer.say(`Added the column ${text}.`);
-        return undefined;
+        if (text) {
+          const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "column";
+          const id = `${slug}-${Math.random().toString(36).slice(2, 6)}`;
+          this.session.addCollection(id, text, null);
+          this.announcer.say(`Added the column ${text}.`);
+        }
+        // The draft had the focus and left the page with it. Back to this button, as after
+        // Escape: someone laying out a board adds columns one after another (Enter here starts
+        // the next), and the new column is just before the button (Shift+Tab reaches its
+        // "+ Add a card"). Its title would be a worse place: Enter there only renames the
+        // column they have just named.
+        refocus(button, how);
       },
       lost: (text) => this.lostEdit.show({ what: "The new column", text, column: null }),
       placeholder: "Column title…",
@@ -261,7 +275,8 @@ export class Editing {
    * Turns `element` into a plain-text editor. Enter (without Shift) or leaving the field
    * saves; Escape cancels (saves nothing). `done` gets the trimmed text ("" for cancel) and
    * how it ended: "enter", "blur" or "escape"; `lost` gets the text when the element left the
-   * page under the editor (someone deleted its card or column).
+   * page under the editor (someone deleted its card or column). `typed`, when given, is what the
+   * editor starts with instead of `text` (the caret after it); Escape still restores `text`.
    *
    * The view moves the element when others reorder the board, and moving a focused node
    * blurs it (in Chrome, synchronously, in the middle of the view's update; committing there
@@ -270,16 +285,17 @@ export class Editing {
    * the view's update (`view.rendering`) puts the focus and the caret back.
    * @param {HTMLElement} element
    * @param {string} text
-   * @param {{ done: (text: string, how: EditEnd) => void, lost: (text: string) => void, placeholder?: string }} handlers
+   * @param {{ done: (text: string, how: EditEnd) => void, lost: (text: string) => void, placeholder?: string,
+   *   typed?: string | null }} handlers
    */
-  inlineEditor(element, text, { done, lost, placeholder = "" }) {
+  inlineEditor(element, text, { done, lost, placeholder = "", typed: start = null }) {
     element.contentEditable = "plaintext-only";
-    element.textContent = text;
+    element.textContent = start ?? text;
     element.dataset.placeholder = placeholder;
     element.classList.add("editing");
     element.focus();
     /** @type {Caret} */
-    let caret = { start: 0, end: text.length };
+    let caret = start === null ? { start: 0, end: text.length } : { start: start.length, end: start.length };
     setCaret(element, caret);
     let finished = false;
     let displaced = false;
@@ -345,6 +361,18 @@ export class Editing {
     element.addEventListener("focus", onFocus);
     document.addEventListener("selectionchange", remember);
   }
+}
+
+/**
+ * Gives `element` the focus back after its edit ended, unless the edit ended because the focus
+ * went somewhere else (a click on a column's title, another editor): taking it back from there
+ * would close the editor that click just opened, or leave its title focused but not editable.
+ * @param {HTMLElement} element
+ * @param {EditEnd} how
+ */
+function refocus(element, how) {
+  if (how === "blur" && document.activeElement && document.activeElement !== document.body) return;
+  element.focus();
 }
 
 /**

@@ -760,6 +760,173 @@ def rename_live(run):
     return f"heading and tab renamed at seq {answer['seq']}"
 
 
+# The state of a column's title: being edited (contenteditable), focused, its text.
+TITLE_JS = """(id) => {
+  const title = document.querySelector(`section.column[data-collection-id="${id}"] .column-title`);
+  if (!title) return null;
+  return {editing: title.isContentEditable, focused: document.activeElement === title, text: title.textContent};
+}"""
+
+
+def column_title(page, collection_id):
+    return page.evaluate(TITLE_JS, collection_id)
+
+
+def server_column_title(run, board_id, collection_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return next((c["title"] for c in answer["collections"] if c["id"] == collection_id), None)
+
+
+def rename_by_click(run, a, b, board_id, collection_id, new_title, what):
+    """Clicks the column's title on A (the empty add-card editor is open), expects its editor
+    open at once, then Ctrl+A, types `new_title`, Enter: every page and the server have it."""
+    a.locator(f'section.column[data-collection-id="{collection_id}"] .column-title').click()
+    a.wait_for_timeout(150)
+    shown = column_title(a, collection_id)
+    if not (shown or {}).get("editing") or not shown.get("focused"):
+        raise ScenarioFailure(f"{what}: one click on the title of {collection_id} should open its editor (focused), "
+                              f"while an empty add-card editor was open; the title is {shown}")
+    if a.locator("li.card-draft").count():
+        raise ScenarioFailure(f"{what}: the empty add-card editor stayed open beside the title's editor")
+    a.keyboard.press("Control+a")
+    a.keyboard.type(new_title)
+    a.keyboard.press("Enter")
+    wait_until(f"{what}: the server names {collection_id} {new_title!r}",
+               lambda: server_column_title(run, board_id, collection_id) == new_title, timeout=5)
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"{what}: page {label} names {collection_id} {new_title!r}",
+                   lambda: (column_title(page, collection_id) or {}).get("text") == new_title, timeout=5)
+
+
+@scenario("rename-after-add-card")
+def rename_after_add_card(run):
+    """A adds a card ("+ Add a card", text, Enter: an empty editor stays open for the next one),
+    then clicks a column's title, presses Ctrl+A and types "In progress": the click opens the
+    title's editor at once (the empty card editor closes), so the column is "In progress" on
+    every page and the server, not "progress". Both for another column and the card's own.
+    Then typing on a title that is focused but not being edited keeps every character: the
+    first one opens the editor, and a space never opens it halfway through the text."""
+    board_id = run.new_board("rename-after-add")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+
+    def add_card(collection_id, text):
+        column = a.locator(f'section.column[data-collection-id="{collection_id}"]')
+        column.locator(".add-card").click()
+        a.keyboard.type(text)
+        a.keyboard.press("Enter")
+        wait_until(f"the server has the card {text!r} in {collection_id}",
+                   lambda: any(i["label"] == text for c in run.server.http("GET", f"/api/boards/{board_id}")[1]["collections"]
+                               if c["id"] == collection_id for i in c["items"]), timeout=5)
+        wait_until("an empty add-card editor is open and focused for the next card",
+                   lambda: a.evaluate("() => { const d = document.querySelector('li.card-draft .editing');"
+                                      " return !!d && document.activeElement === d && d.textContent === ''; }"), timeout=5)
+
+    add_card("todo", "Call the printer")
+    rename_by_click(run, a, b, board_id, "doing", "In progress", "another column's title")
+    add_card("todo", "Order paper")
+    rename_by_click(run, a, b, board_id, "todo", "Next up", "the card's own column's title")
+
+    # A title focused but not in edit mode (Escape leaves it so): typing goes into the title.
+    title = a.locator('section.column[data-collection-id="done"] .column-title')
+    title.click()
+    wait_until("the title of done is being edited", lambda: (column_title(a, "done") or {}).get("editing"), timeout=3)
+    a.keyboard.press("Escape")
+    shown = column_title(a, "done")
+    if shown != {"editing": False, "focused": True, "text": "Done"}:
+        raise ScenarioFailure(f"Escape should leave the title of done focused, unchanged and not edited: {shown}")
+    a.keyboard.type("Shipped this week")
+    a.keyboard.press("Enter")
+    wait_until("the server names done 'Shipped this week' (no word lost to the space)",
+               lambda: server_column_title(run, board_id, "done") == "Shipped this week", timeout=5)
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"page {label} names done 'Shipped this week'",
+                   lambda: (column_title(page, "done") or {}).get("text") == "Shipped this week", timeout=5)
+    # Space alone still opens the editor (the title's activate key), with nothing typed.
+    shown = column_title(a, "done")
+    if shown != {"editing": False, "focused": True, "text": "Shipped this week"}:
+        raise ScenarioFailure(f"Enter should leave the title of done focused and not edited: {shown}")
+    a.keyboard.press(" ")
+    shown = column_title(a, "done")
+    if not shown.get("editing") or shown.get("text") != "Shipped this week":
+        raise ScenarioFailure(f"Space on a focused title should open its editor with the title unchanged: {shown}")
+    a.keyboard.press("Escape")
+    names = [server_column_title(run, board_id, c) for c in ("todo", "doing", "done")]
+    if names != ["Next up", "In progress", "Shipped this week"]:
+        raise ScenarioFailure(f"the server's columns are {names}")
+    no_page_problems(run)
+    return f"columns renamed by click after adding a card, and by typing on a focused title: {names}"
+
+
+# What has the focus, described: the add-column button, a column draft's title being edited,
+# the add-card button or the title of a column (by its title), or the element's start.
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return 'nothing';
+  if (el.matches('.add-column')) return 'add-column';
+  if (el.matches('section.column-draft .column-title.editing')) return 'column draft';
+  const column = el.closest('section.column[data-collection-id]');
+  const name = column?.querySelector('.column-title')?.textContent;
+  if (el.matches('.add-card')) return `add-card of ${name}`;
+  if (el.matches('.column-title')) return `title of ${name}`;
+  return el.outerHTML.slice(0, 80);
+}"""
+
+
+def server_column_titles(run, board_id):
+    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
+    if status != 200:
+        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    return [c["title"] for c in answer["collections"]]
+
+
+@scenario("add-column-focus")
+def add_column_focus(run):
+    """From the keyboard, "+ Add a column", a title, Enter: the column is added (on both pages
+    and the server) and the focus is back on "+ Add a column", not lost to the page, so Enter
+    there starts the next column, and Shift+Tab reaches the new column's "+ Add a card" (the
+    new column is just before the button). Escape on an empty draft also comes back there."""
+    board_id = run.new_board("add-column")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    titles = ["To do", "Doing", "Done"]
+    a.locator(".add-column").focus()
+    for name in ("Blocked", "Later"):
+        a.keyboard.press("Enter")
+        focused = a.evaluate(FOCUS_JS)
+        if focused != "column draft":
+            raise ScenarioFailure(f"Enter on + Add a column should open a column draft with the focus; the focus is on {focused}")
+        a.keyboard.type(name)
+        a.keyboard.press("Enter")
+        titles.append(name)
+        wait_until(f"the server's columns are {titles}", lambda: server_column_titles(run, board_id) == titles, timeout=5)
+        for label, page in (("A", a), ("B", b)):
+            wait_until(f"page {label} shows the column {name}",
+                       lambda: page.locator("section.column[data-collection-id] .column-title").all_text_contents() == titles,
+                       timeout=5)
+        # After the view drew the new column (the focus must survive that too).
+        a.wait_for_timeout(100)
+        focused = a.evaluate(FOCUS_JS)
+        if focused != "add-column":
+            raise ScenarioFailure(f"after adding the column {name}, the focus should be on + Add a column; it is on {focused}")
+    a.keyboard.press("Shift+Tab")
+    focused = a.evaluate(FOCUS_JS)
+    if focused != "add-card of Later":
+        raise ScenarioFailure(f"Shift+Tab from + Add a column should reach the new column's + Add a card; it reached {focused}")
+    a.keyboard.press("Tab")
+    a.keyboard.press("Enter")
+    a.keyboard.press("Escape")
+    focused = a.evaluate(FOCUS_JS)
+    if focused != "add-column":
+        raise ScenarioFailure(f"Escape on an empty column draft should give the focus back to + Add a column; it is on {focused}")
+    if a.locator("section.column-draft").count():
+        raise ScenarioFailure("the column draft stayed after Escape")
+    no_page_problems(run)
+    return f"columns added from the keyboard, the focus back on + Add a column each time: {server_column_titles(run, board_id)}"
+
+
 @scenario("screenshot")
 def screenshot(run):
     """A picture of the demo board as B sees it while A drags a card (kept for people)."""
@@ -1389,6 +1556,64 @@ def range_move_to(run):
     if selected_ids(a):
         raise ScenarioFailure(f"cards stay selected after the move: {selected_ids(a)}")
     return f"t1-t3 selected by range and moved before d2 in one move (seq {seq})"
+
+
+# Where each control of the open Move to… dialog lies against the dialog's box and padding.
+MOVE_TO_BOXES_JS = """() => {
+  const dialog = document.querySelector('dialog#move-to');
+  const box = dialog.getBoundingClientRect();
+  const style = getComputedStyle(dialog);
+  const inner = {left: box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+                 right: box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight)};
+  const controls = [...dialog.querySelectorAll('select, button, label, .dialog-title, .dialog-buttons')].map(el => {
+    const r = el.getBoundingClientRect();
+    return {what: el.tagName.toLowerCase() + (el.name ? `[name=${el.name}]` : '') + (el.value && el.tagName === 'BUTTON' ? `[value=${el.value}]` : '') +
+              (el.className ? '.' + el.className.split(' ').join('.') : ''),
+            left: r.left, right: r.right};
+  });
+  return {dialog: {left: box.left, right: box.right}, inner, controls,
+          scrollWidth: dialog.scrollWidth, clientWidth: dialog.clientWidth, viewport: innerWidth};
+}"""
+
+
+@scenario("phone-move-to-fits")
+def phone_move_to_fits(run):
+    """On a phone (390×844), the Move to… dialog of a card fits on the screen and every control
+    (the selects, whose options name long cards, the labels and the buttons) lies inside the
+    dialog's padding: nothing is clipped at its right edge."""
+    long = "Call the supplier about the late delivery of the oak boards for the workshop benches"
+    columns = [("todo", "To do", [("t1", "Write the tests"), ("t2", "Review the client")]),
+               ("doing", "Doing", [("d1", long), ("d2", "Reorder me")]),
+               ("done", "Done", [("x1", "Start the server")])]
+    board_id = run.new_board("phone-move-to", columns)
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    card(a, "t1").focus()
+    a.keyboard.press("m")
+    a.get_by_role("menuitem", name="Move to…").click()
+    dialog = a.locator("dialog#move-to")
+    wait_until("the Move to… dialog is open", lambda: dialog.is_visible(), timeout=3)
+    chosen = dialog.locator("select[name=collection]").input_value()
+    if chosen != "doing":
+        raise ScenarioFailure(f"the dialog should offer Doing (with the long card) first, offers {chosen!r}")
+    dialog.locator("select[name=position]").select_option("d1")
+    boxes = a.evaluate(MOVE_TO_BOXES_JS)
+    run.save_screenshot(a, "move-to-phone")
+    outer, inner = boxes["dialog"], boxes["inner"]
+    if outer["left"] < 0 or outer["right"] > boxes["viewport"]:
+        raise ScenarioFailure(f"the dialog {outer} runs off the {boxes['viewport']} px screen")
+    slack = 0.5
+    out = [c for c in boxes["controls"] if c["left"] < inner["left"] - slack or c["right"] > inner["right"] + slack]
+    if out:
+        raise ScenarioFailure(f"controls outside the dialog's padding box {inner} (dialog {outer}): {out}")
+    if boxes["scrollWidth"] > boxes["clientWidth"]:
+        raise ScenarioFailure(f"the dialog overflows sideways: scrollWidth {boxes['scrollWidth']} > clientWidth {boxes['clientWidth']}")
+    dialog.locator("button[value=move]").click()
+    expected = [("todo", ["t2"]), ("doing", ["t1", "d1", "d2"]), ("done", ["x1"])]
+    seq = wait_server_board(run, board_id, expected)
+    wait_board(a, "A", expected, seq)
+    no_page_problems(run)
+    widest = max(c["right"] for c in boxes["controls"])
+    return f"dialog {outer['left']:.0f}–{outer['right']:.0f} px, padding box to {inner['right']:.0f}, widest control to {widest:.0f}; moved"
 
 
 def board_locked(run, board_id):
