@@ -15,6 +15,7 @@ import { showPeople as drawPeople } from "./presence-list.js";
 import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
+import { showLinkedCard } from "./card-link.js";
 import { findItem } from "../sdk/replica.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -84,9 +85,15 @@ session.addEventListener("board", (event) => {
   view.render(board, { editable: session.canEdit });
   showAccess();
   showConnection();
-  if (cause === "welcome" || cause === "reset") document.body.dataset.ready = "true";
+  if ((cause === "welcome" || cause === "reset") && document.body.dataset.ready !== "true") {
+    document.body.dataset.ready = "true";
+    // A link to a card (`#card-ID`) shows it once the board is on screen.
+    showLinkedCard(location.hash, view, announcer);
+  }
   if (cause === "committed" && committed && !own) announceRemoteChange(committed);
 });
+
+addEventListener("hashchange", () => showLinkedCard(location.hash, view, announcer));
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);

@@ -1804,6 +1804,39 @@ RECORD_ROWS_JS = """(column) => {
 }"""
 
 
+@scenario("card-link")
+def card_link(run):
+    """A link to one card (/b/ID#card-ITEM) opens the board with that card on screen, focused and
+    highlighted for a moment, also deep in a long column that draws only part of its cards; a
+    new fragment shows another card; a card no longer on the board is said so."""
+    ids = [f"L{i}" for i in range(600)]
+    board_id = run.new_board("linked", [("long", "Long", [(i, f"Card {i}") for i in ids]),
+                                        ("side", "Side", [("s1", "Beside"), ("s2", "Beside too")])])
+    page = run.new_page("A")
+    page.goto(f"{run.server.origin}/b/{board_id}?name=Ada#card-L550")
+    wait_until("the page is ready", lambda: page.get_attribute("body", "data-ready", timeout=2000) == "true")
+
+    def shown(item):
+        return page.evaluate("""(id) => {
+            const card = document.querySelector(`li.card[data-item-id="${id}"]`);
+            if (!card) return "not drawn";
+            const list = card.closest("ul, ol") || card.parentElement;
+            const box = card.getBoundingClientRect(), frame = list.getBoundingClientRect();
+            if (box.bottom <= frame.top || box.top >= frame.bottom || box.bottom <= 0 || box.top >= innerHeight) return "off screen";
+            if (document.activeElement !== card) return "not focused";
+            return card.classList.contains("linked") ? "linked" : "not highlighted";
+        }""", item)
+
+    wait_until("L550 shown, focused and highlighted", lambda: shown("L550") == "linked", timeout=5)
+    wait_until("the highlight fades", lambda: shown("L550") == "not highlighted", timeout=5)
+    page.evaluate("() => { location.hash = '#card-s2'; }")
+    wait_until("s2 shown after the fragment changed", lambda: shown("s2") == "linked", timeout=5)
+    page.evaluate("() => { location.hash = '#card-gone'; }")
+    wait_until("a card not on the board is said so",
+               lambda: "no longer on this board" in (page.text_content("#announcer") or ""), timeout=5)
+    return "L550 of 600 scrolled to, focused and highlighted; s2 after a new fragment; a missing card said so"
+
+
 @scenario("long-column")
 def long_column(run):
     """A column of 2,000 cards draws only those near the screen (spacers stand for the rest,
