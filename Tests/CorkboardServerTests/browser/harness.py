@@ -141,11 +141,16 @@ class Server:
             raise ScenarioFailure(f"POST /api/boards {board_id}: {status} {answer}")
         return answer
 
-    def board(self, board_id):
-        """(seq, [(collection id, [item ids])]) as the server has it."""
+    def document(self, board_id):
+        """The board as the server has it (GET /api/boards/ID), or a failure saying what it answered."""
         status, answer = self.http("GET", f"/api/boards/{board_id}")
         if status != 200:
             raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+        return answer
+
+    def board(self, board_id):
+        """(seq, [(collection id, [item ids])]) as the server has it."""
+        answer = self.document(board_id)
         return answer["seq"], [(c["id"], [i["id"] for i in c["items"]]) for c in answer["collections"]]
 
     def post_op(self, board_id, op):

@@ -608,9 +608,7 @@ def editor(page, item_id):
 
 
 def server_item(run, board_id, item_id):
-    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
-    if status != 200:
-        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    answer = run.server.document(board_id)
     for collection in answer["collections"]:
         for item in collection["items"]:
             if item["id"] == item_id:
@@ -773,9 +771,7 @@ def column_title(page, collection_id):
 
 
 def server_column_title(run, board_id, collection_id):
-    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
-    if status != 200:
-        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    answer = run.server.document(board_id)
     return next((c["title"] for c in answer["collections"] if c["id"] == collection_id), None)
 
 
@@ -818,7 +814,7 @@ def rename_after_add_card(run):
         a.keyboard.type(text)
         a.keyboard.press("Enter")
         wait_until(f"the server has the card {text!r} in {collection_id}",
-                   lambda: any(i["label"] == text for c in run.server.http("GET", f"/api/boards/{board_id}")[1]["collections"]
+                   lambda: any(i["label"] == text for c in run.server.document(board_id)["collections"]
                                if c["id"] == collection_id for i in c["items"]), timeout=5)
         wait_until("an empty add-card editor is open and focused for the next card",
                    lambda: a.evaluate("() => { const d = document.querySelector('li.card-draft .editing');"
@@ -876,9 +872,7 @@ FOCUS_JS = """() => {
 
 
 def server_column_titles(run, board_id):
-    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
-    if status != 200:
-        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    answer = run.server.document(board_id)
     return [c["title"] for c in answer["collections"]]
 
 
@@ -1617,9 +1611,7 @@ def phone_move_to_fits(run):
 
 
 def board_locked(run, board_id):
-    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
-    if status != 200:
-        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    answer = run.server.document(board_id)
     return answer["locked"]
 
 
@@ -2007,9 +1999,7 @@ def labels(page):
 
 
 def server_columns(run, board_id):
-    status, answer = run.server.http("GET", f"/api/boards/{board_id}")
-    if status != 200:
-        raise ScenarioFailure(f"GET /api/boards/{board_id}: {status} {answer}")
+    answer = run.server.document(board_id)
     return answer["seq"], [(c["id"], [(i["label"], i.get("data")) for i in c["items"]]) for c in answer["collections"]]
 
 
