@@ -16,8 +16,9 @@ import Testing
         "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "rename-live",
         "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap",
         "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",
-        "phone-people", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm", "refused-grab-quiet",
-        "renders-only-changes", "long-column", "card-link", "outside-drop-link", "outside-drop-text", "outside-drop-locked", "console-clean",
+        "phone-people", "phone-people-names", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm",
+        "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
+        "outside-drop-locked", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

@@ -11,7 +11,7 @@ import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
 import { accessToken, displayName, forgetToken, tokenAdvice } from "./people.js";
-import { showPeople as drawPeople } from "./presence-list.js";
+import { namesOnTap, showPeople as drawPeople } from "./presence-list.js";
 import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
@@ -293,5 +293,6 @@ function focusNeighbour(card, key) {
   if (next) view.reveal(next)?.focus();
 }
 
+namesOnTap(/** @type {HTMLElement} */ (document.getElementById("presence")));
 showConnection();
 showPeople();

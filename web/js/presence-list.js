@@ -61,3 +61,19 @@ export function showPeople(list, people, count = people.length) {
   }
   list.replaceChildren(...items);
 }
+
+/**
+ * On a phone the stack shows initials only, and the names are in each item's `title`, which
+ * a touch screen never shows (it has no hover): a tap on the stack opens it into the names
+ * (board.css draws them as on a wide screen), another tap, a tap elsewhere or Escape folds it.
+ * @param {HTMLElement} list
+ */
+export function namesOnTap(list) {
+  list.addEventListener("click", () => list.classList.toggle("names-shown"));
+  document.addEventListener("pointerdown", (event) => {
+    if (!list.contains(/** @type {Node | null} */ (event.target))) list.classList.remove("names-shown");
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") list.classList.remove("names-shown");
+  });
+}

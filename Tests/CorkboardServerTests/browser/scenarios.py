@@ -1399,6 +1399,50 @@ def phone_people(run):
     return f"shown as {[s[1] for s in stack]} ({[s[0] for s in stack]})"
 
 
+# How each person of #presence is drawn: its text when it shows as text (not the initials
+# alone), whether that text fits (no ellipsis), and its box.
+PEOPLE_DRAWN_JS = """() => [...document.querySelectorAll('#presence li')].map(li => {
+  const style = getComputedStyle(li);
+  const box = li.getBoundingClientRect();
+  return {name: li.textContent, shown: style.display !== 'none' && box.width > 0,
+          text: parseFloat(style.fontSize) > 0, fits: li.scrollWidth <= li.clientWidth + 1,
+          width: box.width, right: box.right};
+})"""
+
+
+@scenario("phone-people-names")
+def phone_people_names(run):
+    """On a phone (touch, no hover for the names in the titles), a tap on the stack of initials
+    shows everyone's name in full, those beyond the stack's four too, inside the screen; a
+    tap elsewhere folds it back into initials."""
+    board_id = run.new_board("phone-people-names")
+    a = run.open_board("A", board_id, "Ada Lovelace", device=PHONE)
+    names = ["Bob", "Carmen Ortiz", "Dmitri", "Eve Li"]
+    for i, name in enumerate(names):
+        run.open_board(chr(ord("B") + i), board_id, name)
+    people = a.locator("#presence li[data-client]")
+    wait_until("page A lists five people in #presence", lambda: people.count() == 5, timeout=5)
+    folded = a.evaluate(PEOPLE_DRAWN_JS)
+    if any(p["text"] and p["shown"] for p in folded):
+        raise ScenarioFailure(f"before the tap the phone should show a stack of initials: {folded}")
+    a.locator("#presence").tap()
+    drawn = a.evaluate(PEOPLE_DRAWN_JS)
+    run.save_screenshot(a, "board-phone-names")
+    named = [p for p in drawn if p["shown"] and p["text"] and p["fits"]]
+    width = a.evaluate("() => innerWidth")
+    wanted = {"Ada Lovelace", *names}
+    if {p["name"] for p in named} != wanted or any(p["right"] > width for p in named):
+        raise ScenarioFailure(f"after a tap on the stack every name should show in full on the {width} px screen: {drawn}")
+    if any(p["shown"] for p in drawn if p["name"] not in wanted):
+        raise ScenarioFailure(f"the stack's count (+N) should give way to the names: {drawn}")
+    a.locator("#board").tap(position={"x": 200, "y": 400})
+    again = a.evaluate(PEOPLE_DRAWN_JS)
+    if any(p["text"] and p["shown"] for p in again) or any(p["width"] > 48 for p in again if p["shown"]):
+        raise ScenarioFailure(f"a tap elsewhere should fold the names back into initials: {again}")
+    no_page_problems(run)
+    return f"a tap showed {sorted(p['name'] for p in named)}; a tap elsewhere folded them"
+
+
 # Where the dragged card is drawn, frame by frame, from now on: the drag's avatar and the card
 # itself when it is drawn; `window.__endedAt` is the frame at which Escape or the release came.
 RECORD_LANDING_JS = """(itemId) => {
