@@ -60,6 +60,7 @@ extension BoardClient {
         case .insert(let items, let destination): .insert(items: items, destination: destination)
         case .delete(let items): .delete(items: items)
         case .updateItem(let item, let label, let data): .updateItem(item: item, label: label, data: data)
+        case .updateFolder(let item, let accepts): .updateFolder(item: item, accepts: accepts)
         case .renameCollection(let collection, let title): .renameCollection(collection: collection, title: title)
         case .addCollection(let collection, let title, let before): .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)

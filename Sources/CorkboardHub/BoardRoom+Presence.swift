@@ -19,7 +19,7 @@ extension BoardRoom {
         }
         // Held here already (by a member of this node, or of another one): no need to ask the
         // store. A refused drag.start ends the member's previous drag all the same.
-        if let holder = items.lazy.compactMap(leases.holder(of:)).first(where: { $0 != member.client }) {
+        if let holder = engine.otherHolder(of: items, for: member.client, in: leases) {
             clearDrag(of: key, .cancel)
             return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
@@ -28,7 +28,9 @@ extension BoardRoom {
             // A new drag replaces the member's previous one, which ends as cancelled (its
             // items were given back in the store when the new ones were leased).
             self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
-            if let holder = self.leases.acquire(items, for: member.client) {
+            if let holder = self.engine.otherHolder(of: items, for: member.client, in: self.leases)
+                ?? self.leases.acquire(items, for: member.client)
+            {
                 return member.link.send(.rejected(.dragStartBusy(holder: holder)))
             }
             self.dragCounter += 1

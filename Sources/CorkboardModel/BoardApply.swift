@@ -20,20 +20,24 @@ extension Board {
         case .delete(let ids):
             try delete(ids)
         case .updateItem(let id, let label, let data):
-            guard let (collection, index) = location(of: id) else { throw BoardError("no item \(id)") }
-            if let label { collections[collection].items[index].label = label }
-            switch data {
-            case .unchanged: break
-            case .replace(let object): collections[collection].items[index].data = object
-            case .remove: collections[collection].items[index].data = nil
+            try modifyItem(id) { item in
+                if let label { item.label = label }
+                switch data {
+                case .unchanged: break
+                case .replace(let object): item.data = object
+                case .remove: item.data = nil
+                }
             }
+        case .updateFolder(let id, let accepts):
+            guard item(id)?.folder != nil else { throw BoardError("no folder \(id)") }
+            try modifyItem(id) { $0.folder?.accepts = accepts }
         case .renameCollection(let id, let title):
             guard let index = collectionIndex(of: id) else { throw BoardError("no collection \(id)") }
             collections[index].title = title
         case .renameBoard(let title):
             self.title = title
         case .addCollection(let id, let title, let before):
-            guard collectionIndex(of: id) == nil else { throw BoardError("collection \(id) exists") }
+            guard list(named: id) == nil else { throw BoardError("collection \(id) exists") }
             var position = collections.endIndex
             if let before {
                 guard let index = collectionIndex(of: before) else { throw BoardError("no collection \(before)") }
@@ -49,55 +53,80 @@ extension Board {
         }
     }
 
+    private mutating func modifyItem(_ id: ItemID, _ change: (inout Item) -> Void) throws(BoardError) {
+        guard let (list, index) = location(of: id) else { throw BoardError("no item \(id)") }
+        try modifyItems(in: list) { items throws(BoardError) in change(&items[index]) }
+    }
+
     private mutating func move(_ sources: [ItemID], to destination: Destination) throws(BoardError) {
         guard !sources.isEmpty, Set(sources).count == sources.count else { throw BoardError("bad sources") }
-        guard let target = collectionIndex(of: destination.collection) else {
+        guard let target = list(named: destination.collection) else {
             throw BoardError("no collection \(destination.collection)")
         }
         if let before = destination.before, sources.contains(before) {
             throw BoardError("anchor \(before) is one of the sources")
         }
+        let around = Set(enclosingFolders(of: target))
+        if let inside = sources.first(where: around.contains) {
+            throw BoardError("folder \(inside) would be inside itself")
+        }
         var moved: [Item] = []
         var working = self
         for id in sources {
-            guard let (collection, index) = working.location(of: id) else { throw BoardError("no item \(id)") }
-            moved.append(working.collections[collection].items.remove(at: index))
+            guard let (list, index) = working.location(of: id) else { throw BoardError("no item \(id)") }
+            moved.append(try working.modifyItems(in: list) { items throws(BoardError) in items.remove(at: index) })
         }
         try working.insertContiguously(moved, into: target, before: destination.before)
         self = working
     }
 
     private mutating func insert(_ items: [Item], at destination: Destination) throws(BoardError) {
-        guard let target = collectionIndex(of: destination.collection) else {
+        guard let target = list(named: destination.collection) else {
             throw BoardError("no collection \(destination.collection)")
         }
         var seen = Set<ItemID>()
         for item in items where location(of: item.id) != nil || !seen.insert(item.id).inserted {
             throw BoardError("item \(item.id) exists")
         }
-        try insertContiguously(items, into: target, before: destination.before)
+        for item in items where item.folder != nil {
+            guard list(named: item.id) == nil else { throw BoardError("folder \(item.id) has the id of a list") }
+        }
+        var working = self
+        try working.insertContiguously(items, into: target, before: destination.before)
+        // A folder is inserted empty.
+        for item in items where item.folder != nil { working.folders[item.id] = [] }
+        self = working
     }
 
+    /// Deletes the items and, for a folder, everything inside it.
     private mutating func delete(_ ids: [ItemID]) throws(BoardError) {
         guard Set(ids).count == ids.count else { throw BoardError("duplicate ids") }
         var working = self
         for id in ids {
-            guard let (collection, index) = working.location(of: id) else { throw BoardError("no item \(id)") }
-            working.collections[collection].items.remove(at: index)
+            // An item inside a folder deleted before it is gone already.
+            guard let (list, index) = working.location(of: id) else {
+                if item(id) != nil { continue }
+                throw BoardError("no item \(id)")
+            }
+            let removed = try working.modifyItems(in: list) { items throws(BoardError) in items.remove(at: index) }
+            for gone in working.subtree(of: removed) where gone.folder != nil { working.folders[gone.id] = nil }
         }
         self = working
     }
 
     private mutating func insertContiguously(
-        _ items: [Item], into collection: Int, before anchor: ItemID?
+        _ items: [Item], into list: ListPlace, before anchor: ItemID?
     ) throws(BoardError) {
-        var position = collections[collection].items.endIndex
-        if let anchor {
-            guard let index = collections[collection].items.firstIndex(where: { $0.id == anchor }) else {
-                throw BoardError("anchor \(anchor) is not in \(collections[collection].id)")
+        let listID = listID(list)
+        try modifyItems(in: list) { current throws(BoardError) in
+            var position = current.endIndex
+            if let anchor {
+                guard let index = current.firstIndex(where: { $0.id == anchor }) else {
+                    throw BoardError("anchor \(anchor) is not in \(listID)")
+                }
+                position = index
             }
-            position = index
+            current.insert(contentsOf: items, at: position)
         }
-        collections[collection].items.insert(contentsOf: items, at: position)
     }
 }

@@ -35,3 +35,13 @@ extension BoardEngine {
         return nil
     }
 }
+
+extension BoardEngine {
+    /// Who other than `client` drags one of these items, a folder around one of them, or
+    /// something inside one of them: a lease on a folder covers its contents
+    /// (docs/protocol.md#6-presence-drag-state). Items not on the board are skipped.
+    public func otherHolder(of items: [ItemID], for client: ClientID, in leases: LeaseTable) -> ClientID? {
+        guard !leases.holders.isEmpty else { return nil }
+        return heldByOther(items.compactMap(current.handle(of:)), client: client, leases: leases)?.1
+    }
+}

@@ -44,6 +44,8 @@ public enum BoardOperation: Sendable, Hashable {
     case insert(items: [Item], destination: Destination)
     case delete(items: [ItemID])
     case updateItem(item: ItemID, label: String?, data: DataChange)
+    /// An update of a folder's `accepts` (whether items may be dropped into it).
+    case updateFolder(item: ItemID, accepts: Bool)
     case renameCollection(collection: CollectionID, title: String)
     /// An update naming neither an item nor a collection: the board's own title.
     case renameBoard(title: String)
@@ -57,7 +59,7 @@ public enum BoardOperation: Sendable, Hashable {
         case .move: "move"
         case .insert: "insert"
         case .delete: "delete"
-        case .updateItem, .renameCollection, .renameBoard: "update"
+        case .updateItem, .updateFolder, .renameCollection, .renameBoard: "update"
         case .addCollection: "collection.add"
         case .removeCollection: "collection.remove"
         case .lock: "lock"
@@ -73,7 +75,7 @@ struct CollectionHeader: Codable {
 
 extension BoardOperation: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, sources, destination, items, item, label, data, collection, title, before, locked
+        case type, sources, destination, items, item, label, data, accepts, collection, title, before, locked
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,6 +98,9 @@ extension BoardOperation: Codable {
             case .replace(let object): try container.encode(object, forKey: .data)
             case .remove: try container.encodeNil(forKey: .data)
             }
+        case .updateFolder(let item, let accepts):
+            try container.encode(item, forKey: .item)
+            try container.encode(accepts, forKey: .accepts)
         case .renameCollection(let collection, let title):
             try container.encode(collection, forKey: .collection)
             try container.encode(title, forKey: .title)
@@ -126,7 +131,11 @@ extension BoardOperation: Codable {
         case "delete":
             self = .delete(items: try container.decode([ItemID].self, forKey: .items))
         case "update":
-            if container.contains(.item) {
+            if container.contains(.accepts) {
+                self = .updateFolder(
+                    item: try container.decode(ItemID.self, forKey: .item),
+                    accepts: try container.decode(Bool.self, forKey: .accepts))
+            } else if container.contains(.item) {
                 self = .updateItem(
                     item: try container.decode(ItemID.self, forKey: .item),
                     label: try container.decodeIfPresent(String.self, forKey: .label),

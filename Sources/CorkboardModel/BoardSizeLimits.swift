@@ -21,17 +21,20 @@ public struct BoardSizeLimits: Sendable, Hashable {
     /// larger ones) must still load.
     public func problems(of board: Board) -> [String] {
         var problems: [String] = []
-        let itemCount = board.collections.reduce(0) { $0 + $1.items.count }
+        let itemCount = board.collections.reduce(0) { $0 + $1.items.count } + board.folders.values.reduce(0) { $0 + $1.count }
         if let limit = maximumItems, itemCount > limit {
             problems.append("collections: a board holds at most \(limit) items; this one has \(itemCount)")
         }
         if let limit = maximumCollections, board.collections.count > limit {
             problems.append("collections: a board holds at most \(limit) collections; this one has \(board.collections.count)")
         }
-        for (collectionIndex, collection) in board.collections.enumerated() {
-            for (itemIndex, item) in collection.items.enumerated() {
+        let lists =
+            board.collections.enumerated().map { ("collections[\($0.offset)]", $0.element.items) }
+            + board.folders.sorted { $0.key < $1.key }.map { ("folders[\($0.key.debugDescription)]", $0.value) }
+        for (path, items) in lists {
+            for (itemIndex, item) in items.enumerated() {
                 if let problem = Limits.dataProblem(item.data, of: item.id) {
-                    problems.append("collections[\(collectionIndex)].items[\(itemIndex)].data: \(problem)")
+                    problems.append("\(path).items[\(itemIndex)].data: \(problem)")
                 }
             }
         }

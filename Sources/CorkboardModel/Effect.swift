@@ -19,15 +19,24 @@ struct RemovedItem {
     var position: Position
 }
 
+/// A folder's list that a delete removed (with its folder), to put back under its old key.
+struct RemovedList {
+    var key: CollectionKey
+    var id: ItemID
+}
+
 enum Effect {
     /// The sources (in the event's order) were at `from` before the move; afterwards
     /// they sit contiguously from `insertionIndex` in collection `destination`.
     /// `insertionIndex` counts in the destination list with the sources removed.
     case move(from: [Position], destination: CollectionKey, insertionIndex: Int)
-    case insert(destination: CollectionKey, insertionIndex: Int, count: Int)
-    /// In the event's order; each position is in the list before the delete.
-    case delete(removed: [RemovedItem])
+    /// `createdLists`: the (empty) lists of the folders it inserted.
+    case insert(destination: CollectionKey, insertionIndex: Int, count: Int, createdLists: [CollectionKey])
+    /// The named items in the event's order, then what was inside the folders among them;
+    /// each position is in the list before the delete. `removedLists`: those folders' lists.
+    case delete(removed: [RemovedItem], removedLists: [RemovedList])
     case updateItem(previousLabel: String, previousData: JSONObject?)
+    case updateFolder(previousAccepts: Bool)
     case renameCollection(key: CollectionKey, previousTitle: String)
     case renameBoard(previousTitle: String)
     case addCollection(key: CollectionKey, index: Int)

@@ -26,6 +26,7 @@ enum Footprint {
         case .insert(let items, let destination): items.reduce(of(destination)) { $0 + of($1) }
         case .delete(let items): ids(items)
         case .updateItem(let item, let label, let data): text(item) + (label.map(text) ?? 0) + of(data)
+        case .updateFolder(let item, _): text(item) + fieldOverhead
         case .renameCollection(let collection, let title): text(collection) + text(title)
         case .renameBoard(let title): text(title)
         case .addCollection(let collection, let title, let before): text(collection) + text(title) + (before.map(text) ?? 0)
@@ -37,11 +38,12 @@ enum Footprint {
     static func of(_ effect: Effect) -> Int {
         switch effect {
         case .move(let from, _, _): from.count * fieldOverhead
-        case .delete(let removed): removed.reduce(0) { $0 + fieldOverhead + of($1.item) }
+        case .delete(let removed, let lists): removed.reduce(lists.count * fieldOverhead) { $0 + fieldOverhead + of($1.item) }
         case .updateItem(let previousLabel, let previousData): text(previousLabel) + (previousData.map(of) ?? 0)
         case .renameCollection(_, let previousTitle), .renameBoard(let previousTitle): text(previousTitle)
         case .removeCollection(_, _, let title): text(title)
-        case .insert, .addCollection, .lock: fieldOverhead
+        case .insert(_, _, _, let lists): fieldOverhead * (1 + lists.count)
+        case .updateFolder, .addCollection, .lock: fieldOverhead
         }
     }
 

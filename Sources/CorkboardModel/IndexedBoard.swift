@@ -6,11 +6,14 @@
 
 typealias ItemHandle = Int32
 
+/// A list of items: a column, or a folder's contents (`isFolder`, named by the folder's
+/// item id, titled "").
 struct IndexedCollection {
     let key: CollectionKey
     var id: CollectionID
     var title: String
     var order: [ItemHandle]
+    var isFolder = false
 }
 
 struct ItemRecord {
@@ -22,7 +25,10 @@ struct IndexedBoard {
     var id: String
     var title: String
     var locked: Bool
+    /// The columns in board order, then the folders' lists in no particular order.
     private(set) var collections: [IndexedCollection] = []
+    /// How many of `collections` are columns.
+    private(set) var columnCount = 0
     /// Indexed by handle; nil for a free handle.
     private var records: [ItemRecord?] = []
     private var handles: [ItemID: ItemHandle] = [:]
@@ -36,14 +42,25 @@ struct IndexedBoard {
         id = board.id
         title = board.title
         locked = board.locked
-        for collection in board.collections {
+        var folders: [Item] = []
+        func add(_ id: CollectionID, title: String, items: [Item], isFolder: Bool) {
             let key = makeKey()
             var order: [ItemHandle] = []
-            order.reserveCapacity(collection.items.count)
-            for item in collection.items {
+            order.reserveCapacity(items.count)
+            for item in items {
                 order.append(allocate(item, in: key))
+                if item.folder != nil { folders.append(item) }
             }
-            collections.append(IndexedCollection(key: key, id: collection.id, title: collection.title, order: order))
+            collections.append(IndexedCollection(key: key, id: id, title: title, order: order, isFolder: isFolder))
+        }
+        for collection in board.collections {
+            add(collection.id, title: collection.title, items: collection.items, isFolder: false)
+        }
+        columnCount = collections.count
+        var next = 0
+        while next < folders.count {
+            add(folders[next].id, title: "", items: board.folders[folders[next].id] ?? [], isFolder: true)
+            next += 1
         }
         reindexCollections()
     }
@@ -52,12 +69,18 @@ struct IndexedBoard {
     var board: Board {
         Board(
             id: id, title: title, locked: locked,
-            collections: collections.map { collection in
-                BoardCollection(
-                    id: collection.id, title: collection.title,
-                    items: collection.order.map { records[Int($0)]!.item })
-            })
+            collections: collections[..<columnCount].map { collection in
+                BoardCollection(id: collection.id, title: collection.title, items: items(of: collection))
+            },
+            folders: Dictionary(uniqueKeysWithValues: collections[columnCount...].map { ($0.id, items(of: $0)) }))
     }
+
+    private func items(of collection: IndexedCollection) -> [Item] {
+        collection.order.map { records[Int($0)]!.item }
+    }
+
+    /// The columns only, in board order.
+    var columns: ArraySlice<IndexedCollection> { collections[..<columnCount] }
 
     var itemCount: Int { handles.count }
 
@@ -78,6 +101,41 @@ struct IndexedBoard {
     func collectionIndex(ofKey key: CollectionKey) -> Int? { indexOfKey[key] }
 
     func key(of id: CollectionID) -> CollectionKey? { keyOfID[id] }
+
+    /// The folder whose list this is, nil for a column.
+    func folder(ofList index: Int) -> ItemHandle? {
+        collections[index].isFolder ? handles[collections[index].id] : nil
+    }
+
+    /// The folders around the list at `index`, innermost first: none for a column, else the
+    /// list's own folder and every folder that holds it.
+    func enclosingFolders(ofList index: Int) -> [ItemHandle] {
+        var chain: [ItemHandle] = []
+        var list = index
+        while let folder = folder(ofList: list) {
+            chain.append(folder)
+            list = indexOfKey[records[Int(folder)]!.collection]!
+        }
+        return chain
+    }
+
+    /// The items inside a folder, at every depth, and how many levels deep they go
+    /// (0 for a card or an empty folder).
+    func contents(of handle: ItemHandle) -> (items: [ItemHandle], levels: Int) {
+        var found: [ItemHandle] = []
+        var level = [handle]
+        var levels = -1
+        while !level.isEmpty {
+            levels += 1
+            var next: [ItemHandle] = []
+            for item in level where records[Int(item)]!.item.folder != nil {
+                next += collections[indexOfKey[keyOfID[records[Int(item)]!.item.id]!]!].order
+            }
+            found += next
+            level = next
+        }
+        return (found, levels)
+    }
 
     /// Where the item is now.
     func position(of handle: ItemHandle) -> Position {
@@ -108,6 +166,12 @@ struct IndexedBoard {
             case .remove: records[Int(handle)]!.item.data = nil
             }
             return .updateItem(previousLabel: previous.label, previousData: previous.data)
+        case .updateFolder(let itemID, let accepts):
+            guard let handle = handles[itemID], let previous = records[Int(handle)]!.item.folder?.accepts else {
+                throw BoardError("no folder \(itemID)")
+            }
+            records[Int(handle)]!.item.folder!.accepts = accepts
+            return .updateFolder(previousAccepts: previous)
         case .renameCollection(let collectionID, let newTitle):
             guard let index = collectionIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
             let previous = collections[index].title
@@ -119,19 +183,23 @@ struct IndexedBoard {
             return .renameBoard(previousTitle: previous)
         case .addCollection(let collectionID, let newTitle, let before):
             guard keyOfID[collectionID] == nil else { throw BoardError("collection \(collectionID) exists") }
-            var index = collections.endIndex
+            var index = columnCount
             if let before {
                 guard let anchor = collectionIndex(of: before) else { throw BoardError("no collection \(before)") }
                 index = anchor
             }
             let key = makeKey()
             collections.insert(IndexedCollection(key: key, id: collectionID, title: newTitle, order: []), at: index)
+            columnCount += 1
             reindexCollections()
             return .addCollection(key: key, index: index)
         case .removeCollection(let collectionID):
-            guard let index = collectionIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
+            guard let index = collectionIndex(of: collectionID), index < columnCount else {
+                throw BoardError("no collection \(collectionID)")
+            }
             guard collections[index].order.isEmpty else { throw BoardError("collection \(collectionID) is not empty") }
             let removed = collections.remove(at: index)
+            columnCount -= 1
             reindexCollections()
             return .removeCollection(key: removed.key, index: index, title: removed.title)
         case .lock(let newValue):
@@ -160,6 +228,9 @@ struct IndexedBoard {
             else { throw BoardError("anchor \(before) is not a non-source item of \(destination.collection)") }
             anchor = handle
         }
+        if let inside = enclosingFolders(ofList: target).first(where: moving.contains) {
+            throw BoardError("folder \(itemID(inside)) would be inside itself")
+        }
         // All positions are read before anything moves: they describe the board before.
         let from = moving.map(position(of:))
         removeItems(at: from)
@@ -178,6 +249,9 @@ struct IndexedBoard {
         for item in items where handles[item.id] != nil || !newIDs.insert(item.id).inserted {
             throw BoardError("item \(item.id) exists")
         }
+        for item in items where item.folder != nil && keyOfID[item.id] != nil {
+            throw BoardError("folder \(item.id) has the id of a list")
+        }
         let key = collections[target].key
         var insertionIndex = collections[target].order.count
         if let before = destination.before {
@@ -188,7 +262,14 @@ struct IndexedBoard {
         }
         let added = items.map { allocate($0, in: key) }
         collections[target].order.insert(contentsOf: added, at: insertionIndex)
-        return .insert(destination: key, insertionIndex: insertionIndex, count: items.count)
+        // A folder is inserted empty.
+        var created: [CollectionKey] = []
+        for item in items where item.folder != nil {
+            created.append(makeKey())
+            collections.append(IndexedCollection(key: created.last!, id: item.id, title: "", order: [], isFolder: true))
+        }
+        if !created.isEmpty { reindexCollections() }
+        return .insert(destination: key, insertionIndex: insertionIndex, count: items.count, createdLists: created)
     }
 
     private mutating func delete(_ ids: [ItemID]) throws(BoardError) -> Effect {
@@ -198,11 +279,26 @@ struct IndexedBoard {
             guard !doomed.contains(handle) else { throw BoardError("item \(itemID) is named twice") }
             doomed.append(handle)
         }
+        // What is inside the folders goes with them (once, if it was named too).
+        var named = Set(doomed)
+        for handle in doomed where records[Int(handle)]!.item.folder != nil {
+            for inside in contents(of: handle).items where named.insert(inside).inserted { doomed.append(inside) }
+        }
         let positions = doomed.map(position(of:))
         let removed = zip(doomed, positions).map { RemovedItem(item: records[Int($0)]!.item, position: $1) }
         removeItems(at: positions)
+        var removedLists: [RemovedList] = []
+        for handle in doomed where records[Int(handle)]!.item.folder != nil {
+            let folderID = records[Int(handle)]!.item.id
+            removedLists.append(RemovedList(key: keyOfID[folderID]!, id: folderID))
+        }
+        if !removedLists.isEmpty {
+            let gone = Set(removedLists.map(\.key))
+            collections.removeAll { gone.contains($0.key) }
+            reindexCollections()
+        }
         for handle in doomed { free(handle) }
-        return .delete(removed: removed)
+        return .delete(removed: removed, removedLists: removedLists)
     }
 
     // MARK: Undoing
@@ -219,12 +315,20 @@ struct IndexedBoard {
                 collections[indexOfKey[position.key]!].order.insert(handle, at: position.index)
                 records[Int(handle)]!.collection = position.key
             }
-        case (.insert(let destination, let insertionIndex, let count), _):
+        case (.insert(let destination, let insertionIndex, let count, let createdLists), _):
             let target = indexOfKey[destination]!
             let added = Array(collections[target].order[insertionIndex..<insertionIndex + count])
             collections[target].order.removeSubrange(insertionIndex..<insertionIndex + count)
             for handle in added { free(handle) }
-        case (.delete(let removed), _):
+            if !createdLists.isEmpty {
+                collections.removeAll { createdLists.contains($0.key) }
+                reindexCollections()
+            }
+        case (.delete(let removed, let removedLists), _):
+            for list in removedLists {
+                collections.append(IndexedCollection(key: list.key, id: list.id, title: "", order: [], isFolder: true))
+            }
+            if !removedLists.isEmpty { reindexCollections() }
             for entry in removed.sorted(by: { $0.position.index < $1.position.index }) {
                 let handle = allocate(entry.item, in: entry.position.key)
                 collections[indexOfKey[entry.position.key]!].order.insert(handle, at: entry.position.index)
@@ -233,15 +337,19 @@ struct IndexedBoard {
             let handle = Int(handles[itemID]!)
             records[handle]!.item.label = previousLabel
             records[handle]!.item.data = previousData
+        case (.updateFolder(let previousAccepts), .updateFolder(let itemID, _)):
+            records[Int(handles[itemID]!)]!.item.folder!.accepts = previousAccepts
         case (.renameCollection(let key, let previousTitle), _):
             collections[indexOfKey[key]!].title = previousTitle
         case (.renameBoard(let previousTitle), _):
             title = previousTitle
         case (.addCollection(_, let index), _):
             collections.remove(at: index)
+            columnCount -= 1
             reindexCollections()
         case (.removeCollection(let key, let index, let title), .removeCollection(let collectionID)):
             collections.insert(IndexedCollection(key: key, id: collectionID, title: title, order: []), at: index)
+            columnCount += 1
             reindexCollections()
         case (.lock(let previous), _):
             locked = previous

@@ -19,6 +19,8 @@ struct Motion {
     /// Move and delete: the absolute index of the first of `count` positions in the
     /// history's position pool (the move's `from`, the delete's removed positions).
     var firstPosition: Int
+    /// Insert and delete: folders' lists were created or removed (read them from the effect).
+    var changesLists = false
 }
 
 extension Motion {
@@ -28,15 +30,17 @@ extension Motion {
         switch effect {
         case .move(let from, let destination, let insertionIndex):
             (kind, key, self.insertionIndex, count) = (.move, destination, insertionIndex, from.count)
-        case .insert(let destination, let insertionIndex, let inserted):
+        case .insert(let destination, let insertionIndex, let inserted, let createdLists):
             (kind, key, self.insertionIndex, count) = (.insert, destination, insertionIndex, inserted)
-        case .delete(let removed):
+            changesLists = !createdLists.isEmpty
+        case .delete(let removed, let removedLists):
             (kind, count) = (.delete, removed.count)
+            changesLists = !removedLists.isEmpty
         case .addCollection(let added, _):
             (kind, key) = (.addCollection, added)
         case .removeCollection(let removed, _, _):
             (kind, key) = (.removeCollection, removed)
-        case .updateItem, .renameCollection, .renameBoard, .lock:
+        case .updateItem, .updateFolder, .renameCollection, .renameBoard, .lock:
             break
         }
     }
@@ -45,7 +49,7 @@ extension Motion {
     static func positions(of effect: Effect) -> [Position] {
         switch effect {
         case .move(let from, _, _): from
-        case .delete(let removed): removed.map(\.position)
+        case .delete(let removed, _): removed.map(\.position)
         default: []
         }
     }

@@ -47,7 +47,21 @@ extension BoardEngine {
                 }
             case .insert:
                 if motion.key == key { count -= motion.count }
+                // Before the insert that created it, a folder's list did not exist.
+                if motion.changesLists, let listKey = key, case .insert(_, _, _, let created) = history[seq].effect,
+                    created.contains(listKey)
+                {
+                    key = nil
+                    count = 0
+                }
             case .delete:
+                // Before the delete of its folder, the list existed (with the items it removed).
+                if motion.changesLists, case .delete(_, let lists) = history[seq].effect,
+                    let list = lists.first(where: { $0.id == id })
+                {
+                    key = list.key
+                    count = 0
+                }
                 for pool in motion.firstPosition..<motion.firstPosition + motion.count
                 where history.position(pool).key == key {
                     count += 1
@@ -135,7 +149,7 @@ extension BoardEngine {
         return positions.indices.map { tracked in
             let position = positions[tracked]
             if let seq = deletedAt[tracked] {
-                guard case .delete(let removed) = history[seq].effect,
+                guard case .delete(let removed, _) = history[seq].effect,
                     let hit = removed.first(where: { $0.position == position })
                 else { preconditionFailure("delete \(seq) lost the item it removed") }
                 return .deleted(hit.item.id)
@@ -163,9 +177,9 @@ extension BoardEngine {
                 if destination == past.key { order.removeSubrange(insertionIndex..<insertionIndex + from.count) }
                 let returning = zip(sources, from).filter { $0.1.key == past.key }.sorted { $0.1.index < $1.1.index }
                 for (source, position) in returning { order.insert(source, at: position.index) }
-            case (.insert(let destination, let insertionIndex, let inserted), _):
+            case (.insert(let destination, let insertionIndex, let inserted, _), _):
                 if destination == past.key { order.removeSubrange(insertionIndex..<insertionIndex + inserted) }
-            case (.delete(let removed), _):
+            case (.delete(let removed, _), _):
                 let returning = removed.filter { $0.position.key == past.key }.sorted { $0.position.index < $1.position.index }
                 for item in returning { order.insert(item.item.id, at: item.position.index) }
             default:

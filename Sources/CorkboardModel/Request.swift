@@ -10,6 +10,8 @@ public enum RequestedOperation: Sendable, Hashable {
     case insert(items: [Item], destination: Destination)
     case delete(items: [ItemID])
     case updateItem(item: ItemID, label: String?, data: DataChange)
+    /// Whether the folder accepts items dropped into it.
+    case updateFolder(item: ItemID, accepts: Bool)
     case renameCollection(collection: CollectionID, title: String)
     /// The board's own title (an update naming neither an item nor a collection).
     case renameBoard(title: String)
@@ -17,11 +19,11 @@ public enum RequestedOperation: Sendable, Hashable {
     case removeCollection(collection: CollectionID)
     case lock(locked: Bool)
 
-    /// Move, insert, delete and (item) update carry the seq the client had applied; the
+    /// Move, insert, delete and (item or folder) update carry the seq the client had applied; the
     /// other operations may omit it and it is ignored there (docs/protocol.md#4-operations).
     public var needsBaseSeq: Bool {
         switch self {
-        case .move, .moveByOffsets, .insert, .delete, .updateItem: true
+        case .move, .moveByOffsets, .insert, .delete, .updateItem, .updateFolder: true
         case .renameCollection, .renameBoard, .addCollection, .removeCollection, .lock: false
         }
     }

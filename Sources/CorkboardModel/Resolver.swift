@@ -45,8 +45,15 @@ extension BoardEngine {
                 throw .invalid("item \(existing.id) already exists")
             }
             if Set(items.map(\.id)).count != items.count { throw .invalid("an inserted id appears twice") }
+            if let folder = items.first(where: { $0.folder != nil && current.key(of: $0.id) != nil }) {
+                throw .invalid("folder \(folder.id) would have the id of a collection")
+            }
         case .addCollection(let collection, _, _):
             if current.key(of: collection) != nil { throw .invalid("collection \(collection) already exists") }
+        case .renameCollection(let collection, _), .removeCollection(let collection):
+            if let index = current.collectionIndex(of: collection), current.collections[index].isFolder {
+                throw .invalid("\(collection) is a folder: it is renamed and deleted as an item")
+            }
         default:
             break
         }
@@ -80,6 +87,7 @@ extension BoardEngine {
             guard let target = current.collectionIndex(of: destination.collection) else {
                 throw .gone("collection \(destination.collection) no longer exists")
             }
+            try checkEntering(items.count, into: target, levels: 0)
             let (before, adjusted) = resolveAnchor(destination.before, in: target, sources: [], base: base!)
             let resolved = Destination(collection: destination.collection, before: before)
             return .change(.insert(items: items, destination: resolved), adjusted: adjusted, leaseHits: [])
@@ -88,12 +96,16 @@ extension BoardEngine {
         case .updateItem(let item, _, _):
             guard current.contains(item) else { throw .gone("item \(item) no longer exists") }
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
+        case .updateFolder(let item, _):
+            guard let handle = current.handle(of: item) else { throw .gone("item \(item) no longer exists") }
+            guard current.record(handle).item.folder != nil else { throw .invalid("item \(item) is not a folder") }
+            return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
         case .renameCollection(let collection, _):
             guard current.key(of: collection) != nil else { throw .gone("collection \(collection) no longer exists") }
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
         case .addCollection(let collection, let title, let before):
             // A vanished anchor collection falls back to the end, as rule 5 does for items.
-            let anchorExists = before.map { current.key(of: $0) != nil } ?? true
+            let anchorExists = before.map { current.collectionIndex(of: $0).map { $0 < current.columnCount } ?? false } ?? true
             let resolved = BoardOperation.addCollection(collection: collection, title: title, before: anchorExists ? before : nil)
             return .change(resolved, adjusted: !anchorExists, leaseHits: [])
         case .removeCollection(let collection):
@@ -156,6 +168,8 @@ extension BoardEngine {
             if let label { try checkText(label, "label") }
             if case .replace(let object) = data { try checkData(object, of: item) }
             if label == nil, data == .unchanged { throw .invalid("an update needs a label or data") }
+        case .updateFolder(let item, _):
+            try checkID(item, "item")
         case .renameCollection(let collection, let title):
             try checkID(collection, "collection")
             try checkText(title, "title")
@@ -217,17 +231,14 @@ extension BoardEngine {
             handles.append(handle)
         }
         guard !survivors.isEmpty else { throw .gone("none of the items to move exists any more") }
-        if !leases.holders.isEmpty {
-            for source in survivors {
-                if let holder = leases.holder(of: source), holder != client {
-                    throw Refusal(code: .busy, message: "item \(source) is being dragged by \(holder)")
-                }
-            }
+        if !leases.holders.isEmpty, let (item, holder) = heldByOther(handles, client: client, leases: leases) {
+            throw Refusal(code: .busy, message: "item \(item) is being dragged by \(holder)")
         }
         // Rule 4.
         guard let target = current.collectionIndex(of: move.destination) else {
             throw .gone("collection \(move.destination) no longer exists")
         }
+        try checkFolders(moving: handles, into: target)
         // Rule 5.
         let (before, anchorAdjusted) = resolveAnchor(move.anchor, in: target, sources: handles, base: base)
         if isInPlace(handles, in: target, before: before) { return .noop }
@@ -286,8 +297,17 @@ extension BoardEngine {
             survivors.append(item)
         }
         guard !survivors.isEmpty else { throw .gone("none of the items to delete exists any more") }
-        // Delete is never busy: it wins, and the drags it hits are reported for clearing.
-        let leaseHits = survivors.compactMap { item in leases.holder(of: item).map { LeaseHit(item: item, holder: $0) } }
+        // Delete is never busy: it wins, and the drags it hits (inside deleted folders too)
+        // are reported for clearing.
+        var hit = survivors
+        if !leases.holders.isEmpty {
+            for item in survivors {
+                let handle = current.handle(of: item)!
+                guard current.record(handle).item.folder != nil else { continue }
+                hit += current.contents(of: handle).items.map(current.itemID).filter { seen.insert($0).inserted }
+            }
+        }
+        let leaseHits = hit.compactMap { item in leases.holder(of: item).map { LeaseHit(item: item, holder: $0) } }
         return .change(.delete(items: survivors), adjusted: survivors.count != items.count, leaseHits: leaseHits)
     }
 
@@ -298,6 +318,7 @@ extension BoardEngine {
         case .insert(let items, let destination): .insert(items: items, destination: destination)
         case .delete(let items): .delete(items: items)
         case .updateItem(let item, let label, let data): .updateItem(item: item, label: label, data: data)
+        case .updateFolder(let item, let accepts): .updateFolder(item: item, accepts: accepts)
         case .renameCollection(let collection, let title): .renameCollection(collection: collection, title: title)
         case .addCollection(let collection, let title, let before):
             .addCollection(collection: collection, title: title, before: before)
@@ -306,5 +327,50 @@ extension BoardEngine {
         case .lock(let locked): .lock(locked: locked)
         case .moveByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
         }
+    }
+
+    // MARK: Folders
+
+    /// Items may enter the list at `index` (`count` of them, reaching `levels` below
+    /// themselves): a folder's list must accept drops, and nothing may sit deeper than
+    /// `Limits.maximumFolderDepth`.
+    private func checkEntering(_ count: Int, into index: Int, levels: Int) throws(Refusal) {
+        let enclosing = current.enclosingFolders(ofList: index)
+        guard let folder = enclosing.first else { return }
+        guard current.record(folder).item.folder!.accepts else {
+            throw .invalid("folder \(current.itemID(folder)) does not accept drops")
+        }
+        let depth = enclosing.count + 1 + levels
+        guard depth <= Limits.maximumFolderDepth else {
+            throw .invalid("items would sit \(depth) levels deep; folders nest at most \(Limits.maximumFolderDepth) levels")
+        }
+    }
+
+    /// A move's folder rules: no folder into itself or a folder inside it, and what enters a
+    /// folder from elsewhere obeys `checkEntering`.
+    private func checkFolders(moving sources: [ItemHandle], into target: Int) throws(Refusal) {
+        let enclosing = current.enclosingFolders(ofList: target)
+        guard !enclosing.isEmpty else { return }
+        if let folder = enclosing.first(where: sources.contains) {
+            throw .invalid("folder \(current.itemID(folder)) cannot go inside itself")
+        }
+        let key = current.collections[target].key
+        let entering = sources.filter { current.record($0).collection != key }
+        guard !entering.isEmpty else { return }
+        let levels = entering.map { current.record($0).item.folder == nil ? 0 : current.contents(of: $0).levels }.max()!
+        try checkEntering(entering.count, into: target, levels: levels)
+    }
+
+    /// The first of the items (or of what is inside them, or a folder around them) that
+    /// another client is dragging: a lease on a folder covers its contents.
+    func heldByOther(_ items: [ItemHandle], client: ClientID, leases: LeaseTable) -> (ItemID, ClientID)? {
+        for handle in items {
+            var covering = [handle] + current.enclosingFolders(ofList: current.collectionIndex(ofKey: current.record(handle).collection)!)
+            if current.record(handle).item.folder != nil { covering += current.contents(of: handle).items }
+            for item in covering {
+                if let holder = leases.holder(of: current.itemID(item)), holder != client { return (current.itemID(handle), holder) }
+            }
+        }
+        return nil
     }
 }

@@ -99,7 +99,7 @@ public struct EventPage: Sendable, Hashable, Codable {
 
 extension WireFormat {
     /// The body of `POST /api/boards`: `{"id","title","collections":[…]}` (`locked`
-    /// optional, false by default). Returns the board, or what is wrong with the body, naming
+    /// optional, false by default; `folders` optional, `{"<folder id>":[items…]}`). Returns the board, or what is wrong with the body, naming
     /// the field by its path (`collections[1].items[3].id`); a field the body may not have is
     /// refused, not ignored. The board's own rules (ids, duplicates) are checked by whoever
     /// creates it.
@@ -110,19 +110,31 @@ extension WireFormat {
         case .failure(let error): return .failure(error)
         }
         do throws(FieldError) {
-            try fields.refuseUnknownFields(["id", "title", "locked", "collections"])
+            try fields.refuseUnknownFields(["id", "title", "locked", "collections", "folders"])
             let collections = try fields.objects("collections").map { collection throws(FieldError) in
                 try collection.refuseUnknownFields(["id", "title", "items"])
                 let items = try collection.has("items") ? collection.objects("items") : []
                 return BoardCollection(
                     id: try collection.string("id"), title: try collection.string("title"),
                     items: try items.map { item throws(FieldError) in
-                        try item.refuseUnknownFields(["id", "label", "data"])
+                        try item.refuseUnknownFields(["id", "label", "data", "folder"])
                         return try Self.item(item)
                     })
             }
+            var folders: [ItemID: [Item]] = [:]
+            if let contents = try fields.optionalObject("folders") {
+                for folder in contents.object.keys.sorted() {
+                    folders[folder] = try FieldReader(contents.object, path: "folders").objects(folder).map { item throws(FieldError) in
+                        try item.refuseUnknownFields(["id", "label", "data", "folder"])
+                        return try Self.item(item)
+                    }
+                }
+            }
             let locked = fields.has("locked") ? try fields.bool("locked") : false
-            return .success(Board(id: try fields.string("id"), title: try fields.string("title"), locked: locked, collections: collections))
+            return .success(
+                Board(
+                    id: try fields.string("id"), title: try fields.string("title"), locked: locked, collections: collections,
+                    folders: folders))
         } catch {
             return .failure(ErrorMessage(code: .invalid, message: error.message))
         }
@@ -160,9 +172,15 @@ extension WireFormat {
         return .success(FieldReader(object))
     }
 
-    /// One `{"id","label","data"?}` object of an `insert` or a new board.
+    /// One `{"id","label","data"?,"folder"?}` object of an `insert` or a new board; a
+    /// `folder` without `accepts` accepts drops.
     static func item(_ item: FieldReader) throws(FieldError) -> Item {
         let data = try item.optionalObject("data").map(\.object)
-        return Item(id: try item.string("id"), label: try item.string("label"), data: data)
+        var folder: Folder?
+        if let fields = try item.optionalObject("folder") {
+            try FieldReader(fields.object, path: item.name("folder")).refuseUnknownFields(["accepts"])
+            folder = Folder(accepts: try fields.optionalBool("accepts") ?? true)
+        }
+        return Item(id: try item.string("id"), label: try item.string("label"), data: data, folder: folder)
     }
 }

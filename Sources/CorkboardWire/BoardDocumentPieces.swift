@@ -5,7 +5,7 @@ import CorkboardModel
 /// 64 KiB of data: its whole text would be hundreds of MB for a client that may never read it.
 /// (`document` is a value: the pieces come from the board as it was, whatever changes later.)
 public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
-    private enum Stage: Sendable { case start, collectionHead, items, tail, done }
+    private enum Stage: Sendable { case start, collectionHead, items, tail, folders, end, done }
 
     private let document: BoardDocument
     /// A piece ends after the first value that takes it to this size (so one large item may pass it).
@@ -14,6 +14,9 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
     private var stage = Stage.start
     private var collection = 0
     private var item = 0
+    /// The folders' ids in sorted order, and the next one to write.
+    private var folderIDs: [ItemID] = []
+    private var folder = 0
 
     public init(_ document: BoardDocument, pieceSize: Int = 64 * 1024) {
         self.document = document
@@ -27,7 +30,8 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
     }
 
     /// Keys in sorted order, as `WireFormat`'s encoder writes them: a document's
-    /// `collections, epoch, id, locked, seq, title`; a collection's `id, items, title`.
+    /// `collections, epoch, folders?, id, locked, seq, title`; a collection's `id, items, title`.
+    /// A folder's items go in one piece.
     private mutating func step() {
         let board = document.board
         switch stage {
@@ -61,6 +65,25 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
             writer.closeArray()
             writer.key("epoch")
             writer.string(document.epoch)
+            guard !board.folders.isEmpty else {
+                stage = .end
+                return
+            }
+            writer.key("folders")
+            writer.openObject()
+            folderIDs = board.folders.keys.sorted()
+            stage = .folders
+        case .folders:
+            writer.memberName(folderIDs[folder])
+            writer.openArray()
+            for item in board.folders[folderIDs[folder]]! { writer.write(item) }
+            writer.closeArray()
+            folder += 1
+            if folder == folderIDs.count {
+                writer.closeObject()
+                stage = .end
+            }
+        case .end:
             writer.key("id")
             writer.string(board.id)
             writer.key("locked")

@@ -135,11 +135,16 @@ struct JSONWriter {
     mutating func object(_ members: JSONObject) {
         openObject()
         for name in members.keys.sorted() {
-            string(name)
-            bytes.append(UInt8(ascii: ":"))
+            memberName(name)
             value(members[name]!)
         }
         closeObject()
+    }
+
+    /// `"name":` for a name known only when writing (a data key, a folder's id).
+    mutating func memberName(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// `"name":` then an object whose members `body` writes.

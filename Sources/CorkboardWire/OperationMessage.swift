@@ -18,6 +18,12 @@ extension OperationRequest {
             operation = .insert(items: try fields.objects("items").map(WireFormat.item), destination: try Self.destination(fields))
         case "delete":
             operation = .delete(items: try fields.strings("items"))
+        case "update" where fields.has("accepts"):
+            // A folder's accepts goes in an update of its own.
+            guard !fields.has("label"), !fields.has("data"), !fields.has("collection"), !fields.has("title") else {
+                throw FieldError(message: "an update of a folder's accepts changes nothing else")
+            }
+            operation = .updateFolder(item: try fields.string("item"), accepts: try fields.bool("accepts"))
         case "update" where fields.has("item"):
             guard !fields.has("collection") else {
                 throw FieldError(message: "an update names an item or a collection, not both")
@@ -80,6 +86,7 @@ extension OperationRequest {
                 items.map { item in
                     var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
                     if let data = item.data { fields["data"] = .object(data) }
+                    if let folder = item.folder { fields["folder"] = .object(["accepts": .bool(folder.accepts)]) }
                     return .object(fields)
                 })
             object["destination"] = destination(target)
@@ -95,6 +102,10 @@ extension OperationRequest {
             case .replace(let value): object["data"] = .object(value)
             case .remove: object["data"] = .null
             }
+        case .updateFolder(let item, let accepts):
+            object["type"] = "update"
+            object["item"] = .string(item)
+            object["accepts"] = .bool(accepts)
         case .renameCollection(let collection, let title):
             object["type"] = "update"
             object["collection"] = .string(collection)

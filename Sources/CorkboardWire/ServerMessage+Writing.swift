@@ -164,6 +164,11 @@ extension JSONWriter {
                 key("label")
                 string(label)
             }
+        case .updateFolder(let item, let accepts):
+            key("accepts")
+            bool(accepts)
+            key("item")
+            string(item)
         case .renameCollection(let collection, let title):
             key("collection")
             string(collection)
@@ -200,12 +205,19 @@ extension JSONWriter {
         string(destination.collection)
     }
 
-    /// `{"data"?,"id","label"}`: `data` absent when the item has none.
+    /// `{"data"?,"folder"?,"id","label"}`: `data` absent when the item has none, `folder`
+    /// (`{"accepts"}`) when it is not a folder.
     mutating func write(_ item: Item) {
         openObject()
         if let data = item.data {
             key("data")
             object(data)
+        }
+        if let folder = item.folder {
+            objectMember("folder") { members in
+                members.key("accepts")
+                members.bool(folder.accepts)
+            }
         }
         key("id")
         string(item.id)

@@ -3,12 +3,16 @@ import Testing
 
 /// Generated boards and random concurrent operation streams with random base seqs.
 @Suite struct PropertyTests {
-    /// Small windows make some base seqs fall outside the history; large ones never.
-    @Test(arguments: [3, 1_000])
-    func concurrentClientsConvergeOnTheServersBoard(historyCapacity: Int) throws {
+    /// Small windows make some base seqs fall outside the history; large ones never. With
+    /// folders, the boards nest and the same properties hold: nothing lost or doubled, no
+    /// folder inside itself, every replica equal to the server.
+    @Test(arguments: [3, 1_000], [false, true])
+    func concurrentClientsConvergeOnTheServersBoard(historyCapacity: Int, folders: Bool) throws {
         var tally: [String: Int] = [:]
+        var folderTally: [String: Int] = [:]
         for seed in UInt64(1)...60 {
-            var simulation = try Simulation(seed: seed &* 7919 &+ UInt64(historyCapacity), historyCapacity: historyCapacity)
+            var simulation = try Simulation(
+                seed: seed &* 7919 &+ UInt64(historyCapacity) &+ (folders ? 1 : 0), historyCapacity: historyCapacity, folders: folders)
             var expectedIDs = Set(simulation.initialBoard.allItemIDs)
             for _ in 0..<80 {
                 simulation.shuffleLeases()
@@ -20,6 +24,7 @@ import Testing
                 let before = simulation.server.board
                 let outcome = simulation.server.apply(request, client: client.id, role: role, leases: simulation.leases)
                 tally[Self.kind(of: outcome), default: 0] += 1
+                if folders { folderTally[Self.folderKind(of: outcome, before: before), default: 0] += 1 }
                 switch outcome {
                 case .committed(let commit):
                     let event = commit.event
@@ -27,7 +32,9 @@ import Testing
                     checkOffsetsReading(request, event: event, view: client.replica.board, board: before)
                     switch event.op {
                     case .insert(let items, _): expectedIDs.formUnion(items.map(\.id))
-                    case .delete(let items): expectedIDs.subtract(items)
+                    case .delete(let items):
+                        // What was inside a deleted folder goes with it.
+                        for id in items { expectedIDs.subtract(before.item(id).map { before.subtree(of: $0).map(\.id) } ?? [id]) }
                     default: break
                     }
                     simulation.log.append(event)
@@ -50,6 +57,11 @@ import Testing
         for kind in ["committed", "adjusted", "noop", "busy", "gone", "invalid", "forbidden", "locked"] {
             #expect(tally[kind, default: 0] > 0, "no \(kind) outcome in \(tally)")
         }
+        if folders {
+            for kind in ["into a folder", "folder moved", "folder deleted", "inside itself", "does not accept drops"] {
+                #expect(folderTally[kind, default: 0] > 0, "no \(kind) outcome in \(folderTally)")
+            }
+        }
         let commits = tally["committed", default: 0] + tally["adjusted", default: 0]
         #expect(commits > tally.values.reduce(0, +) / 2, "\(tally)")
     }
@@ -60,6 +72,24 @@ import Testing
         case .noop: "noop"
         case .rejected(let rejection): rejection.code.rawValue
         case .repeated: "repeated"
+        }
+    }
+
+    /// The folder rules an outcome exercised, if any.
+    private static func folderKind(of outcome: Outcome, before: Board) -> String {
+        switch outcome {
+        case .committed(let commit):
+            switch commit.event.op {
+            case .move(let sources, let destination):
+                if sources.contains(where: { before.item($0)?.folder != nil }) { return "folder moved" }
+                return before.folders[destination.collection] != nil ? "into a folder" : "other"
+            case .delete(let items): return items.contains { before.item($0)?.folder != nil } ? "folder deleted" : "other"
+            default: return "other"
+            }
+        case .rejected(let rejection):
+            for rule in ["inside itself", "does not accept drops"] where rejection.message.contains(rule) { return rule }
+            return "other"
+        case .noop, .repeated: return "other"
         }
     }
 
@@ -92,15 +122,15 @@ import Testing
     private func checkOffsetsReading(_ request: OperationRequest, event: CommittedEvent, view: Board, board: Board) {
         guard case .moveByOffsets(let collection, let offsets, let toOffset, let toCollection) = request.operation,
             case .move(let sources, let destination) = event.op,
-            let source = view.collectionIndex(of: collection),
-            let target = view.collectionIndex(of: toCollection ?? collection)
+            let source = view.list(named: collection),
+            let target = view.list(named: toCollection ?? collection)
         else { return }
-        let seen = Set(offsets).sorted().map { view.collections[source].items[$0].id }
+        let seen = Set(offsets).sorted().map { view.items(in: source)[$0].id }
         let current = Set(board.allItemIDs)
         #expect(sources == seen.filter { current.contains($0) })
-        guard toOffset < view.collections[target].items.count else { return }
-        let anchor = view.collections[target].items[toOffset].id
-        if let now = board.location(of: anchor), board.collections[now.collection].id == destination.collection,
+        guard toOffset < view.items(in: target).count else { return }
+        let anchor = view.items(in: target)[toOffset].id
+        if let now = board.location(of: anchor), board.listID(now.list) == destination.collection,
             !sources.contains(anchor)
         {
             #expect(destination.before == anchor)

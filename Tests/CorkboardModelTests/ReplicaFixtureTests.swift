@@ -29,6 +29,7 @@ import Testing
                 case .insert: "insert"
                 case .delete: "delete"
                 case .updateItem: "update item"
+                case .updateFolder: "update folder"
                 case .renameCollection: "update collection"
                 case .addCollection: "collection.add"
                 case .removeCollection: "collection.remove"
@@ -36,7 +37,7 @@ import Testing
                 case .renameBoard: "update board"
                 }
             })
-        #expect(kinds.count == 9, "\(kinds.sorted())")
+        #expect(kinds.count == 10, "\(kinds.sorted())")
         #expect(events.contains { $0.adjusted }, "an adjusted move")
     }
 }

@@ -2,7 +2,8 @@ import CorkboardModel
 
 /// A simulated board session for the property tests: one server engine and a few
 /// clients that each see the board at their own (lagging) seq and send operations
-/// based on what they see, the way real clients race each other.
+/// based on what they see, the way real clients race each other. With `folders`, boards
+/// hold folders in folders, and clients insert, fill, move, empty and switch them.
 struct Simulation {
     struct Client {
         var id: ClientID
@@ -20,27 +21,35 @@ struct Simulation {
     var leases = LeaseTable()
     private var nextNewItem = 0
     private var nextNewCollection = 0
+    let folders: Bool
 
-    init(seed: UInt64, historyCapacity: Int) throws {
+    init(seed: UInt64, historyCapacity: Int, folders: Bool = false) throws {
         random = SplitMix64(seed: seed)
-        let board = Self.randomBoard(using: &random)
+        self.folders = folders
+        let board = Self.randomBoard(using: &random, folders: folders)
         initialBoard = board
         server = try BoardEngine(board: board, historyCapacity: historyCapacity)
         clients = (0..<3).map { Client(id: "c\($0)", replica: Replica(board: board, seq: 0)) }
         boardsBySeq = [board]
     }
 
-    static func randomBoard(using random: inout SplitMix64) -> Board {
+    static func randomBoard(using random: inout SplitMix64, folders: Bool = false) -> Board {
         var itemNumber = 0
-        let collections = (0..<Int.random(in: 1...4, using: &random)).map { column in
-            BoardCollection(
-                id: "col\(column)", title: "Column \(column)",
-                items: (0..<Int.random(in: 0...8, using: &random)).map { _ in
-                    itemNumber += 1
-                    return Item(id: "it\(itemNumber)", label: "Item \(itemNumber)")
-                })
+        var contents: [ItemID: [Item]] = [:]
+        // Up to three levels of folders; a folder's items are made like a column's.
+        func someItems(depth: Int) -> [Item] {
+            (0..<Int.random(in: 0...(depth == 1 ? 8 : 4), using: &random)).map { _ in
+                itemNumber += 1
+                let id = "it\(itemNumber)"
+                guard folders, depth < 4, Int.random(in: 0..<4, using: &random) == 0 else { return Item(id: id, label: "Item \(itemNumber)") }
+                contents[id] = someItems(depth: depth + 1)
+                return Item(id: id, label: "Folder \(itemNumber)", folder: Folder(accepts: Int.random(in: 0..<5, using: &random) > 0))
+            }
         }
-        return Board(id: "sim", title: "Simulation", collections: collections)
+        let collections = (0..<Int.random(in: 1...4, using: &random)).map { column in
+            BoardCollection(id: "col\(column)", title: "Column \(column)", items: someItems(depth: 1))
+        }
+        return Board(id: "sim", title: "Simulation", collections: collections, folders: contents)
     }
 
     /// Lets a client apply some of the events it has not seen yet, in order.
@@ -59,6 +68,8 @@ struct Simulation {
         let opId = "\(clients[index].id)-\(clients[index].nextOp)"
         let items = view.allItemIDs
         let collections = view.collections
+        // Where items may go: the columns, and with folders the folders too.
+        let lists = collections.map { (id: $0.id, items: $0.items) } + view.folders.sorted { $0.key < $1.key }.map { (id: $0.key, items: $0.value) }
         let roll = Int.random(in: 0..<100, using: &random)
         // Someone who sees a locked board mostly unlocks it, so streams are not all `locked`.
         if view.locked, roll < 60 { return OperationRequest(opId: opId, .lock(locked: false)) }
@@ -76,16 +87,25 @@ struct Simulation {
             return picked.isEmpty ? ["ghost"] : picked
         }
         func someDestination() -> Destination {
-            let collection = collections.randomElement(using: &random)!
-            let before = Int.random(in: 0..<4, using: &random) == 0 ? nil : collection.items.randomElement(using: &random)?.id
-            return Destination(collection: collection.id, before: before)
+            let list = lists.randomElement(using: &random)!
+            let before = Int.random(in: 0..<4, using: &random) == 0 ? nil : list.items.randomElement(using: &random)?.id
+            return Destination(collection: list.id, before: before)
+        }
+        if folders, roll < 8 {
+            let folderIDs = view.folders.keys.sorted()
+            if roll < 4, let folder = folderIDs.randomElement(using: &random) {
+                return OperationRequest(opId: opId, baseSeq: base, .updateFolder(item: folder, accepts: Bool.random(using: &random)))
+            }
+            nextNewItem += 1
+            let folder = Item(id: "newfolder\(nextNewItem)", label: "New folder", folder: Folder(accepts: true))
+            return OperationRequest(opId: opId, baseSeq: base, .insert(items: [folder], destination: someDestination()))
         }
         switch roll {
         case 0..<35:
             return OperationRequest(opId: opId, baseSeq: base, .move(sources: someItems(), destination: someDestination()))
         case 35..<65:
-            guard let source = collections.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { break }
-            let target = collections.randomElement(using: &random)!
+            guard let source = lists.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { break }
+            let target = lists.randomElement(using: &random)!
             let offsets = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<source.items.count, using: &random) }
             return OperationRequest(
                 opId: opId, baseSeq: base,

@@ -3,21 +3,41 @@ import Foundation
 
 /// Boards written as text keep the tables readable: `"todo: a b c; done: x"` is a
 /// board with collections `todo` (items a, b, c) and `done` (item x), labels = ids.
+/// Folders: `f/` is a folder item `f` (`f/!` one that does not accept drops), and the part
+/// `/f: y z` its contents.
 func makeBoard(_ layout: String, locked: Bool = false) -> Board {
-    let collections = layout.split(separator: ";").map { part in
+    var collections: [BoardCollection] = []
+    var folders: [ItemID: [Item]] = [:]
+    for part in layout.split(separator: ";") {
         let halves = part.split(separator: ":", maxSplits: 1)
         let id = halves[0].trimmingCharacters(in: .whitespaces)
-        let items = halves.count > 1 ? halves[1].split(separator: " ").map { Item(id: String($0), label: String($0)) } : []
-        return BoardCollection(id: id, title: id.uppercased(), items: items)
+        let items =
+            halves.count > 1
+            ? halves[1].split(separator: " ").map { token -> Item in
+                guard let slash = token.firstIndex(of: "/") else { return Item(id: String(token), label: String(token)) }
+                let id = String(token[..<slash])
+                return Item(id: id, label: id, folder: Folder(accepts: !token.hasSuffix("!")))
+            } : []
+        if id.hasPrefix("/") {
+            folders[String(id.dropFirst())] = items
+        } else {
+            collections.append(BoardCollection(id: id, title: id.uppercased(), items: items))
+        }
     }
-    return Board(id: "b", title: "Test", locked: locked, collections: collections)
+    for collection in collections { for item in collection.items where item.folder != nil { folders[item.id, default: []] += [] } }
+    for (_, items) in folders { for item in items where item.folder != nil { folders[item.id, default: []] += [] } }
+    return Board(id: "b", title: "Test", locked: locked, collections: collections, folders: folders)
 }
 
 /// The inverse of `makeBoard`: the layout of a board as text.
 func layout(_ board: Board) -> String {
-    board.collections.map { collection in
-        ([collection.id + ":"] + collection.items.map(\.id)).joined(separator: " ")
-    }.joined(separator: "; ")
+    func token(_ item: Item) -> String {
+        guard let folder = item.folder else { return item.id }
+        return item.id + (folder.accepts ? "/" : "/!")
+    }
+    let columns = board.collections.map { ([$0.id + ":"] + $0.items.map(token)).joined(separator: " ") }
+    let folders = board.folders.sorted { $0.key < $1.key }.map { (["/" + $0.key + ":"] + $0.value.map(token)).joined(separator: " ") }
+    return (columns + folders).joined(separator: "; ")
 }
 
 func makeEngine(_ layoutText: String, locked: Bool = false, historyCapacity: Int = 1_000) throws -> BoardEngine {

@@ -10,12 +10,21 @@
  * An item's optional `data`: any JSON object.
  * @typedef {{ [key: string]: unknown }} ItemData
  */
-/** @typedef {{ id: string, label: string, data?: ItemData }} Item */
-/** @typedef {{ id: string, title: string, items: Item[] }} Collection */
+/**
+ * An item; with `folder` it is a folder, whose items are `board.folders[id]`
+ * (docs/model.md "Folders").
+ * @typedef {{ id: string, label: string, data?: ItemData, folder?: { accepts: boolean } }} Item
+ */
+/**
+ * A list of items: a column, or (with `folder: true` and an empty title) a folder's
+ * contents as `findCollection` hands it out, named by the folder's id.
+ * @typedef {{ id: string, title: string, items: Item[], folder?: boolean }} Collection
+ */
 /**
  * A board as `welcome` carries it (an HTTP snapshot adds `seq` and `epoch`, which the
- * session keeps apart).
- * @typedef {{ id: string, title: string, locked: boolean, collections: Collection[] }} Board
+ * session keeps apart). `folders` is absent when the board has none.
+ * @typedef {{ id: string, title: string, locked: boolean, collections: Collection[],
+ *   folders?: { [folderId: string]: Item[] } }} Board
  */
 /**
  * Where items land: before `before` in `collection` (`null` or absent: the end).
@@ -25,9 +34,10 @@
 /** @typedef {{ type: "insert", items: Item[], destination: Destination }} InsertOperation */
 /** @typedef {{ type: "delete", items: string[] }} DeleteOperation */
 /**
- * An update names an item (its `label` and/or `data`; `data: null` removes it) or a
- * collection with a `title`, never both; with neither, its `title` is the board's.
- * @typedef {{ type: "update", item: string, label?: string, data?: ItemData | null }} ItemUpdateOperation
+ * An update names an item (its `label` and/or `data`; `data: null` removes it; or alone a
+ * folder's `accepts`) or a collection with a `title`, never both; with neither, its `title`
+ * is the board's.
+ * @typedef {{ type: "update", item: string, label?: string, data?: ItemData | null, accepts?: boolean }} ItemUpdateOperation
  * @typedef {{ type: "update", item?: undefined, collection: string, title: string }} CollectionUpdateOperation
  * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
@@ -51,12 +61,37 @@
  * @returns {Board}
  */
 export function cloneBoard(board) {
-  return {
+  /** @type {Board} */
+  const copy = {
     id: board.id,
     title: board.title,
     locked: board.locked,
     collections: board.collections.map((c) => ({ id: c.id, title: c.title, items: c.items.map((i) => ({ ...i })) })),
   };
+  if (board.folders) {
+    copy.folders = Object.fromEntries(Object.entries(board.folders).map(([id, items]) => [id, items.map((i) => ({ ...i }))]));
+  }
+  return copy;
+}
+
+/**
+ * Every list of the board: the columns, then the folders' contents.
+ * @param {Board} board
+ * @returns {Collection[]}
+ */
+export function allLists(board) {
+  return [...board.collections, ...Object.keys(board.folders ?? {}).map((id) => /** @type {Collection} */ (folderList(board, id)))];
+}
+
+/**
+ * A folder's contents as a list (its `items` is the board's own array), or null.
+ * @param {Board} board
+ * @param {string} folderId
+ * @returns {Collection | null}
+ */
+function folderList(board, folderId) {
+  const items = board.folders && Object.hasOwn(board.folders, folderId) ? board.folders[folderId] : null;
+  return items ? { id: folderId, title: "", items, folder: true } : null;
 }
 
 /**
@@ -65,7 +100,7 @@ export function cloneBoard(board) {
  * @returns {ItemPlace | null}
  */
 export function findItem(board, itemId) {
-  for (const collection of board.collections) {
+  for (const collection of allLists(board)) {
     const index = collection.items.findIndex((i) => i.id === itemId);
     if (index >= 0) return { collection, index, item: collection.items[index] };
   }
@@ -73,21 +108,52 @@ export function findItem(board, itemId) {
 }
 
 /**
+ * The list a destination names: a column, or a folder's contents.
  * @param {Board} board
  * @param {string} collectionId
  * @returns {Collection | null}
  */
 export function findCollection(board, collectionId) {
-  return board.collections.find((c) => c.id === collectionId) ?? null;
+  return board.collections.find((c) => c.id === collectionId) ?? folderList(board, collectionId);
 }
 
 /**
- * The item ids of a board in reading order: column by column, top to bottom.
+ * The folders around a list, innermost first: none for a column; for a folder's contents
+ * the folder and every folder that holds it.
+ * @param {Board} board
+ * @param {string} listId
+ * @returns {string[]}
+ */
+export function enclosingFolders(board, listId) {
+  /** @type {string[]} */
+  const chain = [];
+  let current = folderList(board, listId);
+  while (current && !chain.includes(current.id)) {
+    chain.push(current.id);
+    const outer = findItem(board, current.id)?.collection;
+    current = outer?.folder ? outer : null;
+  }
+  return chain;
+}
+
+/**
+ * The item ids of a board in reading order: column by column, top to bottom, each
+ * folder's items right after it.
  * @param {Board} board
  * @returns {string[]}
  */
 export function orderedItemIds(board) {
-  return board.collections.flatMap((c) => c.items.map((i) => i.id));
+  /** @type {string[]} */
+  const ids = [];
+  /** @param {Item[]} items @param {number} depth */
+  const add = (items, depth) => {
+    for (const item of items) {
+      ids.push(item.id);
+      if (item.folder && depth < 16) add(board.folders?.[item.id] ?? [], depth + 1);
+    }
+  };
+  for (const collection of board.collections) add(collection.items, 1);
+  return ids;
 }
 
 /**
@@ -101,6 +167,8 @@ export function applyOperation(board, op) {
   const next = cloneBoard(board);
   switch (op.type) {
     case "move": {
+      const inside = enclosingFolders(next, op.destination.collection).find((id) => op.sources.includes(id));
+      if (inside) throw new Error(`move: folder ${inside} would be inside itself`);
       const moved = takeItems(next, op.sources);
       if (moved.length !== op.sources.length) throw new Error(`move: a source is not on the board`);
       insertItems(next, moved, op.destination);
@@ -108,17 +176,27 @@ export function applyOperation(board, op) {
     }
     case "insert":
       for (const item of op.items) if (findItem(next, item.id)) throw new Error(`insert: ${item.id} exists`);
+      for (const item of op.items) if (item.folder && findCollection(next, item.id)) throw new Error(`insert: ${item.id} names a list`);
       insertItems(next, op.items.map((i) => ({ ...i })), op.destination);
+      // A folder is inserted empty.
+      for (const item of op.items) if (item.folder) next.folders = { ...next.folders, [item.id]: [] };
       break;
-    case "delete":
+    case "delete": {
       // The server commits a delete with the items still there (docs/protocol.md#5-resolution):
       // one naming an absent item means this replica is out of step.
-      if (takeItems(next, op.items).length !== op.items.length) throw new Error(`delete: an item is not on the board`);
+      if (!op.items.every((id) => findItem(next, id))) throw new Error(`delete: an item is not on the board`);
+      // What is inside a folder goes with it.
+      for (const item of takeItems(next, op.items)) removeFolders(next, item);
       break;
+    }
     case "update":
       if (op.item !== undefined) {
         const found = findItem(next, op.item);
         if (!found) throw new Error(`update: no item ${op.item}`);
+        if (op.accepts !== undefined) {
+          if (!found.item.folder) throw new Error(`update: ${op.item} is not a folder`);
+          found.item.folder = { accepts: op.accepts };
+        }
         if (op.label !== undefined) found.item.label = op.label;
         if (op.data === null) delete found.item.data;
         else if (op.data !== undefined) found.item.data = op.data;
@@ -152,7 +230,21 @@ export function applyOperation(board, op) {
       // Unreachable for the types above; a newer server could still send another.
       throw new Error(`unknown operation ${/** @type {{ type: string }} */ (op).type}`);
   }
+  // As on the wire: no `folders` on a board without folders.
+  if (next.folders && Object.keys(next.folders).length === 0) delete next.folders;
   return next;
+}
+
+/**
+ * Removes the contents of a deleted folder (and of the folders inside it) from the board.
+ * @param {Board} board
+ * @param {Item} item
+ */
+function removeFolders(board, item) {
+  if (!item.folder || !board.folders) return;
+  const inside = board.folders[item.id] ?? [];
+  delete board.folders[item.id];
+  for (const child of inside) removeFolders(board, child);
 }
 
 /**
@@ -166,7 +258,7 @@ function takeItems(board, ids) {
   const taken = [];
   for (const id of ids) {
     const found = findItem(board, id);
-    if (!found) continue;
+    if (!found) continue; // absent, or inside a folder taken before it
     found.collection.items.splice(found.index, 1);
     taken.push(found.item);
   }

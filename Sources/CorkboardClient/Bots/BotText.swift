@@ -75,6 +75,8 @@ public enum BotText {
             case .remove: changes.append("no data")
             }
             return "update \(item): \(changes.joined(separator: ", "))"
+        case .updateFolder(let item, let accepts):
+            return "update \(item): \(accepts ? "accepts" : "refuses") drops"
         case .renameCollection(let collection, let title):
             return "rename \(collection) to \(title.debugDescription)"
         case .renameBoard(let title):

@@ -62,9 +62,10 @@ public enum UndoStep: Sendable, Hashable {
             return .retitle(collection: id, title: column.title)
         case .addCollection(let id, _, _):
             return .dropColumn(collection: id, items: operations.flatMap { $0.insertedItems(into: id) })
-        case .removeCollection, .lock, .renameBoard:
-            // Locking is a switch of its own (the lock button), and the board's title is the
-            // owner's to set (PATCH /api/boards/{id}): neither is an edit of the board's content.
+        case .removeCollection, .lock, .updateFolder, .renameBoard:
+            // Locking and whether a folder takes drops are switches of their own, and the
+            // board's title is the owner's to set (PATCH /api/boards/{id}): none is an edit of
+            // the board's content.
             return nil
         }
     }
@@ -111,12 +112,14 @@ public enum UndoStep: Sendable, Hashable {
     }
 
     /// The items of `ids` on the board with their places, in reading order (collection by
-    /// collection, top to bottom), each place leaving out the others of `ids`.
+    /// collection, top to bottom, then folder by folder), each place leaving out the others
+    /// of `ids`.
     private static func placedItems(_ ids: Set<ItemID>, on board: Board) -> [PlacedItem] {
-        board.collections.flatMap { collection in
-            let all = collection.items.map(\.id)
-            return collection.items.enumerated().compactMap { index, item in
-                ids.contains(item.id) ? PlacedItem(item: item, collection: collection.id, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
+        let lists = board.collections.map { ($0.id, $0.items) } + board.folders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return lists.flatMap { list, items in
+            let all = items.map(\.id)
+            return items.enumerated().compactMap { index, item in
+                ids.contains(item.id) ? PlacedItem(item: item, collection: list, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
             }
         }
     }
@@ -127,8 +130,8 @@ public enum UndoStep: Sendable, Hashable {
         let leaving = Set(placed.map(\.item.id))
         var groups: [(destination: Destination, items: [Item])] = []
         for entry in placed {
-            guard let collection = board.collections.first(where: { $0.id == entry.collection }) else { continue }
-            let rest = collection.items.map(\.id).filter { !leaving.contains($0) }
+            guard let list = board.list(named: entry.collection) else { continue }
+            let rest = board.items(in: list).map(\.id).filter { !leaving.contains($0) }
             let destination = Destination(collection: entry.collection, before: entry.place.anchor(in: rest))
             if let at = groups.firstIndex(where: { $0.destination == destination }) {
                 groups[at].items.append(entry.item)
@@ -186,14 +189,5 @@ extension BoardOperation {
     fileprivate func insertedItems(into collection: CollectionID?) -> [ItemID] {
         guard case .insert(let items, let destination) = self, collection == nil || destination.collection == collection else { return [] }
         return items.map(\.id)
-    }
-}
-
-extension Board {
-    fileprivate func item(_ id: ItemID) -> Item? {
-        for collection in collections {
-            if let item = collection.items.first(where: { $0.id == id }) { return item }
-        }
-        return nil
     }
 }
