@@ -25,7 +25,8 @@ extension BoardClient {
         }
     }
 
-    /// Moves `items` (in this order, contiguously) before `before` in `collection`, or to its end.
+    /// Moves `items` (in this order, contiguously) before `before` in `collection` (a column,
+    /// or a folder's id: its contents), or to its end.
     public func move(
         _ items: [ItemID], to collection: CollectionID, before: ItemID? = nil,
         opId: OperationID? = nil
@@ -43,7 +44,31 @@ extension BoardClient {
         await perform(.moveByOffsets(collection: collection, fromOffsets: fromOffsets, toOffset: toOffset, toCollection: toCollection), opId: opId)
     }
 
-    /// Inserts new items before `before` in `collection`, or at its end.
+    /// Moves `items` into a folder (docs/model.md "Folders"): before `before` among what it
+    /// holds, or at its end. A folder that does not accept drops, or a move that would put a
+    /// folder inside itself or past 16 levels, is rejected `invalid`.
+    public func move(
+        _ items: [ItemID], into folder: ItemID, before: ItemID? = nil,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
+        await move(items, to: folder, before: before, opId: opId)
+    }
+
+    /// Inserts an empty folder before `before` in `collection` (a column or a folder), or at
+    /// its end.
+    public func addFolder(
+        _ id: ItemID, label: String, into collection: CollectionID, before: ItemID? = nil, accepts: Bool = true,
+        opId: OperationID? = nil
+    ) async -> OperationResult {
+        await insert([Item(id: id, label: label, folder: Folder(accepts: accepts))], into: collection, before: before, opId: opId)
+    }
+
+    /// Whether the folder takes items moved or inserted into it from elsewhere.
+    public func setAccepts(_ accepts: Bool, folder: ItemID, opId: OperationID? = nil) async -> OperationResult {
+        await perform(.updateFolder(item: folder, accepts: accepts), opId: opId)
+    }
+
+    /// Inserts new items before `before` in `collection` (a column or a folder), or at its end.
     public func insert(
         _ items: [Item], into collection: CollectionID, before: ItemID? = nil,
         opId: OperationID? = nil

@@ -58,6 +58,29 @@ extension OpenAPIDocument {
               },
               "data": {
                 "$ref": "#/components/schemas/Data"
+              },
+              "folder": {
+                "$ref": "#/components/schemas/Folder"
+              }
+            }
+          },
+          "Folder": {
+            "type": "object",
+            "description": "Makes an item a folder: its items are the board's folders[id], and a destination's collection may name it. accepts (default true): whether items may be moved or inserted into it from elsewhere.",
+            "additionalProperties": false,
+            "properties": {
+              "accepts": {
+                "type": "boolean"
+              }
+            }
+          },
+          "Folders": {
+            "type": "object",
+            "description": "The items inside each folder, by the folder's item id; absent when the board has no folder.",
+            "additionalProperties": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/Item"
               }
             }
           },
@@ -109,6 +132,9 @@ extension OpenAPIDocument {
                 "items": {
                   "$ref": "#/components/schemas/Collection"
                 }
+              },
+              "folders": {
+                "$ref": "#/components/schemas/Folders"
               },
               "seq": {
                 "$ref": "#/components/schemas/Seq"
@@ -188,6 +214,9 @@ extension OpenAPIDocument {
                     "type": "null"
                   }
                 ]
+              },
+              "folder": {
+                "$ref": "#/components/schemas/Folder"
               }
             }
           },
@@ -238,6 +267,16 @@ extension OpenAPIDocument {
                 "items": {
                   "$ref": "#/components/schemas/NewCollection"
                 }
+              },
+              "folders": {
+                "type": "object",
+                "description": "The items inside each folder item, by its id.",
+                "additionalProperties": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/NewItem"
+                  }
+                }
               }
             }
           },
@@ -248,7 +287,8 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "collection": {
-                "$ref": "#/components/schemas/Id"
+                "$ref": "#/components/schemas/Id",
+                "description": "a column, or a folder item's id (its contents)"
               },
               "before": {
                 "oneOf": [
@@ -456,6 +496,10 @@ extension OpenAPIDocument {
                     "type": "null"
                   }
                 ]
+              },
+              "accepts": {
+                "type": "boolean",
+                "description": "a folder's accepts, in an update of its own (with no label or data)"
               }
             }
           },

@@ -122,7 +122,8 @@ extension WireFormat {
                     })
             }
             var folders: [ItemID: [Item]] = [:]
-            if let contents = try fields.optionalObject("folders") {
+            if fields.has("folders") {
+                let contents = try fields.object("folders")
                 for folder in contents.object.keys.sorted() {
                     folders[folder] = try FieldReader(contents.object, path: "folders").objects(folder).map { item throws(FieldError) in
                         try item.refuseUnknownFields(["id", "label", "data", "folder"])
@@ -177,7 +178,8 @@ extension WireFormat {
     static func item(_ item: FieldReader) throws(FieldError) -> Item {
         let data = try item.optionalObject("data").map(\.object)
         var folder: Folder?
-        if let fields = try item.optionalObject("folder") {
+        if item.has("folder") {
+            let fields = try item.object("folder")
             try FieldReader(fields.object, path: item.name("folder")).refuseUnknownFields(["accepts"])
             folder = Folder(accepts: try fields.optionalBool("accepts") ?? true)
         }

@@ -44,22 +44,64 @@ func runOperation(
 
 struct BotMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "move", abstract: "Move items (in the order given) before an item of a collection, or to its end.",
+        commandName: "move", abstract: "Move items (in the order given) before an item of a collection or folder, or to its end.",
         discussion: botExitStatuses)
 
     @OptionGroup var bot: BotOptions
     @OptionGroup var options: OperationOptions
     @Argument(help: "The items to move.") var items: [String]
-    @Option(help: "The collection to move them to.") var to: String
-    @Option(help: "The item of that collection to put them before (default: the end).") var before: String?
+    @OptionGroup var place: PlaceOptions
 
     func validate() throws {
         guard !items.isEmpty else { throw ValidationError("name at least one item to move") }
+        _ = try place.destination()
     }
 
     func run() throws {
-        let (items, destination) = (items, Destination(collection: to, before: before))
+        let (items, destination) = (items, try place.destination())
         try runOperation(bot, options) { _ in .move(sources: items, destination: destination) }
+    }
+}
+
+/// Where items go: a collection (`--to`) or a folder (`--into`), and before which item.
+struct PlaceOptions: ParsableArguments {
+    @Option(help: "The collection to put them in.") var to: String?
+    @Option(help: "The folder to put them in (docs/model.md \"Folders\"), instead of --to.") var into: String?
+    @Option(help: "The item of that collection or folder to put them before (default: the end).") var before: String?
+
+    func destination() throws -> Destination {
+        switch (to, into) {
+        case (let collection?, nil), (nil, let collection?): Destination(collection: collection, before: before)
+        case (nil, nil): throw ValidationError("say where: --to COLLECTION or --into FOLDER")
+        case (_?, _?): throw ValidationError("--to and --into name the same place: give one of them")
+        }
+    }
+}
+
+struct BotAcceptsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accepts",
+        abstract: "Say whether a folder takes items moved or inserted into it from elsewhere (yes or no).",
+        discussion: botExitStatuses)
+
+    @OptionGroup var bot: BotOptions
+    @OptionGroup var options: OperationOptions
+    @Argument(help: "The folder.") var folder: String
+    @Argument(help: "yes or no.") var answer: String
+
+    func validate() throws { _ = try accepts() }
+
+    private func accepts() throws -> Bool {
+        switch answer {
+        case "yes": true
+        case "no": false
+        default: throw ValidationError("say yes or no, not \(answer)")
+        }
+    }
+
+    func run() throws {
+        let (folder, accepts) = (folder, try accepts())
+        try runOperation(bot, options) { _ in .updateFolder(item: folder, accepts: accepts) }
     }
 }
 
@@ -71,11 +113,14 @@ struct BotInsertCommand: ParsableCommand {
     @OptionGroup var options: OperationOptions
     @Argument(help: "Id of the new item (unique on the board).") var id: String
     @Argument(help: "Its label.") var label: String
-    @Option(help: "The collection to insert it into.") var to: String
-    @Option(help: "The item to put it before (default: the end).") var before: String?
+    @OptionGroup var place: PlaceOptions
     @Option(help: "Its data: a JSON object, e.g. '{\"points\":3}'.") var data: String?
+    @Flag(help: "Make it a folder (empty, accepting drops): other items can then be moved --into it.") var folder = false
 
-    func validate() throws { _ = try parsedData() }
+    func validate() throws {
+        _ = try parsedData()
+        _ = try place.destination()
+    }
 
     private func parsedData() throws -> JSONObject? {
         guard let data else { return nil }
@@ -86,8 +131,8 @@ struct BotInsertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let item = Item(id: id, label: label, data: try parsedData())
-        let destination = Destination(collection: to, before: before)
+        let item = Item(id: id, label: label, data: try parsedData(), folder: folder ? Folder(accepts: true) : nil)
+        let destination = try place.destination()
         try runOperation(bot, options) { _ in .insert(items: [item], destination: destination) }
     }
 }

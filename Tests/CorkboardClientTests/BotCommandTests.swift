@@ -68,6 +68,31 @@ import Testing
         #expect(try server.document("demo").seq == 5)
     }
 
+    /// Folders from a script: one made with `insert --folder`, cards moved `--into` it, its
+    /// `accepts` switched off (a move into it is then rejected, exit 1), and `--to` with
+    /// `--into` a usage error.
+    @Test func foldersFromTheCommandLine() async throws {
+        let server = try CorkboardTestServer()
+        let on = Self.on(server)
+        #expect(try await Self.bot(["insert", "ideas", "Ideas", "--to", "todo", "--folder"] + on).status == 0)
+        let into = try await Self.bot(["move", "card-bot", "card-spec", "--into", "ideas"] + on)
+        #expect(into.output == "committed seq 2\n")
+        #expect(try await Self.bot(["insert", "note", "A note", "--into", "ideas", "--before", "card-spec"] + on).status == 0)
+        let board = try server.document("demo").board
+        #expect(board.folders["ideas"]?.map(\.id) == ["card-bot", "note", "card-spec"])
+        #expect(board.collections[0].items.last == Item(id: "ideas", label: "Ideas", folder: Folder(accepts: true)))
+
+        #expect(try await Self.bot(["accepts", "ideas", "no"] + on).output == "committed seq 4\n")
+        let refused = try await Self.bot(["move", "card-order", "--into", "ideas"] + on)
+        #expect(refused.status == 1)
+        #expect(refused.errors == "corkboard: error: rejected (invalid): folder ideas does not accept drops\n")
+        async let both = Self.bot(["move", "card-order", "--to", "todo", "--into", "ideas"] + on)
+        async let neither = Self.bot(["move", "card-order"] + on)
+        async let answer = Self.bot(["accepts", "ideas", "maybe"] + on)
+        #expect(try await [both.status, neither.status, answer.status] == [64, 64, 64])
+        #expect(try await both.errors.contains("--to and --into name the same place"))
+    }
+
     @Test func theSameOpIdIsAppliedOnce() async throws {
         let server = try CorkboardTestServer()
         let arguments = ["move", "card-spec", "--to", "doing", "--op-id", "deploy-42"] + Self.on(server)

@@ -9,6 +9,42 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct BoardStoreContractTests {
     static let retention = LogRetention(retained: 100)
 
+    /// A board with folders, and the folder operations in its log, come back as they went in,
+    /// also once the log is folded into a new snapshot (docs/model.md "Folders").
+    @Test(arguments: StoreFactory.all) func foldersSurviveTheStoreAndItsFolding(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        var board = Contract.board("f")
+        board.collections[0].items.append(Item(id: "f1", label: "Ideas", folder: Folder(accepts: false)))
+        board.folders = ["f1": [Item(id: "a1", label: "Inside", data: ["n": .number(1)]), Item(id: "f2", label: "Deeper", folder: Folder())], "f2": []]
+        try store.create(board)
+        let folderOps: [BoardOperation] = [
+            .insert(items: [Item(id: "f3", label: "New folder", folder: Folder())], destination: Destination(collection: "done")),
+            .move(sources: ["a1"], destination: Destination(collection: "f2")),
+            .updateFolder(item: "f1", accepts: true),
+            .move(sources: ["f2"], destination: Destination(collection: "f3")),
+            .delete(items: ["f1"]),
+        ]
+        let events = folderOps.enumerated().map { CommittedEvent(seq: $0.offset + 1, opId: "fo-\($0.offset)", client: "c1", op: $0.element, adjusted: false) }
+        try store.appendOneByOne("f", events)
+        var expected = board
+        for event in events { try expected.apply(event.op) }
+        let loaded = try #require(try store.load("f").get())
+        #expect(loaded.events == events)
+        #expect(try Contract.rebuild(loaded) == expected)
+        #expect(expected.folders == ["f3": [Item(id: "f2", label: "Deeper", folder: Folder())], "f2": [Item(id: "a1", label: "Inside", data: ["n": .number(1)])]])
+        // Past the retention the log folds: the snapshot now holds the folders itself.
+        let moves = (6...230).map {
+            CommittedEvent(seq: $0, opId: "m-\($0)", client: "c1", op: .move(sources: ["f3"], destination: Destination(collection: $0 % 2 == 0 ? "todo" : "done")), adjusted: false)
+        }
+        try store.appendOneByOne("f", moves)
+        for event in moves { try expected.apply(event.op) }
+        let folded = try #require(try store.loadWhenFolded("f") { $0.snapshotSeq > 0 })
+        #expect(folded.snapshotSeq > 5)
+        #expect(try Contract.rebuild(folded) == expected)
+    }
+
     @Test(arguments: StoreFactory.all) func createListAndLoad(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }

@@ -31,6 +31,19 @@ import Testing
         if pieceSize >= 64 * 1024 { #expect(pieces.count == 1, "a small board is one piece") }
     }
 
+    /// Folders go after `epoch`, one folder's items to a piece, in the encoder's key order.
+    @Test(arguments: [1, 100, 64 * 1024])
+    func aBoardWithFoldersToo(pieceSize: Int) throws {
+        var board = Self.document.board
+        board.collections[0].items.append(Item(id: "f1", label: "Ideas", folder: Folder(accepts: false)))
+        board.folders = [
+            "f1": [Item(id: "a1", label: "Inside", data: JSONWriterTests.data), Item(id: "f2", label: "Deeper", folder: Folder())],
+            "f2": [], "é": [Item(id: "z", label: "")],
+        ]
+        let document = BoardDocument(board: board, seq: 7, epoch: "e")
+        #expect(BoardDocumentPieces(document, pieceSize: pieceSize).joined().elementsEqual(Array(try WireFormat.encode(document))))
+    }
+
     @Test func aBoardWithoutCollectionsToo() throws {
         let bare = BoardDocument(board: Board(id: "b", title: "Bare"), seq: 0, epoch: "e")
         #expect(BoardDocumentPieces(bare, pieceSize: 1).joined().elementsEqual(Array(try WireFormat.encode(bare))))

@@ -56,4 +56,25 @@ struct NewBoardBodyTests {
         #expect(board.locked && board.collections[0].items.map(\.id) == ["a", "b", "x"])
         #expect(board.collections[0].items[2].data == ["n": .number(1)])
     }
+
+    @Test func foldersComeInTheirOwnObject() throws {
+        let body =
+            #"{"id":"t","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"f","label":"F","folder":{"accepts":false}}]}],"folders":{"f":[{"id":"g","label":"G","folder":{}},{"id":"a","label":"A"}],"g":[]}}"#
+        let board = try WireFormat.decodeNewBoard(Data(body.utf8)).get()
+        #expect(board.collections[0].items[0].folder == Folder(accepts: false))
+        #expect(board.folders["f"]?.map(\.id) == ["g", "a"])
+        #expect(board.folders["f"]?[0].folder == Folder(accepts: true), "a folder without accepts accepts drops")
+        #expect(board.validationProblems().isEmpty)
+        #expect(
+            Self.refusal(#"{"id":"t","title":"T","collections":[],"folders":{"f":[{"id":"a","label":"A","colour":1}]}}"#)
+                == #"unknown field "folders.f[0].colour""#)
+        #expect(
+            Self.refusal(#"{"id":"t","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"f","label":"F","folder":{"open":true}}]}]}"#)
+                == #"unknown field "collections[0].items[0].folder.open""#)
+        #expect(Self.refusal(#"{"id":"t","title":"T","collections":[],"folders":[]}"#) == #"field "folders" must be an object"#)
+        #expect(Self.refusal(#"{"id":"t","title":"T","collections":[],"folders":null}"#) == #"field "folders" must be an object"#)
+        #expect(
+            Self.refusal(#"{"id":"t","title":"T","collections":[{"id":"c","title":"C","items":[{"id":"f","label":"F","folder":null}]}]}"#)
+                == #"field "collections[0].items[0].folder" must be an object"#)
+    }
 }

@@ -59,6 +59,21 @@ import Testing
             .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))
         ),
         (#"{"type":"lock","opId":"...","locked":true}"#, .operation(OperationRequest(opId: "...", .lock(locked: true)))),
+        (
+            #"{"type":"insert","opId":"...","baseSeq":42,"items":[{"id":"f1","label":"Ideas","folder":{"accepts":true}}],"destination":{"collection":"todo","before":null}}"#,
+            .operation(
+                OperationRequest(
+                    opId: "...", baseSeq: 42,
+                    .insert(items: [Item(id: "f1", label: "Ideas", folder: Folder(accepts: true))], destination: Destination(collection: "todo"))))
+        ),
+        (
+            #"{"type":"move","opId":"...","baseSeq":43,"sources":["i3"],"destination":{"collection":"f1","before":null}}"#,
+            .operation(OperationRequest(opId: "...", baseSeq: 43, .move(sources: ["i3"], destination: Destination(collection: "f1"))))
+        ),
+        (
+            #"{"type":"update","opId":"...","baseSeq":44,"item":"f1","accepts":false}"#,
+            .operation(OperationRequest(opId: "...", baseSeq: 44, .updateFolder(item: "f1", accepts: false)))
+        ),
         (#"{"type":"peers.list","limit":100}"#, .peersList(after: nil, limit: 100)),
         (#"{"type":"peers.list","after":4821,"limit":100}"#, .peersList(after: 4821, limit: 100)),
     ]
