@@ -75,6 +75,12 @@ extension Board {
         return nil
     }
 
+    /// Every list items may go to, as (id, items): the columns in board order, then the
+    /// folders by id.
+    public var lists: [(id: String, items: [Item])] {
+        collections.map { ($0.id, $0.items) } + folders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
     /// The item with this id, wherever it is.
     public func item(_ id: ItemID) -> Item? {
         location(of: id).map { items(in: $0.list)[$0.index] }

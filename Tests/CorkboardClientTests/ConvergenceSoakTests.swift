@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// 20 bots on 3 boards of the real server: random moves (by anchor and by offsets), drags,
-/// inserts, deletes and updates, with connections dropped at random under them. At the end
+/// inserts, deletes and updates, into and out of folders too (folders in folders, folders
+/// made, switched and deleted), with connections dropped at random under them. At the end
 /// every replica is the server's board, every item is there once, the op log replays to the
 /// board, and every operation that was committed is in the log exactly once.
 ///
@@ -28,7 +29,7 @@ import Testing
         let seconds = environment["CORKBOARD_SOAK_SECONDS"].flatMap(Double.init) ?? 3
         let seed = environment["CORKBOARD_SOAK_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0 ... .max)
         let server = try CorkboardTestServer(demo: false)
-        let boards = (0..<Self.boardCount).map { makeBoard("soak\($0)", collections: 4, items: 6) }
+        let boards = (0..<Self.boardCount).map { withFolders(makeBoard("soak\($0)", collections: 4, items: 6)) }
         for board in boards { try server.create(board) }
 
         // A proxy per bot, which breaks that bot's connection as a network failure would.
@@ -141,7 +142,9 @@ struct SoakPlayer {
         case 30..<45: operation = offsetsMove(board)
         case 45..<60: return await drag(board)
         case 60..<78: operation = insert(board)
-        case 78..<92: operation = .delete(items: [board.allItemIDs.randomElement(using: &random)!])
+        case 78..<90: operation = .delete(items: [board.allItemIDs.randomElement(using: &random)!])
+        case 90..<93 where !board.folders.isEmpty:
+            operation = .updateFolder(item: board.folders.keys.sorted().randomElement(using: &random)!, accepts: Int.random(in: 0..<3, using: &random) > 0)
         default:
             operation = .updateItem(
                 item: board.allItemIDs.randomElement(using: &random)!, label: "by bot \(number)",
@@ -160,14 +163,14 @@ struct SoakPlayer {
     private mutating func anchorMove(_ board: Board) -> RequestedOperation {
         let count = Int.random(in: 1...2, using: &random)
         let sources = Array(board.allItemIDs.shuffled(using: &random).prefix(count))
-        let collection = board.collections.randomElement(using: &random)!
+        let collection = board.lists.randomElement(using: &random)!
         let anchors: [ItemID?] = collection.items.map(\.id) + [nil]
         return .move(sources: sources, destination: Destination(collection: collection.id, before: anchors.randomElement(using: &random)!))
     }
 
     private mutating func offsetsMove(_ board: Board) -> RequestedOperation {
-        let source = board.collections.filter { !$0.items.isEmpty }.randomElement(using: &random)!
-        let target = board.collections.randomElement(using: &random)!
+        let source = board.lists.filter { !$0.items.isEmpty }.randomElement(using: &random)!
+        let target = board.lists.randomElement(using: &random)!
         let offsets = Array(Array(source.items.indices).shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)))
         return .moveByOffsets(
             collection: source.id, fromOffsets: offsets.sorted(), toOffset: Int.random(in: 0...target.items.count, using: &random),
@@ -176,10 +179,12 @@ struct SoakPlayer {
 
     private mutating func insert(_ board: Board) -> RequestedOperation {
         inserted += 1
-        let collection = board.collections.randomElement(using: &random)!
+        let collection = board.lists.randomElement(using: &random)!
         let before = (collection.items.map(\.id) + [nil]).randomElement(using: &random)!
+        // One new item in six is a folder.
+        let folder = Int.random(in: 0..<6, using: &random) == 0 ? Folder() : nil
         return .insert(
-            items: [Item(id: "\(bot.configuration.board)-bot\(number)-new\(inserted)", label: "New \(inserted)")],
+            items: [Item(id: "\(bot.configuration.board)-bot\(number)-new\(inserted)", label: "New \(inserted)", folder: folder)],
             destination: Destination(collection: collection.id, before: before))
     }
 
@@ -191,7 +196,7 @@ struct SoakPlayer {
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             try? await Task.sleep(for: .milliseconds(Int.random(in: 1...5, using: &random)))
             let current = bot.board ?? board
-            let collection = current.collections.randomElement(using: &random)!
+            let collection = current.lists.randomElement(using: &random)!
             let others = collection.items.map(\.id).filter { $0 != item }
             let index = Int.random(in: 0...others.count, using: &random)
             await bot.dragOver(collection: collection.id, index: index)
@@ -199,4 +204,20 @@ struct SoakPlayer {
         }
         return await bot.perform(.move(sources: [item], destination: destination))
     }
+}
+
+/// `board` with a folder at the top of each column holding that column's first two cards, and
+/// in the first column's folder another folder holding one more.
+private func withFolders(_ board: Board) -> Board {
+    var board = board
+    for index in board.collections.indices {
+        let id = "\(board.id)-folder\(index)"
+        board.folders[id] = Array(board.collections[index].items.prefix(2))
+        board.collections[index].items = [Item(id: id, label: "Folder \(index)", folder: Folder())] + board.collections[index].items.dropFirst(2)
+    }
+    let inner = "\(board.id)-inner"
+    let moved = board.collections[1].items.removeLast()
+    board.folders["\(board.id)-folder0", default: []].append(Item(id: inner, label: "Inner", folder: Folder()))
+    board.folders[inner] = [moved]
+    return board
 }

@@ -40,6 +40,36 @@ import Testing
         try bob.commit(.move(sources: ["i3"], destination: Destination(collection: "done")))
     }
 
+    /// A drag of a folder covers what it holds; a drag into a folder shows inside it; the
+    /// folder's delete clears the drag of it (docs/protocol.md#6-presence-drag-state).
+    @Test func aDragOfAFolderCoversItsContents() throws {
+        let (fixture, ada, bob) = try Self.pair()
+        defer { withExtendedLifetime(fixture) {} }
+        try bob.commit(.insert(items: [Item(id: "f", label: "Folder", folder: Folder())], destination: Destination(collection: "todo")))
+        try bob.commit(.move(sources: ["i2"], destination: Destination(collection: "f")))
+        try ada.send(.dragStart(items: ["f"]))
+        _ = try bob.waitFor(type: "drag")
+        try bob.send(.dragStart(items: ["i2"]))
+        guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else {
+            Issue.record("no rejection")
+            return
+        }
+        #expect(busy == .dragStartBusy(holder: ada.clientID))
+        #expect(try bob.reject(.move(sources: ["i2"], destination: Destination(collection: "done"))).code == .busy)
+        // Bob's drag of another card over the folder's list shows inside the folder.
+        try bob.send(.dragStart(items: ["i3"]))
+        _ = try ada.waitFor(type: "drag")
+        try bob.send(.dragOver(collection: "f", index: 1))
+        let over = try ada.waitFor("bob's placeholder") { ($0).dragOverTarget != nil }
+        #expect(over.dragOverTarget?.over == DragTarget(collection: "f", index: 1, before: nil))
+        try bob.send(.dragEnd)
+        // Bob deletes the folder: Ada's drag of it ends, deleted, and i2 went with it.
+        let event = try bob.commit(.delete(items: ["f"]))
+        #expect(try ada.waitFor("the delete") { if case .committed = $0 { true } else { false } } == .committed(event))
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .deleted) } == true)
+        #expect(try bob.reject(.move(sources: ["i2"], destination: Destination(collection: "done"))).code == .gone)
+    }
+
     @Test func aDeleteClearsTheDragsItHitsAfterItsCommit() throws {
         let (fixture, ada, bob) = try Self.pair()
         defer { withExtendedLifetime(fixture) {} }

@@ -3,7 +3,8 @@ import CorkboardModel
 /// The strategy of `corkboard bot random`: actions a person might take, chosen at random
 /// (from a seed, so a run can be repeated) on the client's replica. Half are drags (a
 /// drag.start, two to four drag.over, then the drop as a move, as the browser does), the
-/// others a move by anchor or by offsets. Rejections (busy, …) are counted, not failures.
+/// others a move by anchor or by offsets, to a column or a folder. Rejections (busy, a folder
+/// into itself, …) are counted, not failures.
 public struct RandomPlayer {
     let client: BoardClient
     var random: SplitMix64
@@ -55,7 +56,7 @@ public struct RandomPlayer {
         for _ in 0..<Int.random(in: 2...4, using: &random) {
             try? await Task.sleep(for: .seconds(interval / 8))
             let current = client.board ?? board
-            let collection = current.collections.randomElement(using: &random)!
+            let collection = current.lists.randomElement(using: &random)!
             // The placeholder index counts the list without the dragged card (docs/protocol.md#6-presence-drag-state).
             let others = collection.items.map(\.id).filter { $0 != item }
             let index = Int.random(in: 0...others.count, using: &random)
@@ -67,14 +68,14 @@ public struct RandomPlayer {
 
     mutating func anchorMove(_ board: Board) -> RequestedOperation {
         let item = board.allItemIDs.randomElement(using: &random)!
-        let collection = board.collections.randomElement(using: &random)!
+        let collection = board.lists.randomElement(using: &random)!
         let anchors: [ItemID?] = collection.items.map(\.id).filter { $0 != item } + [nil]
         return .move(sources: [item], destination: Destination(collection: collection.id, before: anchors.randomElement(using: &random)!))
     }
 
     mutating func offsetsMove(_ board: Board) -> RequestedOperation? {
-        guard let source = board.collections.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { return nil }
-        let target = board.collections.randomElement(using: &random)!
+        guard let source = board.lists.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { return nil }
+        let target = board.lists.randomElement(using: &random)!
         let from = Int.random(in: 0..<source.items.count, using: &random)
         let to = Int.random(in: 0...target.items.count, using: &random)
         return .moveByOffsets(collection: source.id, fromOffsets: [from], toOffset: to, toCollection: target.id)
