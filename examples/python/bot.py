@@ -26,7 +26,8 @@ import websockets
 
 class Replica:
     """The board as the server confirmed it, at `seq`: the welcome snapshot plus every
-    committed event applied in order (the same rules the server applies)."""
+    committed event applied in order (the same rules the server applies). A list is a
+    column, or a folder's contents, named by the folder's item id (docs/protocol.md#1-the-model)."""
 
     def __init__(self, board, seq):
         self.board = board
@@ -35,32 +36,59 @@ class Replica:
     def column(self, collection_id):
         return next(c for c in self.board["collections"] if c["id"] == collection_id)
 
+    def items_of(self, list_id):
+        """The items of a column or a folder, as the board's own list (KeyError: neither)."""
+        for column in self.board["collections"]:
+            if column["id"] == list_id:
+                return column["items"]
+        return self.board.get("folders", {})[list_id]
+
+    def lists(self):
+        return [c["items"] for c in self.board["collections"]] + list(self.board.get("folders", {}).values())
+
+    def find(self, item_id):
+        return next((i for items in self.lists() for i in items if i["id"] == item_id), None)
+
     def apply(self, event):
         if event["seq"] != self.seq + 1:
             raise RuntimeError(f"expected seq {self.seq + 1}, got {event['seq']}")
         op = event["op"]
         columns = self.board["collections"]
+        folders = self.board.setdefault("folders", {})
         if op["type"] in ("move", "delete"):
             ids = op["sources"] if op["type"] == "move" else op["items"]
+            if any(self.find(i) is None for i in ids):
+                raise RuntimeError(f"{op['type']}: an item is not on the board")
             taken = {}
-            for column in columns:
-                taken.update({i["id"]: i for i in column["items"] if i["id"] in ids})
-                column["items"] = [i for i in column["items"] if i["id"] not in ids]
+            for items in self.lists():
+                taken.update({i["id"]: i for i in items if i["id"] in ids})
+                items[:] = [i for i in items if i["id"] not in ids]
             if op["type"] == "move":
                 self._insert([taken[i] for i in op["sources"]], op["destination"])
+            else:
+                # A deleted folder takes what is inside it along.
+                doomed = [i for i in taken.values() if "folder" in i]
+                while doomed:
+                    inside = folders.pop(doomed.pop()["id"], [])
+                    doomed += [i for i in inside if "folder" in i]
         elif op["type"] == "insert":
             self._insert(op["items"], op["destination"])
+            for item in op["items"]:
+                if "folder" in item:
+                    folders[item["id"]] = []
         elif op["type"] == "update" and "item" in op:
-            for column in columns:
-                for item in column["items"]:
-                    if item["id"] == op["item"]:
-                        if "label" in op:
-                            item["label"] = op["label"]
-                        if "data" in op:
-                            if op["data"] is None:
-                                item.pop("data", None)
-                            else:
-                                item["data"] = op["data"]
+            item = self.find(op["item"])
+            if item is None:
+                raise RuntimeError(f"update: no item {op['item']}")
+            if "accepts" in op:
+                item["folder"] = {"accepts": op["accepts"]}
+            if "label" in op:
+                item["label"] = op["label"]
+            if "data" in op:
+                if op["data"] is None:
+                    item.pop("data", None)
+                else:
+                    item["data"] = op["data"]
         elif op["type"] == "update" and "collection" in op:
             self.column(op["collection"])["title"] = op["title"]
         elif op["type"] == "update":
@@ -74,13 +102,16 @@ class Replica:
             self.board["collections"] = [c for c in columns if c["id"] != op["collection"]]
         elif op["type"] == "lock":
             self.board["locked"] = op["locked"]
+        if not folders:
+            # As on the wire: no "folders" on a board without folders.
+            self.board.pop("folders", None)
         self.seq = event["seq"]
 
     def _insert(self, items, destination):
-        column = self.column(destination["collection"])
+        into = self.items_of(destination["collection"])
         before = destination.get("before")
-        at = next((n for n, i in enumerate(column["items"]) if i["id"] == before), len(column["items"]))
-        column["items"][at:at] = items
+        at = next((n for n, i in enumerate(into) if i["id"] == before), len(into))
+        into[at:at] = items
 
 
 class Bot:

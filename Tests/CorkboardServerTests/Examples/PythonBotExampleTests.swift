@@ -8,6 +8,13 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct PythonBotExampleTests {
     static let script = PythonTools.packageRoot + "/examples/python/bot.py"
 
+    /// The example's replica applies the shared fixtures as the model and the SDK do, folders included.
+    @Test func theBotsReplicaFollowsTheSharedFixtures() throws {
+        let python = try PythonTools.websocketsPython()
+        let run = try python.run([PythonTools.packageRoot + "/Tests/CorkboardServerTests/Examples/replica_fixtures.py", PythonTools.packageRoot], timeout: 60)
+        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
+    }
+
     @Test func theBotSortsAColumnWhileSomeoneElseWorksOnTheBoard() throws {
         let python = try PythonTools.websocketsPython()
         let web = try TemporaryDirectory("corkboard-web")
