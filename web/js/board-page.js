@@ -15,6 +15,8 @@ import { namesOnTap, showPeople as drawPeople } from "./presence-list.js";
 import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
+import { DragOut } from "./drag-out.js";
+import { Transfers } from "./transfers.js";
 import { showLinkedCard } from "./card-link.js";
 import { findItem } from "../sdk/replica.js";
 
@@ -64,7 +66,11 @@ const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
 // Text, links and files dragged in from other apps and tabs (HTML5 drag and drop); left
 // alone while a card is in hand here.
-const outside = new OutsideDrop(tools, () => pointer.active || keyboard.active);
+// Cards dragged out by their grip (to another board, tab or app), and cards of another board
+// dropped here (moved: an insert here, a delete there).
+const transfers = new Transfers({ session, token: session.token, notices, announcer }, localStorage);
+const outside = new OutsideDrop(tools, () => pointer.active || keyboard.active, transfers);
+new DragOut(tools, boardId);
 
 view.afterRender = () => {
   pointer.restore();
@@ -89,6 +95,8 @@ session.addEventListener("board", (event) => {
     document.body.dataset.ready = "true";
     // A link to a card (`#card-ID`) shows it once the board is on screen.
     showLinkedCard(location.hash, view, announcer);
+    // A move of cards to this board that an earlier page began and did not finish.
+    transfers.resume();
   }
   if (cause === "committed" && committed && !own) announceRemoteChange(committed);
 });

@@ -6,15 +6,21 @@
 // `insert` before the card there, or at the column's end. What the data becomes:
 // dropped-cards.js.
 //
+// Cards dragged out of another Corkboard page of this server (drag-out.js) move here instead:
+// from another board, through transfers.js (an insert here, a delete there; Alt copies);
+// from another tab of this board, as one move.
+//
 // This is HTML5 drag and drop, beside the page's Pointer Events drag, which stays the way
 // cards move within the page (touch included): the page's cards are not draggable, a drag
 // that starts in this page (a link in the header, text selected in an editor) is left to the
 // browser, and so is any drag while a card is in hand. No presence is sent (no drag.start):
 // the others see the cards once they are inserted.
 
-import { anchorAt } from "../sdk/replica.js";
+import { anchorAt, findItem } from "../sdk/replica.js";
 import { cardDrafts, carriesCards } from "./dropped-cards.js";
 import { newCardId } from "./editing.js";
+import { CORKBOARD_TYPE, readPayload } from "./drag-out.js";
+import { transferPlan } from "./transfers.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -31,9 +37,11 @@ export class OutsideDrop {
   /**
    * @param {PageParts} parts
    * @param {() => boolean} busy true while a card is in hand (pointer or keyboard move)
+   * @param {import("./transfers.js").Transfers} transfers where cards from another board go
    */
-  constructor({ session, view, announcer, notices }, busy) {
+  constructor({ session, view, announcer, notices }, busy, transfers) {
     this.session = session;
+    this.transfers = transfers;
     this.view = view;
     this.announcer = announcer;
     this.notices = notices;
@@ -85,7 +93,9 @@ export class OutsideDrop {
       return;
     }
     const slot = this.view.slotAt(event.clientX, event.clientY, NONE);
-    event.dataTransfer.dropEffect = slot ? dropEffectFor(event.dataTransfer.effectAllowed) : "none";
+    // Corkboard cards move unless Alt asks for a copy; anything else is copied in.
+    const cards = event.dataTransfer.types.includes(CORKBOARD_TYPE);
+    event.dataTransfer.dropEffect = !slot ? "none" : cards ? (event.altKey ? "copy" : "move") : dropEffectFor(event.dataTransfer.effectAllowed);
     if (!slot) return this.hidePlaceholder();
     const target = { collection: slot.collection, index: slot.index };
     if (this.target && this.target.collection === target.collection && this.target.index === target.index) return undefined;
@@ -117,6 +127,11 @@ export class OutsideDrop {
       this.end();
       return;
     }
+    const payload = readPayload(event.dataTransfer.getData(CORKBOARD_TYPE));
+    if (target && payload && payload.origin === location.origin) {
+      this.end();
+      return this.droppedCards(payload, target, event.altKey);
+    }
     const { drafts, leftOut } = target ? cardDrafts(readTransfer(event.dataTransfer)) : { drafts: [], leftOut: 0 };
     if (!target || drafts.length === 0) {
       this.end();
@@ -135,6 +150,28 @@ export class OutsideDrop {
     const what = items.length === 1 ? items[0].label : `${items.length} cards`;
     this.announcer.say(`Added ${what} to ${column?.title ?? target.collection}, position ${target.index + 1}.`);
     if (leftOut > 0) this.notices.show(`Only the first ${items.length} cards were added: ${leftOut} more would make too big a drop.`);
+  }
+
+  /**
+   * Cards of this server dropped here: from this board (another tab), a move; from another,
+   * a transfer.
+   * @param {import("./drag-out.js").CardPayload} payload
+   * @param {DropTarget} target
+   * @param {boolean} copy
+   */
+  droppedCards(payload, target, copy) {
+    const board = /** @type {Board} */ (this.session.board);
+    const destination = { collection: target.collection, before: anchorAt(board, target.collection, target.index, NONE) };
+    const what = payload.items.length === 1 ? payload.items[0].label : `${payload.items.length} cards`;
+    if (payload.board === board.id) {
+      const present = payload.items.map((item) => item.id).filter((id) => findItem(board, id));
+      if (present.length === 0) return this.notices.show("Those cards are no longer on this board.");
+      const moving = new Set(present);
+      this.session.move(present, { collection: target.collection, before: anchorAt(board, target.collection, target.index, moving) });
+      return this.announcer.say(`Moved ${what}.`);
+    }
+    this.transfers.start(transferPlan(payload, board, destination, copy));
+    return this.announcer.say(`${copy ? "Copying" : "Moving"} ${what} here from board ${payload.board}.`);
   }
 
   /** The same notice as a refused pick-up (why this board cannot change now), once per drag over it. */

@@ -90,8 +90,9 @@ export class PointerDrag {
     if (event.button !== 0 || this.drag || this.press) return;
     const target = /** @type {Element} */ (event.target);
     const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
-    // A press on a card's link is the link's (a click opens it; dragging it carries the URL).
-    if (!card || target.closest("button, textarea, input, a[href], [contenteditable=true]")) return;
+    // A press on a card's link is the link's (a click opens it; dragging it carries the URL),
+    // and one on its grip the browser's (a drag out of the page, drag-out.js).
+    if (!card || target.closest("button, textarea, input, a[href], [contenteditable=true], [draggable=true]")) return;
     if (event.shiftKey || event.ctrlKey || event.metaKey) return; // selection clicks
     const { clientX: x, clientY: y } = event;
     this.press = { card, pointerId: event.pointerId, x, y, lastX: x, lastY: y, hold: null };

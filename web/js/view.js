@@ -486,7 +486,14 @@ export class BoardView {
       menu.className = "icon-button card-menu";
       menu.textContent = "⋯";
       menu.tabIndex = -1;
-      card.append(label, menu);
+      // The card's native drag handle, to another board, tab or app (drag-out.js).
+      const grip = document.createElement("span");
+      grip.className = "card-grip";
+      grip.draggable = true;
+      grip.textContent = "⠿";
+      grip.title = "Drag to another board, tab or app";
+      grip.setAttribute("aria-hidden", "true");
+      card.append(grip, label, menu);
       this.cards.set(item.id, card);
       drawn = { label, menu, text: "", accent: null, link: null };
       this.drawn.set(item.id, drawn);

@@ -649,7 +649,9 @@ export class LiveBoard extends EventTarget {
    * Sends any operation of the protocol (without opId and baseSeq) and shows it at once;
    * kept until the server answers it, across reconnects and reloads.
    * @param {Operation} operation
-   * @param {{ undoable?: boolean }} [options] false for what undo and redo send (not a step of its own)
+   * @param {{ undoable?: boolean, opId?: string }} [options] `undoable` false for what undo and
+   *   redo send (not a step of its own); `opId` the caller's own, which makes a resend from
+   *   another page or after a reload safe (unique on the board for all time, 1…128 bytes)
    * @returns {Promise<OperationResult>}
    */
   submit(operation, options = {}) {
@@ -657,7 +659,7 @@ export class LiveBoard extends EventTarget {
     const step = options.undoable !== false && this.board && !this.isOver ? this.history.record(this.board, [operation]) : null;
     this.opCounter += 1;
     /** @type {OperationRequest} */
-    const request = { ...operation, opId: `${this.opPrefix}-${this.opCounter}` };
+    const request = { ...operation, opId: options.opId ?? `${this.opPrefix}-${this.opCounter}` };
     if (needsBaseSeq(request)) request.baseSeq = this.seq;
     /** @type {Promise<OperationResult>} */
     const outcome = new Promise((resolve, reject) => {
@@ -753,9 +755,19 @@ export class LiveBoard extends EventTarget {
   /**
    * @param {Item[]} items
    * @param {Destination} destination
+   * @param {{ opId?: string, undoable?: boolean }} [options] as for `submit`
    */
-  insert(items, destination) {
-    return this.submit({ type: "insert", items, destination: { collection: destination.collection, before: destination.before ?? null } });
+  insert(items, destination, options = {}) {
+    return this.submit({ type: "insert", items, destination: { collection: destination.collection, before: destination.before ?? null } }, options);
+  }
+
+  /**
+   * Whether an operation with this opId is still waiting for the server's answer (sent, or
+   * kept from an earlier page of this board).
+   * @param {string} opId
+   */
+  isPending(opId) {
+    return this.queue.some((entry) => entry.request.opId === opId);
   }
 
   /** @param {string[]} itemIds */

@@ -2028,12 +2028,12 @@ OUTSIDE_DRAG_JS = """(data) => {
 }"""
 
 # Dispatches one drag event of that drag at (x, y); says whether the page took it and the drop effect it chose.
-OUTSIDE_DRAG_EVENT_JS = """([type, x, y]) => {
+OUTSIDE_DRAG_EVENT_JS = """([type, x, y, alt]) => {
   const transfer = window.__outsideTransfer;
   transfer.dropEffect = 'none';
   const target = document.elementFromPoint(x, y) ?? document.body;
   const event = new DragEvent(type, {bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y,
-                                     dataTransfer: transfer, relatedTarget: null});
+                                     dataTransfer: transfer, relatedTarget: null, altKey: !!alt});
   target.dispatchEvent(event);
   return {prevented: event.defaultPrevented, dropEffect: transfer.dropEffect};
 }"""
@@ -2048,8 +2048,8 @@ def outside_drag(page, data):
     page.evaluate(OUTSIDE_DRAG_JS, data)
 
 
-def outside_drag_event(page, kind, point):
-    return page.evaluate(OUTSIDE_DRAG_EVENT_JS, [kind, point[0], point[1]])
+def outside_drag_event(page, kind, point, alt=False):
+    return page.evaluate(OUTSIDE_DRAG_EVENT_JS, [kind, point[0], point[1], alt])
 
 
 def point_over(page, collection_id, before_item=None):
@@ -2210,6 +2210,95 @@ def outside_drop_locked(run):
     wait_labels(b, "B", start)
     no_page_problems(run)
     return f"no placeholder, drop effect none, notice {notice!r}, nothing inserted"
+
+
+# Starts a drag at card `id`'s grip in this page as the browser would (dragstart on the grip,
+# then dragend): what the drag carries, and whether the page let it start.
+DRAG_OUT_JS = """(id) => {
+  const grip = document.querySelector(`li.card[data-item-id="${CSS.escape(id)}"] .card-grip`);
+  if (!grip) return null;
+  const transfer = new DataTransfer();
+  const event = new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: transfer});
+  grip.dispatchEvent(event);
+  grip.dispatchEvent(new DragEvent('dragend', {bubbles: true}));
+  return {prevented: event.defaultPrevented, draggable: grip.draggable,
+          data: Object.fromEntries([...transfer.types].map((type) => [type, transfer.getData(type)]))};
+}"""
+
+
+def drag_out(page, item_id):
+    started = page.evaluate(DRAG_OUT_JS, item_id)
+    if not started or started["prevented"] or not started["draggable"]:
+        raise ScenarioFailure(f"the grip of {item_id} did not start a drag out of the page: {started}")
+    return started
+
+
+def drop_cards(page, data, collection_id, before_item, alt=False):
+    """Drops what a drag out of another page carries over `before_item` of that column."""
+    outside_drag(page, data)
+    point = point_over(page, collection_id, before_item)
+    for kind in ("dragenter", "dragover"):
+        taken = outside_drag_event(page, kind, point, alt)
+        if not taken["prevented"] or taken["dropEffect"] != ("copy" if alt else "move"):
+            raise ScenarioFailure(f"the {kind} of cards from another board was not taken as a {'copy' if alt else 'move'}: {taken}")
+    if not outside_drag_event(page, "drop", point, alt)["prevented"]:
+        raise ScenarioFailure("the drop of cards from another board was not taken")
+
+
+def item_ids(run, board_id):
+    return [(c["id"], [i["id"] for i in c["items"]]) for c in run.server.document(board_id)["collections"]]
+
+
+@scenario("drag-out-to-another-board")
+def drag_out_to_another_board(run):
+    """A card dragged by its grip out of board A's page carries its label (text/plain), a link
+    to it (text/uri-list) and the Corkboard payload; dropped on board B's page before d2 it
+    moves there: an insert on B, then a delete on A. With the delete held back, B's page is
+    reloaded in the middle: the next page finishes the move, and the card is on B once and off
+    A. A second card dropped with Alt is copied (still on A)."""
+    board_a = run.new_board("out-a")
+    board_b = run.new_board("out-b", [("todo", "To do", [("b1", "Plan")]), ("doing", "Doing", [("d1", "Sketch"), ("d2", "Build")])])
+    a = run.open_board("A", board_a, "Ada")
+    b = run.open_board("B", board_b, "Bob")
+    started = drag_out(a, "t2")
+    data = started["data"]
+    link = f"{run.server.origin}/b/{board_a}#card-t2"
+    if data.get("text/plain") != "Review the client" or data.get("text/uri-list") != link or "application/x-corkboard+json" not in data:
+        raise ScenarioFailure(f"the drag out of t2 carries {data}")
+    # The delete on A waits (the request hangs) while B's page is reloaded.
+    held = []
+    route = f"**/api/boards/{board_a}/ops"
+    b.route(route, lambda r: held.append(r))
+    drop_cards(b, {k: v for k, v in data.items()}, "doing", "d2")
+    wait_until("board B has t2 before d2", lambda: dict(item_ids(run, board_b))["doing"] == ["d1", "t2", "d2"], timeout=10)
+    # (Playwright calls the route's handler only while it is called: the wait gives it a turn.)
+    wait_until("B's page asked board A to delete t2", lambda: b.wait_for_timeout(50) or len(held) == 1, timeout=10)
+    if "t2" not in dict(item_ids(run, board_a))["todo"]:
+        raise ScenarioFailure("t2 left board A before its delete was let through")
+    b.unroute(route)
+    b.reload()
+    wait_until("page B is ready again", lambda: b.get_attribute("body", "data-ready", timeout=2000) == "true")
+    wait_until("t2 is off board A once B's next page finished the move",
+               lambda: "t2" not in dict(item_ids(run, board_a))["todo"], timeout=10)
+    seq_b, columns_b = run.server.board(board_b)
+    ids_b = [i for _, items in item_ids(run, board_b) for i in items]
+    if ids_b.count("t2") != 1 or seq_b != 1:
+        raise ScenarioFailure(f"board B holds {ids_b} at seq {seq_b}: t2 should be there once, from one insert")
+    seq_a, _ = run.server.board(board_a)
+    if seq_a != 1:
+        raise ScenarioFailure(f"board A is at seq {seq_a}: one delete was expected")
+    wait_until("page A no longer shows t2", lambda: count(a, 'li.card[data-item-id="t2"]') == 0, timeout=10)
+    wait_until("page B shows t2 once", lambda: count(b, 'li.card[data-item-id="t2"]') == 1, timeout=10)
+    if b.evaluate("() => localStorage.getItem('corkboard.transfers')") not in (None, "{}"):
+        raise ScenarioFailure("B's page still keeps the finished move")
+    # With Alt: a copy. t3 stays on A.
+    drop_cards(b, drag_out(a, "t3")["data"], "todo", None, alt=True)
+    wait_until("board B has a copy of t3", lambda: dict(item_ids(run, board_b))["todo"] == ["b1", "t3"], timeout=10)
+    b.wait_for_timeout(500)
+    if "t3" not in dict(item_ids(run, board_a))["todo"]:
+        raise ScenarioFailure("a copy (Alt) took t3 off board A")
+    no_page_problems(run)
+    return "t2 moved from A to B (one insert on B, one delete on A) across a reload of B in the middle; t3 copied with Alt"
 
 
 def console_clean(run):
