@@ -28,11 +28,13 @@ import Testing
         var refused: String?
     }
 
-    /// A fixture's compact column: items are ids (labelled with the id) or whole items.
+    /// A fixture's compact column: items are ids (labelled with the id) or whole items. With
+    /// `folder: true` it is the contents of the folder of that id.
     struct Column: Decodable {
         var id: String
         var title: String?
         var items: [FixtureItem]
+        var folder: Bool?
     }
 
     struct FixtureItem: Decodable {
@@ -56,7 +58,10 @@ import Testing
     }
 
     static func board(_ columns: [Column]) -> Board {
-        Board(id: "b", title: "B", collections: columns.map { BoardCollection(id: $0.id, title: $0.title ?? $0.id, items: $0.items.map(\.item)) })
+        Board(
+            id: "b", title: "B",
+            collections: columns.filter { $0.folder != true }.map { BoardCollection(id: $0.id, title: $0.title ?? $0.id, items: $0.items.map(\.item)) },
+            folders: Dictionary(uniqueKeysWithValues: columns.filter { $0.folder == true }.map { ($0.id, $0.items.map(\.item)) }))
     }
 
     @Test func theFixturesAreThere() throws {

@@ -10,19 +10,19 @@ import { UndoHistory, resolveStep, stepFor } from "../../web/sdk/undo.js";
 const fixtures = fileURLToPath(new URL("../Fixtures/undo/", import.meta.url));
 
 /**
- * A fixture's compact board as the wire has it.
- * @param {{ id: string, title?: string, items: (string | { id: string, label: string, data?: object })[] }[]} columns
+ * A fixture's compact board as the wire has it; a column with `folder: true` is the contents
+ * of the folder of that id.
+ * @param {{ id: string, title?: string, folder?: boolean, items: (string | { id: string, label: string, data?: object })[] }[]} columns
  */
 function board(columns) {
+  const items = (/** @type {any} */ c) => c.items.map((i) => (typeof i === "string" ? { id: i, label: i } : i));
+  const folders = columns.filter((c) => c.folder);
   return {
     id: "b",
     title: "B",
     locked: false,
-    collections: columns.map((c) => ({
-      id: c.id,
-      title: c.title ?? c.id,
-      items: c.items.map((i) => (typeof i === "string" ? { id: i, label: i } : i)),
-    })),
+    collections: columns.filter((c) => !c.folder).map((c) => ({ id: c.id, title: c.title ?? c.id, items: items(c) })),
+    ...(folders.length > 0 ? { folders: Object.fromEntries(folders.map((c) => [c.id, items(c)])) } : {}),
   };
 }
 

@@ -10,14 +10,14 @@
  * The board and operations as the wire carries them (docs/protocol.md#1-the-model,
  * #4-operations), only as much of them as undo reads.
  * @typedef {{ [key: string]: unknown }} UndoData
- * @typedef {{ id: string, label: string, data?: UndoData }} UndoItem
+ * @typedef {{ id: string, label: string, data?: UndoData, folder?: { accepts: boolean } }} UndoItem
  * @typedef {{ id: string, title: string, items: UndoItem[] }} UndoCollection
- * @typedef {{ collections: UndoCollection[] }} UndoBoard
+ * @typedef {{ collections: UndoCollection[], folders?: { [folderId: string]: UndoItem[] } }} UndoBoard
  * @typedef {{ collection: string, before?: string | null }} UndoDestination
  * @typedef {{ type: "move", sources: string[], destination: UndoDestination }
  *   | { type: "insert", items: UndoItem[], destination: UndoDestination }
  *   | { type: "delete", items: string[] }
- *   | { type: "update", item: string, label?: string, data?: UndoData | null }
+ *   | { type: "update", item: string, label?: string, data?: UndoData | null, accepts?: boolean }
  *   | { type: "update", item?: undefined, collection: string, title: string }
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
@@ -35,7 +35,7 @@
  * when asked.
  * @typedef {{ kind: "place", items: (Place & { id: string })[] }
  *   | { kind: "remove", items: string[] }
- *   | { kind: "restore", items: (Place & { item: UndoItem })[] }
+ *   | { kind: "restore", items: (Place & { item: UndoItem, contents?: { [folderId: string]: UndoItem[] } })[] }
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
@@ -86,12 +86,16 @@ export function stepFor(board, ops) {
     }
     case "delete": {
       const deleted = new Set(ops.flatMap((op) => (op.type === "delete" ? op.items : [])));
-      const items = placesOf(board, deleted).map(({ item, place }) => ({ item: copyItem(item), ...place }));
+      // A deleted folder comes back with what it held (its delete took that along).
+      const items = placesOf(board, deleted).map(({ item, place }) =>
+        item.folder ? { item: copyItem(item), ...place, contents: contentsOf(board, item.id) } : { item: copyItem(item), ...place });
       return items.length > 0 ? { kind: "restore", items } : null;
     }
     case "update": {
-      // The board's title is the owner's to set (PATCH /api/boards/{id}), not a step.
+      // The board's title is the owner's to set (PATCH /api/boards/{id}), and whether a folder
+      // takes drops is a switch like the lock: neither is a step.
       if (first.item === undefined && first.collection === undefined) return null;
+      if (first.item !== undefined && first.accepts !== undefined) return null;
       if (first.item === undefined) {
         const column = board.collections.find((c) => c.id === first.collection);
         return column ? { kind: "retitle", collection: column.id, title: column.title } : null;
@@ -141,7 +145,25 @@ export function resolveStep(step, board) {
       const leaving = new Set(missing.map((entry) => entry.item.id));
       const groups = groupByDestination(board, missing, leaving, (entry) => copyItem(entry.item));
       if (groups.length === 0) return refused("gone", columnGone(missing[0].collection));
-      return { ops: groups.map(({ destination, entries }) => ({ type: "insert", items: entries, destination })) };
+      /** @type {UndoOperation[]} */
+      const ops = groups.map(({ destination, entries }) => ({ type: "insert", items: entries, destination }));
+      // Then what the restored folders held, each folder's after the folder itself.
+      const restored = new Set(groups.flatMap((group) => group.entries.map((item) => item.id)));
+      for (const entry of missing) {
+        if (!restored.has(entry.item.id) || !entry.contents) continue;
+        /** @type {string[]} */
+        const folders = [entry.item.id];
+        for (let at = 0; at < folders.length; at += 1) {
+          const items = (entry.contents[folders[at]] ?? []).filter((item) => !findItem(board, item.id) && !restored.has(item.id));
+          if (items.length === 0) continue;
+          for (const item of items) {
+            restored.add(item.id);
+            if (item.folder) folders.push(item.id);
+          }
+          ops.push({ type: "insert", items: items.map(copyItem), destination: { collection: folders[at], before: null } });
+        }
+      }
+      return { ops };
     }
     case "edit": {
       if (!findItem(board, step.item)) return refused("gone", "That card no longer exists.");
@@ -305,7 +327,7 @@ export class UndoHistory {
  * @returns {UndoItem | null}
  */
 function findItem(board, id) {
-  for (const collection of board.collections) {
+  for (const collection of lists(board)) {
     const item = collection.items.find((i) => i.id === id);
     if (item) return item;
   }
@@ -313,8 +335,37 @@ function findItem(board, id) {
 }
 
 /**
- * The places of the `ids` on the board, in reading order (column by column, top to bottom),
- * each leaving out the others of `ids`.
+ * Every list of the board: the columns, then the folders' contents by folder id (the Swift
+ * client's order).
+ * @param {UndoBoard} board
+ * @returns {UndoCollection[]}
+ */
+function lists(board) {
+  const folders = board.folders ?? {};
+  return [...board.collections, ...Object.keys(folders).sort().map((id) => ({ id, title: "", items: folders[id] }))];
+}
+
+/**
+ * What a folder holds, and the folders inside it hold, by folder id (copies).
+ * @param {UndoBoard} board
+ * @param {string} folderId
+ * @returns {{ [folderId: string]: UndoItem[] }}
+ */
+function contentsOf(board, folderId) {
+  /** @type {{ [folderId: string]: UndoItem[] }} */
+  const contents = {};
+  const folders = [folderId];
+  for (let at = 0; at < folders.length && at < 10_000; at += 1) {
+    const items = board.folders?.[folders[at]] ?? [];
+    contents[folders[at]] = items.map(copyItem);
+    for (const item of items) if (item.folder) folders.push(item.id);
+  }
+  return contents;
+}
+
+/**
+ * The places of the `ids` on the board, in reading order (column by column, top to bottom,
+ * then folder by folder), each leaving out the others of `ids`.
  * @param {UndoBoard} board
  * @param {Set<string>} ids
  * @returns {{ item: UndoItem, place: Place }[]}
@@ -322,7 +373,7 @@ function findItem(board, id) {
 function placesOf(board, ids) {
   /** @type {{ item: UndoItem, place: Place }[]} */
   const places = [];
-  for (const collection of board.collections) {
+  for (const collection of lists(board)) {
     const all = collection.items.map((i) => i.id);
     const rest = all.filter((id) => !ids.has(id));
     collection.items.forEach((item, index) => {
@@ -363,7 +414,7 @@ function groupByDestination(board, entries, leaving, pick) {
   /** @type {Map<string, { destination: { collection: string, before: string | null }, entries: T[] }>} */
   const groups = new Map();
   for (const entry of entries) {
-    const collection = board.collections.find((c) => c.id === entry.collection);
+    const collection = lists(board).find((c) => c.id === entry.collection);
     if (!collection) continue;
     const rest = collection.items.map((i) => i.id).filter((id) => !leaving.has(id));
     const before = anchorFor(rest, entry);
@@ -383,7 +434,11 @@ function groupByDestination(board, entries, leaving, pick) {
  * @returns {UndoItem}
  */
 function copyItem(item) {
-  return item.data === undefined ? { id: item.id, label: item.label } : { id: item.id, label: item.label, data: structuredClone(item.data) };
+  /** @type {UndoItem} */
+  const copy = { id: item.id, label: item.label };
+  if (item.data !== undefined) copy.data = structuredClone(item.data);
+  if (item.folder) copy.folder = { accepts: item.folder.accepts };
+  return copy;
 }
 
 /** @param {string} id */

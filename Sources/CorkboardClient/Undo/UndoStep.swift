@@ -21,11 +21,13 @@ public enum UndoStep: Sendable, Hashable {
     /// Add a removed collection again where it was, with the items it held.
     case restoreColumn(id: CollectionID, title: String, place: UndoPlace, items: [Item])
 
-    /// An item and where it was.
+    /// An item and where it was; for a deleted folder, what it held (by folder id, the
+    /// folders inside it too), which comes back with it.
     public struct PlacedItem: Sendable, Hashable {
         public var item: Item
         public var collection: CollectionID
         public var place: UndoPlace
+        public var contents: [ItemID: [Item]] = [:]
     }
 
     /// The step that undoes `operations` (one gesture's), done on `board` (the board just
@@ -47,7 +49,11 @@ public enum UndoStep: Sendable, Hashable {
         case .insert:
             return .remove(operations.flatMap { $0.insertedItems(into: nil) })
         case .delete:
-            let placed = placedItems(Set(operations.flatMap(\.deletedItems)), on: board)
+            var placed = placedItems(Set(operations.flatMap(\.deletedItems)), on: board)
+            // A deleted folder comes back with what it held (its delete took that along).
+            for index in placed.indices where placed[index].item.folder != nil {
+                placed[index].contents = contents(of: placed[index].item, on: board)
+            }
             return placed.isEmpty ? nil : .restore(placed)
         case .updateItem(let id, let label, let data):
             guard let item = board.item(id) else { return nil }
@@ -88,7 +94,23 @@ public enum UndoStep: Sendable, Hashable {
             guard !missing.isEmpty else { return .failure(.exists(placed.count == 1 ? "That card is already back." : "Those cards are already back.")) }
             let groups = Self.grouped(missing, on: board)
             guard !groups.isEmpty else { return .failure(.gone(Self.columnGone(missing[0].collection))) }
-            return .success(groups.map { .insert(items: $0.items, destination: $0.destination) })
+            var operations: [BoardOperation] = groups.map { .insert(items: $0.items, destination: $0.destination) }
+            // Then what the restored folders held, each folder's after the folder itself.
+            var restored = Set(groups.flatMap { $0.items.map(\.id) })
+            for entry in missing where restored.contains(entry.item.id) && !entry.contents.isEmpty {
+                var folders = [entry.item.id]
+                var next = 0
+                while next < folders.count {
+                    let items = (entry.contents[folders[next]] ?? []).filter { board.item($0.id) == nil && !restored.contains($0.id) }
+                    for item in items {
+                        restored.insert(item.id)
+                        if item.folder != nil { folders.append(item.id) }
+                    }
+                    if !items.isEmpty { operations.append(.insert(items: items, destination: Destination(collection: folders[next]))) }
+                    next += 1
+                }
+            }
+            return .success(operations)
         case .edit(let item, let label, let data):
             guard board.item(item) != nil else { return .failure(.gone("That card no longer exists.")) }
             return .success([.updateItem(item: item, label: label, data: data)])
@@ -122,6 +144,11 @@ public enum UndoStep: Sendable, Hashable {
                 ids.contains(item.id) ? PlacedItem(item: item, collection: list, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
             }
         }
+    }
+
+    /// What a folder holds, and the folders inside it hold, by folder id.
+    private static func contents(of folder: Item, on board: Board) -> [ItemID: [Item]] {
+        Dictionary(uniqueKeysWithValues: board.subtree(of: folder).filter { $0.folder != nil }.map { ($0.id, board.folders[$0.id] ?? []) })
     }
 
     /// Items grouped by where they go now, in their order; those whose collection is gone are
