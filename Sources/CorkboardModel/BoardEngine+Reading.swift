@@ -1,12 +1,12 @@
 /// Cheap reads of the current board for the hub (drag placeholders, presence) and for
 /// benchmarks, without materialising the whole `Board`.
 extension BoardEngine {
-    /// The ids of the collections, in board order.
+    /// The ids of the collections (the columns, not folders' lists), in board order.
     public var collectionIDs: [CollectionID] {
-        current.collections.map(\.id)
+        current.columns.map(\.id)
     }
 
-    /// How many items the collection holds now; nil if there is no such collection.
+    /// How many items the collection (or folder) holds now; nil if there is no such list.
     public func itemCount(of collection: CollectionID) -> Int? {
         current.collectionIndex(of: collection).map { current.collections[$0].order.count }
     }

@@ -33,10 +33,13 @@ import Testing
         let loaded = try #require(try store.load("f").get())
         #expect(loaded.events == events)
         #expect(try Contract.rebuild(loaded) == expected)
-        #expect(expected.folders == ["f3": [Item(id: "f2", label: "Deeper", folder: Folder())], "f2": [Item(id: "a1", label: "Inside", data: ["n": .number(1)])]])
+        #expect(
+            expected.folders == ["f3": [Item(id: "f2", label: "Deeper", folder: Folder())], "f2": [Item(id: "a1", label: "Inside", data: ["n": .number(1)])]])
         // Past the retention the log folds: the snapshot now holds the folders itself.
         let moves = (6...230).map {
-            CommittedEvent(seq: $0, opId: "m-\($0)", client: "c1", op: .move(sources: ["f3"], destination: Destination(collection: $0 % 2 == 0 ? "todo" : "done")), adjusted: false)
+            CommittedEvent(
+                seq: $0, opId: "m-\($0)", client: "c1", op: .move(sources: ["f3"], destination: Destination(collection: $0 % 2 == 0 ? "todo" : "done")),
+                adjusted: false)
         }
         try store.appendOneByOne("f", moves)
         for event in moves { try expected.apply(event.op) }
