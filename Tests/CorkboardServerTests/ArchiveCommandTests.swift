@@ -60,6 +60,47 @@ import Testing
         #expect(client.board == demo.board)
     }
 
+    /// A board with folders, changed by folder operations, comes back whole after a restart,
+    /// and after an export and an import into an empty data folder.
+    @Test func foldersSurviveARestartAndAnExportAndImport() throws {
+        let (server, api) = try serve()
+        let folders = Board(
+            id: "shelf", title: "Shelf",
+            collections: [
+                BoardCollection(
+                    id: "todo", title: "To do", items: [Item(id: "t1", label: "One"), Item(id: "f1", label: "Ideas", folder: Folder())])
+            ],
+            folders: ["f1": [Item(id: "a1", label: "Inside", data: ["n": .number(1)])]])
+        _ = try api.createBoard(folders)
+        let operations: [RequestedOperation] = [
+            .insert(items: [Item(id: "f2", label: "Later", folder: Folder(accepts: false))], destination: Destination(collection: "f1")),
+            .move(sources: ["t1"], destination: Destination(collection: "f1", before: "a1")),
+            .updateFolder(item: "f2", accepts: true),
+            .move(sources: ["a1"], destination: Destination(collection: "f2")),
+        ]
+        for (seq, operation) in operations.enumerated() {
+            #expect(try api.perform("shelf", OperationRequest(opId: "f-\(seq)", baseSeq: seq, operation)).status == 200)
+        }
+        let before = try api.document("shelf")
+        #expect(before.board.folders["f2"]?.map(\.id) == ["a1"])
+        stop(server)
+
+        let (restarted, restartedAPI) = try serve()
+        #expect(try restartedAPI.document("shelf") == before)
+        stop(restarted)
+
+        let file = data.path + "/shelf.json"
+        let (exported, _, exportLog) = try run(["export", "--data", data.path, "--board", "shelf", "--output", file])
+        #expect(exported == 0, "\(exportLog)")
+        let elsewhere = try ArchiveFolder()
+        let (imported, _, importLog) = try elsewhere.run(["import", "--data", elsewhere.data.path, file])
+        #expect(imported == 0, "\(importLog)")
+        let (other, otherAPI) = try elsewhere.serve()
+        defer { elsewhere.stop(other) }
+        let after = try otherAPI.document("shelf")
+        #expect(after.board == before.board && after.seq == before.seq)
+    }
+
     @Test func importingANewBoardKeepsItsSeqAndEpoch() throws {
         let board = Board(
             id: "seeded", title: "Seeded",

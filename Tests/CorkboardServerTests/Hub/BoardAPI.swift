@@ -106,23 +106,23 @@ struct BoardAPI {
 
     /// The `POST /api/boards` body for a board: `{"id","title","collections":[{"id","title","items":[…]}]}`.
     static func newBoardBody(_ board: Board) -> JSONValue {
-        .object([
+        func items(_ items: [Item]) -> JSONValue {
+            .array(
+                items.map { item in
+                    var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
+                    if let data = item.data { fields["data"] = .object(data) }
+                    if let folder = item.folder { fields["folder"] = .object(["accepts": .bool(folder.accepts)]) }
+                    return .object(fields)
+                })
+        }
+        var body: JSONObject = [
             "id": .string(board.id),
             "title": .string(board.title),
             "collections": .array(
-                board.collections.map { collection in
-                    .object([
-                        "id": .string(collection.id),
-                        "title": .string(collection.title),
-                        "items": .array(
-                            collection.items.map { item in
-                                var fields: JSONObject = ["id": .string(item.id), "label": .string(item.label)]
-                                if let data = item.data { fields["data"] = .object(data) }
-                                return .object(fields)
-                            }),
-                    ])
-                }),
-        ])
+                board.collections.map { .object(["id": .string($0.id), "title": .string($0.title), "items": items($0.items)]) }),
+        ]
+        if !board.folders.isEmpty { body["folders"] = .object(board.folders.mapValues(items)) }
+        return .object(body)
     }
 }
 
