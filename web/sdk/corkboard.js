@@ -13,7 +13,7 @@ export { LiveBoard, endpoint } from "./live.js";
 export { CorkboardRejection } from "./rejection.js";
 export { Backoff } from "./backoff.js";
 export { liveList } from "./live-list.js";
-export { applyOperation, cloneBoard, findItem, findCollection, orderedItemIds, resolveMoveLocally, anchorAt } from "./replica.js";
+export { allLists, applyOperation, cloneBoard, enclosingFolders, findItem, findCollection, orderedItemIds, resolveMoveLocally, anchorAt } from "./replica.js";
 
 /** @typedef {import("./live.js").ConnectOptions} ConnectOptions */
 /** @typedef {import("./live.js").LiveState} LiveState */
