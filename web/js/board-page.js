@@ -18,7 +18,6 @@ import { OutsideDrop } from "./outside-drop.js";
 import { DragOut } from "./drag-out.js";
 import { Transfers } from "./transfers.js";
 import { showLinkedCard } from "./card-link.js";
-import { OpenFolders, shownBoard } from "./folders.js";
 import { findItem } from "../sdk/replica.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -43,9 +42,6 @@ const name = displayName(params);
 const session = connect({ board: boardId, name, token: accessToken(params) });
 // board.html has every element this module looks up by id.
 const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
-// The folders this person has open: their drawers show after the column that holds them.
-const openFolders = new OpenFolders(boardId, localStorage);
-view.openFolders = openFolders;
 const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
 const announcer = new Announcer(/** @type {HTMLElement} */ (document.getElementById("announcer")));
 
@@ -92,7 +88,7 @@ session.addEventListener("board", (event) => {
   showText(/** @type {HTMLElement} */ (document.getElementById("board-title")), board.title);
   if (document.title !== `${board.title} · Corkboard`) document.title = `${board.title} · Corkboard`;
   view.root.dataset.seq = String(session.seq);
-  view.render(shownBoard(board, openFolders), { editable: session.canEdit });
+  view.render(board, { editable: session.canEdit });
   showAccess();
   showConnection();
   if ((cause === "welcome" || cause === "reset") && document.body.dataset.ready !== "true") {
@@ -106,24 +102,6 @@ session.addEventListener("board", (event) => {
 });
 
 addEventListener("hashchange", () => showLinkedCard(location.hash, view, announcer));
-
-// A folder's toggle, or its drawer's ×: open or close it, here only.
-view.root.addEventListener("click", (event) => {
-  const target = /** @type {Element} */ (event.target);
-  const toggle = target.closest(".folder-toggle, .folder-drawer .column-remove");
-  const board = session.board;
-  if (!toggle || !board) return;
-  const folderId = toggle.classList.contains("folder-toggle")
-    ? /** @type {HTMLElement} */ (toggle.closest("li.card")).dataset.itemId
-    : /** @type {HTMLElement} */ (toggle.closest("section.column")).dataset.collectionId;
-  if (!folderId) return;
-  const open = openFolders.toggle(folderId);
-  view.render(shownBoard(board, openFolders), { editable: session.canEdit });
-  const label = findItem(board, folderId)?.item.label ?? "the folder";
-  announcer.say(open ? `Opened ${label}: its cards are shown after its column.` : `Closed ${label}.`);
-  if (open) view.columns.get(folderId)?.element.scrollIntoView({ block: "nearest", inline: "nearest" });
-  else view.cards.get(folderId)?.focus({ preventScroll: true });
-});
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);

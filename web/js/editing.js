@@ -11,7 +11,6 @@
 import { LostEdit } from "./lost-edit.js";
 
 import { MoveTo } from "./move-to.js";
-import { findCollection, findItem } from "../sdk/replica.js";
 
 const MAX_TEXT = 16384;
 
@@ -65,9 +64,7 @@ export class Editing {
     // Null for the button that adds a column, which is outside every column.
     const column = /** @type {HTMLElement} */ (button.closest("section.column"));
     if (button.classList.contains("add-card")) this.addCard(column);
-    else if (button.classList.contains("add-folder")) this.addCard(column, true);
-    // A drawer's × closes the folder (board-page.js); a column's removes it.
-    else if (button.classList.contains("column-remove") && !column.classList.contains("folder-drawer")) this.removeColumn(column);
+    else if (button.classList.contains("column-remove")) this.removeColumn(column);
     else if (button.classList.contains("card-menu")) this.openMenu(/** @type {HTMLElement} */ (button.closest("li.card")), button);
     else if (button.classList.contains("add-column")) this.addColumn(button);
   }
@@ -101,7 +98,11 @@ export class Editing {
    * @returns {string | null}
    */
   currentLabel(id) {
-    return (this.session.board && findItem(this.session.board, id)?.item.label) ?? null;
+    for (const collection of this.session.board?.collections ?? []) {
+      const item = collection.items.find((i) => i.id === id);
+      if (item) return item.label;
+    }
+    return null;
   }
 
   /**
@@ -111,14 +112,11 @@ export class Editing {
    */
   liveCollection(card, fallback) {
     const id = /** @type {HTMLElement | null} */ (card.closest("section.column"))?.dataset.collectionId ?? fallback;
-    return this.session.board && id && findCollection(this.session.board, id) ? id : null;
+    return this.session.board?.collections.some((c) => c.id === id) ? (id ?? null) : null;
   }
 
-  /**
-   * @param {HTMLElement} column
-   * @param {boolean} [folder] a folder (empty, taking drops) instead of a card
-   */
-  addCard(column, folder = false) {
+  /** @param {HTMLElement} column */
+  addCard(column) {
     if (!this.editable()) return;
     const form = document.createElement("li");
     form.className = "card card-draft";
@@ -130,26 +128,16 @@ export class Editing {
     this.inlineEditor(label, "", {
       done: (text, how) => {
         form.remove();
-        if (!text) return refocus(/** @type {HTMLElement} */ (column.querySelector(folder ? ".add-folder" : ".add-card")), how);
-        this.session.insert([folder ? { id: newCardId(), label: text, folder: { accepts: true } } : { id: newCardId(), label: text }], { collection, before: null });
-        this.announcer.say(`Added ${folder ? "the folder " : ""}${text}.`);
-        // After Enter, ready for the next card, as in every good board.
-        if (how === "enter" && !folder) requestAnimationFrame(() => this.addCard(column));
+        if (!text) return refocus(/** @type {HTMLElement} */ (column.querySelector(".add-card")), how);
+        this.session.insert([{ id: newCardId(), label: text }], { collection, before: null });
+        this.announcer.say(`Added ${text}.`);
+        // After Enter, ready for the next one, as in every good board.
+        if (how === "enter") requestAnimationFrame(() => this.addCard(column));
         return undefined;
       },
       lost: (text) => this.lostEdit.show({ what: "The column of your new card", text, column: null }),
-      placeholder: folder ? "Folder name…" : "Card text…",
+      placeholder: "Card text…",
     });
-  }
-
-  /**
-   * @param {string} folderId
-   * @param {boolean} accepts
-   */
-  setAccepts(folderId, accepts) {
-    if (!this.editable()) return;
-    this.session.submit({ type: "update", item: folderId, accepts });
-    this.announcer.say(accepts ? "The folder takes dropped cards." : "The folder no longer takes dropped cards.");
   }
 
   /** @param {HTMLElement} card */
@@ -178,14 +166,10 @@ export class Editing {
     const title = /** @type {HTMLElement} */ (column.querySelector(".column-title"));
     const original = /** @type {string} */ (title.textContent);
     const id = /** @type {string} */ (column.dataset.collectionId);
-    // A drawer's title is its folder's label: renaming it renames the folder.
-    const folder = column.classList.contains("folder-drawer");
     this.inlineEditor(title, original, {
       done: (text, how) => {
-        if (text && text !== original) {
-          if (folder) this.session.update(id, { label: text });
-          else this.session.renameCollection(id, text);
-        } else title.textContent = (folder ? this.currentLabel(id) : this.session.board?.collections.find((c) => c.id === id)?.title) ?? original;
+        if (text && text !== original) this.session.renameCollection(id, text);
+        else title.textContent = this.session.board?.collections.find((c) => c.id === id)?.title ?? original;
         refocus(title, how);
       },
       lost: (text) => this.lostEdit.show({ what: `The column “${original}”`, text, column: null }),
@@ -249,13 +233,6 @@ export class Editing {
       ["Edit", () => this.editCard(card)],
       ["Delete", () => this.deleteCard(card)],
     ];
-    // A folder says whether cards may be dropped into it (its delete takes what it holds).
-    const id = /** @type {string} */ (card.dataset.itemId);
-    const folder = this.session.board && findItem(this.session.board, id)?.item.folder;
-    if (folder) {
-      entries.splice(2, 0, [folder.accepts ? "Refuse drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)]);
-      entries[entries.length - 1] = ["Delete with its contents", () => this.deleteCard(card)];
-    }
     for (const [text, action] of entries) {
       const item = document.createElement("button");
       item.type = "button";

@@ -4,8 +4,7 @@
 // puts it back. Every step is announced through the live region; presence goes to the
 // server like a pointer drag's, so others see the placeholder move too.
 
-import { anchorAt, enclosingFolders, findItem } from "../sdk/replica.js";
-import { shownBoard } from "./folders.js";
+import { anchorAt } from "../sdk/replica.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -85,7 +84,8 @@ export class KeyboardMove {
       return;
     }
     // The focused card is one the view drew from this board.
-    const { collection, index } = /** @type {import("../sdk/replica.js").ItemPlace} */ (findItem(/** @type {Board} */ (this.session.board), id));
+    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.items.some((i) => i.id === id)));
+    const index = collection.items.findIndex((i) => i.id === id);
     this.lift = { items: [id], collection: collection.id, index };
     this.session.startDrag([id]);
     this.session.dragOver(collection.id, index);
@@ -106,9 +106,9 @@ export class KeyboardMove {
    */
   step(dx, dy) {
     const lift = /** @type {Lift} */ (this.lift);
-    const excluded = new Set(lift.items);
-    const columns = this.lists(excluded);
+    const columns = /** @type {Board} */ (this.session.board).collections;
     let columnIndex = columns.findIndex((c) => c.id === lift.collection);
+    const excluded = new Set(lift.items);
     let index = lift.index;
     if (dx !== 0) {
       columnIndex = Math.max(0, Math.min(columns.length - 1, columnIndex + dx));
@@ -160,21 +160,11 @@ export class KeyboardMove {
     return undefined;
   }
 
-  /**
-   * The lists the card in hand can step through, as shown: the columns and the open folders'
-   * drawers, but none inside a folder in hand.
-   * @param {Set<string>} excluded
-   */
-  lists(excluded) {
-    const board = /** @type {Board} */ (this.session.board);
-    return shownBoard(board, this.view.openFolders).collections.filter((c) => !enclosingFolders(board, c.id).some((id) => excluded.has(id)));
-  }
-
   /** Where the card in hand is, in words: "Position 2 of 5 in Doing". */
   position() {
     const lift = /** @type {Lift} */ (this.lift);
     // A lift's column is on the board: a render that removes it cancels the lift (restore).
-    const collection = /** @type {Collection} */ (this.lists(new Set()).find((c) => c.id === lift.collection));
+    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.id === lift.collection));
     const count = collection.items.filter((i) => !lift.items.includes(i.id)).length + 1;
     return `Position ${lift.index + 1} of ${count} in ${collection.title}`;
   }

@@ -1,14 +1,11 @@
 // @ts-check
 // "Move to…": a dialog that moves the card, or the whole selection when the card is in it,
-// to a column or a folder and a place there (top, bottom, or before a chosen card), as one move
+// to a column and a place there (top, bottom, or before a chosen card), as one move
 // operation by anchor (docs/protocol.md#4-operations), so it lands where asked even when
 // others reorder that column meanwhile.
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
-
-import { findCollection, orderedItemIds } from "../sdk/replica.js";
-import { moveDestinations } from "./folders.js";
 
 const TOP = "top";
 const BOTTOM = "bottom";
@@ -47,16 +44,14 @@ export class MoveTo {
   open(card) {
     if (!this.session.canEdit) return this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
     const id = /** @type {string} */ (card.dataset.itemId);
-    const order = orderedItemIds(this.board);
+    const order = this.board.collections.flatMap((c) => c.items.map((i) => i.id));
     this.items = this.view.selected.has(id) ? order.filter((item) => this.view.selected.has(item)) : [id];
     const holder = this.items.map((item) => this.session.holderOf(item)).find(Boolean);
     if (holder) return this.notices.show(`${holder.name} is holding ${this.items.length > 1 ? "one of these cards" : "this card"}.`);
     this.returnFocus = card;
     this.title.textContent = `Move ${this.describe(this.items)} to…`;
     const here = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
-    // The columns, then the folders these cards may go into.
-    const destinations = moveDestinations(this.board, new Set(this.items));
-    this.column.replaceChildren(...destinations.map((c) => new Option(c.title, c.id)));
+    this.column.replaceChildren(...this.board.collections.map((c) => new Option(c.title, c.id)));
     // Another column is the likelier wish; the card's own one still offers top and bottom.
     this.column.value = this.board.collections.find((c) => c.id !== here)?.id ?? here ?? "";
     this.fillPositions();
@@ -67,7 +62,7 @@ export class MoveTo {
 
   /** Top, bottom, and before each card of the chosen column that is not one being moved. */
   fillPositions() {
-    const collection = findCollection(this.board, this.column.value);
+    const collection = this.board.collections.find((c) => c.id === this.column.value);
     const moving = new Set(this.items);
     const others = collection ? collection.items.filter((i) => !moving.has(i.id)) : [];
     this.position.replaceChildren(
@@ -85,9 +80,9 @@ export class MoveTo {
 
   move() {
     const items = this.items;
-    const collection = findCollection(this.board, this.column.value);
+    const collection = this.board.collections.find((c) => c.id === this.column.value);
     // The board may have changed while the dialog was open.
-    if (!collection) return this.notices.show("That column or folder no longer exists.");
+    if (!collection) return this.notices.show("That column no longer exists.");
     const moving = new Set(items);
     const first = collection.items.find((i) => !moving.has(i.id));
     const choice = this.position.value;
@@ -98,8 +93,7 @@ export class MoveTo {
     this.session.move(items, { collection: collection.id, before });
     this.view.selected.clear();
     this.view.showSelection();
-    const named = collection.folder ? `the folder ${this.describe([collection.id])}` : collection.title;
-    this.announcer.say(`Moved ${what} to ${where} ${named}.`);
+    this.announcer.say(`Moved ${what} to ${where} ${collection.title}.`);
     return undefined;
   }
 }

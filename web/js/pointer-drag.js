@@ -11,8 +11,7 @@
 // scroll, as on every phone, so cards keep `touch-action` and the browser scrolls until the
 // hold has picked the card up; from then on the page stops the touch from scrolling.
 
-import { anchorAt, findCollection, orderedItemIds } from "../sdk/replica.js";
-import { DWELL_MS, canDropInto } from "./folders.js";
+import { anchorAt } from "../sdk/replica.js";
 import { prefersReducedMotion } from "./view.js";
 
 const START_DISTANCE = 4;
@@ -54,11 +53,6 @@ export class PointerDrag {
     this.press = null;
     /** @type {Drag | null} */
     this.drag = null;
-    /**
-     * A folder the pointer holds cards over (folders.js): lit once it has stayed DWELL_MS.
-     * @type {{ folder: string, lit: boolean, timer: number } | null}
-     */
-    this.dwell = null;
     this.placeholder = document.createElement("li");
     this.placeholder.className = "placeholder";
     this.placeholder.setAttribute("aria-hidden", "true");
@@ -231,7 +225,8 @@ export class PointerDrag {
   }
 
   selectionInBoardOrder() {
-    return orderedItemIds(/** @type {Board} */ (this.session.board)).filter((id) => this.view.selected.has(id));
+    const order = /** @type {Board} */ (this.session.board).collections.flatMap((c) => c.items.map((i) => i.id));
+    return order.filter((id) => this.view.selected.has(id));
   }
 
   markLifted() {
@@ -245,7 +240,6 @@ export class PointerDrag {
     avatar.style.transform = `translate(${x - offsetX}px, ${y - offsetY}px) rotate(2deg)`;
     const boardRect = this.view.root.getBoundingClientRect();
     const inside = x >= boardRect.left && x <= boardRect.right && y >= boardRect.top && y <= boardRect.bottom;
-    if (inside && this.dwellOn(x, y)) return;
     const slot = inside ? this.view.slotAt(x, y, new Set(drag.items)) : null;
     avatar.classList.toggle("will-cancel", !slot);
     if (!slot) {
@@ -260,43 +254,6 @@ export class PointerDrag {
     this.session.dragOver(target.collection, target.index);
   }
 
-  /**
-   * Over a folder card that takes these cards: after DWELL_MS there, the folder lights up and
-   * a drop goes into it (at its end). True while it is lit, which holds the placeholder back.
-   * @param {number} x
-   * @param {number} y
-   */
-  dwellOn(x, y) {
-    const drag = /** @type {Drag} */ (this.drag);
-    const board = /** @type {Board} */ (this.session.board);
-    const card = /** @type {HTMLElement | null | undefined} */ (document.elementFromPoint(x, y)?.closest("li.card.folder"));
-    const folder = card?.dataset.itemId;
-    const allowed = folder !== undefined && !drag.items.includes(folder) && canDropInto(board, folder, new Set(drag.items));
-    if (allowed && this.dwell?.folder === folder) return this.dwell.lit;
-    this.endDwell();
-    if (!allowed) return false;
-    const dwell = { folder, lit: false, timer: 0 };
-    dwell.timer = setTimeout(() => {
-      if (this.dwell !== dwell || !this.drag) return;
-      dwell.lit = true;
-      this.view.cards.get(folder)?.classList.add("drop-into");
-      const count = findCollection(board, folder)?.items.filter((i) => !drag.items.includes(i.id)).length ?? 0;
-      drag.target = { collection: folder, index: count };
-      this.view.animateChange(() => this.placeholder.remove(), this.listsOf([], null));
-      this.session.dragOver(folder, count);
-    }, DWELL_MS);
-    this.dwell = dwell;
-    return false;
-  }
-
-  endDwell() {
-    if (!this.dwell) return;
-    clearTimeout(this.dwell.timer);
-    this.view.cards.get(this.dwell.folder)?.classList.remove("drop-into");
-    if (this.dwell.lit && this.drag) this.drag.target = null;
-    this.dwell = null;
-  }
-
   /** After a render (someone else's change): lifted marks and placeholder back in place. */
   restore() {
     if (!this.drag) return;
@@ -309,8 +266,6 @@ export class PointerDrag {
     this.markLifted();
     const target = this.drag.target;
     if (!target) return;
-    // Held over a folder: the placeholder stays away, the folder stays lit.
-    if (this.dwell?.lit) return void this.view.cards.get(this.dwell.folder)?.classList.add("drop-into");
     const column = this.view.columns.get(target.collection);
     if (!column) return this.cancel("cancelled: the column was removed");
     column.list.insertBefore(this.placeholder, this.view.slotNode(target.collection, target.index, new Set(this.drag.items)));
@@ -336,9 +291,8 @@ export class PointerDrag {
     }, this.listsOf(items, null));
     this.settle(/** @type {HTMLElement} */ (avatar), items);
     this.view.selected.clear();
-    const column = findCollection(/** @type {Board} */ (this.session.board), target.collection);
-    const where = column?.folder ? `the folder ${this.describe([column.id])}` : (column?.title ?? target.collection);
-    this.announcer.say(`Dropped ${this.describe(items)} in ${where}, position ${target.index + 1}.`);
+    const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
+    this.announcer.say(`Dropped ${this.describe(items)} in ${column?.title ?? target.collection}, position ${target.index + 1}.`);
     return undefined;
   }
 
@@ -381,9 +335,6 @@ export class PointerDrag {
    */
   finish() {
     const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
-    const dwell = this.dwell;
-    if (dwell) clearTimeout(dwell.timer);
-    this.dwell = null;
     cancelAnimationFrame(scrollFrame);
     window.removeEventListener("keydown", this.onKey);
     this.drag = null;
@@ -391,7 +342,6 @@ export class PointerDrag {
       // In the change: the page's style changes once, after the cards were measured.
       document.body.classList.remove("dragging");
       this.placeholder.remove();
-      if (dwell) this.view.cards.get(dwell.folder)?.classList.remove("drop-into");
       for (const id of items) this.view.cards.get(id)?.classList.replace("lifted", "landing");
     }, this.listsOf(items, null));
     return avatar;
@@ -463,7 +413,7 @@ export class PointerDrag {
  * @param {string | null} before
  */
 function staysPut(board, item, collection, before) {
-  const items = findCollection(board, collection)?.items ?? [];
+  const items = board.collections.find((c) => c.id === collection)?.items ?? [];
   const at = items.findIndex((i) => i.id === item);
   return at >= 0 && (items[at + 1]?.id ?? null) === before;
 }

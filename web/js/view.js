@@ -14,14 +14,13 @@ import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.
 /**
  * A column's elements, made once per collection id and kept.
  * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
- *   list: HTMLOListElement, add: HTMLButtonElement, addFolder: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
+ *   list: HTMLOListElement, add: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
  *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap: number, first: number, last: number, displaced: boolean }} ColumnElements
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
- * `folder`: a folder's toggle and what it last said (open, count, accepts).
  * @typedef {{ label: HTMLElement, menu: HTMLElement, text: string, accent: string | null,
- *   link: HTMLAnchorElement | null, folder: { toggle: HTMLButtonElement, shown: string } | null }} DrawnCard
+ *   link: HTMLAnchorElement | null }} DrawnCard
  */
 
 const MOVE_ANIMATION_MS = 180;
@@ -72,16 +71,6 @@ export class BoardView {
     this.selected = new Set();
     /** @type {HTMLButtonElement | null} */
     this.addColumnButton = null;
-    /**
-     * Whether a folder is open (its drawer shown): the page's (folders.js).
-     * @type {{ isOpen(id: string): boolean }}
-     */
-    this.openFolders = { isOpen: () => false };
-    /**
-     * What each folder holds, as of the render (a folder card shows how many).
-     * @type {{ [folderId: string]: Item[] }}
-     */
-    this.folderContents = {};
     this.rendering = false;
     /** True while animateChange runs a change: it measures and animates, a render inside it does not. */
     this.changing = false;
@@ -130,7 +119,6 @@ export class BoardView {
       this.columnOrder = []; // every column goes back in
     }
     if (this.root.dataset.boardId !== board.id) this.root.dataset.boardId = board.id;
-    this.folderContents = board.folders ?? {};
 
     const columnOrder = board.collections.map((c) => c.id);
     const columnsMoved = !sameOrder(columnOrder, this.columnOrder);
@@ -453,16 +441,8 @@ export class BoardView {
     add.type = "button";
     add.className = "add-card";
     add.textContent = "+ Add a card";
-    const addFolder = document.createElement("button");
-    addFolder.type = "button";
-    addFolder.className = "add-folder";
-    addFolder.textContent = "+ Folder";
-    addFolder.title = "Add a folder: cards can be dropped into it";
-    const adds = document.createElement("div");
-    adds.className = "column-adds";
-    adds.append(add, addFolder);
-    element.append(header, list, adds);
-    column = { element, title, count, remove, list, add, addFolder, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false };
+    element.append(header, list, add);
+    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false };
     this.columns.set(collection.id, column);
     return column;
   }
@@ -473,22 +453,16 @@ export class BoardView {
    * @param {boolean} editable
    */
   updateColumn(column, collection, editable) {
-    // A folder's drawer (folders.js): its × closes it, whoever may edit.
-    if (collection.folder && !column.element.classList.contains("folder-drawer")) {
-      column.element.classList.add("folder-drawer");
-      column.title.title = "Rename the folder";
-    }
     if (!column.title.isContentEditable && column.title.textContent !== collection.title) column.title.textContent = collection.title;
     const count = String(collection.items.length);
     if (column.count.textContent !== count) column.count.textContent = count;
     if (column.list.getAttribute("aria-label") !== collection.title) {
-      column.list.setAttribute("aria-label", collection.folder ? `Folder ${collection.title}` : collection.title);
-      column.remove.setAttribute("aria-label", collection.folder ? `Close the folder ${collection.title}` : `Remove the empty column ${collection.title}`);
+      column.list.setAttribute("aria-label", collection.title);
+      column.remove.setAttribute("aria-label", `Remove the empty column ${collection.title}`);
     }
-    const removable = collection.folder || (editable && collection.items.length === 0);
+    const removable = editable && collection.items.length === 0;
     if (column.remove.hidden === removable) column.remove.hidden = !removable;
     if (column.add.hidden === editable) column.add.hidden = !editable;
-    if (column.addFolder.hidden === editable) column.addFolder.hidden = !editable;
   }
 
   /**
@@ -521,7 +495,7 @@ export class BoardView {
       grip.setAttribute("aria-hidden", "true");
       card.append(grip, label, menu);
       this.cards.set(item.id, card);
-      drawn = { label, menu, text: "", accent: null, link: null, folder: null };
+      drawn = { label, menu, text: "", accent: null, link: null };
       this.drawn.set(item.id, drawn);
     }
     const card = /** @type {HTMLLIElement} */ (this.cards.get(item.id));
@@ -537,7 +511,6 @@ export class BoardView {
       changed = true;
     }
     if (this.drawLink(card, drawn, item.data?.url)) changed = true;
-    if (this.drawFolder(card, drawn, item)) changed = true;
     const color = item.data?.color;
     const accent = typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color) ? color : null;
     if (accent !== drawn.accent) {
@@ -546,37 +519,6 @@ export class BoardView {
       drawn.accent = accent;
     }
     return changed;
-  }
-
-  /**
-   * A folder's card: its toggle, which opens or closes its drawer and says how many items it
-   * holds, and whether it takes drops (`data-accepts`). True when that changed.
-   * @param {HTMLElement} card
-   * @param {DrawnCard} drawn
-   * @param {Item} item
-   */
-  drawFolder(card, drawn, item) {
-    if (!item.folder) return false;
-    const open = this.openFolders.isOpen(item.id);
-    const count = this.folderContents[item.id]?.length ?? 0;
-    const shown = `${open}|${count}|${item.folder.accepts}|${item.label}`;
-    if (drawn.folder?.shown === shown) return false;
-    if (!drawn.folder) {
-      const toggle = document.createElement("button");
-      toggle.type = "button";
-      toggle.className = "folder-toggle";
-      toggle.tabIndex = -1;
-      card.classList.add("folder");
-      card.insertBefore(toggle, drawn.label);
-      drawn.folder = { toggle, shown: "" };
-    }
-    const { toggle } = drawn.folder;
-    toggle.textContent = `${open ? "▾" : "▸"} ${count}`;
-    toggle.setAttribute("aria-expanded", String(open));
-    toggle.setAttribute("aria-label", `${open ? "Close" : "Open"} the folder ${item.label} (${count} ${count === 1 ? "item" : "items"})`);
-    card.dataset.accepts = String(item.folder.accepts);
-    drawn.folder.shown = shown;
-    return true;
   }
 
   /**

@@ -866,7 +866,6 @@ FOCUS_JS = """() => {
   const column = el.closest('section.column[data-collection-id]');
   const name = column?.querySelector('.column-title')?.textContent;
   if (el.matches('.add-card')) return `add-card of ${name}`;
-  if (el.matches('.add-folder')) return `add-folder of ${name}`;
   if (el.matches('.column-title')) return `title of ${name}`;
   return el.outerHTML.slice(0, 80);
 }"""
@@ -881,8 +880,8 @@ def server_column_titles(run, board_id):
 def add_column_focus(run):
     """From the keyboard, "+ Add a column", a title, Enter: the column is added (on both pages
     and the server) and the focus is back on "+ Add a column", not lost to the page, so Enter
-    there starts the next column, and Shift+Tab reaches the new column's "+ Folder", then its
-    "+ Add a card" (the new column is just before the button). Escape on an empty draft also comes back there."""
+    there starts the next column, and Shift+Tab reaches the new column's "+ Add a card" (the
+    new column is just before the button). Escape on an empty draft also comes back there."""
     board_id = run.new_board("add-column")
     a = run.open_board("A", board_id, "Ada")
     b = run.open_board("B", board_id, "Bob")
@@ -906,12 +905,10 @@ def add_column_focus(run):
         focused = a.evaluate(FOCUS_JS)
         if focused != "add-column":
             raise ScenarioFailure(f"after adding the column {name}, the focus should be on + Add a column; it is on {focused}")
-    for expected in ("add-folder of Later", "add-card of Later"):
-        a.keyboard.press("Shift+Tab")
-        focused = a.evaluate(FOCUS_JS)
-        if focused != expected:
-            raise ScenarioFailure(f"Shift+Tab from + Add a column should reach the new column's {expected}; it reached {focused}")
-    a.keyboard.press("Tab")
+    a.keyboard.press("Shift+Tab")
+    focused = a.evaluate(FOCUS_JS)
+    if focused != "add-card of Later":
+        raise ScenarioFailure(f"Shift+Tab from + Add a column should reach the new column's + Add a card; it reached {focused}")
     a.keyboard.press("Tab")
     a.keyboard.press("Enter")
     a.keyboard.press("Escape")
@@ -2302,109 +2299,6 @@ def drag_out_to_another_board(run):
         raise ScenarioFailure("a copy (Alt) took t3 off board A")
     no_page_problems(run)
     return "t2 moved from A to B (one insert on B, one delete on A) across a reload of B in the middle; t3 copied with Alt"
-
-
-def new_folder_board(run, prefix):
-    """To do: t1, the folder f1 (holding a1), t2; Doing: d1. Returns its id."""
-    run.boards += 1
-    board_id = f"{prefix}-{run.boards}"
-    body = {"id": board_id, "title": prefix, "collections": [
-        {"id": "todo", "title": "To do", "items": [{"id": "t1", "label": "Plan"},
-                                                    {"id": "f1", "label": "Ideas", "folder": {"accepts": True}},
-                                                    {"id": "t2", "label": "Sketch"}]},
-        {"id": "doing", "title": "Doing", "items": [{"id": "d1", "label": "Build"}]}],
-        "folders": {"f1": [{"id": "a1", "label": "Dark mode"}]}}
-    status, answer = run.server.http("POST", "/api/boards", body)
-    if status != 201:
-        raise ScenarioFailure(f"POST /api/boards with a folder: {status} {answer}")
-    return board_id
-
-
-def folder_items(run, board_id, folder):
-    return [i["id"] for i in run.server.document(board_id).get("folders", {}).get(folder, [])]
-
-
-def folder_toggle(page, folder):
-    return card(page, folder).locator(".folder-toggle")
-
-
-@scenario("folder-drop")
-def folder_drop(run):
-    """Page A holds t2 over the folder f1 for its dwell: the folder lights up, and the drop puts
-    t2 in it (end). Both open f1: its drawer shows its cards after To do. A drags d1 into the
-    drawer before a1; B sees A's ghost in its drawer, then the card. A reload keeps f1 open."""
-    board_id = new_folder_board(run, "folders")
-    a = run.open_board("A", board_id, "Ada")
-    b = run.open_board("B", board_id, "Bob")
-    if folder_toggle(a, "f1").text_content().strip() != "▸ 1":
-        raise ScenarioFailure(f"the folder's toggle says {folder_toggle(a, 'f1').text_content()!r}, not ▸ 1")
-    pointer_pick_up(a, "t2")
-    box = card(a, "f1").bounding_box()
-    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=10)
-    wait_until("f1 lights up (li.card.folder.drop-into) after the card was held over it",
-               lambda: count(a, 'li.card.folder.drop-into[data-item-id="f1"]') == 1, timeout=3)
-    if count(a, "li.placeholder"):
-        raise ScenarioFailure("a placeholder shows while the folder is lit")
-    a.mouse.up()
-    wait_until("the server has t2 in f1", lambda: folder_items(run, board_id, "f1") == ["a1", "t2"], timeout=10)
-    wait_until("page B's f1 says it holds 2", lambda: folder_toggle(b, "f1").text_content().strip() == "▸ 2", timeout=10)
-    # Open on both pages: the drawer follows To do.
-    for page in (a, b):
-        folder_toggle(page, "f1").click()
-        wait_until("the drawer of f1 shows a1 and t2", lambda: page.evaluate(
-            """() => [...document.querySelectorAll('section.column')].map(c => c.dataset.collectionId)""") == ["todo", "f1", "doing"]
-            and [c.get_attribute("data-item-id") for c in column_list(page, "f1").locator("li.card").all()] == ["a1", "t2"], timeout=5)
-    pointer_pick_up(a, "d1")
-    pointer_move_before(a, "f1", "a1")
-    wait_placeholder(a, "f1", 0)
-    wait_until("page B shows A's ghost in the drawer of f1",
-               lambda: column_list(b, "f1").locator("li.ghost-slot").count() == 1, timeout=5)
-    a.mouse.up()
-    wait_until("the server has d1 first in f1", lambda: folder_items(run, board_id, "f1") == ["d1", "a1", "t2"], timeout=10)
-    wait_until("page B's drawer shows d1 a1 t2", lambda: [c.get_attribute("data-item-id") for c in column_list(b, "f1").locator("li.card").all()]
-               == ["d1", "a1", "t2"], timeout=10)
-    a.reload()
-    wait_until("page A is ready again", lambda: a.get_attribute("body", "data-ready", timeout=2000) == "true")
-    wait_until("f1 is still open after the reload", lambda: column_list(a, "f1").count() == 1
-               and folder_toggle(a, "f1").get_attribute("aria-expanded") == "true", timeout=5)
-    no_page_problems(run)
-    return "t2 dropped onto f1 after the dwell; d1 dragged into f1's drawer before a1 with B seeing the ghost there; f1 open after a reload"
-
-
-@scenario("folder-move-to")
-def folder_move_to(run):
-    """"Move to…" offers the folder (and not, for the folder itself, its own inside); a card
-    moved there by the dialog lands in it. A folder that refuses drops is not offered, and a
-    card held over it does not light it."""
-    board_id = new_folder_board(run, "folder-move")
-    a = run.open_board("A", board_id, "Ada")
-    card(a, "t1").hover()
-    card(a, "t1").locator(".card-menu").click()
-    a.get_by_role("menuitem", name="Move to…").click()
-    options = a.evaluate("() => [...document.querySelectorAll('#move-to select[name=collection] option')].map(o => [o.value, o.textContent])")
-    if ["f1", "Ideas, in To do"] not in options:
-        raise ScenarioFailure(f"Move to… offers {options}, not the folder f1")
-    a.select_option("#move-to select[name=collection]", "f1")
-    a.select_option("#move-to select[name=position]", "top")
-    a.locator("#move-to button[value=move]").click()
-    wait_until("the server has t1 first in f1", lambda: folder_items(run, board_id, "f1") == ["t1", "a1"], timeout=10)
-    # The folder's own menu: refuse drops; then it is offered no more, and does not light up.
-    card(a, "f1").hover()
-    card(a, "f1").locator(".card-menu").click()
-    a.get_by_role("menuitem", name="Refuse drops").click()
-    wait_until("f1 refuses drops on the server", lambda: next(i for i in run.server.document(board_id)["collections"][0]["items"]
-                                                               if i["id"] == "f1")["folder"] == {"accepts": False}, timeout=10)
-    wait_until("f1's card says so", lambda: card(a, "f1").get_attribute("data-accepts") == "false", timeout=5)
-    pointer_pick_up(a, "t2")
-    box = card(a, "f1").bounding_box()
-    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=10)
-    a.wait_for_timeout(900)
-    lit = count(a, "li.drop-into")
-    a.keyboard.press("Escape")
-    if lit:
-        raise ScenarioFailure("a folder that refuses drops lit up under a card")
-    no_page_problems(run)
-    return "t1 moved into f1 by Move to…; f1 switched to refuse drops, then not lit under a held card"
 
 
 def console_clean(run):
