@@ -17,6 +17,7 @@ import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
 import { showLinkedCard } from "./card-link.js";
 import { findItem } from "../sdk/replica.js";
+import { OpenFolders } from "./folders.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").MoveOperation} MoveOperation */
@@ -42,6 +43,9 @@ const session = connect({ board: boardId, name, token: accessToken(params) });
 const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
 const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
 const announcer = new Announcer(/** @type {HTMLElement} */ (document.getElementById("announcer")));
+// Which folders this person keeps open on this board, as they left them last time.
+const openFolders = new OpenFolders(browserStorage(), boardId, name);
+view.isFolderOpen = (/** @type {string} */ id) => openFolders.isOpen(id);
 
 /**
  * "Write a bot" or "3 cards": how announcements name what is moving.
@@ -59,6 +63,7 @@ const tools = { session, view, announcer, notices, describe };
 const pointer = new PointerDrag(tools);
 const keyboard = new KeyboardMove(tools);
 const editing = new Editing(tools);
+editing.onToggleFolder = toggleFolder;
 new UndoControls(tools, () => pointer.active || keyboard.active);
 const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
@@ -234,18 +239,45 @@ function showAccess() {
 
 /** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => lock.toggle());
 
+// MARK: Folders
+
+/**
+ * localStorage, or null where the page may not use it (then open folders last for this page).
+ * @returns {Storage | null}
+ */
+function browserStorage() {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens a closed folder or closes an open one, remembers it, and shows it.
+ * @param {string} id
+ */
+function toggleFolder(id) {
+  const open = openFolders.toggle(id);
+  view.redraw();
+  announcer.say(`${describe([id])} ${open ? "opened" : "closed"}.`);
+}
+
 // MARK: Keys and selection on cards
 
 view.root.addEventListener("keydown", (event) => {
   const target = /** @type {HTMLElement} */ (event.target);
   const card = /** @type {HTMLElement | null | undefined} */ (target.closest?.("li.card"));
-  if (card && !target.isContentEditable) {
+  // A key on a card's own button (focused by a click on it) is the button's.
+  if (card && !target.isContentEditable && !target.closest("button")) {
     if (keyboard.handle(event, card)) return event.preventDefault();
     if (pointer.active) return undefined;
     if (event.key === "Enter") editing.editCard(card);
     else if (event.key === "Delete" || event.key === "Backspace") editing.deleteCard(card);
     else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey) || event.key === "m") {
-      editing.openMenu(card, /** @type {HTMLElement} */ (card.querySelector(".card-menu")));
+      editing.openMenu(card, /** @type {HTMLElement} */ (card.querySelector(":scope > .card-menu")));
+    } else if (event.key === "o" && card.classList.contains("folder")) {
+      toggleFolder(/** @type {string} */ (card.dataset.itemId));
     } else if (event.key.startsWith("Arrow")) focusNeighbour(card, event.key);
     else return undefined;
     return event.preventDefault();
@@ -266,8 +298,10 @@ view.root.addEventListener("click", (event) => {
   const target = /** @type {Element} */ (event.target);
   const title = /** @type {HTMLElement | null} */ (target.closest(".column-title"));
   if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
+  const toggle = target.closest(".folder-toggle");
+  if (toggle) return toggleFolder(/** @type {string} */ (/** @type {HTMLElement} */ (toggle.closest("li.card")).dataset.itemId));
   const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
-  if (!card || target.closest("button") || card.querySelector(".editing")) return undefined;
+  if (!card || target.closest("button") || card.querySelector(":scope > .editing")) return undefined;
   // Only a card being written (a draft, which is `.editing` inside) has no id: it is not here.
   selection.clicked(event, card);
   return undefined;
