@@ -16,8 +16,8 @@ import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
 import { showLinkedCard } from "./card-link.js";
-import { findItem } from "../sdk/replica.js";
-import { OpenFolders } from "./folders.js";
+import { enclosingFolders, findCollection, findItem } from "../sdk/replica.js";
+import { OpenFolders, listName } from "./folders.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").MoveOperation} MoveOperation */
@@ -93,12 +93,12 @@ session.addEventListener("board", (event) => {
   if ((cause === "welcome" || cause === "reset") && document.body.dataset.ready !== "true") {
     document.body.dataset.ready = "true";
     // A link to a card (`#card-ID`) shows it once the board is on screen.
-    showLinkedCard(location.hash, view, announcer);
+    showLinkedCard(location.hash, linkedCards, announcer);
   }
   if (cause === "committed" && committed && !own) announceRemoteChange(committed);
 });
 
-addEventListener("hashchange", () => showLinkedCard(location.hash, view, announcer));
+addEventListener("hashchange", () => showLinkedCard(location.hash, linkedCards, announcer));
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);
@@ -167,9 +167,11 @@ function announceRemoteChange(event) {
   if (!focused) return;
   const who = [...session.peers.values()].find((p) => p.client === event.client)?.name ?? "Someone";
   if (event.op.type === "move" && event.op.sources.includes(focused)) {
-    const column = /** @type {Board} */ (session.board).collections.find((c) => c.id === /** @type {MoveOperation} */ (event.op).destination.collection);
+    const board = /** @type {Board} */ (session.board);
+    const destination = /** @type {MoveOperation} */ (event.op).destination.collection;
+    const column = findCollection(board, destination);
     const index = column ? column.items.findIndex((i) => i.id === focused) : -1;
-    announcer.say(`${who} moved ${describe([focused])} to ${column?.title ?? "another column"}, position ${index + 1}.`);
+    announcer.say(`${who} moved ${describe([focused])} to ${column ? listName(board, destination) : "another column"}, position ${index + 1}.`);
   } else if (event.op.type === "update" && event.op.item === focused) {
     announcer.say(`${who} edited this card: ${describe([focused])}.`);
   }
@@ -262,6 +264,23 @@ function toggleFolder(id) {
   view.redraw();
   announcer.say(`${describe([id])} ${open ? "opened" : "closed"}.`);
 }
+
+/**
+ * A link to a card in a closed folder opens the folders around it first (and keeps them open:
+ * the person asked to see it).
+ */
+const linkedCards = {
+  /** @param {string} id */
+  reveal(id) {
+    const board = session.board;
+    const place = board && findItem(board, id);
+    if (board && place?.collection.folder && !view.cards.has(id)) {
+      for (const folder of enclosingFolders(board, place.collection.id)) openFolders.toggle(folder, true);
+      view.redraw();
+    }
+    return view.reveal(id);
+  },
+};
 
 // MARK: Keys and selection on cards
 
