@@ -29,7 +29,8 @@ const MAX_DEPTH = 16;
  */
 /**
  * What a folder's card shows besides a card's: its open/close toggle and how many items it holds.
- * @typedef {{ toggle: HTMLButtonElement, count: HTMLElement, open: boolean | null, accepts: boolean | null, size: number }} DrawnFolder
+ * @typedef {{ toggle: HTMLButtonElement, count: HTMLElement, open: boolean | null, accepts: boolean | null, size: number,
+ *   name: string }} DrawnFolder
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
@@ -573,7 +574,8 @@ export class BoardView {
     addFolder.textContent = "+ Folder";
     const adders = document.createElement("div");
     adders.className = "column-adders";
-    adders.append(add, addFolder);
+    // "+ Add a card" last: Shift+Tab from "+ Add a column" reaches the new column's first.
+    adders.append(addFolder, add);
     element.append(header, list, adders);
     column = { element, title, count, remove, list, add, addFolder, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false, folder: false };
     this.columns.set(collection.id, column);
@@ -679,8 +681,8 @@ export class BoardView {
       const toggle = document.createElement("button");
       toggle.type = "button";
       toggle.className = "icon-button folder-toggle";
-      // Like the menu button, out of the tab order: the focused card opens and closes with
-      // the arrow keys' neighbours, Enter on the toggle or the card's menu.
+      // Like the menu button, out of the tab order: a focused folder opens and closes with
+      // the O key or its menu.
       toggle.tabIndex = -1;
       const count = document.createElement("span");
       count.className = "folder-count";
@@ -688,7 +690,7 @@ export class BoardView {
       drawn.label.after(count);
       card.classList.add("folder");
       card.setAttribute("aria-roledescription", "folder");
-      folder = { toggle, count, open: null, accepts: null, size: -1 };
+      folder = { toggle, count, open: null, accepts: null, size: -1, name: "" };
       drawn.folder = folder;
       changed = true;
     }
@@ -699,8 +701,10 @@ export class BoardView {
       folder.open = open;
       changed = true;
     }
-    if (folder.open !== open || folder.toggle.getAttribute("aria-label") !== `${open ? "Close" : "Open"} ${item.label}`) {
-      folder.toggle.setAttribute("aria-label", `${open ? "Close" : "Open"} ${item.label}`);
+    const name = `${open ? "Close" : "Open"} ${item.label}`;
+    if (folder.name !== name) {
+      folder.toggle.setAttribute("aria-label", name);
+      folder.name = name;
     }
     if (folder.size !== size) {
       folder.count.textContent = String(size);
