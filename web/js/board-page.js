@@ -18,7 +18,8 @@ import { OutsideDrop } from "./outside-drop.js";
 import { DragOut } from "./drag-out.js";
 import { Transfers } from "./transfers.js";
 import { showLinkedCard } from "./card-link.js";
-import { findItem } from "../sdk/replica.js";
+import { enclosingFolders, findCollection, findItem } from "../sdk/replica.js";
+import { OpenFolders, listName } from "./folders.js";
 
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").MoveOperation} MoveOperation */
@@ -44,6 +45,9 @@ const session = connect({ board: boardId, name, token: accessToken(params) });
 const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
 const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
 const announcer = new Announcer(/** @type {HTMLElement} */ (document.getElementById("announcer")));
+// Which folders this person keeps open on this board, as they left them last time.
+const openFolders = new OpenFolders(browserStorage(), boardId, name);
+view.isFolderOpen = (/** @type {string} */ id) => openFolders.isOpen(id);
 
 /**
  * "Write a bot" or "3 cards": how announcements name what is moving.
@@ -61,6 +65,7 @@ const tools = { session, view, announcer, notices, describe };
 const pointer = new PointerDrag(tools);
 const keyboard = new KeyboardMove(tools);
 const editing = new Editing(tools);
+editing.onToggleFolder = toggleFolder;
 new UndoControls(tools, () => pointer.active || keyboard.active);
 const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
@@ -94,14 +99,14 @@ session.addEventListener("board", (event) => {
   if ((cause === "welcome" || cause === "reset") && document.body.dataset.ready !== "true") {
     document.body.dataset.ready = "true";
     // A link to a card (`#card-ID`) shows it once the board is on screen.
-    showLinkedCard(location.hash, view, announcer);
+    showLinkedCard(location.hash, linkedCards, announcer);
     // A move of cards to this board that an earlier page began and did not finish.
     transfers.resume();
   }
   if (cause === "committed" && committed && !own) announceRemoteChange(committed);
 });
 
-addEventListener("hashchange", () => showLinkedCard(location.hash, view, announcer));
+addEventListener("hashchange", () => showLinkedCard(location.hash, linkedCards, announcer));
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);
@@ -170,9 +175,11 @@ function announceRemoteChange(event) {
   if (!focused) return;
   const who = [...session.peers.values()].find((p) => p.client === event.client)?.name ?? "Someone";
   if (event.op.type === "move" && event.op.sources.includes(focused)) {
-    const column = /** @type {Board} */ (session.board).collections.find((c) => c.id === /** @type {MoveOperation} */ (event.op).destination.collection);
+    const board = /** @type {Board} */ (session.board);
+    const destination = /** @type {MoveOperation} */ (event.op).destination.collection;
+    const column = findCollection(board, destination);
     const index = column ? column.items.findIndex((i) => i.id === focused) : -1;
-    announcer.say(`${who} moved ${describe([focused])} to ${column?.title ?? "another column"}, position ${index + 1}.`);
+    announcer.say(`${who} moved ${describe([focused])} to ${column ? listName(board, destination) : "another column"}, position ${index + 1}.`);
   } else if (event.op.type === "update" && event.op.item === focused) {
     announcer.say(`${who} edited this card: ${describe([focused])}.`);
   }
@@ -242,18 +249,62 @@ function showAccess() {
 
 /** @type {HTMLElement} */ (document.getElementById("lock-toggle")).addEventListener("click", () => lock.toggle());
 
+// MARK: Folders
+
+/**
+ * localStorage, or null where the page may not use it (then open folders last for this page).
+ * @returns {Storage | null}
+ */
+function browserStorage() {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens a closed folder or closes an open one, remembers it, and shows it.
+ * @param {string} id
+ */
+function toggleFolder(id) {
+  const open = openFolders.toggle(id);
+  view.redraw();
+  announcer.say(`${describe([id])} ${open ? "opened" : "closed"}.`);
+}
+
+/**
+ * A link to a card in a closed folder opens the folders around it first (and keeps them open:
+ * the person asked to see it).
+ */
+const linkedCards = {
+  /** @param {string} id */
+  reveal(id) {
+    const board = session.board;
+    const place = board && findItem(board, id);
+    if (board && place?.collection.folder && !view.cards.has(id)) {
+      for (const folder of enclosingFolders(board, place.collection.id)) openFolders.toggle(folder, true);
+      view.redraw();
+    }
+    return view.reveal(id);
+  },
+};
+
 // MARK: Keys and selection on cards
 
 view.root.addEventListener("keydown", (event) => {
   const target = /** @type {HTMLElement} */ (event.target);
   const card = /** @type {HTMLElement | null | undefined} */ (target.closest?.("li.card"));
-  if (card && !target.isContentEditable) {
+  // A key on a card's own button (focused by a click on it) is the button's.
+  if (card && !target.isContentEditable && !target.closest("button")) {
     if (keyboard.handle(event, card)) return event.preventDefault();
     if (pointer.active) return undefined;
     if (event.key === "Enter") editing.editCard(card);
     else if (event.key === "Delete" || event.key === "Backspace") editing.deleteCard(card);
     else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey) || event.key === "m") {
-      editing.openMenu(card, /** @type {HTMLElement} */ (card.querySelector(".card-menu")));
+      editing.openMenu(card, /** @type {HTMLElement} */ (card.querySelector(":scope > .card-menu")));
+    } else if (event.key === "o" && card.classList.contains("folder")) {
+      toggleFolder(/** @type {string} */ (card.dataset.itemId));
     } else if (event.key.startsWith("Arrow")) focusNeighbour(card, event.key);
     else return undefined;
     return event.preventDefault();
@@ -274,8 +325,10 @@ view.root.addEventListener("click", (event) => {
   const target = /** @type {Element} */ (event.target);
   const title = /** @type {HTMLElement | null} */ (target.closest(".column-title"));
   if (title && !title.isContentEditable && session.canEdit) return editing.renameColumn(/** @type {HTMLElement} */ (title.closest("section.column")));
+  const toggle = target.closest(".folder-toggle");
+  if (toggle) return toggleFolder(/** @type {string} */ (/** @type {HTMLElement} */ (toggle.closest("li.card")).dataset.itemId));
   const card = /** @type {HTMLElement | null} */ (target.closest("li.card"));
-  if (!card || target.closest("button") || card.querySelector(".editing")) return undefined;
+  if (!card || target.closest("button") || card.querySelector(":scope > .editing")) return undefined;
   // Only a card being written (a draft, which is `.editing` inside) has no id: it is not here.
   selection.clicked(event, card);
   return undefined;

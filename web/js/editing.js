@@ -11,6 +11,7 @@
 import { LostEdit } from "./lost-edit.js";
 
 import { MoveTo } from "./move-to.js";
+import { findItem } from "../sdk/replica.js";
 
 const MAX_TEXT = 16384;
 
@@ -40,6 +41,11 @@ export class Editing {
     /** @type {HTMLElement | null} */
     this.menu = null;
     this.moveTo = new MoveTo(parts);
+    /**
+     * Opens or closes a folder (board-page.js wires it to the person's remembered choice).
+     * @type {(folderId: string) => void}
+     */
+    this.onToggleFolder = () => {};
     view.root.addEventListener("click", (event) => this.clicked(event));
     view.root.addEventListener("dblclick", (event) => {
       const target = /** @type {Element} */ (event.target);
@@ -64,6 +70,7 @@ export class Editing {
     // Null for the button that adds a column, which is outside every column.
     const column = /** @type {HTMLElement} */ (button.closest("section.column"));
     if (button.classList.contains("add-card")) this.addCard(column);
+    else if (button.classList.contains("add-folder")) this.addCard(column, { folder: true });
     else if (button.classList.contains("column-remove")) this.removeColumn(column);
     else if (button.classList.contains("card-menu")) this.openMenu(/** @type {HTMLElement} */ (button.closest("li.card")), button);
     else if (button.classList.contains("add-column")) this.addColumn(button);
@@ -98,11 +105,8 @@ export class Editing {
    * @returns {string | null}
    */
   currentLabel(id) {
-    for (const collection of this.session.board?.collections ?? []) {
-      const item = collection.items.find((i) => i.id === id);
-      if (item) return item.label;
-    }
-    return null;
+    // Wherever it is now: in a column or in a folder.
+    return (this.session.board && findItem(this.session.board, id)?.item.label) ?? null;
   }
 
   /**
@@ -115,11 +119,16 @@ export class Editing {
     return this.session.board?.collections.some((c) => c.id === id) ? (id ?? null) : null;
   }
 
-  /** @param {HTMLElement} column */
-  addCard(column) {
+  /**
+   * A draft card at the column's end, written in place; with `folder`, a new folder's name
+   * (a folder starts empty and takes drops).
+   * @param {HTMLElement} column
+   * @param {{ folder?: boolean }} kind
+   */
+  addCard(column, { folder = false } = {}) {
     if (!this.editable()) return;
     const form = document.createElement("li");
-    form.className = "card card-draft";
+    form.className = folder ? "card card-draft folder" : "card card-draft";
     const label = document.createElement("span");
     label.className = "card-label";
     form.append(label);
@@ -128,16 +137,34 @@ export class Editing {
     this.inlineEditor(label, "", {
       done: (text, how) => {
         form.remove();
-        if (!text) return refocus(/** @type {HTMLElement} */ (column.querySelector(".add-card")), how);
+        if (!text) return refocus(/** @type {HTMLElement} */ (column.querySelector(folder ? ".add-folder" : ".add-card")), how);
+        if (folder) {
+          this.session.insert([{ id: newCardId("folder"), label: text, folder: { accepts: true } }], { collection, before: null });
+          this.announcer.say(`Added the folder ${text}.`);
+          return refocus(/** @type {HTMLElement} */ (column.querySelector(".add-folder")), how);
+        }
         this.session.insert([{ id: newCardId(), label: text }], { collection, before: null });
         this.announcer.say(`Added ${text}.`);
         // After Enter, ready for the next one, as in every good board.
         if (how === "enter") requestAnimationFrame(() => this.addCard(column));
         return undefined;
       },
-      lost: (text) => this.lostEdit.show({ what: "The column of your new card", text, column: null }),
-      placeholder: "Card text…",
+      lost: (text) => this.lostEdit.show({ what: folder ? "The column of your new folder" : "The column of your new card", text, column: null }),
+      placeholder: folder ? "Folder name…" : "Card text…",
     });
+  }
+
+  /**
+   * Whether a folder takes items from elsewhere: an update of its own (the server refuses
+   * drops into one that does not; reordering inside it stays allowed).
+   * @param {string} id
+   * @param {boolean} accepts
+   */
+  setAccepts(id, accepts) {
+    if (!this.editable()) return;
+    this.session.submit({ type: "update", item: id, accepts });
+    const label = this.currentLabel(id) ?? "The folder";
+    this.announcer.say(accepts ? `${label} accepts drops.` : `${label} no longer accepts drops.`);
   }
 
   /** @param {HTMLElement} card */
@@ -233,6 +260,17 @@ export class Editing {
       ["Edit", () => this.editCard(card)],
       ["Delete", () => this.deleteCard(card)],
     ];
+    const id = /** @type {string} */ (card.dataset.itemId);
+    const folder = this.session.board && findItem(this.session.board, id)?.item.folder;
+    if (folder) {
+      const open = card.classList.contains("open");
+      entries.splice(
+        1,
+        0,
+        [open ? "Close folder" : "Open folder", () => this.onToggleFolder(id)],
+        [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)],
+      );
+    }
     for (const [text, action] of entries) {
       const item = document.createElement("button");
       item.type = "button";
@@ -427,7 +465,10 @@ function pointAt(element, offset) {
   return last ? { node: last, offset: last.length } : null;
 }
 
-/** A card id no one else makes: the time and a random part. */
-export function newCardId() {
-  return `card-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+/**
+ * A card id no one else makes: the kind ("card", "folder"), the time and a random part.
+ * @param {string} [kind]
+ */
+export function newCardId(kind = "card") {
+  return `${kind}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }

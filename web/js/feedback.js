@@ -65,7 +65,15 @@ export class Notices {
       "rate-limited": "Too many changes at once; please slow down.",
       unavailable: "The server could not save that change; nothing changed. Try again.",
     };
+    // Folders refuse what `invalid` alone would leave unexplained (the server's own words
+    // name the folder by its id, which the person never sees).
+    const message = rejected.message ?? "";
+    if (rejected.code === "invalid" && /does not accept drops/.test(message)) {
+      return this.show("That folder does not take cards from elsewhere now, so nothing moved.");
+    }
+    if (rejected.code === "invalid" && /inside itself/.test(message)) return this.show("A folder cannot go inside itself, so nothing moved.");
     this.show(reasons[rejected.code] ?? rejected.message ?? "The change was refused.");
+    return undefined;
   }
 }
 

@@ -2,9 +2,11 @@
 // Moving cards without a pointer: Space picks the focused card up, the arrow keys carry it
 // (up and down in its column, left and right across columns), Space drops it and Escape
 // puts it back. Every step is announced through the live region; presence goes to the
-// server like a pointer drag's, so others see the placeholder move too.
+// server like a pointer drag's, so others see the placeholder move too. A card in an open
+// folder moves up and down in it; left and right carry it out, to the next column.
 
-import { anchorAt } from "../sdk/replica.js";
+import { anchorAt, enclosingFolders, findCollection, findItem } from "../sdk/replica.js";
+import { listName } from "./folders.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -83,9 +85,8 @@ export class KeyboardMove {
       this.announcer.say(`${holder.name} is holding this card.`);
       return;
     }
-    // The focused card is one the view drew from this board.
-    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.items.some((i) => i.id === id)));
-    const index = collection.items.findIndex((i) => i.id === id);
+    // The focused card is one the view drew from this board (in a column or an open folder).
+    const { collection, index } = /** @type {import("../sdk/replica.js").ItemPlace} */ (findItem(/** @type {Board} */ (this.session.board), id));
     this.lift = { items: [id], collection: collection.id, index };
     this.session.startDrag([id]);
     this.session.dragOver(collection.id, index);
@@ -106,19 +107,23 @@ export class KeyboardMove {
    */
   step(dx, dy) {
     const lift = /** @type {Lift} */ (this.lift);
-    const columns = /** @type {Board} */ (this.session.board).collections;
-    let columnIndex = columns.findIndex((c) => c.id === lift.collection);
+    const board = /** @type {Board} */ (this.session.board);
+    const columns = board.collections;
     const excluded = new Set(lift.items);
     let index = lift.index;
+    let collection = lift.collection;
     if (dx !== 0) {
-      columnIndex = Math.max(0, Math.min(columns.length - 1, columnIndex + dx));
+      // From inside a folder, the column its outermost folder stands in.
+      const outermost = enclosingFolders(board, lift.collection).at(-1);
+      const home = outermost ? findItem(board, outermost)?.collection.id : lift.collection;
+      const columnIndex = Math.max(0, Math.min(columns.length - 1, columns.findIndex((c) => c.id === home) + dx));
+      collection = columns[columnIndex].id;
       const count = columns[columnIndex].items.filter((i) => !excluded.has(i.id)).length;
       index = Math.min(index, count);
     } else {
-      const count = columns[columnIndex].items.filter((i) => !excluded.has(i.id)).length;
+      const count = (findCollection(board, collection)?.items ?? []).filter((i) => !excluded.has(i.id)).length;
       index = Math.max(0, Math.min(count, index + dy));
     }
-    const collection = columns[columnIndex].id;
     if (collection === lift.collection && index === lift.index) {
       this.announcer.say(`${this.position()}. It cannot go further.`);
       return true;
@@ -126,7 +131,7 @@ export class KeyboardMove {
     const from = this.card()?.parentNode;
     lift.collection = collection;
     lift.index = index;
-    const to = this.view.columns.get(collection)?.list;
+    const to = this.view.listElements(collection)?.list;
     this.view.animateChange(() => this.place(), /** @type {HTMLElement[]} */ ([from, to].filter((list) => list instanceof HTMLElement)));
     this.session.dragOver(collection, index);
     this.announcer.say(this.position());
@@ -136,7 +141,7 @@ export class KeyboardMove {
   /** Shows the card in hand at its current place (also after a render). */
   place() {
     const card = this.card();
-    const column = this.lift && this.view.columns.get(this.lift.collection);
+    const column = this.lift && this.view.listElements(this.lift.collection);
     if (!card || !column) return;
     const lift = /** @type {Lift} */ (this.lift);
     const next = this.view.slotNode(lift.collection, lift.index, new Set(lift.items));
@@ -155,7 +160,7 @@ export class KeyboardMove {
       this.notices.show("The card you were moving was deleted.");
       return;
     }
-    if (!this.view.columns.has(this.lift.collection)) return this.cancel();
+    if (!this.view.listElements(this.lift.collection)) return this.cancel();
     this.place();
     return undefined;
   }
@@ -163,10 +168,11 @@ export class KeyboardMove {
   /** Where the card in hand is, in words: "Position 2 of 5 in Doing". */
   position() {
     const lift = /** @type {Lift} */ (this.lift);
-    // A lift's column is on the board: a render that removes it cancels the lift (restore).
-    const collection = /** @type {Collection} */ (/** @type {Board} */ (this.session.board).collections.find((c) => c.id === lift.collection));
+    // A lift's list is on the board: a render that removes it cancels the lift (restore).
+    const board = /** @type {Board} */ (this.session.board);
+    const collection = /** @type {Collection} */ (findCollection(board, lift.collection));
     const count = collection.items.filter((i) => !lift.items.includes(i.id)).length + 1;
-    return `Position ${lift.index + 1} of ${count} in ${collection.title}`;
+    return `Position ${lift.index + 1} of ${count} in ${listName(board, lift.collection)}`;
   }
 
   drop() {

@@ -2,7 +2,12 @@
 // "Move to…": a dialog that moves the card, or the whole selection when the card is in it,
 // to a column and a place there (top, bottom, or before a chosen card), as one move
 // operation by anchor (docs/protocol.md#4-operations), so it lands where asked even when
-// others reorder that column meanwhile.
+// others reorder that column meanwhile. Folders are destinations too (after the columns,
+// named with where they are), except those that refuse drops and, for a folder being moved,
+// itself and the folders inside it (folders.js).
+
+import { findCollection, findItem, orderedItemIds } from "../sdk/replica.js";
+import { folderDestinations, listName } from "./folders.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -44,14 +49,23 @@ export class MoveTo {
   open(card) {
     if (!this.session.canEdit) return this.notices.show(this.session.readOnlyReason ?? "The board is not loaded yet.");
     const id = /** @type {string} */ (card.dataset.itemId);
-    const order = this.board.collections.flatMap((c) => c.items.map((i) => i.id));
+    const order = orderedItemIds(this.board);
     this.items = this.view.selected.has(id) ? order.filter((item) => this.view.selected.has(item)) : [id];
     const holder = this.items.map((item) => this.session.holderOf(item)).find(Boolean);
     if (holder) return this.notices.show(`${holder.name} is holding ${this.items.length > 1 ? "one of these cards" : "this card"}.`);
     this.returnFocus = card;
     this.title.textContent = `Move ${this.describe(this.items)} to…`;
-    const here = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
-    this.column.replaceChildren(...this.board.collections.map((c) => new Option(c.title, c.id)));
+    const here = findItem(this.board, id)?.collection.id;
+    const folders = folderDestinations(this.board, this.items);
+    /** @type {(HTMLOptionElement | HTMLOptGroupElement)[]} */
+    const choices = this.board.collections.map((c) => new Option(c.title, c.id));
+    if (folders.length > 0) {
+      const group = document.createElement("optgroup");
+      group.label = "Folders";
+      group.append(...folders.map((f) => new Option(f.name, f.id)));
+      choices.push(group);
+    }
+    this.column.replaceChildren(...choices);
     // Another column is the likelier wish; the card's own one still offers top and bottom.
     this.column.value = this.board.collections.find((c) => c.id !== here)?.id ?? here ?? "";
     this.fillPositions();
@@ -62,7 +76,7 @@ export class MoveTo {
 
   /** Top, bottom, and before each card of the chosen column that is not one being moved. */
   fillPositions() {
-    const collection = this.board.collections.find((c) => c.id === this.column.value);
+    const collection = findCollection(this.board, this.column.value);
     const moving = new Set(this.items);
     const others = collection ? collection.items.filter((i) => !moving.has(i.id)) : [];
     this.position.replaceChildren(
@@ -80,20 +94,20 @@ export class MoveTo {
 
   move() {
     const items = this.items;
-    const collection = this.board.collections.find((c) => c.id === this.column.value);
+    const collection = findCollection(this.board, this.column.value);
     // The board may have changed while the dialog was open.
-    if (!collection) return this.notices.show("That column no longer exists.");
+    if (!collection) return this.notices.show("That column or folder no longer exists.");
     const moving = new Set(items);
     const first = collection.items.find((i) => !moving.has(i.id));
     const choice = this.position.value;
     const before = choice === TOP ? (first?.id ?? null) : choice === BOTTOM ? null : choice;
-    if (before !== null && !collection.items.some((i) => i.id === before)) return this.notices.show("That card is no longer in this column.");
+    if (before !== null && !collection.items.some((i) => i.id === before)) return this.notices.show(`That card is no longer in this ${collection.folder ? "folder" : "column"}.`);
     const where = choice === TOP ? "the top of" : choice === BOTTOM ? "the bottom of" : `before ${this.describe([choice])} in`;
     const what = this.describe(items);
     this.session.move(items, { collection: collection.id, before });
     this.view.selected.clear();
     this.view.showSelection();
-    this.announcer.say(`Moved ${what} to ${where} ${collection.title}.`);
+    this.announcer.say(`Moved ${what} to ${where} ${listName(this.board, collection.id)}.`);
     return undefined;
   }
 }

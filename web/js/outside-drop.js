@@ -18,6 +18,7 @@
 
 import { anchorAt, findItem } from "../sdk/replica.js";
 import { cardDrafts, carriesCards } from "./dropped-cards.js";
+import { listName } from "./folders.js";
 import { newCardId } from "./editing.js";
 import { CORKBOARD_TYPE, readPayload } from "./drag-out.js";
 import { transferPlan } from "./transfers.js";
@@ -145,10 +146,9 @@ export class OutsideDrop {
     this.view.animateChange(() => {
       this.end();
       this.session.insert(items, { collection: target.collection, before });
-    }, this.lists(this.view.columns.get(target.collection)?.list ?? null));
-    const column = board.collections.find((c) => c.id === target.collection);
+    }, this.lists(this.view.listElements(target.collection)?.list ?? null));
     const what = items.length === 1 ? items[0].label : `${items.length} cards`;
-    this.announcer.say(`Added ${what} to ${column?.title ?? target.collection}, position ${target.index + 1}.`);
+    this.announcer.say(`Added ${what} to ${listName(board, target.collection)}, position ${target.index + 1}.`);
     if (leftOut > 0) this.notices.show(`Only the first ${items.length} cards were added: ${leftOut} more would make too big a drop.`);
   }
 
@@ -195,7 +195,7 @@ export class OutsideDrop {
   /** After a render (someone else's change): the placeholder back at its slot. */
   restore() {
     if (!this.target) return;
-    const column = this.view.columns.get(this.target.collection);
+    const column = this.view.listElements(this.target.collection);
     if (!column) return this.hidePlaceholder();
     const next = this.view.slotNode(this.target.collection, this.target.index, NONE);
     if (this.placeholder.parentNode !== column.list || this.view.nextShown(this.placeholder) !== next) column.list.insertBefore(this.placeholder, next);

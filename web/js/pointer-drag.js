@@ -10,8 +10,14 @@
 // for HOLD_MS first (the card lifts a little meanwhile): a swipe that starts on a card is a
 // scroll, as on every phone, so cards keep `touch-action` and the browser scrolls until the
 // hold has picked the card up; from then on the page stops the touch from scrolling.
+//
+// Folders: an open folder's list takes the placeholder like a column's (when the cards may
+// go in: folders.js). Held still over a folder's card for DWELL_MS, the cards go into it
+// (the folder is marked `drop-into`, a release moves them to its end); passing over it
+// reorders as over any card.
 
-import { anchorAt } from "../sdk/replica.js";
+import { anchorAt, findCollection, orderedItemIds } from "../sdk/replica.js";
+import { listName, mayGoInto } from "./folders.js";
 import { prefersReducedMotion } from "./view.js";
 
 const START_DISTANCE = 4;
@@ -21,6 +27,9 @@ const HOLD_TOLERANCE = 8;
 const EDGE = 48;
 const MAX_SCROLL_STEP = 18;
 const SETTLE_MS = 200;
+// How long cards must stay over a folder before a release puts them inside: shorter, and
+// passing over a folder on the way to a slot would drop into it.
+const DWELL_MS = 500;
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -37,8 +46,11 @@ const SETTLE_MS = 200;
 /**
  * A drag in progress: the avatar under the pointer (where the pointer holds it), the
  * pointer's last place, and the scroll loop's next frame.
+ * Over a folder's card: `dwell` is the folder and the timer that will make it `into`, the
+ * folder a release drops into.
  * @typedef {{ items: string[], avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number,
- *   target: DropTarget | null, scrollFrame: number }} Drag
+ *   target: DropTarget | null, scrollFrame: number, dwell: { folder: string, timer: number } | null,
+ *   into: string | null }} Drag
  */
 
 export class PointerDrag {
@@ -183,6 +195,9 @@ export class PointerDrag {
     avatar.classList.remove("selected", "lifted", "pressing");
     avatar.removeAttribute("tabindex");
     avatar.removeAttribute("data-item-id");
+    // An open folder flies without its cards: they are not what the person took hold of, and
+    // copies with their ids would be found as the cards themselves.
+    avatar.querySelector(".folder-cards")?.remove();
     // The avatar keeps the card's size (its layout size: a pressed card is drawn a little
     // larger), so its text wraps as it did in the column.
     avatar.style.width = `${card.offsetWidth}px`;
@@ -190,7 +205,7 @@ export class PointerDrag {
     if (items.length > 1) avatar.dataset.count = String(items.length);
     document.body.append(avatar);
     this.placeholder.style.height = `${card.offsetHeight}px`;
-    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0 };
+    this.drag = { items, avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, target: null, scrollFrame: 0, dwell: null, into: null };
     this.session.startDrag(items);
     const list = /** @type {HTMLElement} */ (card.parentNode);
     this.view.animateChange(() => {
@@ -225,7 +240,7 @@ export class PointerDrag {
   }
 
   selectionInBoardOrder() {
-    const order = /** @type {Board} */ (this.session.board).collections.flatMap((c) => c.items.map((i) => i.id));
+    const order = orderedItemIds(/** @type {Board} */ (this.session.board));
     return order.filter((id) => this.view.selected.has(id));
   }
 
@@ -240,8 +255,12 @@ export class PointerDrag {
     avatar.style.transform = `translate(${x - offsetX}px, ${y - offsetY}px) rotate(2deg)`;
     const boardRect = this.view.root.getBoundingClientRect();
     const inside = x >= boardRect.left && x <= boardRect.right && y >= boardRect.top && y <= boardRect.bottom;
-    const slot = inside ? this.view.slotAt(x, y, new Set(drag.items)) : null;
+    const board = /** @type {Board} */ (this.session.board);
+    const slot = inside ? this.view.slotAt(x, y, new Set(drag.items), (id) => mayGoInto(board, id, drag.items)) : null;
     avatar.classList.toggle("will-cancel", !slot);
+    const folder = slot?.onFolder && mayGoInto(board, slot.onFolder, drag.items) ? slot.onFolder : null;
+    if (folder !== (drag.dwell?.folder ?? null)) this.dwellOn(folder);
+    if (drag.into) return; // the cards go into the folder: the placeholder waits where it was
     if (!slot) {
       if (drag.target) this.view.animateChange(() => this.placeholder.remove(), this.listsOf([], null));
       drag.target = null;
@@ -254,6 +273,43 @@ export class PointerDrag {
     this.session.dragOver(target.collection, target.index);
   }
 
+  /**
+   * The pointer came over a folder's card (null: off it): the drop into the one it left is
+   * off, and a wait for this one begins.
+   * @param {string | null} folder
+   */
+  dwellOn(folder) {
+    const drag = /** @type {Drag} */ (this.drag);
+    clearTimeout(drag.dwell?.timer);
+    drag.dwell = null;
+    if (drag.into) {
+      this.view.cards.get(drag.into)?.classList.remove("drop-into");
+      document.body.classList.remove("dropping-into");
+      drag.into = null;
+      // The others saw the cards over the folder: the placeholder is where they are now.
+      if (drag.target) this.session.dragOver(drag.target.collection, drag.target.index);
+    }
+    if (!folder) return;
+    drag.dwell = { folder, timer: setTimeout(() => this.dwelt(folder), DWELL_MS) };
+  }
+
+  /**
+   * The cards stayed over the folder: a release now drops them into it, at its end. The
+   * others see them there (a ghost at the end of the folder, when they have it open).
+   * @param {string} folder
+   */
+  dwelt(folder) {
+    const drag = this.drag;
+    if (!drag || drag.dwell?.folder !== folder) return;
+    drag.into = folder;
+    this.view.cards.get(folder)?.classList.add("drop-into");
+    document.body.classList.add("dropping-into");
+    const board = /** @type {Board} */ (this.session.board);
+    const inside = (findCollection(board, folder)?.items ?? []).filter((i) => !drag.items.includes(i.id)).length;
+    this.session.dragOver(folder, inside);
+    this.announcer.say(`Release to put ${this.describe(drag.items)} into ${listName(board, folder)}.`);
+  }
+
   /** After a render (someone else's change): lifted marks and placeholder back in place. */
   restore() {
     if (!this.drag) return;
@@ -264,15 +320,19 @@ export class PointerDrag {
       return;
     }
     this.markLifted();
+    const into = this.drag.into;
+    // The folder the cards would go into was deleted, or no longer takes them: back to the slot.
+    if (into && (!this.view.cards.has(into) || !mayGoInto(/** @type {Board} */ (this.session.board), into, this.drag.items))) this.dwellOn(null);
     const target = this.drag.target;
     if (!target) return;
-    const column = this.view.columns.get(target.collection);
+    const column = this.view.listElements(target.collection);
     if (!column) return this.cancel("cancelled: the column was removed");
     column.list.insertBefore(this.placeholder, this.view.slotNode(target.collection, target.index, new Set(this.drag.items)));
   }
 
   drop() {
-    const { items, target } = /** @type {Drag} */ (this.drag);
+    const { items, target, into } = /** @type {Drag} */ (this.drag);
+    if (into) return this.dropInto(items, into);
     if (!target) return this.cancel("cancelled");
     // A drag begins only when the session has a board (`canEdit`); it never loses it.
     const board = /** @type {Board} */ (this.session.board);
@@ -291,9 +351,26 @@ export class PointerDrag {
     }, this.listsOf(items, null));
     this.settle(/** @type {HTMLElement} */ (avatar), items);
     this.view.selected.clear();
-    const column = /** @type {Board} */ (this.session.board).collections.find((c) => c.id === target.collection);
-    this.announcer.say(`Dropped ${this.describe(items)} in ${column?.title ?? target.collection}, position ${target.index + 1}.`);
+    this.announcer.say(`Dropped ${this.describe(items)} in ${listName(/** @type {Board} */ (this.session.board), target.collection)}, position ${target.index + 1}.`);
     return undefined;
+  }
+
+  /**
+   * The release over a folder held long enough: the cards go to its end, as one move. The
+   * avatar flies to the folder's card (the cards themselves may be in a closed folder, not drawn).
+   * @param {string[]} items
+   * @param {string} folder
+   */
+  dropInto(items, folder) {
+    /** @type {HTMLElement | undefined} */
+    let avatar;
+    this.view.animateChange(() => {
+      avatar = this.finish();
+      this.session.move(items, { collection: folder, before: null });
+    }, this.listsOf(items, null));
+    this.settle(/** @type {HTMLElement} */ (avatar), items, this.view.cards.get(items[0])?.isConnected ? items[0] : folder);
+    this.view.selected.clear();
+    this.announcer.say(`Dropped ${this.describe(items)} into ${listName(/** @type {Board} */ (this.session.board), folder)}.`);
   }
 
   /** @param {string} reason how the move ended, in words ("cancelled") */
@@ -334,13 +411,15 @@ export class PointerDrag {
    * @returns {HTMLElement}
    */
   finish() {
-    const { items, avatar, scrollFrame } = /** @type {Drag} */ (this.drag);
+    const { items, avatar, scrollFrame, dwell, into } = /** @type {Drag} */ (this.drag);
     cancelAnimationFrame(scrollFrame);
+    clearTimeout(dwell?.timer);
+    if (into) this.view.cards.get(into)?.classList.remove("drop-into");
     window.removeEventListener("keydown", this.onKey);
     this.drag = null;
     this.view.animateChange(() => {
       // In the change: the page's style changes once, after the cards were measured.
-      document.body.classList.remove("dragging");
+      document.body.classList.remove("dragging", "dropping-into");
       this.placeholder.remove();
       for (const id of items) this.view.cards.get(id)?.classList.replace("lifted", "landing");
     }, this.listsOf(items, null));
@@ -353,18 +432,20 @@ export class PointerDrag {
    * show. At once when the person asked for less motion or the card is gone.
    * @param {HTMLElement} avatar
    * @param {string[]} items
+   * @param {string} [home] the card it flies to and the focus goes to: the first of `items`,
+   *   or the folder they went into when they are not drawn (it is closed)
    */
-  settle(avatar, items) {
+  settle(avatar, items, home = items[0]) {
     const land = () => {
       avatar.remove();
       for (const id of items) this.view.cards.get(id)?.classList.remove("landing");
       // Focus goes to the card once it shows (a hidden card takes no focus), unless the
       // person has moved it elsewhere meanwhile: keyboard use goes on from the card.
       if (document.activeElement === null || document.activeElement === document.body) {
-        this.view.cards.get(items[0])?.focus({ preventScroll: true });
+        this.view.cards.get(home)?.focus({ preventScroll: true });
       }
     };
-    const card = this.view.cards.get(items[0]);
+    const card = this.view.cards.get(home);
     if (!card || prefersReducedMotion()) return land();
     const to = card.getBoundingClientRect();
     avatar.classList.remove("will-cancel");
@@ -413,7 +494,7 @@ export class PointerDrag {
  * @param {string | null} before
  */
 function staysPut(board, item, collection, before) {
-  const items = board.collections.find((c) => c.id === collection)?.items ?? [];
+  const items = findCollection(board, collection)?.items ?? [];
   const at = items.findIndex((i) => i.id === item);
   return at >= 0 && (items[at + 1]?.id ?? null) === before;
 }

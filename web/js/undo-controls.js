@@ -5,6 +5,7 @@
 // undo did, or why it could not, is said in a notice and to screen readers.
 
 import { CorkboardRejection, findItem } from "../sdk/corkboard.js";
+import { listName } from "./folders.js";
 
 /** @typedef {import("./board-page.js").PageParts} PageParts */
 /** @typedef {import("../sdk/replica.js").Operation} Operation */
@@ -45,7 +46,7 @@ export class UndoControls {
     if (!board) return;
     let text;
     if (op.type === "move") {
-      const column = board.collections.find((c) => c.id === op.destination.collection)?.title ?? op.destination.collection;
+      const column = listName(board, op.destination.collection);
       text = `Moved ${quoted(this.describe(op.sources))} to ${column}.`;
     } else if (op.type === "delete") {
       // The card is already off the shown board: its label is on the confirmed one.

@@ -7,20 +7,41 @@ import { colorFor } from "./people.js";
 import { webLink } from "./web-link.js";
 import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
 
+// Folders nest at most this deep (Limits.maximumFolderDepth): a board never has more, and a
+// render never walks further (a cycle, which the server refuses, would not hang the page).
+const MAX_DEPTH = 16;
+
 /** @typedef {import("../sdk/replica.js").Board} Board */
 /** @typedef {import("../sdk/replica.js").Collection} Collection */
 /** @typedef {import("../sdk/replica.js").Item} Item */
 /** @typedef {import("../sdk/wire.js").Peer} Peer */
 /**
+ * A list of cards as drawn: a column's, or an open folder's (`folder`: never drawn as a
+ * window, however long). Kept by the list's id (a column's, or the folder's item id).
+ * @typedef {{ list: HTMLOListElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
+ *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap: number, first: number, last: number,
+ *   displaced: boolean, folder: boolean }} ListElements
+ */
+/**
  * A column's elements, made once per collection id and kept.
- * @typedef {{ element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
- *   list: HTMLOListElement, add: HTMLButtonElement, ids: string[], shown: HTMLElement[], spacers: HTMLLIElement[],
- *   gaps: { from: number, to: number, spacer: HTMLLIElement }[], row: number, gap: number, first: number, last: number, displaced: boolean }} ColumnElements
+ * @typedef {ListElements & { element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
+ *   add: HTMLButtonElement, addFolder: HTMLButtonElement }} ColumnElements
+ */
+/**
+ * What a folder's card shows besides a card's: its open/close toggle and how many items it holds.
+ * @typedef {{ toggle: HTMLButtonElement, count: HTMLElement, open: boolean | null, accepts: boolean | null, size: number,
+ *   name: string }} DrawnFolder
  */
 /**
  * What a card element shows, as last drawn (so an unchanged card is not written to).
  * @typedef {{ label: HTMLElement, menu: HTMLElement, text: string, accent: string | null,
- *   link: HTMLAnchorElement | null }} DrawnCard
+ *   link: HTMLAnchorElement | null, folder: DrawnFolder | null }} DrawnCard
+ */
+/**
+ * What one render gathers while it walks the board's lists: the cards it draws, the folders
+ * it draws open, and the lists whose cards are not in the order shown.
+ * @typedef {{ pinned: Set<string>, liveCards: Set<string>, open: Set<string>,
+ *   changed: { column: ListElements, elements: HTMLElement[] }[] }} RenderWalk
  */
 
 const MOVE_ANIMATION_MS = 180;
@@ -48,6 +69,21 @@ export class BoardView {
     this.root = root;
     /** @type {Map<string, ColumnElements>} */
     this.columns = new Map();
+    /**
+     * The lists of the folders drawn open, by folder id.
+     * @type {Map<string, ListElements>}
+     */
+    this.folderLists = new Map();
+    /**
+     * Whether the person keeps a folder open (board-page.js hands in their remembered choice).
+     * @type {(folderId: string) => boolean}
+     */
+    this.isFolderOpen = () => false;
+    /**
+     * The board and options last drawn: opening a folder draws them again.
+     * @type {{ board: Board, options: { editable: boolean } } | null}
+     */
+    this.last = null;
     /** @type {Map<string, HTMLLIElement>} */
     this.cards = new Map();
     /** @type {Map<string, DrawnCard>} */
@@ -110,6 +146,7 @@ export class BoardView {
    * @param {{ editable: boolean }} options
    */
   update(board, { editable }) {
+    this.last = { board, options: { editable } };
     // Moving a node to another list takes the focus away from it: give it back, so a
     // keyboard user whose card someone else moved keeps their place (and hears of it).
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
@@ -122,19 +159,14 @@ export class BoardView {
 
     const columnOrder = board.collections.map((c) => c.id);
     const columnsMoved = !sameOrder(columnOrder, this.columnOrder);
-    const pinned = this.pinned();
-    /** @type {{ column: ColumnElements, elements: HTMLElement[] }[]} */
-    const changed = [];
-    const liveCards = new Set();
+    /** @type {RenderWalk} */
+    const walk = { pinned: this.pinned(), liveCards: new Set(), open: new Set(), changed: [] };
+    const { changed, liveCards } = walk;
     for (const collection of board.collections) {
       const column = this.column(collection);
       column.ids = collection.items.map((item) => item.id);
-      let resized = false;
-      for (const item of collection.items) {
-        liveCards.add(item.id);
-        if (this.drawCard(item)) resized = true;
-      }
-      const elements = this.planned(column, pinned, this.lastWindow(column));
+      const resized = this.drawItems(collection.items, board, walk, 1);
+      const elements = this.planned(column, walk.pinned, this.lastWindow(column));
       if (resized || column.displaced || !sameOrder(elements, column.shown)) changed.push({ column, elements });
     }
     // Cards displaced by the change (and every card when the columns themselves move).
@@ -162,6 +194,12 @@ export class BoardView {
     }
     for (const collection of board.collections) this.updateColumn(/** @type {ColumnElements} */ (this.columns.get(collection.id)), collection, editable);
     for (const { column, elements } of changed) this.order(column, elements);
+    // A folder closed (or gone) takes its list along; its cards leave with the others below.
+    for (const [id, folder] of this.folderLists) {
+      if (walk.open.has(id)) continue;
+      folder.list.remove();
+      this.folderLists.delete(id);
+    }
     if (liveCards.size !== this.cards.size || changed.length > 0) {
       for (const [id, card] of this.cards) {
         if (!liveCards.has(id)) {
@@ -182,10 +220,72 @@ export class BoardView {
   }
 
   /**
+   * Draws the cards of `items` and, in each folder among them drawn open, its own cards (its
+   * list is checked like a column's). True when a card's content changed, or an open folder's
+   * cards did (its height may have).
+   * @param {Item[]} items
+   * @param {Board} board
+   * @param {RenderWalk} walk
+   * @param {number} depth the depth of `items` (a column's are at 1)
+   * @returns {boolean}
+   */
+  drawItems(items, board, walk, depth) {
+    let resized = false;
+    for (const item of items) {
+      walk.liveCards.add(item.id);
+      const inside = item.folder ? (board.folders?.[item.id] ?? []) : [];
+      const open = item.folder !== undefined && depth < MAX_DEPTH && this.isFolderOpen(item.id);
+      if (this.drawCard(item, inside.length, open)) resized = true;
+      if (!open) continue;
+      walk.open.add(item.id);
+      const folder = this.folderList(item.id);
+      folder.ids = inside.map((i) => i.id);
+      const innerResized = this.drawItems(inside, board, walk, depth + 1);
+      const elements = folder.ids.map((id) => /** @type {HTMLLIElement} */ (this.cards.get(id)));
+      if (innerResized || folder.displaced || !sameOrder(elements, folder.shown)) {
+        walk.changed.push({ column: folder, elements });
+        resized = true;
+      }
+    }
+    return resized;
+  }
+
+  /**
+   * The list of an open folder, made (inside its card, under its label) the first time.
+   * @param {string} folderId
+   * @returns {ListElements}
+   */
+  folderList(folderId) {
+    let folder = this.folderLists.get(folderId);
+    if (folder) return folder;
+    const list = document.createElement("ol");
+    list.className = "cards folder-cards";
+    list.dataset.folderId = folderId;
+    /** @type {HTMLLIElement} */ (this.cards.get(folderId)).append(list);
+    folder = { list, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false, folder: true };
+    this.folderLists.set(folderId, folder);
+    return folder;
+  }
+
+  /**
+   * The drawn list of a column or of an open folder.
+   * @param {string} listId
+   * @returns {ListElements | undefined}
+   */
+  listElements(listId) {
+    return this.columns.get(listId) ?? this.folderLists.get(listId);
+  }
+
+  /** Draws the board again as last drawn: after a folder was opened or closed. */
+  redraw() {
+    if (this.last) this.render(this.last.board, this.last.options);
+  }
+
+  /**
    * Puts the elements of `column` (cards and spacers) in the order `elements`, moving only
    * those out of place: what it no longer shows leaves the list, and the common start and end
    * of what it showed are left as they are. Placeholders, ghosts and drafts stay where they are.
-   * @param {ColumnElements} column
+   * @param {ListElements} column
    * @param {HTMLElement[]} elements
    */
   order(column, elements) {
@@ -368,20 +468,46 @@ export class BoardView {
 
   /**
    * The card next to `id` for an arrow key without a card in hand: above or below in its
-   * column, or at the same place (or the last) in the column to the left or right.
+   * column as drawn (an open folder's cards right after it), or at the same place (or the
+   * last) in the column to the left or right.
    * @param {string} id
    * @param {string} key
    * @returns {string | null}
    */
   neighbour(id, key) {
     const order = this.columnOrder.map((c) => /** @type {ColumnElements} */ (this.columns.get(c)));
-    const columnAt = order.findIndex((c) => c.ids.includes(id));
+    const columnAt = order.findIndex((c) => this.readingOrder(c.ids).includes(id));
     if (columnAt < 0) return null;
-    const at = order[columnAt].ids.indexOf(id);
-    if (key === "ArrowUp") return order[columnAt].ids[at - 1] ?? null;
-    if (key === "ArrowDown") return order[columnAt].ids[at + 1] ?? null;
+    const column = order[columnAt];
+    if (key === "ArrowUp" || key === "ArrowDown") {
+      const ids = this.readingOrder(column.ids);
+      return ids[ids.indexOf(id) + (key === "ArrowUp" ? -1 : 1)] ?? null;
+    }
+    // A card in a folder counts at its outermost folder's place.
+    const at = column.ids.findIndex((top) => this.readingOrder([top]).includes(id));
     const next = order[columnAt + (key === "ArrowLeft" ? -1 : 1)];
     return next ? (next.ids[Math.min(at, next.ids.length - 1)] ?? null) : null;
+  }
+
+  /**
+   * The ids of a list's cards as the eye reads them: each open folder's drawn cards right after it.
+   * @param {string[]} ids
+   * @returns {string[]}
+   */
+  readingOrder(ids) {
+    if (this.folderLists.size === 0) return ids;
+    /** @type {string[]} */
+    const out = [];
+    /** @param {string[]} list @param {number} depth */
+    const add = (list, depth) => {
+      for (const id of list) {
+        out.push(id);
+        const folder = this.folderLists.get(id);
+        if (folder && depth < MAX_DEPTH) add(folder.ids, depth + 1);
+      }
+    };
+    add(ids, 1);
+    return out;
   }
 
   /**
@@ -390,7 +516,7 @@ export class BoardView {
    * @returns {string[]}
    */
   idsOf(collectionId) {
-    return this.columns.get(collectionId)?.ids ?? [];
+    return this.listElements(collectionId)?.ids ?? [];
   }
 
   /**
@@ -399,6 +525,7 @@ export class BoardView {
    */
   displaced() {
     for (const column of this.columns.values()) column.displaced = true;
+    for (const folder of this.folderLists.values()) folder.displaced = true;
   }
 
   /**
@@ -441,8 +568,16 @@ export class BoardView {
     add.type = "button";
     add.className = "add-card";
     add.textContent = "+ Add a card";
-    element.append(header, list, add);
-    column = { element, title, count, remove, list, add, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false };
+    const addFolder = document.createElement("button");
+    addFolder.type = "button";
+    addFolder.className = "add-folder";
+    addFolder.textContent = "+ Folder";
+    const adders = document.createElement("div");
+    adders.className = "column-adders";
+    // "+ Add a card" last: Shift+Tab from "+ Add a column" reaches the new column's first.
+    adders.append(addFolder, add);
+    element.append(header, list, adders);
+    column = { element, title, count, remove, list, add, addFolder, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false, folder: false };
     this.columns.set(collection.id, column);
     return column;
   }
@@ -462,15 +597,21 @@ export class BoardView {
     }
     const removable = editable && collection.items.length === 0;
     if (column.remove.hidden === removable) column.remove.hidden = !removable;
-    if (column.add.hidden === editable) column.add.hidden = !editable;
+    if (column.add.hidden === editable) {
+      column.add.hidden = !editable;
+      column.addFolder.hidden = !editable;
+    }
   }
 
   /**
    * Makes or updates the card of `item`; true when what it shows changed (its height may have).
+   * A folder's card also shows how many items it holds (`size`) and whether it is `open`.
    * @param {Item} item
+   * @param {number} [size]
+   * @param {boolean} [open]
    * @returns {boolean}
    */
-  drawCard(item) {
+  drawCard(item, size = 0, open = false) {
     let drawn = this.drawn.get(item.id);
     if (!drawn) {
       const card = document.createElement("li");
@@ -495,7 +636,7 @@ export class BoardView {
       grip.setAttribute("aria-hidden", "true");
       card.append(grip, label, menu);
       this.cards.set(item.id, card);
-      drawn = { label, menu, text: "", accent: null, link: null };
+      drawn = { label, menu, text: "", accent: null, link: null, folder: null };
       this.drawn.set(item.id, drawn);
     }
     const card = /** @type {HTMLLIElement} */ (this.cards.get(item.id));
@@ -511,12 +652,76 @@ export class BoardView {
       changed = true;
     }
     if (this.drawLink(card, drawn, item.data?.url)) changed = true;
+    if ((item.folder || drawn.folder) && this.drawFolder(card, drawn, item, size, open)) changed = true;
     const color = item.data?.color;
     const accent = typeof color === "string" && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(color) ? color : null;
     if (accent !== drawn.accent) {
       if (accent) card.style.setProperty("--card-accent", accent);
       else card.style.removeProperty("--card-accent");
       drawn.accent = accent;
+    }
+    return changed;
+  }
+
+  /**
+   * The folder's part of its card: the toggle (▸ closed, ▾ open: `aria-expanded`), the folder
+   * mark, the count of what it holds, and whether it takes drops (`data-accepts`). An item
+   * that stops being a folder (it never does today) loses them. True when any changed.
+   * @param {HTMLElement} card
+   * @param {DrawnCard} drawn
+   * @param {Item} item
+   * @param {number} size
+   * @param {boolean} open
+   */
+  drawFolder(card, drawn, item, size, open) {
+    if (!item.folder) {
+      drawn.folder?.toggle.remove();
+      drawn.folder?.count.remove();
+      card.classList.remove("folder");
+      card.removeAttribute("aria-expanded");
+      drawn.folder = null;
+      return true;
+    }
+    let folder = drawn.folder;
+    let changed = false;
+    if (!folder) {
+      const toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "icon-button folder-toggle";
+      // Like the menu button, out of the tab order: a focused folder opens and closes with
+      // the O key or its menu.
+      toggle.tabIndex = -1;
+      const count = document.createElement("span");
+      count.className = "folder-count";
+      drawn.label.before(toggle);
+      drawn.label.after(count);
+      card.classList.add("folder");
+      card.setAttribute("aria-roledescription", "folder");
+      folder = { toggle, count, open: null, accepts: null, size: -1, name: "" };
+      drawn.folder = folder;
+      changed = true;
+    }
+    if (folder.open !== open || changed) {
+      folder.toggle.setAttribute("aria-expanded", String(open));
+      card.setAttribute("aria-expanded", String(open));
+      card.classList.toggle("open", open);
+      folder.open = open;
+      changed = true;
+    }
+    const name = `${open ? "Close" : "Open"} ${item.label}`;
+    if (folder.name !== name) {
+      folder.toggle.setAttribute("aria-label", name);
+      folder.name = name;
+    }
+    if (folder.size !== size) {
+      folder.count.textContent = String(size);
+      folder.count.title = size === 1 ? "1 item inside" : `${size} items inside`;
+      folder.size = size;
+      changed = true;
+    }
+    if (folder.accepts !== item.folder.accepts) {
+      card.dataset.accepts = String(item.folder.accepts);
+      folder.accepts = item.folder.accepts;
     }
     return changed;
   }
@@ -619,7 +824,8 @@ export class BoardView {
     const shown = new Set();
     for (const peer of peers) {
       const over = peer.drag?.over;
-      const column = over && this.columns.get(over.collection);
+      // A column, or a folder drawn open (a closed one shows no ghost: its cards are not drawn).
+      const column = over && this.listElements(over.collection);
       if (!peer.drag || !over || !column || !board) continue;
       shown.add(peer.client);
       let ghost = this.ghosts.get(peer.client);
@@ -650,7 +856,7 @@ export class BoardView {
   /**
    * The card at `index` of a column with `excluded` cards left out (null: past its end), from
    * the board's order.
-   * @param {ColumnElements} column
+   * @param {ListElements} column
    * @param {number} index
    * @param {Set<string | undefined>} excluded
    * @returns {HTMLLIElement | null}
@@ -675,7 +881,7 @@ export class BoardView {
    * @returns {HTMLElement | null}
    */
   slotNode(collectionId, index, excluded) {
-    const column = this.columns.get(collectionId);
+    const column = this.listElements(collectionId);
     const card = column ? this.cardAtSlot(column, index, excluded) : null;
     if (!column || !card || card.parentNode === column.list) return card;
     const at = column.ids.indexOf(/** @type {string} */ (card.dataset.itemId));
@@ -692,8 +898,8 @@ export class BoardView {
    * @param {Set<string | undefined>} excluded
    */
   slotIndex(collectionId, drawn, at, excluded) {
-    const column = this.columns.get(collectionId);
-    if (!column || column.ids.length <= WINDOW_AFTER) return at;
+    const column = this.listElements(collectionId);
+    if (!column || column.folder || column.ids.length <= WINDOW_AFTER) return at;
     const rest = column.ids.filter((id) => !excluded.has(id));
     if (at < drawn.length) return Math.max(0, rest.indexOf(/** @type {string} */ (drawn[at].dataset.itemId)));
     return drawn.length === 0 ? 0 : rest.indexOf(/** @type {string} */ (drawn[drawn.length - 1].dataset.itemId)) + 1;
@@ -804,18 +1010,72 @@ export class BoardView {
   }
 
   /**
+   * The open folder whose list (drawn in `list`, as one of its cards) is under a point, if
+   * `mayEnter` lets cards go there; the cards in hand are never entered.
+   * @param {ListElements} list
+   * @param {number} x
+   * @param {number} y
+   * @param {Set<string | undefined>} excluded
+   * @param {(folderId: string) => boolean} mayEnter
+   * @returns {{ id: string, folder: ListElements } | null}
+   */
+  openFolderAt(list, x, y, excluded, mayEnter) {
+    for (const child of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.list.children)) {
+      const id = child.dataset.itemId;
+      if (!id || !child.classList.contains("open") || excluded.has(id) || child.classList.contains("lifted")) continue;
+      const folder = this.folderLists.get(id);
+      if (!folder) continue;
+      const rect = folder.list.getBoundingClientRect();
+      if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom && mayEnter(id)) return { id, folder };
+    }
+    return null;
+  }
+
+  /**
+   * The folder card whose own part (not its open list) is under a point, among the cards of
+   * `list` that are not in hand.
+   * @param {ListElements} list
+   * @param {number} x
+   * @param {number} y
+   * @param {Set<string | undefined>} excluded
+   * @returns {string | null}
+   */
+  folderCardAt(list, x, y, excluded) {
+    for (const child of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.list.children)) {
+      const id = child.dataset.itemId;
+      if (!id || !child.classList.contains("folder") || excluded.has(id)) continue;
+      const rect = child.getBoundingClientRect();
+      if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) return id;
+    }
+    return null;
+  }
+
+  /**
    * The slot under a point of the viewport, as a drag shows it: the column there (columnAt),
-   * the index in it with `excluded` left out (before the first drawn card whose middle is
-   * below the point), and the node a placeholder goes before to show there (null: the end).
-   * Shared by the pointer drag and drops from outside the board, so both land alike.
+   * or the open folder's list there when `mayEnter` lets the cards in (the innermost), the
+   * index in it with `excluded` left out (before the first drawn card whose middle is below
+   * the point), and the node a placeholder goes before to show there (null: the end). `onFolder`
+   * is the folder card under the point, if any (a drop may go into it). Shared by the pointer
+   * drag and drops from outside the board, so both land alike.
    * @param {number} x
    * @param {number} y
    * @param {Set<string | undefined>} excluded the cards in hand (none for a drop from outside)
-   * @returns {{ collection: string, list: HTMLOListElement, index: number, next: HTMLElement | null } | null}
+   * @param {(folderId: string) => boolean} [mayEnter] whether the cards may go into a folder
+   *   (by default: one that takes drops)
+   * @returns {{ collection: string, list: HTMLOListElement, index: number, next: HTMLElement | null,
+   *   onFolder: string | null } | null}
    */
-  slotAt(x, y, excluded) {
-    const hit = this.columnAt(x, y);
-    if (!hit) return null;
+  slotAt(x, y, excluded, mayEnter = (id) => this.drawn.get(id)?.folder?.accepts !== false) {
+    const column = this.columnAt(x, y);
+    if (!column) return null;
+    /** @type {{ id: string, column: ListElements }} */
+    let hit = column;
+    for (let depth = 1; depth < MAX_DEPTH; depth += 1) {
+      const inner = this.openFolderAt(hit.column, x, y, excluded, mayEnter);
+      if (!inner) break;
+      hit = { id: inner.id, column: inner.folder };
+    }
+    const onFolder = this.folderCardAt(hit.column, x, y, excluded);
     const cards = this.visibleCards(hit.id, excluded);
     // The first card whose middle is below the point, found by halving (cards are in order).
     let at = 0;
@@ -827,7 +1087,7 @@ export class BoardView {
       else at = middle + 1;
     }
     const index = this.slotIndex(hit.id, cards, at, excluded);
-    return { collection: hit.id, list: hit.column.list, index, next: cards[at] ?? this.slotNode(hit.id, index, excluded) };
+    return { collection: hit.id, list: hit.column.list, index, next: cards[at] ?? this.slotNode(hit.id, index, excluded), onFolder };
   }
 
   /**
@@ -837,7 +1097,7 @@ export class BoardView {
    * @returns {HTMLElement[]}
    */
   visibleCards(collectionId, excluded) {
-    const column = this.columns.get(collectionId);
+    const column = this.listElements(collectionId);
     if (!column) return [];
     return /** @type {HTMLElement[]} */ ([...column.list.children]).filter((el) => el.classList.contains("card") && !excluded.has(el.dataset.itemId));
   }

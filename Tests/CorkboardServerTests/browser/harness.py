@@ -131,11 +131,18 @@ class Server:
         except ValueError:
             return status, text
 
-    def create_board(self, board_id, title, columns):
-        """columns: [(id, title, [(item id, label), ...]), ...]"""
+    def create_board(self, board_id, title, columns, folders=None):
+        """columns: [(id, title, [(item id, label), ...]), ...]; an item (id, label, accepts) is a
+        folder, whose items are folders[id] (items alike)."""
+        def item(entry):
+            if len(entry) == 3:
+                return {"id": entry[0], "label": entry[1], "folder": {"accepts": entry[2]}}
+            return {"id": entry[0], "label": entry[1]}
         body = {"id": board_id, "title": title,
-                "collections": [{"id": c, "title": t, "items": [{"id": i, "label": l} for i, l in items]}
+                "collections": [{"id": c, "title": t, "items": [item(i) for i in items]}
                                 for c, t, items in columns]}
+        if folders:
+            body["folders"] = {f: [item(i) for i in items] for f, items in folders.items()}
         status, answer = self.http("POST", "/api/boards", body)
         if status != 201:
             raise ScenarioFailure(f"POST /api/boards {board_id}: {status} {answer}")

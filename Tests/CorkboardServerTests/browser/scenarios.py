@@ -2301,6 +2301,271 @@ def drag_out_to_another_board(run):
     return "t2 moved from A to B (one insert on B, one delete on A) across a reload of B in the middle; t3 copied with Alt"
 
 
+# ---------------------------------------------------------------------------------------------
+# Folders: a folder is a card whose own list (board.folders[id]) opens in place under it.
+
+
+def folder_columns():
+    """To do holds the folder f1 "Ideas" (a1, a2 inside); Doing the folder f3 "Archive", which
+    takes no drops (c1 inside). (id, label, accepts) is a folder."""
+    return [("todo", "To do", [("f1", "Ideas", True), ("t1", "Write the tests"), ("t2", "Review the client")]),
+            ("doing", "Doing", [("f3", "Archive", False), ("d1", "Drag me around")]),
+            ("done", "Done", [("x1", "Start the server")])]
+
+
+def folder_contents():
+    return {"f1": [("a1", "Inside"), ("a2", "Also inside")], "f3": [("c1", "Kept")]}
+
+
+def new_folder_board(run, prefix):
+    run.boards += 1
+    board_id = f"{prefix}-{run.boards}"
+    run.server.create_board(board_id, f"{prefix} {run.boards}", folder_columns(), folders=folder_contents())
+    return board_id
+
+
+def server_folders(run, board_id):
+    """{folder id: [item ids]} as the server has it, and {column id: [item ids]}."""
+    document = run.server.document(board_id)
+    return ({f: [i["id"] for i in items] for f, items in (document.get("folders") or {}).items()},
+            {c["id"]: [i["id"] for i in c["items"]] for c in document["collections"]})
+
+
+def wait_server_folders(run, board_id, what, probe, timeout=10.0):
+    try:
+        return wait_until(f"the server's board {board_id}: {what}", lambda: probe(*server_folders(run, board_id)), timeout)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  the server has folders {server_folders(run, board_id)[0]}, "
+                              f"columns {server_folders(run, board_id)[1]}")
+
+
+def folder_card(page, folder_id):
+    return page.locator(f'li.card.folder[data-item-id="{folder_id}"]')
+
+
+# The cards drawn in an open folder's own list, in order (null when the folder is not drawn open).
+FOLDER_CARDS_JS = """(folder) => {
+  const list = document.querySelector(`li.card[data-item-id="${folder}"] > ol.folder-cards`);
+  return list ? [...list.querySelectorAll(':scope > li.card[data-item-id]')].map(el => el.dataset.itemId) : null;
+}"""
+
+# Index of my placeholder among the cards of an open folder's list, my lifted card(s) left out.
+FOLDER_PLACEHOLDER_JS = """(folder) => {
+  const list = document.querySelector(`li.card[data-item-id="${folder}"] > ol.folder-cards`);
+  if (!list) return null;
+  const slots = [...list.children].filter(el => el.matches('li.placeholder') ||
+    (el.matches('li.card[data-item-id]') && !el.classList.contains('lifted')));
+  return slots.findIndex(el => el.matches('li.placeholder'));
+}"""
+
+# Index of someone's ghost among the cards of an open folder's list, the cards they hold left out.
+FOLDER_GHOST_JS = """([folder, client]) => {
+  const list = document.querySelector(`li.card[data-item-id="${folder}"] > ol.folder-cards`);
+  if (!list) return null;
+  const slots = [...list.children].filter(el => el.matches('li.ghost-slot') ||
+    (el.matches('li.card[data-item-id]') && el.dataset.heldBy !== client));
+  return slots.findIndex(el => el.matches(`li.ghost-slot[data-client="${client}"]`));
+}"""
+
+
+def folder_cards(page, folder_id):
+    return page.evaluate(FOLDER_CARDS_JS, folder_id)
+
+
+def set_folder_open(page, folder_id, wanted):
+    """Clicks the folder's toggle unless it already is as wanted; waits for aria-expanded."""
+    folder = folder_card(page, folder_id)
+    if folder.get_attribute("aria-expanded") != ("true" if wanted else "false"):
+        folder.locator(":scope > button.folder-toggle").click()
+    state = "true" if wanted else "false"
+    wait_until(f"folder {folder_id} has aria-expanded={state} on its card and its toggle",
+               lambda: folder.get_attribute("aria-expanded") == state
+               and folder.locator(":scope > button.folder-toggle").get_attribute("aria-expanded") == state, timeout=3)
+    # The cards under it glide to their new places: a press aimed at one mid-glide would miss it.
+    wait_until("no animation runs after the folder opened or closed",
+               lambda: page.evaluate("() => document.getAnimations().length") == 0, timeout=3)
+
+
+def hover_folder_head(page, folder_id):
+    """Moves the pointer, in steps, onto the folder card's own row (its label), not its list."""
+    box = folder_card(page, folder_id).locator(":scope > .card-label").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=12)
+
+
+@scenario("folder-open-remembered")
+def folder_open_remembered(run):
+    """A folder card shows its count and opens in place (aria-expanded) into its cards; the
+    choice outlives a reload, is this person's (another one sees it closed), and closing is
+    remembered too."""
+    board_id = new_folder_board(run, "folder-open")
+    a = run.open_board("A", board_id, "Ada")
+    count_text = folder_card(a, "f1").locator(":scope > .folder-count").inner_text().strip()
+    if count_text != "2":
+        raise ScenarioFailure(f"folder f1's count says {count_text!r}, not 2 (it holds a1 and a2)")
+    if folder_cards(a, "f1") is not None or count(a, 'li.card[data-item-id="a1"]'):
+        raise ScenarioFailure("a closed folder draws its cards")
+    set_folder_open(a, "f1", True)
+    wait_until("page A draws a1 and a2 inside the open folder f1", lambda: folder_cards(a, "f1") == ["a1", "a2"], timeout=3)
+    a.reload()
+    wait_until("page A is ready again after the reload", lambda: a.get_attribute("body", "data-ready", timeout=2000) == "true")
+    wait_until("f1 is still open after the reload, its cards drawn",
+               lambda: folder_card(a, "f1").get_attribute("aria-expanded") == "true" and folder_cards(a, "f1") == ["a1", "a2"])
+    if folder_card(a, "f3").get_attribute("aria-expanded") != "false":
+        raise ScenarioFailure("f3, never opened, is not closed after the reload")
+    b = run.open_board("B", board_id, "Bob")
+    if folder_card(b, "f1").get_attribute("aria-expanded") != "false":
+        raise ScenarioFailure("Bob, in another browser, sees Ada's open folder open")
+    set_folder_open(a, "f1", False)
+    a.reload()
+    wait_until("page A is ready again after the second reload", lambda: a.get_attribute("body", "data-ready", timeout=2000) == "true")
+    wait_until("f1 stays closed after closing it and reloading", lambda: folder_card(a, "f1").get_attribute("aria-expanded") == "false")
+    if folder_cards(a, "f1") is not None:
+        raise ScenarioFailure("the closed folder f1 still draws its cards after the reload")
+    no_page_problems(run)
+    return "count 2; open, reloaded: open; another person: closed; closed, reloaded: closed"
+
+
+@scenario("folder-drop")
+def folder_drop(run):
+    """Page A drags a card into an open folder between its cards (page B, with the folder
+    open too, sees A's ghost inside it), holds another over a closed folder until it is marked
+    drop-into and drops it there (its end), passes over a folder that takes no drops without
+    a mark, and drags a card out of a folder into a column. The server has each in place."""
+    board_id = new_folder_board(run, "folder-drop")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    set_folder_open(a, "f1", True)
+    set_folder_open(b, "f1", True)
+
+    # Into an open folder, before a2.
+    pointer_pick_up(a, "t2")
+    box = a.locator('li.card[data-item-id="f1"] > ol.folder-cards > li.card[data-item-id="a2"]').bounding_box()
+    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.25, steps=15)
+    wait_until("my placeholder is at index 1 of the open folder f1",
+               lambda: a.evaluate(FOLDER_PLACEHOLDER_JS, "f1") == 1, timeout=5)
+    held = b.locator('li.card.held[data-item-id="t2"][data-held-by]')
+    held.wait_for(state="attached", timeout=5000)
+    holder = held.get_attribute("data-held-by")
+    wait_until(f"page B shows Ada's ghost (li.ghost-slot[data-client={holder}]) at index 1 inside the open folder f1",
+               lambda: b.evaluate(FOLDER_GHOST_JS, ["f1", holder]) == 1, timeout=5)
+    a.mouse.up()
+    wait_server_folders(run, board_id, "f1 holds a1, t2, a2", lambda folders, columns: folders.get("f1") == ["a1", "t2", "a2"])
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"page {label} draws a1, t2, a2 in f1", lambda page=page: folder_cards(page, "f1") == ["a1", "t2", "a2"])
+    wait_until("page B shows no ghost after the drop", lambda: count(b, "li.ghost-slot") == 0, timeout=5)
+
+    # Onto a closed folder, held there: into its end.
+    set_folder_open(a, "f1", False)
+    pointer_pick_up(a, "t1")
+    hover_folder_head(a, "f1")
+    wait_until("f1 is marked drop-into after the pointer stays on it",
+               lambda: count(a, 'li.card.folder.drop-into[data-item-id="f1"]') == 1, timeout=3)
+    wait_until(f"page B shows Ada's ghost at the end of f1 (index 3) while the card is over f1",
+               lambda: b.evaluate(FOLDER_GHOST_JS, ["f1", holder]) == 3, timeout=5)
+    a.mouse.up()
+    wait_server_folders(run, board_id, "t1 at the end of f1", lambda folders, columns: folders.get("f1") == ["a1", "t2", "a2", "t1"])
+    wait_until("page B draws t1 at the end of its open f1", lambda: folder_cards(b, "f1") == ["a1", "t2", "a2", "t1"])
+    wait_until("page A has no .drop-into, .lifted or placeholder after the drop",
+               lambda: count(a, ".drop-into, .lifted, li.placeholder") == 0, timeout=3)
+    count_text = folder_card(a, "f1").locator(":scope > .folder-count").inner_text().strip()
+    if count_text != "4":
+        raise ScenarioFailure(f"f1's count says {count_text!r} after the drop, not 4")
+
+    # A folder that takes no drops is never marked; Escape cancels.
+    pointer_pick_up(a, "d1")
+    hover_folder_head(a, "f3")
+    a.wait_for_timeout(900)
+    if count(a, ".drop-into"):
+        raise ScenarioFailure("the folder f3, which takes no drops, was marked drop-into")
+    a.keyboard.press("Escape")
+    wait_until("no .lifted card after Escape", lambda: count(a, ".lifted") == 0, timeout=5)
+
+    # Out of a folder, into a column.
+    set_folder_open(a, "f1", True)
+    pointer_pick_up(a, "a1")
+    pointer_move_before(a, "done", "x1")
+    wait_placeholder(a, "done", 0)
+    a.mouse.up()
+    wait_server_folders(run, board_id, "a1 out of f1, before x1 in done",
+                        lambda folders, columns: folders.get("f1") == ["t2", "a2", "t1"] and columns["done"] == ["a1", "x1"])
+    wait_until("page B draws f1 without a1", lambda: folder_cards(b, "f1") == ["t2", "a2", "t1"])
+    no_page_problems(run)
+    return "into an open folder (B saw the ghost inside), onto a closed one after the dwell, none onto a folder refusing drops, out to a column"
+
+
+@scenario("folder-keyboard")
+def folder_keyboard(run):
+    """Move to… lists the folders that take drops ("Ideas (folder in To do)", not the one that
+    refuses them) and moves a card into one; a folder's own Move to… leaves itself out; "+
+    Folder" makes a folder; the folder's menu stops it accepting drops, after which a move into
+    it that the page had offered is refused with a notice."""
+    board_id = new_folder_board(run, "folder-keys")
+    a = run.open_board("A", board_id, "Ada")
+    dialog = a.locator("dialog#move-to")
+
+    def open_move_to(item_id):
+        card(a, item_id).focus()
+        a.keyboard.press("m")
+        a.get_by_role("menuitem", name="Move to…").click()
+        wait_until("the Move to… dialog is open", lambda: dialog.is_visible(), timeout=3)
+        return dialog.locator("select[name=collection] option").evaluate_all(
+            "options => options.map(o => [o.value, o.textContent])")
+
+    offered = open_move_to("t1")
+    if ["f1", "Ideas (folder in To do)"] not in offered:
+        raise ScenarioFailure(f"Move to… does not offer the folder as \"Ideas (folder in To do)\": {offered}")
+    if any(value == "f3" for value, _ in offered):
+        raise ScenarioFailure(f"Move to… offers f3, which takes no drops: {offered}")
+    dialog.locator("select[name=collection]").select_option("f1")
+    positions = dialog.locator("select[name=position] option").evaluate_all("options => options.map(o => o.value)")
+    if positions != ["top", "bottom", "a1", "a2"]:
+        raise ScenarioFailure(f"the positions offered in f1 are {positions}, not top, bottom, before a1, before a2")
+    dialog.locator("button[value=move]").click()
+    wait_server_folders(run, board_id, "t1 at the end of f1", lambda folders, columns: folders.get("f1") == ["a1", "a2", "t1"])
+
+    offered = open_move_to("f1")
+    if any(value == "f1" for value, _ in offered):
+        raise ScenarioFailure(f"a folder's Move to… offers the folder itself: {offered}")
+    dialog.locator("button[value=cancel]").click()
+
+    # A new folder, from the column's "+ Folder".
+    a.locator('section.column[data-collection-id="done"] button.add-folder').click()
+    a.keyboard.type("Someday")
+    a.keyboard.press("Enter")
+    wait_server_folders(run, board_id, "done holds a new folder",
+                        lambda folders, columns: len(columns["done"]) == 2 and columns["done"][1] in folders)
+    wait_until("page A draws the new folder in done",
+               lambda: count(a, 'section.column[data-collection-id="done"] li.card.folder') == 1, timeout=5)
+
+    # Stop f1 accepting drops from its menu; the server has it.
+    card(a, "f1").focus()
+    a.keyboard.press("m")
+    a.get_by_role("menuitem", name="Stop accepting drops").click()
+    wait_until("the server's f1 no longer accepts drops",
+               lambda: run.server.document(board_id)["collections"][0]["items"][0].get("folder") == {"accepts": False})
+    wait_until("page A marks f1 data-accepts=false", lambda: folder_card(a, "f1").get_attribute("data-accepts") == "false", timeout=5)
+    offered = open_move_to("t2")
+    if any(value == "f1" for value, _ in offered):
+        raise ScenarioFailure(f"Move to… still offers f1 after it stopped accepting drops: {offered}")
+    # The dialog chose while f1 took drops; it stops (someone else) before the move: refused, with a notice.
+    run.server.post_op(board_id, {"type": "update", "opId": "accepts-on", "baseSeq": 0, "item": "f1", "accepts": True})
+    wait_until("page A marks f1 data-accepts=true", lambda: folder_card(a, "f1").get_attribute("data-accepts") == "true", timeout=5)
+    dialog.locator("button[value=cancel]").click()
+    open_move_to("t2")
+    dialog.locator("select[name=collection]").select_option("f1")
+    run.server.post_op(board_id, {"type": "update", "opId": "accepts-off", "baseSeq": 0, "item": "f1", "accepts": False})
+    wait_until("page A marks f1 data-accepts=false again", lambda: folder_card(a, "f1").get_attribute("data-accepts") == "false", timeout=5)
+    dialog.locator("button[value=move]").click()
+    notice = a.locator("#notice")
+    wait_until("the notice says the folder takes no cards now",
+               lambda: notice.is_visible() and "folder" in notice.inner_text(), timeout=5)
+    _, columns = server_folders(run, board_id)
+    if "t2" not in columns["todo"]:
+        raise ScenarioFailure(f"t2 left To do although the move was refused: {columns}")
+    no_page_problems(run)
+    return f"Move to… offered {offered}; t1 moved into f1; a new folder; accepts switched; a refused move noticed: {notice.inner_text()!r}"
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
