@@ -2,7 +2,8 @@
 /// `/api` route with its parameters, bodies, responses and the error body. docs/protocol.md#8-http-api
 /// stays the normative text; the tests hold the two together (schemathesis drives a real
 /// server from this document and checks every answer against it). The routes are in
-/// `OpenAPIDocument+Paths.swift`, the shapes of their bodies in `OpenAPIDocument+Schemas.swift`.
+/// `OpenAPIDocument+Paths.swift`, the shapes of their bodies in `OpenAPIDocument+Schemas.swift`
+/// and `OpenAPIDocument+OperationSchemas.swift`.
 enum OpenAPIDocument {
     /// Kept in the binary, not beside it: `corkboard` is installed as one file.
     static let bytes = Array(json.utf8)
