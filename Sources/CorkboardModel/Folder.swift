@@ -99,7 +99,7 @@ extension Board {
         return chain
     }
 
-    /// The item and everything inside it, folders' contents first-to-last, depth first.
+    /// The item and everything inside it, level by level (what it holds, then what those hold).
     public func subtree(of item: Item) -> [Item] {
         var result = [item]
         var index = 0

@@ -185,7 +185,8 @@ struct IndexedBoard {
             guard keyOfID[collectionID] == nil else { throw BoardError("collection \(collectionID) exists") }
             var index = columnCount
             if let before {
-                guard let anchor = collectionIndex(of: before) else { throw BoardError("no collection \(before)") }
+                // A folder's list is no column to stand before (the lists after the columns are folders').
+                guard let anchor = collectionIndex(of: before), anchor < columnCount else { throw BoardError("no collection \(before)") }
                 index = anchor
             }
             let key = makeKey()

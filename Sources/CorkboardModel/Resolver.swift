@@ -87,7 +87,7 @@ extension BoardEngine {
             guard let target = current.collectionIndex(of: destination.collection) else {
                 throw .gone("collection \(destination.collection) no longer exists")
             }
-            try checkEntering(items.count, into: target, levels: 0)
+            try checkEntering(target, levels: 0)
             let (before, adjusted) = resolveAnchor(destination.before, in: target, sources: [], base: base!)
             let resolved = Destination(collection: destination.collection, before: before)
             return .change(.insert(items: items, destination: resolved), adjusted: adjusted, leaseHits: [])
@@ -331,10 +331,9 @@ extension BoardEngine {
 
     // MARK: Folders
 
-    /// Items may enter the list at `index` (`count` of them, reaching `levels` below
-    /// themselves): a folder's list must accept drops, and nothing may sit deeper than
-    /// `Limits.maximumFolderDepth`.
-    private func checkEntering(_ count: Int, into index: Int, levels: Int) throws(Refusal) {
+    /// Items may enter the list at `index` (reaching `levels` below themselves): a folder's
+    /// list must accept drops, and nothing may sit deeper than `Limits.maximumFolderDepth`.
+    private func checkEntering(_ index: Int, levels: Int) throws(Refusal) {
         let enclosing = current.enclosingFolders(ofList: index)
         guard let folder = enclosing.first else { return }
         guard current.record(folder).item.folder!.accepts else {
@@ -358,7 +357,7 @@ extension BoardEngine {
         let entering = sources.filter { current.record($0).collection != key }
         guard !entering.isEmpty else { return }
         let levels = entering.map { current.record($0).item.folder == nil ? 0 : current.contents(of: $0).levels }.max()!
-        try checkEntering(entering.count, into: target, levels: levels)
+        try checkEntering(target, levels: levels)
     }
 
     /// The first of the items (or of what is inside them, or a folder around them) that

@@ -69,7 +69,7 @@ struct Simulation {
         let items = view.allItemIDs
         let collections = view.collections
         // Where items may go: the columns, and with folders the folders too.
-        let lists = collections.map { (id: $0.id, items: $0.items) } + view.folders.sorted { $0.key < $1.key }.map { (id: $0.key, items: $0.value) }
+        let lists = view.lists
         let roll = Int.random(in: 0..<100, using: &random)
         // Someone who sees a locked board mostly unlocks it, so streams are not all `locked`.
         if view.locked, roll < 60 { return OperationRequest(opId: opId, .lock(locked: false)) }

@@ -137,8 +137,7 @@ public enum UndoStep: Sendable, Hashable {
     /// collection, top to bottom, then folder by folder), each place leaving out the others
     /// of `ids`.
     private static func placedItems(_ ids: Set<ItemID>, on board: Board) -> [PlacedItem] {
-        let lists = board.collections.map { ($0.id, $0.items) } + board.folders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return lists.flatMap { list, items in
+        board.lists.flatMap { list, items in
             let all = items.map(\.id)
             return items.enumerated().compactMap { index, item in
                 ids.contains(item.id) ? PlacedItem(item: item, collection: list, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
