@@ -3,7 +3,7 @@
 // usual three columns and opens it. With a token (`?token=`, kept in this browser), both send
 // it; without one on a server that asks for one, the page says how to get in.
 
-import { accessToken, forgetToken, tokenAdvice } from "./people.js";
+import { accessToken, forgetToken, tokenAdvice, withToken } from "./people.js";
 
 /**
  * A board as `GET /api/boards` lists it (docs/protocol.md#8-http-api).
@@ -20,15 +20,6 @@ const idField = /** @type {HTMLInputElement} */ (form.elements.namedItem("id"));
 const token = accessToken(new URLSearchParams(location.search));
 
 /**
- * The request's headers, with the token when there is one.
- * @param {Record<string, string>} headers
- * @returns {Record<string, string>}
- */
-function withToken(headers) {
-  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
-}
-
-/**
  * The advice for a 401 or 403 answer (forgetting a refused token), or null for other answers.
  * @param {Response} response
  * @returns {Promise<string | null>}
@@ -43,7 +34,7 @@ async function refusal(response) {
 
 async function showBoards() {
   try {
-    const response = await fetch("/api/boards", { headers: withToken({ Accept: "application/json" }) });
+    const response = await fetch("/api/boards", { headers: withToken({ Accept: "application/json" }, token) });
     const advice = await refusal(response);
     if (advice) {
       list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
@@ -105,7 +96,7 @@ form.addEventListener("submit", async (event) => {
   try {
     const response = await fetch("/api/boards", {
       method: "POST",
-      headers: withToken({ "Content-Type": "application/json", Accept: "application/json" }),
+      headers: withToken({ "Content-Type": "application/json", Accept: "application/json" }, token),
       body: JSON.stringify(body),
     });
     if (response.status === 201) {

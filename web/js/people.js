@@ -43,6 +43,16 @@ export function accessToken(params) {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+/**
+ * A request's headers, with `Authorization: Bearer <token>` when there is a token.
+ * @param {Record<string, string>} headers
+ * @param {string | null} token
+ * @returns {Record<string, string>}
+ */
+export function withToken(headers, token) {
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
 /** Forgets the stored token (the server refused it: expired, revoked, or mistyped). */
 export function forgetToken() {
   localStorage.removeItem(TOKEN_KEY);

@@ -11,6 +11,7 @@
 // is tried again a few times, then at the next page of this board.
 
 import { findItem } from "../sdk/replica.js";
+import { withToken } from "./people.js";
 
 /** @typedef {import("./drag-out.js").CardPayload} CardPayload */
 /** @typedef {import("../sdk/replica.js").Board} Board */
@@ -191,13 +192,10 @@ export class Transfers {
    * @returns {Promise<string>}
    */
   async deleteAtSource(plan) {
-    /** @type {Record<string, string>} */
-    const headers = { "Content-Type": "application/json" };
-    if (this.token) headers.Authorization = `Bearer ${this.token}`;
     try {
       const response = await fetch(`/api/boards/${encodeURIComponent(plan.from)}/ops`, {
         method: "POST",
-        headers,
+        headers: withToken({ "Content-Type": "application/json" }, this.token),
         // baseSeq 0 is below every board's seq; a delete does not read the past.
         body: JSON.stringify({ type: "delete", opId: deleteOpId(plan), baseSeq: 0, items: plan.remove }),
       });

@@ -2245,10 +2245,6 @@ def drop_cards(page, data, collection_id, before_item, alt=False):
         raise ScenarioFailure("the drop of cards from another board was not taken")
 
 
-def item_ids(run, board_id):
-    return [(c["id"], [i["id"] for i in c["items"]]) for c in run.server.document(board_id)["collections"]]
-
-
 @scenario("drag-out-to-another-board")
 def drag_out_to_another_board(run):
     """A card dragged by its grip out of board A's page carries its label (text/plain), a link
@@ -2270,18 +2266,18 @@ def drag_out_to_another_board(run):
     route = f"**/api/boards/{board_a}/ops"
     b.route(route, lambda r: held.append(r))
     drop_cards(b, {k: v for k, v in data.items()}, "doing", "d2")
-    wait_until("board B has t2 before d2", lambda: dict(item_ids(run, board_b))["doing"] == ["d1", "t2", "d2"], timeout=10)
+    wait_until("board B has t2 before d2", lambda: dict(run.server.board(board_b)[1])["doing"] == ["d1", "t2", "d2"], timeout=10)
     # (Playwright calls the route's handler only while it is called: the wait gives it a turn.)
     wait_until("B's page asked board A to delete t2", lambda: b.wait_for_timeout(50) or len(held) == 1, timeout=10)
-    if "t2" not in dict(item_ids(run, board_a))["todo"]:
+    if "t2" not in dict(run.server.board(board_a)[1])["todo"]:
         raise ScenarioFailure("t2 left board A before its delete was let through")
     b.unroute(route)
     b.reload()
     wait_until("page B is ready again", lambda: b.get_attribute("body", "data-ready", timeout=2000) == "true")
     wait_until("t2 is off board A once B's next page finished the move",
-               lambda: "t2" not in dict(item_ids(run, board_a))["todo"], timeout=10)
+               lambda: "t2" not in dict(run.server.board(board_a)[1])["todo"], timeout=10)
     seq_b, columns_b = run.server.board(board_b)
-    ids_b = [i for _, items in item_ids(run, board_b) for i in items]
+    ids_b = [i for _, items in columns_b for i in items]
     if ids_b.count("t2") != 1 or seq_b != 1:
         raise ScenarioFailure(f"board B holds {ids_b} at seq {seq_b}: t2 should be there once, from one insert")
     seq_a, _ = run.server.board(board_a)
@@ -2293,9 +2289,9 @@ def drag_out_to_another_board(run):
         raise ScenarioFailure("B's page still keeps the finished move")
     # With Alt: a copy. t3 stays on A.
     drop_cards(b, drag_out(a, "t3")["data"], "todo", None, alt=True)
-    wait_until("board B has a copy of t3", lambda: dict(item_ids(run, board_b))["todo"] == ["b1", "t3"], timeout=10)
+    wait_until("board B has a copy of t3", lambda: dict(run.server.board(board_b)[1])["todo"] == ["b1", "t3"], timeout=10)
     b.wait_for_timeout(500)
-    if "t3" not in dict(item_ids(run, board_a))["todo"]:
+    if "t3" not in dict(run.server.board(board_a)[1])["todo"]:
         raise ScenarioFailure("a copy (Alt) took t3 off board A")
     no_page_problems(run)
     return "t2 moved from A to B (one insert on B, one delete on A) across a reload of B in the middle; t3 copied with Alt"
