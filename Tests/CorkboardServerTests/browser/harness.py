@@ -291,6 +291,19 @@ class RunSummary:
         os._exit(3)
 
 
+# Records how long after the finger touched down its first move reached the page (ms), in
+# window.__firstMove. A swipe sent from here (each move waits for an answer through Playwright's
+# driver) can reach a loaded machine's page later than a hold time: it is then rightly a hold,
+# and a check of swipes tries again.
+FIRST_MOVE_JS = """() => {
+  window.__firstMove = null;
+  let down = null;
+  addEventListener('pointerdown', event => { down = event.timeStamp; window.__firstMove = null; }, {capture: true});
+  addEventListener('pointermove', event => {
+    if (down !== null && window.__firstMove === null) window.__firstMove = event.timeStamp - down;
+  }, {capture: true});
+}"""
+
 def wait_until(description, probe, timeout=10.0, interval=0.05):
     """Polls `probe()` until it returns something truthy and returns that; on timeout raises
     with the description and the last value seen (or the last exception)."""

@@ -16,8 +16,8 @@ import sys
 import time
 import traceback
 
-from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log,
-                     short_traceback, wait_until)
+from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure,
+                     Server, log, short_traceback, wait_until)
 
 from playwright.sync_api import sync_playwright
 
@@ -1282,15 +1282,6 @@ def list_scroll_top(page, collection_id):
                          collection_id)
 
 
-# How long after the finger touched down its first move reached the page (ms).
-FIRST_MOVE_JS = """() => {
-  window.__firstMove = null;
-  let down = null;
-  addEventListener('pointerdown', event => { down = event.timeStamp; }, {capture: true});
-  addEventListener('pointermove', event => {
-    if (down !== null && window.__firstMove === null) window.__firstMove = event.timeStamp - down;
-  }, {capture: true});
-}"""
 HOLD_MS = 250  # pointer-drag.js
 
 
