@@ -29,7 +29,7 @@ extension BoardRoom {
 
     /// The board is gone from the store: nothing more is resolved here (what was queued
     /// meets a store that no longer has the board), and every member is told and closed.
-    private func deleted() {
+    func deleted() {
         if case .ready = readiness { hub.metrics.boardsLoaded.decrement() }
         markMissing()
         hub.forget(self)

@@ -98,13 +98,17 @@ extension BoardRoom {
         guard !member.observes else { return refuse(.forbidden, "an observer may not drag") }
         guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
         guard !items.isEmpty, items.allSatisfy(Limits.isValidID) else {
-            return refuse(.invalid, "drag.start needs 1 or more item ids of 1…128 bytes")
+            return refuse(.invalid, "drag.start needs 1 or more item ids of \(Limits.idRule)")
         }
         if let limit = hub.configuration.maxDragItems, items.count > limit {
             return refuse(.invalid, "a drag holds at most \(limit) items, not \(items.count)")
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
+        if let wait = leaseCooldowns.wait(before: items, by: [member.client, member.author], now: DispatchTime.now().uptimeNanoseconds) {
+            let seconds = Int((Double(wait) / 1e9).rounded(.up))
+            return refuse(.rateLimited, "your drag of these items expired; they are free for the others for \(seconds) more s")
+        }
         return nil
     }
 
@@ -163,6 +167,11 @@ extension BoardRoom {
             guard let current = self.members[key]?.drag, current.generation == generation else { return }
             let now = DispatchTime.now()
             if let expiry, now >= expiry {
+                if let member = self.members[key] {
+                    self.leaseCooldowns.expired(
+                        current.state.items, heldBy: [member.client, member.author], now: now.uptimeNanoseconds,
+                        duration: (now + configuration.leaseCooldown).uptimeNanoseconds - now.uptimeNanoseconds)
+                }
                 self.clearDrag(of: key, .expired)
             } else if now >= current.lastUpdate + configuration.dragTimeout {
                 self.clearDrag(of: key, .timeout)

@@ -47,6 +47,8 @@ final class BoardRoom: @unchecked Sendable {
     var whenListsCame: (() -> Void)?
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
+    /// Items whose drag expired, kept from their holder for `leaseCooldown`.
+    var leaseCooldowns = LeaseCooldowns()
     var dragCounter = 0
     /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
     var dragBatch = DragBatch()
@@ -184,7 +186,7 @@ final class BoardRoom: @unchecked Sendable {
             self.whenReady(orFail: { completion(.failure($0)) }) {
                 let client = self.hub.nextClientID()
                 self.sequence {
-                    self.resolve(request, client: client, author: author, role: role, target: .http { completion(.success($0)) })
+                    self.resolve(request, client: client, author: author, role: role, target: .http(completion))
                 }
             }
         }
@@ -250,6 +252,15 @@ final class BoardRoom: @unchecked Sendable {
             for opId in conflicted.forgotten { engine.forgetAnswer(to: opId) }
             deliver(conflicted.deliveries)
             catchUp(thenResolve: conflicted.resolutions)
+        case .failure(.notFound):
+            // A DELETE (here, or on another node) went first: nothing of the batch was
+            // written, and nothing will be. Answered as for a board that is not there (HTTP
+            // 404, not a 503 that asks to retry), and the room ends as a deleted board's does.
+            revertToDurable()
+            let failed = pipeline.batchFailed(reason: "the board was deleted")
+            for opId in failed.forgotten { engine.forgetAnswer(to: opId) }
+            deliver(failed.deliveries, boardDeleted: true)
+            deleted()
         case .failure(let error):
             hub.logger.error("board \(id): a batch could not be made durable: \(error)")
             revertToDurable()
@@ -274,7 +285,9 @@ final class BoardRoom: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ deliveries: [Delivery]) {
+    /// Sends each delivery to whom it is for. `boardDeleted`: the batch met a board deleted in
+    /// the store, and HTTP callers hear `notFound` instead of their rejection.
+    private func deliver(_ deliveries: [Delivery], boardDeleted: Bool = false) {
         for delivery in deliveries {
             switch delivery {
             case .broadcast(let event, let target, let committedAt):
@@ -282,7 +295,7 @@ final class BoardRoom: @unchecked Sendable {
                 hub.metrics.committed.increment()
                 hub.metrics.recordCommitToBroadcast(since: committedAt)
                 liveLinks.broadcast(WireText.encode(.committed(event)))
-                if case .http(let reply) = target { reply(.committed(Commit(event: event))) }
+                if case .http(let reply) = target { reply(.success(.committed(Commit(event: event)))) }
                 clearDrags(after: event, from: target)
             case .reply(let outcome, .member(let key)):
                 hub.metrics.count(outcome)
@@ -290,7 +303,7 @@ final class BoardRoom: @unchecked Sendable {
                 clearDrag(after: outcome, to: key)
             case .reply(let outcome, .http(let reply)):
                 hub.metrics.count(outcome)
-                reply(outcome)
+                reply(boardDeleted ? .failure(.notFound) : .success(outcome))
             case .reply(_, .elsewhere):
                 break
             }

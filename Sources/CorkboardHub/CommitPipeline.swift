@@ -5,8 +5,9 @@ import Dispatch
 /// Who hears the outcome of an operation: a WebSocket member of the room, or an HTTP request.
 enum ReplyTarget: Sendable {
     case member(MemberKey)
-    /// The HTTP caller hears the outcome once it may be told (a commit once it is durable).
-    case http(@Sendable (Outcome) -> Void)
+    /// The HTTP caller hears the outcome once it may be told (a commit once it is durable), or
+    /// that the board is gone when it was deleted underneath the operation.
+    case http(@Sendable (Result<Outcome, HubError>) -> Void)
     /// Nobody here: an event another node committed, which this room only follows.
     case elsewhere
 }

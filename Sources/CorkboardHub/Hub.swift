@@ -27,6 +27,8 @@ public final class Hub: Sendable {
     /// HTTP callers' operation budgets, in operations and in bytes, by address.
     private let httpOperationRates: RateTable?
     private let httpOperationByteRates: RateTable?
+    /// `refusedHelloRate`, by client address.
+    private let refusedHellos: RateTable?
     /// The serial queues every room's own queue runs on, one per core. A room's queue on its
     /// own targets the global pool, and a hundred busy boards then had Dispatch running a
     /// hundred threads on two cores: most of the time went to switching between them.
@@ -51,6 +53,7 @@ public final class Hub: Sendable {
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         httpOperationByteRates = configuration.operationByteRate.map(RateTable.init)
+        refusedHellos = configuration.refusedHelloRate.map(RateTable.init)
         roomTargets = (0..<max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
         clientSuffix = cluster.map { "-" + $0.nodeName } ?? ""
         nodes = cluster.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
@@ -122,8 +125,19 @@ public final class Hub: Sendable {
 
     /// The session of one new member connection (a WebSocket on `/ws`), which answers
     /// through `link`; the transport drives it (see `HubSession`).
-    public func makeSession(link: any MemberLink) -> HubSession {
-        HubSession(hub: self, link: link)
+    /// `address`: the client's, by which refused hellos are counted (nil: not counted).
+    public func makeSession(link: any MemberLink, address: String? = nil) -> HubSession {
+        HubSession(hub: self, link: link, address: address)
+    }
+
+    /// Whether `address` may still have a first message read (`refusedHelloRate`).
+    func mayTryHello(from address: String) -> Bool {
+        refusedHellos?.hasToken(address) ?? true
+    }
+
+    /// A `hello` from `address` was refused for its token or for not being one.
+    func helloRefused(from address: String) {
+        _ = refusedHellos?.take(address)
     }
 
     /// The access policy in force now.

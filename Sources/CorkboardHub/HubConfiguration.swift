@@ -38,6 +38,13 @@ public struct HubConfiguration: Sendable {
     /// beyond it is `rejected` `rate-limited`, `drag.end` is always taken (counted, never
     /// refused, so no lease outlives the wish to let go).
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
+    /// `hello`s refused for their token (none, an invalid one, one not for the board) or for
+    /// not being a `hello`, per client address: beyond it, the first message of a new
+    /// connection from that address is refused before it is read (`error` `rate-limited`,
+    /// close 1013). What a client may cost before it proves anything stays bounded, while
+    /// clients with good tokens never meet the limit however often they reconnect. Loopback
+    /// peers are not counted (as for the connection limits). nil: no limit.
+    public var refusedHelloRate: RateLimit? = RateLimit(perSecond: 2, burst: 30)
     /// `ping`s of one WebSocket answered `pong` (docs/protocol.md#liveness): a client pings
     /// every few seconds and after a network change, so a burst of 5 and 2 a second is ample;
     /// beyond it a ping is answered `error` `rate-limited`. Not presence: a client that pings
@@ -51,6 +58,10 @@ public struct HubConfiguration: Sendable {
     /// How long one drag may hold its items, `drag.over` or not; then it is cleared with
     /// reason `expired`, for the holder too. nil: as long as it is kept alive.
     public var maxDragDuration: DispatchTimeInterval? = .seconds(120)
+    /// How long the holder of an expired drag may not pick any of its items up again
+    /// (`drag.start` is `rejected` `rate-limited` meanwhile): the time the others get to
+    /// move them, which an immediate new lease would take away.
+    public var leaseCooldown: DispatchTimeInterval = .seconds(10)
     /// Boards the store may hold; creating one more is refused (HTTP 507). nil: no limit.
     public var maxBoards: Int? = 10_000
     /// Items one board may hold; an insert past it is `rejected` `invalid`, and a new board

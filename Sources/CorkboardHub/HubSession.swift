@@ -25,8 +25,15 @@ public final class HubSession: @unchecked Sendable {
         case closed
     }
 
+    /// The most a first message may be: a `hello` holds a board id, a name, a token (at most
+    /// 8 KiB where tokens are checked) and a resume point. Bigger is refused before it is
+    /// parsed, so a client that proved nothing yet cannot make the server read a megabyte.
+    public static let maximumHelloBytes = 65_536
+
     private let hub: Hub
     private let link: any MemberLink
+    /// The client's address, by which refused hellos are counted (`refusedHelloRate`).
+    private let address: String?
     private var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
@@ -38,9 +45,10 @@ public final class HubSession: @unchecked Sendable {
     private var waitingDragOver: (collection: String, index: Int)?
     private var dragOverFlushScheduled = false
 
-    init(hub: Hub, link: any MemberLink) {
+    init(hub: Hub, link: any MemberLink, address: String?) {
         self.hub = hub
         self.link = link
+        self.address = address
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
@@ -66,60 +74,76 @@ public final class HubSession: @unchecked Sendable {
     /// One text message from the client (binary ones are the transport's to refuse:
     /// docs/protocol.md#close-codes).
     public func receive(_ text: String) {
+        if isAwaitingHello { return receiveFirst(text) }
+        guard case .joined(let room) = phase else { return }
         let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
-        switch phase {
-        case .awaitingHello:
-            guard case .message(.hello(let hello)) = decoded else {
-                phase = .closed
-                let detail = if case .error(let error) = decoded { " (\(error.message))" } else { "" }
-                return BoardRoom.refuse(link, .invalid, "the first message must be hello\(detail)", close: .policyViolation)
+        switch decoded {
+        case .message(.operation(let request)):
+            if operationBudget?.take() == false {
+                hub.metrics.rejected(.rateLimited)
+                return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
             }
-            join(hello)
-        case .joined(let room):
-            switch decoded {
-            case .message(.operation(let request)):
-                if operationBudget?.take() == false {
-                    hub.metrics.rejected(.rateLimited)
-                    return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
-                }
-                if operationByteBudget?.take(Double(text.utf8.count)) == false {
-                    hub.metrics.rejected(.rateLimited)
-                    return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
-                }
-                room.submit(request, from: key)
-            case .message(.hello):
-                link.send(invalid: "already joined; a connection joins one board once")
-            case .message(.dragStart(let items)):
-                flushDragOver(to: room)
-                if let refusal = rateRefusal(ofDragOf: items) {
-                    hub.metrics.rejected(.rateLimited)
-                    return room.refuseDragStart(refusal, from: key)
-                }
-                room.dragStart(items, from: key)
-            case .message(.dragOver(let collection, let index)):
-                dragOver(collection: collection, index: index, room: room)
-            case .message(.dragEnd):
-                flushDragOver(to: room)
-                // Counted, but never refused or delayed: an end only gives items back, and
-                // refusing it would leave them held.
-                _ = presenceBudget?.take()
-                room.dragEnd(from: key)
-            case .message(.ping(let id)):
-                answerPing(id)
-            case .message(.peersList(let after, let limit)):
-                // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
-                guard presenceBudget?.take() != false else {
-                    return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
-                }
-                room.listPeers(after: after, limit: limit, for: key)
-            case .error(let error):
-                link.send(.error(error))
-            case .rejected(let rejected):
-                link.send(.rejected(rejected))
+            if operationByteBudget?.take(Double(text.utf8.count)) == false {
+                hub.metrics.rejected(.rateLimited)
+                return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
             }
-        case .closed:
-            break
+            room.submit(request, from: key)
+        case .message(.hello):
+            link.send(invalid: "already joined; a connection joins one board once")
+        case .message(.dragStart(let items)):
+            flushDragOver(to: room)
+            if let refusal = rateRefusal(ofDragOf: items) {
+                hub.metrics.rejected(.rateLimited)
+                return room.refuseDragStart(refusal, from: key)
+            }
+            room.dragStart(items, from: key)
+        case .message(.dragOver(let collection, let index)):
+            dragOver(collection: collection, index: index, room: room)
+        case .message(.dragEnd):
+            flushDragOver(to: room)
+            // Counted, but never refused or delayed: an end only gives items back, and
+            // refusing it would leave them held.
+            _ = presenceBudget?.take()
+            room.dragEnd(from: key)
+        case .message(.ping(let id)):
+            answerPing(id)
+        case .message(.peersList(let after, let limit)):
+            // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
+            guard presenceBudget?.take() != false else {
+                return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
+            }
+            room.listPeers(after: after, limit: limit, for: key)
+        case .error(let error):
+            link.send(.error(error))
+        case .rejected(let rejected):
+            link.send(.rejected(rejected))
         }
+    }
+
+    /// The first message: a `hello`, read only when its address has not had too many refused
+    /// and it is no longer than a hello needs to be.
+    private func receiveFirst(_ text: String) {
+        if let address, !hub.mayTryHello(from: address) {
+            phase = .closed
+            return BoardRoom.refuse(
+                link, .rateLimited, "too many refused hellos from this address; try again in a moment", close: .tryAgainLater)
+        }
+        guard text.utf8.count <= Self.maximumHelloBytes else {
+            return refuseHello(.invalid, "the first message must be a hello of at most \(Self.maximumHelloBytes) bytes")
+        }
+        let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
+        guard case .message(.hello(let hello)) = decoded else {
+            let detail = if case .error(let error) = decoded { " (\(error.message))" } else { "" }
+            return refuseHello(.invalid, "the first message must be hello\(detail)")
+        }
+        join(hello)
+    }
+
+    /// Refuses the `hello` (or what came instead of one) and counts it against the address.
+    private func refuseHello(_ code: ErrorCode, _ message: String) {
+        phase = .closed
+        if let address { hub.helloRefused(from: address) }
+        BoardRoom.refuse(link, code, message, close: .policyViolation)
     }
 
     /// A `pong` straight from the connection's queue: it proves this connection alive, so it
@@ -201,15 +225,12 @@ public final class HubSession: @unchecked Sendable {
         case .holder(let valid):
             holder = valid
         case .missing:
-            phase = .closed
-            return BoardRoom.refuse(link, .unauthorized, "a token is needed to join board \"\(hello.board)\"", close: .policyViolation)
+            return refuseHello(.unauthorized, "a token is needed to join board \"\(hello.board)\"")
         case .refused(let reason):
-            phase = .closed
-            return BoardRoom.refuse(link, .unauthorized, reason, close: .policyViolation)
+            return refuseHello(.unauthorized, reason)
         }
         guard let role = holder.role(on: hello.board) else {
-            phase = .closed
-            return BoardRoom.refuse(link, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
+            return refuseHello(.forbidden, "the token is not valid for board \"\(hello.board)\"")
         }
         // A signed token names its holder: that name is shown to the others, not the one in hello.
         var hello = hello

@@ -60,7 +60,7 @@ struct TokenBucket: Sendable {
 /// buckets held are only those of callers busy within the last burst's refill time.
 struct RateBuckets: Sendable {
     let limit: RateLimit
-    private var buckets: [String: TokenBucket] = [:]
+    fileprivate var buckets: [String: TokenBucket] = [:]
     /// Sweeping at a size that doubles with what survived keeps it amortized O(1).
     private var sweepAt = 1024
 
@@ -84,6 +84,15 @@ struct RateBuckets: Sendable {
     }
 }
 
+extension RateBuckets {
+    /// Whether `caller` has a token left, without taking it (a caller not remembered has a full bucket).
+    mutating func hasToken(_ caller: String, now: UInt64) -> Bool {
+        guard var bucket = buckets[caller] else { return true }
+        defer { buckets[caller] = bucket }
+        return bucket.wait(now: now) == 0
+    }
+}
+
 /// `RateBuckets` shared by the threads that take from them.
 final class RateTable: Sendable {
     private let buckets: Mutex<RateBuckets>
@@ -92,5 +101,9 @@ final class RateTable: Sendable {
 
     func take(_ caller: String, cost: Double = 1, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         buckets.withLock { $0.take(caller, cost: cost, now: now) }
+    }
+
+    func hasToken(_ caller: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        buckets.withLock { $0.hasToken(caller, now: now) }
     }
 }

@@ -123,14 +123,14 @@ extension Board {
     /// (`collections[1].items[3].id: …`), so the culprit is found in a board of thousands.
     public func validationProblems() -> [String] {
         var problems: [String] = []
-        if !Limits.isValidBoardID(id) { problems.append("id: board id must be 1…128 bytes, without NUL") }
+        if !Limits.isValidBoardID(id) { problems.append("id: board id must be \(Limits.idRule), without NUL") }
         if !Limits.isValidText(title) { problems.append("title: board title is too long") }
         var collectionPaths: [CollectionID: String] = [:]
         var itemPaths: [ItemID: String] = [:]
         func checkItems(_ items: [Item], at path: String) {
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = "\(path).items[\(itemIndex)]"
-                if !Limits.isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be 1…128 bytes") }
+                if !Limits.isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be \(Limits.idRule)") }
                 if !Limits.isValidText(item.label) { problems.append("\(itemPath).label: label of item \(item.id) is too long") }
                 if let first = itemPaths[item.id] {
                     problems.append("\(itemPath).id: item id \(item.id) appears twice (first at \(first).id)")
@@ -141,7 +141,7 @@ extension Board {
         }
         for (collectionIndex, collection) in collections.enumerated() {
             let path = "collections[\(collectionIndex)]"
-            if !Limits.isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be 1…128 bytes") }
+            if !Limits.isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be \(Limits.idRule)") }
             if !Limits.isValidText(collection.title) { problems.append("\(path).title: title of collection \(collection.id) is too long") }
             if let first = collectionPaths[collection.id] {
                 problems.append("\(path).id: collection id \(collection.id) appears twice (first at \(first).id)")

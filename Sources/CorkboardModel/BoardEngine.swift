@@ -137,7 +137,7 @@ public struct BoardEngine: Sendable {
     ) -> Outcome {
         guard Limits.isValidID(request.opId) else {
             // Not remembered: an opId this malformed cannot name an operation.
-            return .rejected(Rejection(opId: request.opId, code: .invalid, message: "opId must be 1…128 bytes"))
+            return .rejected(Rejection(opId: request.opId, code: .invalid, message: "opId must be \(Limits.idRule)"))
         }
         if let remembered = rememberedOutcome(for: request.opId) { return .repeated(remembered) }
         do throws(Refusal) {

@@ -1,7 +1,11 @@
 /// Identifiers and the size limits the resolver enforces.
 ///
 /// Ids are plain strings on the wire (docs/protocol.md#1-the-model); the aliases only
-/// document intent.
+/// document intent. Every id the server takes is in Unicode Normalization Form C, so that
+/// Swift's `==` and hashing, which treat canonically equivalent strings as equal
+/// (`"caf\u{e9}"` and `"cafe\u{301}"`), agree with the bytes SQLite, PostgreSQL, JavaScript
+/// and Python compare: two NFC strings are canonically equivalent only when their bytes are
+/// the same.
 public typealias ItemID = String
 public typealias CollectionID = String
 public typealias ClientID = String
@@ -9,8 +13,10 @@ public typealias OperationID = String
 
 /// Limits checked when an operation is validated (a violation is rejected `invalid`).
 public enum Limits {
-    /// Ids are non-empty strings of at most 128 bytes of UTF-8 (docs/protocol.md#1-the-model).
+    /// Ids are non-empty strings of at most 128 bytes of UTF-8 in NFC (docs/protocol.md#1-the-model).
     public static let maximumIDBytes = 128
+    /// How an id that `isValidID` refuses is described in messages.
+    public static let idRule = "1…128 bytes of UTF-8 in Unicode NFC"
     /// Labels and titles are free text; the bound keeps one field from filling a 1 MiB message.
     public static let maximumTextBytes = 16_384
     /// An item's `data`, measured as its JSON encoding (about: escapes are not counted). The
@@ -34,9 +40,19 @@ public enum Limits {
         seq >= 0 && seq <= maximumSeq
     }
 
-    /// True for a non-empty id of at most 128 UTF-8 bytes.
+    /// True for a non-empty id of at most 128 UTF-8 bytes in Unicode NFC. An id in another
+    /// form is refused rather than normalised: a client that sent it would otherwise hold a
+    /// spelling the server never uses, and could not find its own item again by bytes.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= maximumIDBytes
+        !id.isEmpty && id.utf8.count <= maximumIDBytes && isNFC(id)
+    }
+
+    /// True when `text` is in Unicode Normalization Form C. ASCII, what ids nearly always
+    /// are, is NFC without looking further.
+    public static func isNFC(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        var span = text.utf8Span
+        return span.checkForNFC(quickCheck: false)
     }
 
     /// A board id is a valid id without NUL: stores key boards by id in C strings and SQL,

@@ -133,7 +133,7 @@ extension BoardEngine {
 
     private func validateFields(_ operation: RequestedOperation) throws(Refusal) {
         func checkID(_ id: String, _ what: String) throws(Refusal) {
-            guard Limits.isValidID(id) else { throw .invalid("\(what) id must be 1…128 bytes") }
+            guard Limits.isValidID(id) else { throw .invalid("\(what) id must be \(Limits.idRule)") }
         }
         func checkText(_ text: String, _ what: String) throws(Refusal) {
             guard Limits.isValidText(text) else { throw .invalid("\(what) is longer than \(Limits.maximumTextBytes) bytes") }

@@ -13,14 +13,19 @@ import WebSocket
 /// Confinement: every call arrives on the socket's loop, hence `@unchecked Sendable`.
 final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     private let hub: Hub
+    /// The client's address (behind a trusted proxy, the one it forwarded).
+    private let address: String?
     private var session: HubSession?
     /// Until the first message: the socket and when its session is refused for not saying `hello`.
     private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime)?
 
-    init(hub: Hub) { self.hub = hub }
+    init(hub: Hub, address: String?) {
+        self.hub = hub
+        self.address = address
+    }
 
     func webSocketDidOpen(_ socket: WebSocketConnection) {
-        session = hub.makeSession(link: socket)
+        session = hub.makeSession(link: socket, address: address)
         let timeout = hub.configuration.helloTimeout
         helloWait = (socket, .now() + timeout)
         // Checked four times per timeout: refused between 1 and 1.25 timeouts after opening.

@@ -11,7 +11,7 @@ extension OpenAPIDocument {
             "type": "string",
             "minLength": 1,
             "maxLength": 128,
-            "description": "1…128 bytes of UTF-8"
+            "description": "1…128 bytes of UTF-8 in Unicode NFC (compared as bytes)"
           },
           "Text": {
             "type": "string",

@@ -56,6 +56,9 @@ public struct TokenFile: Sendable {
         for (index, grant) in grants.enumerated() {
             guard !grant.token.isEmpty else { throw TokenFileError("tokens[\(index)]: the token must not be empty") }
             guard seen.insert(grant.token).inserted else { throw TokenFileError("tokens[\(index)]: this token appears twice") }
+            if case .listed(let entries) = grant.boards, let problem = entries.sorted().lazy.compactMap(BoardGrant.problem(with:)).first {
+                throw TokenFileError("tokens[\(index)]: \"boards\": \(problem)")
+            }
         }
         self.grants = grants.map { (TokenDigest($0.token), $0.holder) }
     }

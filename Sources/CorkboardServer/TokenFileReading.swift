@@ -1,5 +1,6 @@
 import CorkboardHub
 import CorkboardModel
+import CorkboardWire
 import Foundation
 
 /// The strict reading of a token file: `{"tokens":[{"token","role","boards","metrics"?,"name"?}, …]}`
@@ -10,8 +11,12 @@ enum TokenFileReading {
     static let shape = #"{"tokens":[{"token":"…","role":"viewer|editor|owner","boards":"*" or ["id","prefix-*"],"metrics":true?,"name":"…"?}]}"#
 
     static func grants(in data: Data) throws(TokenFileError) -> [TokenFile.Grant] {
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            throw TokenFileError("not JSON; a token file is \(shape)")
+        let document: JSONValue
+        do throws(StrictJSON.Refusal) {
+            document = try StrictJSON.parse(data)
+        } catch {
+            guard let key = error.repeatedKey else { throw TokenFileError("not JSON; a token file is \(shape)") }
+            throw TokenFileError("the key \"\(key)\" is given twice in one object; each may be given once")
         }
         guard case .object(let top) = document, case .array(let entries)? = top["tokens"] else {
             throw TokenFileError("no \"tokens\" list; a token file is \(shape)")
@@ -59,7 +64,7 @@ enum TokenFileReading {
         return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics, name: name)
     }
 
-    /// `"*"`, or a list of board ids and `prefix-*` patterns (docs/security.md#access-control).
+    /// `"*"`, or a list of board ids and `prefix-*` patterns (`BoardGrant`, docs/security.md#access-control).
     static func scope(_ value: JSONValue) throws(TokenFileError) -> BoardScope {
         switch value {
         case .string("*"):
@@ -70,6 +75,7 @@ enum TokenFileReading {
                 guard case .string(let id) = entry, !id.isEmpty else {
                     throw TokenFileError("\"boards\" holds board ids and patterns (non-empty strings)")
                 }
+                if let problem = BoardGrant.problem(with: id) { throw TokenFileError("\"boards\": \(problem)") }
                 ids.insert(id)
             }
             return .listed(ids)

@@ -67,7 +67,7 @@ public struct BoardArchive: Sendable, Hashable, Codable {
             problems.append("seq \(seq) is past the last seq a board reaches, \(Limits.maximumSeq) (2^53 − 1)")
         }
         if let epoch, !Limits.isValidBoardID(epoch) {
-            problems.append("epoch must be 1…128 bytes without NUL (leave it out for a fresh one)")
+            problems.append("epoch must be \(Limits.idRule) without NUL (leave it out for a fresh one)")
         }
         problems += board.validationProblems()
         problems += limits.problems(of: board)

@@ -76,13 +76,19 @@ extension ClientMessage {
         case "drag.start":
             self = .dragStart(items: try fields.strings("items"))
         case "drag.over":
-            self = .dragOver(collection: try fields.string("collection"), index: try fields.int("index"))
+            let collection = try fields.string("collection")
+            // Checked here, not only against the board: a lookup by Swift `==` would find the
+            // collection under another Unicode spelling of its id.
+            guard Limits.isValidID(collection) else {
+                throw FieldError(message: "drag.over collection must be \(Limits.idRule)")
+            }
+            self = .dragOver(collection: collection, index: try fields.int("index"))
         case "drag.end":
             self = .dragEnd
         case "ping":
             let id = try fields.string("id")
             guard Limits.isValidID(id) else {
-                throw FieldError(message: "ping id must be 1 to \(Limits.maximumIDBytes) bytes")
+                throw FieldError(message: "ping id must be \(Limits.idRule)")
             }
             self = .ping(id: id)
         case "peers.list":

@@ -11,7 +11,8 @@ import Foundation
 /// Strict: no comments, trailing commas, leading zeros, `NaN`, single quotes, unescaped
 /// control characters, invalid UTF-8 or lone surrogates; nothing after the value but
 /// whitespace; at most `maximumDepth` nested arrays and objects. A repeated key keeps its last
-/// value.
+/// value, or with `refusingRepeatedKeys` refuses the text (files people write, where the
+/// first and the last of two keys may both look like the one that counts).
 enum JSONParser {
     static let maximumDepth = Limits.maximumJSONDepth
 
@@ -23,6 +24,8 @@ enum JSONParser {
         /// `null` (their contents unread), so the message's `type` and `opId` can still be
         /// answered.
         case nestedTooDeep(outline: JSONValue)
+        /// An object names this key twice (only with `refusingRepeatedKeys`).
+        case repeatedKey(String)
 
         /// What the client is told (`error` or `rejected`, code `invalid`:
         /// docs/protocol.md#7-error-rules).
@@ -30,6 +33,7 @@ enum JSONParser {
             switch self {
             case .malformed: "malformed JSON"
             case .nestedTooDeep: "nested too deep (more than \(JSONParser.maximumDepth) levels)"
+            case .repeatedKey(let key): "the key \(key.debugDescription) appears twice in one object"
             }
         }
     }
@@ -38,19 +42,22 @@ enum JSONParser {
     private struct Malformed: Error {}
 
     /// The value of a whole JSON text.
-    static func parse(_ data: Data) throws(Failure) -> JSONValue {
+    static func parse(_ data: Data, refusingRepeatedKeys: Bool = false) throws(Failure) -> JSONValue {
         // `Data.withUnsafeBytes` rethrows untyped: the failure travels out as a value.
-        try data.withUnsafeBytes { bytes in Result { () throws(Failure) in try parse(bytes) } }.get()
+        try data.withUnsafeBytes { bytes in
+            Result { () throws(Failure) in try parse(bytes, refusingRepeatedKeys: refusingRepeatedKeys) }
+        }.get()
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> JSONValue {
-        var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self))
+    static func parse(_ bytes: UnsafeRawBufferPointer, refusingRepeatedKeys: Bool = false) throws(Failure) -> JSONValue {
+        var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self), refusingRepeatedKeys: refusingRepeatedKeys)
         let value: JSONValue
         do throws(Malformed) {
             value = try reader.value(depth: 0)
             reader.skipWhitespace()
             guard reader.atEnd else { throw Malformed() }
         } catch {
+            if let key = reader.repeatedKey { throw .repeatedKey(key) }
             throw .malformed
         }
         if reader.skippedTooDeep { throw .nestedTooDeep(outline: value) }
@@ -59,7 +66,10 @@ enum JSONParser {
 
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
+        let refusingRepeatedKeys: Bool
         var index = 0
+        /// The key found twice when `refusingRepeatedKeys` stopped the reading.
+        var repeatedKey: String?
         /// An array or object past `maximumDepth` was stepped over (read as `null`).
         var skippedTooDeep = false
 
@@ -109,7 +119,14 @@ enum JSONParser {
                 let key = try string()
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
-                members[key] = try value(depth: depth)
+                let member = try value(depth: depth)
+                // Swift's `==` also takes two Unicode spellings of one key for a repeat: both
+                // would land in one entry, so both are refused.
+                if refusingRepeatedKeys, members[key] != nil {
+                    repeatedKey = key
+                    throw Malformed()
+                }
+                members[key] = member
                 if closes(UInt8(ascii: "}")) { return .object(members) }
                 try expect(UInt8(ascii: ","))
             }

@@ -133,20 +133,20 @@ import Testing
         let long = String(repeating: "x", count: 129)
         try expectRefused(
             try importArchive(board { _ in Item(id: long, label: "x") }),
-            #"board "big" cannot be imported: collections[0].items[0].id: item id "\#(long)" must be 1…128 bytes"#)
+            #"board "big" cannot be imported: collections[0].items[0].id: item id "\#(long)" must be 1…128 bytes of UTF-8 in Unicode NFC"#)
         // An id with a line break stays on one line.
         try expectRefused(
             try importArchive(board { _ in Item(id: "a\nb", label: String(repeating: "l", count: 20_000)) }),
             #"board "big" cannot be imported: collections[0].items[0].label: label of item a\nb is too long"#)
         try expectRefused(
             try importArchive(board("bad\u{0}id")),
-            #"board "bad\0id" cannot be imported: id: board id must be 1…128 bytes, without NUL"#, board: "bad")
+            #"board "bad\0id" cannot be imported: id: board id must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL"#, board: "bad")
     }
 
     @Test func anEpochThatIsNoIdIsRefused() throws {
         try expectRefused(
             try importArchive(board(), epoch: String(repeating: "e", count: 129)),
-            #"board "big" cannot be imported: epoch must be 1…128 bytes without NUL (leave it out for a fresh one)"#)
+            #"board "big" cannot be imported: epoch must be 1…128 bytes of UTF-8 in Unicode NFC without NUL (leave it out for a fresh one)"#)
     }
 
     @Test func aTextNestedTooDeepIsRefused() throws {

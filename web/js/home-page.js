@@ -82,7 +82,9 @@ titleField.addEventListener("input", () => {
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
-  const id = idField.value.trim();
+  // Ids are NFC on the server (docs/protocol.md#1-the-model): what a keyboard or a paste
+  // gives in another form is the same text, sent the way the server takes it.
+  const id = idField.value.trim().normalize("NFC");
   const title = titleField.value.trim();
   const body = {
     id,

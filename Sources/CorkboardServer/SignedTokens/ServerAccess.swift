@@ -24,8 +24,16 @@ public struct ServerAccess: AccessPolicy {
         return ServerAccess(file: file, signed: signed)
     }
 
+    /// The longest token looked at. A signed token of a few claims is a few hundred bytes; a
+    /// longer one is refused before it is hashed or decoded, so that a client that proved
+    /// nothing cannot make the server decode megabytes of base64 and JSON for it.
+    public static let maximumTokenBytes = 8_192
+
     public func judge(token: String?, checkingLifetime: Bool) -> TokenJudgement {
         guard let token else { return .missing }
+        guard token.utf8.count <= Self.maximumTokenBytes else {
+            return .refused("the token is longer than \(Self.maximumTokenBytes) bytes")
+        }
         if let holder = file?.holder(of: token) { return .holder(holder) }
         // A signed token is three base64url parts; anything else was meant for the file.
         guard let signed, token.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2 else { return .refused("the token is not valid") }

@@ -53,6 +53,9 @@ public struct SignedTokens: Sendable {
     /// The claims of `token` once its form, `alg`, signature and (with `checkingLifetime`)
     /// `exp` and `nbf` hold at `now`; otherwise why not, for the client.
     public func verify(_ token: String, now: Date = Date(), checkingLifetime: Bool = true) -> Result<SignedTokenClaims, TokenRefusal> {
+        guard token.utf8.count <= ServerAccess.maximumTokenBytes else {
+            return .failure(TokenRefusal("the token is longer than \(ServerAccess.maximumTokenBytes) bytes"))
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2])

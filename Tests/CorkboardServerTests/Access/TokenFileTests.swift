@@ -63,6 +63,13 @@ import Testing
         (#"{"grants":[]}"#, #"no "tokens" list; a token file is "#),
         ("[1,2]", #"no "tokens" list; a token file is "#),
         ("not json", "not JSON; a token file is "),
+        (
+            #"{"tokens":[{"token":"t","role":"owner","boards":"*","role":"viewer"}]}"#,
+            #"the key "role" is given twice in one object; each may be given once"#
+        ),
+        (#"{"tokens":[{"token":"t","role":"editor","boards":["a","*"]}]}"#, #"tokens[0]: "boards": a lone "*" in a list is refused: write "boards": "*" for every board"#),
+        (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301"]}]}"#, #"tokens[0]: "boards": "caf"#),
+        (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301-*"]}]}"#, #"tokens[0]: "boards": the pattern "#),
     ])
     func mistakesAreRefusedWithOneLineNamingTheGrant(_ text: String, _ reason: String) throws {
         let path = try write(text)
@@ -70,6 +77,22 @@ import Testing
         let error = #expect(throws: TokenFileError.self) { try TokenFile(contentsOf: path) }
         #expect(error?.description.hasPrefix("\(path): \(reason)") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("\n") == false)
+    }
+
+    /// Grants are matched as bytes: a pattern covers what begins with its bytes, an escaped
+    /// final star is part of one id, and no other Unicode spelling of a granted id is covered.
+    @Test func grantsAreMatchedAsBytes() throws {
+        let path = try write(#"{"tokens":[{"token":"e","role":"editor","boards":["wip\\*","team-*","caf\u00e9"]}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try TokenFile(contentsOf: path)
+        #expect(file.role(token: "e", board: "wip*") == .editor)
+        #expect(file.role(token: "e", board: "wipx") == nil && file.role(token: "e", board: "wip\\*") == nil)
+        #expect(file.role(token: "e", board: "team-x\u{301}") == .editor)
+        #expect(file.role(token: "e", board: "caf\u{E9}") == .editor)
+        #expect(file.role(token: "e", board: "cafe\u{301}") == nil)
+        #expect(BoardGrant(entry: "x\u{301}*") == .prefix("x\u{301}"))
+        #expect(BoardGrant(entry: "x").covers("x") && !BoardGrant(entry: "x").covers("x\u{301}"))
+        #expect(BoardGrant(entry: "x*").covers("x\u{301}"))
     }
 
     @Test func aMissingFileIsNamed() {
