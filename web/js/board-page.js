@@ -137,7 +137,7 @@ session.addEventListener("rejected", (event) => {
 // board has it, and we say why.
 session.addEventListener("drag-ended", () => {
   if (!pointer.letGo() && !keyboard.letGo()) return;
-  const text = "You held the card for longer than this board allows, so it was let go. Pick it up again to go on.";
+  const text = "You held the card for longer than this board allows, so it was let go for the others to move. You can pick it up again in a few seconds.";
   notices.show(text);
   announcer.say(text);
 });

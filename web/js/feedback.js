@@ -72,6 +72,10 @@ export class Notices {
       return this.show("That folder does not take cards from elsewhere now, so nothing moved.");
     }
     if (rejected.code === "invalid" && /inside itself/.test(message)) return this.show("A folder cannot go inside itself, so nothing moved.");
+    // The cool-down after a drag held too long (docs/protocol.md#6-presence-drag-state).
+    if (rejected.code === "rate-limited" && /expired/.test(message)) {
+      return this.show("You held that card too long; it is the others' to move for a few seconds. Pick it up again shortly.");
+    }
     this.show(reasons[rejected.code] ?? rejected.message ?? "The change was refused.");
     return undefined;
   }
