@@ -27,7 +27,8 @@ public final class HubSession: @unchecked Sendable {
 
     /// The most a first message may be: a `hello` holds a board id, a name, a token (at most
     /// 8 KiB where tokens are checked) and a resume point. Bigger is refused before it is
-    /// parsed, so a client that proved nothing yet cannot make the server read a megabyte.
+    /// parsed, so a client that proved nothing yet cannot make the server read a megabyte
+    /// (the WebSocket transport refuses it sooner, at its frame header).
     public static let maximumHelloBytes = 65_536
 
     private let hub: Hub

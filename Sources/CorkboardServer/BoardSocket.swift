@@ -16,8 +16,9 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     /// The client's address (behind a trusted proxy, the one it forwarded).
     private let address: String?
     private var session: HubSession?
-    /// Until the first message: the socket and when its session is refused for not saying `hello`.
-    private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime)?
+    /// Until the first message: the socket, when its session is refused for not saying
+    /// `hello`, and the message size it takes once joined.
+    private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime, maxMessageSize: Int)?
 
     init(hub: Hub, address: String?) {
         self.hub = hub
@@ -27,13 +28,16 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     func webSocketDidOpen(_ socket: WebSocketConnection) {
         session = hub.makeSession(link: socket, address: address)
         let timeout = hub.configuration.helloTimeout
-        helloWait = (socket, .now() + timeout)
+        helloWait = (socket, .now() + timeout, socket.maxMessageSize)
+        // Until it said hello, a client may send no more than a hello needs: a bigger first
+        // message ends the connection (1009) at its frame header, its bytes never read.
+        socket.maxMessageSize = min(socket.maxMessageSize, HubSession.maximumHelloBytes)
         // Checked four times per timeout: refused between 1 and 1.25 timeouts after opening.
         socket.connection.loop.startTicking(self, every: .nanoseconds(Int(timeout.nanoseconds / 4)))
     }
 
     func loopDidTick(now: DispatchTime) {
-        guard let (_, deadline) = helloWait, session?.isAwaitingHello == true else { return stopWaitingForHello() }
+        guard let (_, deadline, _) = helloWait, session?.isAwaitingHello == true else { return stopWaitingForHello() }
         guard now >= deadline else { return }
         stopWaitingForHello()
         session?.helloDeadlinePassed()
@@ -54,8 +58,9 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     }
 
     private func stopWaitingForHello() {
-        guard let (socket, _) = helloWait else { return }
+        guard let (socket, _, maxMessageSize) = helloWait else { return }
         helloWait = nil
+        socket.maxMessageSize = maxMessageSize
         socket.connection.loop.stopTicking(self)
     }
 }

@@ -61,6 +61,16 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         }
     }
 
+    /// The largest message taken from the peer from now on (`WebSocketSession.maxMessageSize`).
+    /// On the loop only, where the handler is called.
+    public var maxMessageSize: Int {
+        get { session.maxMessageSize }
+        set {
+            dispatchPrecondition(condition: .onQueue(connection.loop.queue))
+            session.maxMessageSize = newValue
+        }
+    }
+
     /// Tells the application the WebSocket is open. Call once, on the loop, right after the 101.
     public func open() {
         handler?.webSocketDidOpen(self)

@@ -37,6 +37,17 @@ public struct WebSocketSession {
         assembler = WebSocketMessageAssembler(maxMessageSize: maxMessageSize, compression: compression)
     }
 
+    /// The largest frame and message taken from the peer from now on (a bigger one fails the
+    /// connection with 1009 as soon as its header is read): a server may take less until the
+    /// peer has said who it is.
+    public var maxMessageSize: Int {
+        get { assembler.maxMessageSize }
+        set {
+            parser.maxFrameSize = newValue
+            assembler.maxMessageSize = newValue
+        }
+    }
+
     /// Takes bytes from the peer; `nextActions()` then turns them into actions frame by frame.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if state != .closed { parser.append(bytes) }
