@@ -112,6 +112,11 @@ final class BoardRoom: @unchecked Sendable {
 
     /// Takes the board as the store gave it: the engine, its epoch, remembered answers.
     func install(_ stored: StoredBoard) throws {
+        if let problem = stored.snapshot.validationProblems().first(where: { $0.contains("Unicode NFC") }) {
+            // Stored before 0.24: it loads, but a client naming such an id in NFC would meet it.
+            hub.logger.warning(
+                "board \(id) holds ids not in Unicode NFC, stored before 0.24 (\(problem)): export, normalise and import it (docs/storage.md#export-and-import)")
+        }
         var engine = try BoardEngine(
             board: stored.snapshot, seq: stored.snapshotSeq, historyCapacity: hub.configuration.historyCapacity,
             historyByteBudget: hub.configuration.historyByteBudget)
@@ -172,6 +177,9 @@ final class BoardRoom: @unchecked Sendable {
                 return self.reply(WireText.encode(.rejected(refusal)), to: key)
             }
             self.sequence {
+                // Held while the store was behind, the member may have gone meanwhile (a
+                // deleted board sends everyone away).
+                guard self.members[key] != nil else { return }
                 self.noteDrop(request, from: key)
                 self.resolve(request, client: member.client, author: member.author, role: member.role, target: .member(key))
             }
@@ -186,7 +194,10 @@ final class BoardRoom: @unchecked Sendable {
             self.whenReady(orFail: { completion(.failure($0)) }) {
                 let client = self.hub.nextClientID()
                 self.sequence {
-                    self.resolve(request, client: client, author: author, role: role, target: .http(completion))
+                    // Ready again when it runs: a held operation may meet a deleted board.
+                    self.whenReady(orFail: { completion(.failure($0)) }) {
+                        self.resolve(request, client: client, author: author, role: role, target: .http(completion))
+                    }
                 }
             }
         }
@@ -286,7 +297,8 @@ final class BoardRoom: @unchecked Sendable {
     }
 
     /// Sends each delivery to whom it is for. `boardDeleted`: the batch met a board deleted in
-    /// the store, and HTTP callers hear `notFound` instead of their rejection.
+    /// the store; its rejections are final (`gone` to members, `notFound` to HTTP callers),
+    /// not the `unavailable` of a store failure, which asks for a retry that cannot succeed.
     private func deliver(_ deliveries: [Delivery], boardDeleted: Bool = false) {
         for delivery in deliveries {
             switch delivery {
@@ -297,13 +309,18 @@ final class BoardRoom: @unchecked Sendable {
                 liveLinks.broadcast(WireText.encode(.committed(event)))
                 if case .http(let reply) = target { reply(.success(.committed(Commit(event: event)))) }
                 clearDrags(after: event, from: target)
+            case .reply(.rejected(let rejection), .member(let key)) where boardDeleted:
+                let gone = Rejection(opId: rejection.opId, code: .gone, message: "the board was deleted")
+                hub.metrics.count(.rejected(gone))
+                reply(WireText.encode(ServerMessage(Outcome.rejected(gone))), to: key)
             case .reply(let outcome, .member(let key)):
                 hub.metrics.count(outcome)
                 reply(WireText.encode(ServerMessage(outcome)), to: key)
                 clearDrag(after: outcome, to: key)
             case .reply(let outcome, .http(let reply)):
+                if boardDeleted { reply(.failure(.notFound)); continue }
                 hub.metrics.count(outcome)
-                reply(boardDeleted ? .failure(.notFound) : .success(outcome))
+                reply(.success(outcome))
             case .reply(_, .elsewhere):
                 break
             }

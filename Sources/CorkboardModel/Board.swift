@@ -121,16 +121,21 @@ extension Board {
     /// texts, a collection id used twice, an item id in more than one place, folders that
     /// break docs/model.md "Folders" (docs/protocol.md#1-the-model). Each names where it is, as a path in the board's JSON
     /// (`collections[1].items[3].id: …`), so the culprit is found in a board of thousands.
-    public func validationProblems() -> [String] {
+    ///
+    /// `acceptingStoredIDs`: ids need only be well formed
+    /// (`Limits.isWellFormedID`), not NFC, as a board stored before 0.24 may have them; every
+    /// board that enters from outside is held to `Limits.isValidID`.
+    public func validationProblems(acceptingStoredIDs: Bool = false) -> [String] {
+        let isValidID = acceptingStoredIDs ? Limits.isWellFormedID : Limits.isValidID
         var problems: [String] = []
-        if !Limits.isValidBoardID(id) { problems.append("id: board id must be \(Limits.idRule), without NUL") }
+        if !isValidID(id) || id.utf8.contains(0) { problems.append("id: board id must be \(Limits.idRule), without NUL") }
         if !Limits.isValidText(title) { problems.append("title: board title is too long") }
         var collectionPaths: [CollectionID: String] = [:]
         var itemPaths: [ItemID: String] = [:]
         func checkItems(_ items: [Item], at path: String) {
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = "\(path).items[\(itemIndex)]"
-                if !Limits.isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be \(Limits.idRule)") }
+                if !isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be \(Limits.idRule)") }
                 if !Limits.isValidText(item.label) { problems.append("\(itemPath).label: label of item \(item.id) is too long") }
                 if let first = itemPaths[item.id] {
                     problems.append("\(itemPath).id: item id \(item.id) appears twice (first at \(first).id)")
@@ -141,7 +146,7 @@ extension Board {
         }
         for (collectionIndex, collection) in collections.enumerated() {
             let path = "collections[\(collectionIndex)]"
-            if !Limits.isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be \(Limits.idRule)") }
+            if !isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be \(Limits.idRule)") }
             if !Limits.isValidText(collection.title) { problems.append("\(path).title: title of collection \(collection.id) is too long") }
             if let first = collectionPaths[collection.id] {
                 problems.append("\(path).id: collection id \(collection.id) appears twice (first at \(first).id)")
@@ -152,6 +157,9 @@ extension Board {
         }
         for (folder, items) in folders.sorted(by: { $0.key < $1.key }) {
             let path = "folders[\(folder.debugDescription)]"
+            // Checked as an id, not only looked up: a lookup would find the folder item
+            // under another Unicode spelling of its id.
+            if !isValidID(folder) { problems.append("\(path): folder id \(folder.debugDescription) must be \(Limits.idRule)") }
             checkItems(items, at: path)
         }
         problems += folderProblems(itemPaths: itemPaths, collectionPaths: collectionPaths)

@@ -34,7 +34,8 @@ public struct BoardEngine: Sendable {
         board: Board, seq: Int = 0, historyCapacity: Int = defaultHistoryCapacity,
         historyByteBudget: Int = defaultHistoryByteBudget
     ) throws(BoardError) {
-        let problems = board.validationProblems()
+        // Stored boards load as they were written; ids from outside are checked where they enter.
+        let problems = board.validationProblems(acceptingStoredIDs: true)
         guard problems.isEmpty else { throw BoardError(problems.joined(separator: "; ")) }
         guard seq >= 0 else { throw BoardError("seq must not be negative") }
         guard seq <= Limits.maximumSeq else { throw BoardError("seq \(seq) is past the last seq a board reaches (\(Limits.maximumSeq))") }

@@ -44,7 +44,13 @@ public enum Limits {
     /// form is refused rather than normalised: a client that sent it would otherwise hold a
     /// spelling the server never uses, and could not find its own item again by bytes.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= maximumIDBytes && isNFC(id)
+        isWellFormedID(id) && isNFC(id)
+    }
+
+    /// True for a non-empty id of at most 128 UTF-8 bytes, in whatever Unicode form: what a
+    /// board stored before ids had to be NFC (before 0.24) may hold, and must still load.
+    public static func isWellFormedID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maximumIDBytes
     }
 
     /// True when `text` is in Unicode Normalization Form C. ASCII, what ids nearly always

@@ -54,14 +54,19 @@ final class HeldAppendStore: BoardStore {
             let request = member.request(.move(sources: ["i1"], destination: Destination(collection: "done")), baseSeq: 0)
             let answer = Background { try api.perform("board", request) }
             #expect(store.held.wait(timeout: .now() + 10) == .success, "the operation reached the store")
+            // The member's operation waits behind it, resolved but not yet written.
+            let memberMove = try member.send(.move(sources: ["i2"], destination: Destination(collection: "done")), baseSeq: 0)
             #expect(try api.delete("/api/boards/board").status == 204)
             store.release.signal()
 
             let response = try answer.wait()
             #expect(response.status == 404, "\(response.status) \(response.text)")
-            // The member hears that the board is gone and is closed.
+            // The member hears that the board is gone and is closed; its operation was never
+            // committed, nor answered `unavailable` (which a client retries).
             let gone = try member.waitFor(type: "error").errorMessage
             #expect(gone?.code == .gone)
+            let answers = member.log.filter { $0.opId == memberMove }
+            #expect(answers.allSatisfy { $0.rejection?.code == .gone }, "\(answers)")
             #expect(try api.get("/api/boards/board").status == 404)
         }
     }

@@ -1,6 +1,7 @@
 import CorkboardHub
 import CorkboardModel
 import CorkboardServer
+import CorkboardStore
 import CorkboardWire
 import Foundation
 import TestSupport
@@ -128,6 +129,23 @@ import Testing
             #expect(events.map(\.seq) == [1, 2, 3])
             #expect(events.first == inserted)
             #expect(events.allSatisfy { !$0.opId.utf8.elementsEqual(Self.nfd.utf8) })
+        }
+    }
+
+    /// A board stored before 0.24 with an item id in another form still loads (ids enter
+    /// through the edges, which now refuse them; what is stored is not lost).
+    @Test func aBoardStoredWithAnotherFormStillLoads() async throws {
+        try await offPool {
+            let store = MemoryStore()
+            var legacy = HubFixture.standardBoard
+            legacy.collections[0].items.append(Item(id: Self.nfd, label: "Stored before 0.24"))
+            let created = DispatchSemaphore(value: 0)
+            store.createBoard(legacy, epoch: "legacy-epoch") { _ in created.signal() }
+            created.wait()
+            let server = try TestServer(store: store) { $0.createsDemoBoard = false }
+            let client = try BoardTestClient(port: server.port, board: "board", name: "Ada")
+            #expect(client.board.collections[0].items.last.map { Array($0.id.utf8) } == Array(Self.nfd.utf8))
+            try Unharmed.commitAMove(client)
         }
     }
 }
