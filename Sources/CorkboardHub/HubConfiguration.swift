@@ -38,13 +38,14 @@ public struct HubConfiguration: Sendable {
     /// beyond it is `rejected` `rate-limited`, `drag.end` is always taken (counted, never
     /// refused, so no lease outlives the wish to let go).
     public var presenceRate: RateLimit? = RateLimit(perSecond: 60)
-    /// `hello`s refused for their token (none, an invalid one, one not for the board) or for
-    /// not being a `hello`, per client address: beyond it, the first message of a new
+    /// `hello`s refused for their token (none, or one that proves nothing) or for not being a
+    /// `hello`, per client address (IPv6 by /64): beyond it, the first message of a new
     /// connection from that address is refused before it is read (`error` `rate-limited`,
-    /// close 1013). What a client may cost before it proves anything stays bounded, while
-    /// clients with good tokens never meet the limit however often they reconnect. Loopback
-    /// peers are not counted (as for the connection limits). nil: no limit.
-    public var refusedHelloRate: RateLimit? = RateLimit(perSecond: 2, burst: 30)
+    /// close 1013), so guessing tokens is paced. Good hellos take nothing from it, but share
+    /// their address's: after a restart, 100 clients behind one NAT with expired tokens
+    /// hold the others back for a few seconds. Loopback peers are not counted (as for the
+    /// connection limits). nil: no limit.
+    public var refusedHelloRate: RateLimit? = RateLimit(perSecond: 10, burst: 100)
     /// `ping`s of one WebSocket answered `pong` (docs/protocol.md#liveness): a client pings
     /// every few seconds and after a network change, so a burst of 5 and 2 a second is ample;
     /// beyond it a ping is answered `error` `rate-limited`. Not presence: a client that pings

@@ -231,7 +231,9 @@ public final class HubSession: @unchecked Sendable {
             return refuseHello(.unauthorized, reason)
         }
         guard let role = holder.role(on: hello.board) else {
-            return refuseHello(.forbidden, "the token is not valid for board \"\(hello.board)\"")
+            // Not counted against the address: the token is valid, its holder known.
+            phase = .closed
+            return BoardRoom.refuse(link, .forbidden, "the token is not valid for board \"\(hello.board)\"", close: .policyViolation)
         }
         // A signed token names its holder: that name is shown to the others, not the one in hello.
         var hello = hello

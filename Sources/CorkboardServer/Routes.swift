@@ -20,7 +20,7 @@ enum Routes {
             // the connection limits spare it: local tools, tests and a proxy on the same
             // machine without --trusted-proxies (whose clients would all share its address).
             let counted = request.forwardedClient ?? (request.remoteAddress?.isLoopback == true ? nil : request.clientAddress)
-            return BoardSocket(hub: hub, address: counted)
+            return BoardSocket(hub: hub, address: counted.map(AddressGroup.of))
         })
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,

@@ -117,6 +117,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "Refused hellos per second per client address (a bad or missing token, or no hello), in bursts of ten seconds' worth; beyond it that address's next connections are turned away unread (rate-limited, close 1013). Loopback peers are not counted. 0: no limit (env: CORKBOARD_REFUSED_HELLO_RATE; default 10)."
+    )
+    var refusedHelloRate: Int?
+
+    @Option(
+        help:
             "Items one drag.start may hold (more: rejected invalid), and items one connection's drag starts may name per second (more: rejected rate-limited). 0: no limit (env: CORKBOARD_MAX_DRAG_ITEMS; default 1000)."
     )
     var maxDragItems: Int?
@@ -215,6 +221,7 @@ struct ServeCommand: ParsableCommand {
         options.opRate = opRate
         options.opByteRate = opByteRate
         options.presenceRate = presenceRate
+        options.refusedHelloRate = refusedHelloRate
         options.maxDragItems = maxDragItems
         options.dragBatchMembers = dragBatchMembers
         options.maxDragSeconds = maxDragSeconds

@@ -28,6 +28,7 @@ public struct ServeOptions: Sendable {
     public var opRate: Int?
     public var opByteRate: Int?
     public var presenceRate: Int?
+    public var refusedHelloRate: Int?
     public var maxDragItems: Int?
     public var dragBatchMembers: Int?
     public var maxDragSeconds: Int?

@@ -98,6 +98,10 @@ public struct ServeSettings: Sendable {
             ?? settings.hub.historyByteBudget
         settings.hub.presenceRate = try values.rate(
             values.integer(options.presenceRate, "CORKBOARD_PRESENCE_RATE"), "--presence-rate", default: settings.hub.presenceRate)
+        settings.hub.refusedHelloRate = try values.rate(
+            values.integer(options.refusedHelloRate, "CORKBOARD_REFUSED_HELLO_RATE"), "--refused-hello-rate",
+            default: settings.hub.refusedHelloRate
+        ).map { RateLimit(perSecond: $0.perSecond, burst: 10 * $0.perSecond) }
         settings.hub.maxDragItems = try values.limit(
             values.integer(options.maxDragItems, "CORKBOARD_MAX_DRAG_ITEMS"), "--max-drag-items", default: settings.hub.maxDragItems)
         settings.hub.dragBatchAudience = try values.limit(
