@@ -84,49 +84,12 @@ public enum BoardScope: Sendable, Hashable, ExpressibleByArrayLiteral {
         case .listed(let entries): entries.contains { BoardGrant(entry: $0).covers(board) }
         }
     }
-}
 
-/// One entry of a token's board list (docs/security.md#access-control): `sprint` grants the
-/// board `sprint`; `team-*` every board whose id begins with `team-`; `wip\*` the one board
-/// `wip*` (a backslash before the final `*` makes it part of the id). Compared as bytes, as
-/// SQLite, PostgreSQL and JavaScript compare ids, never by Swift's Unicode equivalence.
-public enum BoardGrant: Sendable, Hashable {
-    case board(String)
-    case prefix(String)
-
-    public init(entry: String) {
-        let bytes = Array(entry.utf8)
-        let star = UInt8(ascii: "*"), backslash = UInt8(ascii: "\\")
-        if bytes.last == star, bytes.dropLast().last == backslash {
-            self = .board(String(decoding: bytes.dropLast(2) + [star], as: UTF8.self))
-        } else if bytes.last == star {
-            self = .prefix(String(decoding: bytes.dropLast(), as: UTF8.self))
-        } else {
-            self = .board(entry)
-        }
-    }
-
-    public func covers(_ board: String) -> Bool {
-        switch self {
-        case .board(let id): board.utf8.elementsEqual(id.utf8)
-        case .prefix(let prefix): board.utf8.starts(with: prefix.utf8)
-        }
-    }
-
-    /// Why `entry` cannot be a grant, if it cannot: `*` alone (every board is written
-    /// `"boards": "*"`, never implied by a list), an id that no board can have (`Limits.isValidBoardID`:
-    /// one not in Unicode NFC would be granted under a spelling the server refuses), or an
-    /// empty prefix.
-    public static func problem(with entry: String) -> String? {
-        if entry == "*" { return #"a lone "*" in a list is refused: write "boards": "*" for every board"# }
-        switch BoardGrant(entry: entry) {
-        case .board(let id) where !Limits.isValidBoardID(id):
-            return "\(entry.debugDescription) is not a board id (\(Limits.idRule), without NUL)"
-        case .prefix(let prefix) where prefix.utf8.contains(0) || !Limits.isNFC(prefix) || prefix.utf8.count >= Limits.maximumIDBytes:
-            return "the pattern \(entry.debugDescription) must begin with 1…127 bytes of UTF-8 in Unicode NFC, without NUL"
-        default:
-            return nil
-        }
+    /// Why this scope cannot be granted, if it cannot: the first of its entries that
+    /// `BoardGrant.problem(with:)` refuses.
+    public var problem: String? {
+        guard case .listed(let entries) = self else { return nil }
+        return entries.sorted().lazy.compactMap(BoardGrant.problem(with:)).first
     }
 }
 

@@ -35,6 +35,17 @@ final class Member {
 
     var isLive: Bool { replayedThrough == nil }
 
+    /// Who holds its drags, for the cool-down after one expires (`LeaseCooldowns`): this
+    /// connection, the token it joined with (a reconnection with it is the same holder), and
+    /// the `by` a token names (a signed token's `sub`, which outlives a refreshed token). Not
+    /// a `by` that is only the name said in `hello`: anyone may say it.
+    var leaseHolders: Set<String> {
+        var holders: Set<String> = ["client " + client]
+        if let token { holders.insert("token " + token) }
+        if author != name { holders.insert("by " + author) }
+        return holders
+    }
+
     init(client: ClientID, name: String, author: String, role: Role, observes: Bool, token: String?, link: any MemberLink, order: Int) {
         self.client = client
         self.name = name

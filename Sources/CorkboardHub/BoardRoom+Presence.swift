@@ -105,7 +105,7 @@ extension BoardRoom {
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
-        if let wait = leaseCooldowns.wait(before: items, by: [member.client, member.author], now: DispatchTime.now().uptimeNanoseconds) {
+        if let wait = leaseCooldowns.wait(before: items, by: member.leaseHolders, now: DispatchTime.now().uptimeNanoseconds) {
             let seconds = Int((Double(wait) / 1e9).rounded(.up))
             return refuse(.rateLimited, "your drag of these items expired; they are free for the others for \(seconds) more s")
         }
@@ -169,7 +169,7 @@ extension BoardRoom {
             if let expiry, now >= expiry {
                 if let member = self.members[key] {
                     self.leaseCooldowns.expired(
-                        current.state.items, heldBy: [member.client, member.author], now: now.uptimeNanoseconds,
+                        current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds,
                         duration: (now + configuration.leaseCooldown).uptimeNanoseconds - now.uptimeNanoseconds)
                 }
                 self.clearDrag(of: key, .expired)

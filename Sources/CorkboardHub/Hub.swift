@@ -125,8 +125,9 @@ public final class Hub: Sendable {
 
     /// The session of one new member connection (a WebSocket on `/ws`), which answers
     /// through `link`; the transport drives it (see `HubSession`).
-    /// `address`: the client's, by which refused hellos are counted (nil: not counted).
-    public func makeSession(link: any MemberLink, address: String? = nil) -> HubSession {
+    /// `address`: the client's, by which refused hellos are counted (nil: not counted, for a
+    /// loopback peer or a transport that judges no hello).
+    public func makeSession(link: any MemberLink, address: String?) -> HubSession {
         HubSession(hub: self, link: link, address: address)
     }
 

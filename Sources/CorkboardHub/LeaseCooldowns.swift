@@ -5,9 +5,10 @@ import CorkboardModel
 /// `drag.cleared` `expired` with a new `drag.start` holds the items for ever, and the
 /// promise that expired items are free for everyone's moves is never kept.
 ///
-/// A holder is named by its client id and by its `by` (`Member.author`), so joining again
-/// under the same token or name does not start afresh. Time is passed in (nanoseconds of
-/// uptime), so this is a plain value to test.
+/// A holder is named by several keys (`Member.leaseHolders`: its connection, its token, the
+/// `by` its token names), so joining again under the same token or user does not start
+/// afresh. Per node: a holder reconnecting to another node of a cluster is not known there.
+/// Time is passed in (nanoseconds of uptime), so this is a plain value to test.
 struct LeaseCooldowns {
     private struct Entry {
         let holders: Set<String>

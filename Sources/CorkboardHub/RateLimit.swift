@@ -60,7 +60,7 @@ struct TokenBucket: Sendable {
 /// buckets held are only those of callers busy within the last burst's refill time.
 struct RateBuckets: Sendable {
     let limit: RateLimit
-    fileprivate var buckets: [String: TokenBucket] = [:]
+    private var buckets: [String: TokenBucket] = [:]
     /// Sweeping at a size that doubles with what survived keeps it amortized O(1).
     private var sweepAt = 1024
 
@@ -82,9 +82,7 @@ struct RateBuckets: Sendable {
         buckets[caller] = bucket
         return allowed
     }
-}
 
-extension RateBuckets {
     /// Whether `caller` has a token left, without taking it (a caller not remembered has a full bucket).
     mutating func hasToken(_ caller: String, now: UInt64) -> Bool {
         guard var bucket = buckets[caller] else { return true }

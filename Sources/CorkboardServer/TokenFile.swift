@@ -52,13 +52,12 @@ public struct TokenFile: Sendable {
     private let grants: [(digest: TokenDigest, holder: TokenHolder)]
 
     public init(grants: [Grant]) throws(TokenFileError) {
-        var seen: Set<String> = []
+        // Tokens are compared as bytes (their digests), so repeats are too.
+        var seen: Set<[UInt8]> = []
         for (index, grant) in grants.enumerated() {
             guard !grant.token.isEmpty else { throw TokenFileError("tokens[\(index)]: the token must not be empty") }
-            guard seen.insert(grant.token).inserted else { throw TokenFileError("tokens[\(index)]: this token appears twice") }
-            if case .listed(let entries) = grant.boards, let problem = entries.sorted().lazy.compactMap(BoardGrant.problem(with:)).first {
-                throw TokenFileError("tokens[\(index)]: \"boards\": \(problem)")
-            }
+            guard seen.insert(Array(grant.token.utf8)).inserted else { throw TokenFileError("tokens[\(index)]: this token appears twice") }
+            if let problem = grant.boards.problem { throw TokenFileError("tokens[\(index)]: \"boards\": \(problem)") }
         }
         self.grants = grants.map { (TokenDigest($0.token), $0.holder) }
     }

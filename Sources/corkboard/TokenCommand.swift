@@ -51,6 +51,8 @@ struct MintCommand: ParsableCommand {
         }
         let scope: BoardScope =
             boards == "*" ? .all : .listed(Set(boards.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
+        // What the server would refuse is never minted (a lone "*", an id not in NFC).
+        if let problem = scope.problem { throw ValidationError("--boards: \(problem)") }
         let signer: SignedTokens
         do { signer = try SignedTokens(secrets: secrets) } catch { fail(error) }
         let claims = SignedTokenClaims(subject: sub, name: name, boards: scope, role: role, expires: Date().addingTimeInterval(Double(ttl)))

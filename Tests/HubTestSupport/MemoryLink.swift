@@ -41,7 +41,7 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
     public init(hub: Hub, outputBound: Int = 4 * 1024 * 1024, label: String = "member") {
         self.outputBound = outputBound
         queue = DispatchQueue(label: "corkboard.memory-link.\(label)")
-        queue.sync { session = hub.makeSession(link: self) }
+        queue.sync { session = hub.makeSession(link: self, address: nil) }
     }
 
     // MARK: MemberLink (the hub's end)

@@ -71,7 +71,8 @@ final class EventStreamLink: MemberLink, ConnectionHandler, LoopTickable, @unche
     /// Joins the board as an observer (see `HubSession.follow`).
     func start(hub: Hub, board: String, token: String?, query: EventStreamQuery) {
         sessionQueue.async {
-            let session = hub.makeSession(link: self)
+            // Not counted per address: an event stream is an HTTP request, under the HTTP limits.
+            let session = hub.makeSession(link: self, address: nil)
             self.session = session
             session.follow(board: board, token: token, after: query.since, epoch: query.epoch)
         }

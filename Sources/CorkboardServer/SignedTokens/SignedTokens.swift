@@ -1,5 +1,6 @@
 import CorkboardHub
 import CorkboardModel
+import CorkboardWire
 import Foundation
 
 /// Per-user tokens minted by the app's own backend: JWTs (RFC 7519) signed with HMAC-SHA256
@@ -60,7 +61,8 @@ public struct SignedTokens: Sendable {
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2])
         else { return .failure(TokenRefusal("the token is malformed (not three base64url parts)")) }
-        guard case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: Data(headerBytes)) else {
+        // RFC 7519 §4: a claim given twice is refused, not read as the first or the last.
+        guard case .object(let header)? = try? StrictJSON.parse(Data(headerBytes)) else {
             return .failure(TokenRefusal("the token is malformed (its header is not a JSON object)"))
         }
         guard header["alg"] == .string("HS256") else {
@@ -72,8 +74,11 @@ public struct SignedTokens: Sendable {
         var signed = false
         for secret in secrets where HMACSHA256.equal(HMACSHA256.mac(key: secret, message: signingInput), signature) { signed = true }
         guard signed else { return .failure(TokenRefusal("the token's signature is not valid")) }
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(payloadBytes)) else {
-            return .failure(TokenRefusal("the token is malformed (the payload is not JSON)"))
+        let payload: JSONValue
+        do throws(StrictJSON.Refusal) {
+            payload = try StrictJSON.parse(Data(payloadBytes))
+        } catch {
+            return .failure(TokenRefusal("the token is malformed (the payload is not JSON: \(error.description))"))
         }
         let claims: SignedTokenClaims
         do {

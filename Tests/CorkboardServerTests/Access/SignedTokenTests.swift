@@ -115,6 +115,14 @@ import Testing
             #"the token is malformed ("boards" must be "*" (every board) or a list of board ids and patterns)"#
         ),
         (#"[1]"#, "the token is malformed (the payload is not a JSON object)"),
+        (
+            #"{"sub":"u","name":"N","boards":["a"],"role":"viewer","exp":1900000000,"role":"owner"}"#,
+            #"the token is malformed (the payload is not JSON: the key "role" appears twice in one object)"#
+        ),
+        (
+            #"{"sub":"u","name":"N","boards":["a","*"],"role":"owner","exp":1900000000}"#,
+            #"the token is malformed ("boards": a lone "*" in a list is refused: write "boards": "*" for every board)"#
+        ),
     ])
     func claimsAreRequired(_ payload: String, _ reason: String) {
         #expect(Self.refusal(Self.forge(header: #"{"alg":"HS256","typ":"JWT"}"#, payload: payload)) == reason)
