@@ -170,7 +170,7 @@ extension BoardRoom {
                 if let member = self.members[key] {
                     self.leaseCooldowns.expired(
                         current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds,
-                        duration: (now + configuration.leaseCooldown).uptimeNanoseconds - now.uptimeNanoseconds)
+                        until: (now + configuration.leaseCooldown).uptimeNanoseconds)
                 }
                 self.clearDrag(of: key, .expired)
             } else if now >= current.lastUpdate + configuration.dragTimeout {

@@ -20,10 +20,10 @@ struct LeaseCooldowns {
     private var entries: [Entry] = []
 
     /// The drag of `items` by `holders` expired at `now`: they may not lease any of them
-    /// again for `duration` nanoseconds.
-    mutating func expired(_ items: [ItemID], heldBy holders: Set<String>, now: UInt64, duration: UInt64) {
+    /// again before `until`.
+    mutating func expired(_ items: [ItemID], heldBy holders: Set<String>, now: UInt64, until: UInt64) {
         entries.removeAll { $0.until <= now }
-        entries.append(Entry(holders: holders, items: Set(items), until: now + duration))
+        entries.append(Entry(holders: holders, items: Set(items), until: until))
     }
 
     /// Nanoseconds until one of `holders` may lease all of `items`; nil when it may now.

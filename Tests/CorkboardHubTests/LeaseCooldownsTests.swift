@@ -9,7 +9,7 @@ import Testing
 
     @Test func theExpiredHolderWaitsAndTheOthersDoNot() {
         var cooldowns = LeaseCooldowns()
-        cooldowns.expired(["a", "b"], heldBy: ["c1", "Mallory"], now: 0, duration: 10 * Self.second)
+        cooldowns.expired(["a", "b"], heldBy: ["c1", "Mallory"], now: 0, until: 10 * Self.second)
         #expect(cooldowns.wait(before: ["b"], by: ["c1", "Mallory"], now: Self.second) == 9 * Self.second)
         // Under another connection but the same `by`: still the same holder.
         #expect(cooldowns.wait(before: ["a", "z"], by: ["c9", "Mallory"], now: Self.second) == 9 * Self.second)
@@ -21,7 +21,7 @@ import Testing
     @Test func passedCooldownsAreForgotten() {
         var cooldowns = LeaseCooldowns()
         for index in 0..<1_000 {
-            cooldowns.expired(["i\(index)"], heldBy: ["c\(index)"], now: UInt64(index) * Self.second, duration: Self.second)
+            cooldowns.expired(["i\(index)"], heldBy: ["c\(index)"], now: UInt64(index) * Self.second, until: UInt64(index + 1) * Self.second)
         }
         #expect(cooldowns.wait(before: ["i998"], by: ["c998"], now: 999 * Self.second) == nil)
         #expect(cooldowns.wait(before: ["i999"], by: ["c999"], now: 999 * Self.second) == Self.second)
