@@ -108,6 +108,9 @@ import Testing
             variable: "CORKBOARD_PRESENCE_RATE", text: "5", option: { $0.presenceRate = 5 },
             read: { "\($0.configuration.hub.presenceRate?.perSecond ?? -1)" }, expected: "5.0"),
         Setting(
+            variable: "CORKBOARD_REFUSED_HELLO_RATE", text: "4", option: { $0.refusedHelloRate = 4 },
+            read: { "\($0.configuration.hub.refusedHelloRate.map { "\($0.perSecond)/\($0.burst)" } ?? "nil")" }, expected: "4.0/40.0"),
+        Setting(
             variable: "CORKBOARD_MAX_DRAG_ITEMS", text: "3", option: { $0.maxDragItems = 3 },
             read: { "\($0.configuration.hub.maxDragItems ?? -1)" }, expected: "3"),
         Setting(
@@ -200,13 +203,14 @@ import Testing
                 $0.opRate = 0
                 $0.opByteRate = 0
                 $0.presenceRate = 0
+                $0.refusedHelloRate = 0
                 $0.maxDragItems = 0
                 $0.dragBatchMembers = 0
                 $0.maxDragSeconds = 0
             }
         ).configuration.hub
         #expect(hub.maxBoards == nil && hub.maxItemsPerBoard == nil && hub.maxCollectionsPerBoard == nil)
-        #expect(hub.operationRate == nil && hub.operationByteRate == nil && hub.presenceRate == nil)
+        #expect(hub.operationRate == nil && hub.operationByteRate == nil && hub.presenceRate == nil && hub.refusedHelloRate == nil)
         #expect(hub.maxDragItems == nil && hub.maxDragDuration == nil && hub.dragBatchAudience == nil)
         let admission = try settings(ServeOptions(), ["CORKBOARD_MAX_CONNECTIONS": "0", "CORKBOARD_MAX_CONNECTIONS_PER_IP": "0"])
             .configuration.http.admission
