@@ -115,7 +115,8 @@ final class BoardRoom: @unchecked Sendable {
         if let problem = stored.snapshot.validationProblems().first(where: { $0.contains("Unicode NFC") }) {
             // Stored before 0.24: it loads, but a client naming such an id in NFC would meet it.
             hub.logger.warning(
-                "board \(id) holds ids not in Unicode NFC, stored before 0.24 (\(problem)): export, normalise and import it (docs/storage.md#export-and-import)")
+                "board \(id) holds ids not in Unicode NFC, stored before 0.24 (\(problem)): export, normalise and import it (docs/storage.md#export-and-import)"
+            )
         }
         var engine = try BoardEngine(
             board: stored.snapshot, seq: stored.snapshotSeq, historyCapacity: hub.configuration.historyCapacity,
@@ -317,8 +318,9 @@ final class BoardRoom: @unchecked Sendable {
                 hub.metrics.count(outcome)
                 reply(WireText.encode(ServerMessage(outcome)), to: key)
                 clearDrag(after: outcome, to: key)
+            case .reply(_, .http(let reply)) where boardDeleted:
+                reply(.failure(.notFound))
             case .reply(let outcome, .http(let reply)):
-                if boardDeleted { reply(.failure(.notFound)); continue }
                 hub.metrics.count(outcome)
                 reply(.success(outcome))
             case .reply(_, .elsewhere):

@@ -15,13 +15,15 @@ enum Routes {
         // Every application message is JSON text; binary closes with 1003
         // (docs/protocol.md#2-transport).
         boardSocket.acceptsBinary = false
-        router.add(.GET, "/ws", WebSocketUpgrade.route(options: boardSocket) { request in
-            // Refused hellos are counted per client address, but never for a loopback peer, as
-            // the connection limits spare it: local tools, tests and a proxy on the same
-            // machine without --trusted-proxies (whose clients would all share its address).
-            let counted = request.forwardedClient ?? (request.remoteAddress?.isLoopback == true ? nil : request.clientAddress)
-            return BoardSocket(hub: hub, address: counted.map(AddressGroup.of))
-        })
+        router.add(
+            .GET, "/ws",
+            WebSocketUpgrade.route(options: boardSocket) { request in
+                // Refused hellos are counted per client address, but never for a loopback peer, as
+                // the connection limits spare it: local tools, tests and a proxy on the same
+                // machine without --trusted-proxies (whose clients would all share its address).
+                let counted = request.forwardedClient ?? (request.remoteAddress?.isLoopback == true ? nil : request.clientAddress)
+                return BoardSocket(hub: hub, address: counted.map(AddressGroup.of))
+            })
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
             outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams)

@@ -67,7 +67,10 @@ import Testing
             #"{"tokens":[{"token":"t","role":"owner","boards":"*","role":"viewer"}]}"#,
             #"the key "role" is given twice in one object; each may be given once"#
         ),
-        (#"{"tokens":[{"token":"t","role":"editor","boards":["a","*"]}]}"#, #"tokens[0]: "boards": a lone "*" in a list is refused: write "boards": "*" for every board"#),
+        (
+            #"{"tokens":[{"token":"t","role":"editor","boards":["a","*"]}]}"#,
+            #"tokens[0]: "boards": a lone "*" in a list is refused: write "boards": "*" for every board"#
+        ),
         (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301"]}]}"#, #"tokens[0]: "boards": "caf"#),
         (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301-*"]}]}"#, #"tokens[0]: "boards": the pattern "#),
     ])

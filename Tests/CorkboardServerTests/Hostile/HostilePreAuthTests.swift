@@ -1,11 +1,12 @@
 import CorkboardHub
 import CorkboardModel
-@testable import CorkboardServer
 import CorkboardWire
 import Foundation
 import TestSupport
 import Testing
 import WebSocket
+
+@testable import CorkboardServer
 
 /// What a client costs before it proves anything: a token is refused past 8 KiB before it is
 /// decoded or hashed, a first message past 64 KiB at its frame header (never parsed), and
