@@ -21,7 +21,9 @@ extension BoardRoom {
         }
         dragging.sort { $0.order < $1.order }
         let latest = roster.latest(bound - dragging.count) { dragState(of: $0) != nil }
-        return (dragging + latest).map(peer)
+        // Within the byte bound too: a dragging peer's items may be many, and a page of
+        // `peers.list` reaches whoever did not fit.
+        return MembershipLimits.fitting((dragging + latest).map(peer), atLeastOne: false)
     }
 
     /// A peer as `welcome` and `peers.page` list it.
@@ -71,13 +73,19 @@ extension BoardRoom {
         }
     }
 
-    /// Answers `peers.list` (docs/protocol.md#peers-list): a page in join order.
-    func listPeers(after: Int?, limit: Int, for key: MemberKey) {
+    /// Answers `peers.list` (docs/protocol.md#peers-list): a page in join order, of at most
+    /// `limit` peers and `MembershipLimits.listedPeerBytes` of them; `sent` hears the bytes
+    /// of the answer (the asker's session counts them against its byte rate).
+    func listPeers(after: Int?, limit: Int, for key: MemberKey, sent: @escaping @Sendable (Int) -> Void) {
         perform {
             guard self.members[key] != nil else { return }
             let page = self.roster.page(after: after, limit: limit)
-            let peers = page.peers.map(self.peer)
-            self.reply(WireText.encode(.peersPage(PeersPage(count: self.roster.count, peers: peers, next: page.next))), to: key)
+            let peers = MembershipLimits.fitting(page.peers.map(self.peer), atLeastOne: true)
+            // Cut short by bytes: the next page starts after the last peer listed.
+            let next = peers.count < page.peers.count ? page.peers[peers.count - 1].order : page.next
+            let text = WireText.encode(.peersPage(PeersPage(count: self.roster.count, peers: peers, next: next)))
+            self.reply(text, to: key)
+            sent(text.utf8.count)
         }
     }
 }

@@ -65,6 +65,9 @@ final class BoardRoom: @unchecked Sendable {
     var afterCatchUp: [() -> Void] = []
     /// Members whose join waits for that reading (a resume from a seq not seen here yet).
     var joining: Set<MemberKey> = []
+    /// The durable board written for `welcome`, and the epoch and seq it is of
+    /// (BoardRoom+Welcome.swift).
+    var welcomeBoard: WelcomeBoard?
 
     init(id: String, hub: Hub) {
         self.id = id

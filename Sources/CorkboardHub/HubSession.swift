@@ -30,6 +30,14 @@ public final class HubSession: @unchecked Sendable {
     private var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
+    /// The bytes of the `peers.page` answers sent to this connection, at the operations' byte
+    /// rate but in a budget of their own (paging never delays a move): a 40-byte request must
+    /// not make the server send without bound (issue #31).
+    private var peersPageByteBudget: TokenBucket?
+    /// The bytes of `by` each of this member's commits carries (its name, or its token's
+    /// subject or grant name): counted with each operation message against the byte rate,
+    /// since the event is stored and broadcast with it.
+    private var authorBytes = 0
     private var presenceBudget: TokenBucket?
     private var pingBudget: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
@@ -43,6 +51,7 @@ public final class HubSession: @unchecked Sendable {
         self.link = link
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
+        peersPageByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
         pingBudget = hub.configuration.pingRate.map { TokenBucket($0) }
         dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
@@ -82,7 +91,7 @@ public final class HubSession: @unchecked Sendable {
                     hub.metrics.rejected(.rateLimited)
                     return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
                 }
-                if operationByteBudget?.take(Double(text.utf8.count)) == false {
+                if operationByteBudget?.take(Double(text.utf8.count + authorBytes)) == false {
                     hub.metrics.rejected(.rateLimited)
                     return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
                 }
@@ -111,7 +120,15 @@ public final class HubSession: @unchecked Sendable {
                 guard presenceBudget?.take() != false else {
                     return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
                 }
-                room.listPeers(after: after, limit: limit, for: key)
+                // And its answer's bytes, known once the room wrote it, are paid afterwards: a
+                // request finds the budget in debt until the last answers are paid off.
+                guard peersPageByteBudget?.take(1) != false else {
+                    let rate = hub.configuration.operationByteRate.map { "\(Int($0.perSecond))" } ?? ""
+                    return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list answers beyond \(rate) bytes per second")))
+                }
+                room.listPeers(after: after, limit: limit, for: key) { [self] bytes in
+                    self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.spend(Double(bytes)) }
+                }
             case .error(let error):
                 link.send(.error(error))
             case .rejected(let rejected):
@@ -214,14 +231,15 @@ public final class HubSession: @unchecked Sendable {
         // A signed token names its holder: that name is shown to the others, not the one in hello.
         var hello = hello
         if let name = holder.name { hello.name = name }
-        guard Limits.isValidText(hello.name) else {
+        guard Limits.isValidName(hello.name) else {
             phase = .closed
-            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
+            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumNameBytes) bytes", close: .policyViolation)
         }
         guard Limits.isValidBoardID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(link, .notFound, "there is no board with that id", close: .policyViolation)
         }
+        authorBytes = holder.author(named: hello.name).utf8.count
         let room = hub.room(for: hello.board)
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.

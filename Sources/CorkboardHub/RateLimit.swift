@@ -36,6 +36,13 @@ struct TokenBucket: Sendable {
         return true
     }
 
+    /// Takes `cost` tokens whatever is left, going into debt: for what is known only after it
+    /// was allowed (the bytes of an answer), so the next request waits until the debt is paid.
+    mutating func spend(_ cost: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        refill(now)
+        tokens -= cost
+    }
+
     /// Nanoseconds until a token is available (0 when one is).
     mutating func wait(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> UInt64 {
         refill(now)
