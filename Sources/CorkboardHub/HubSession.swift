@@ -120,14 +120,16 @@ public final class HubSession: @unchecked Sendable {
                 guard presenceBudget?.take() != false else {
                     return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
                 }
-                // And its answer's bytes, known once the room wrote it, are paid afterwards: a
-                // request finds the budget in debt until the last answers are paid off.
-                guard peersPageByteBudget?.take(1) != false else {
+                // And by its answer's bytes: the most a page of `limit` maximal names takes
+                // now, settled with what the room wrote once it answered (a page of drags may
+                // take more, and then the budget is in debt).
+                let estimate = MembershipLimits.pageByteEstimate(limit: limit)
+                guard peersPageByteBudget?.take(Double(estimate)) != false else {
                     let rate = hub.configuration.operationByteRate.map { "\(Int($0.perSecond))" } ?? ""
                     return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list answers beyond \(rate) bytes per second")))
                 }
                 room.listPeers(after: after, limit: limit, for: key) { [self] bytes in
-                    self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.spend(Double(bytes)) }
+                    self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.settle(Double(bytes - estimate)) }
                 }
             case .error(let error):
                 link.send(.error(error))

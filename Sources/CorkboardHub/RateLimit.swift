@@ -36,11 +36,12 @@ struct TokenBucket: Sendable {
         return true
     }
 
-    /// Takes `cost` tokens whatever is left, going into debt: for what is known only after it
-    /// was allowed (the bytes of an answer), so the next request waits until the debt is paid.
-    mutating func spend(_ cost: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    /// Settles a `take` whose cost was estimated: `difference` more tokens (fewer when
+    /// negative: a refund, up to a full bucket), going into debt if need be, so the next take
+    /// waits until it is paid. For what is known only after it was allowed (an answer's bytes).
+    mutating func settle(_ difference: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         refill(now)
-        tokens -= cost
+        tokens = min(limit.burst, tokens - difference)
     }
 
     /// Nanoseconds until a token is available (0 when one is).

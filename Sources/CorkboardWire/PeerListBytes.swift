@@ -9,6 +9,12 @@ extension MembershipLimits {
     /// whatever its size, so that paging moves on).
     public static let listedPeerBytes = 32 * 1024
 
+    /// About the most a `peers.page` of `limit` peers without drags takes: what a byte rate
+    /// counts a `peers.list` as before the page is written.
+    public static func pageByteEstimate(limit: Int) -> Int {
+        min(listedPeerBytes, limit * (Limits.maximumNameBytes + 64)) + 128
+    }
+
     /// The leading `peers` whose JSON (with the commas between them) fits in
     /// `listedPeerBytes`; with `atLeastOne`, the first one even when it alone does not.
     public static func fitting(_ peers: [Peer], atLeastOne: Bool) -> [Peer] {
