@@ -65,7 +65,10 @@ test("after a truncated tick a small board is named again from a page, a big one
   socket().receive({ type: "peers", count: 3, truncated: true, joined: [], left: ["j1"] });
   assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }]);
   const page = [{ client: "me", name: "Me", drag: null }, { client: "j7", name: "J7", drag: { items: ["a"], over: null } }, { client: "j9", name: "J9", drag: null }];
-  socket().receive({ type: "peers.page", count: 3, next: null, peers: page });
+  // A page cut short by its bytes (a drag of many items): the SDK asks for the rest.
+  socket().receive({ type: "peers.page", count: 3, next: 7, peers: page.slice(0, 2) });
+  assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }, { type: "peers.list", after: 7, limit: 200 }]);
+  socket().receive({ type: "peers.page", count: 3, next: null, peers: page.slice(2) });
   assert.deepEqual([...live.peers.keys()], ["j7", "j9"]);
   assert.deepEqual(live.peers.get("j7")?.drag, { items: ["a"], over: null });
   assert.equal(live.memberCount, 3);
