@@ -13,7 +13,9 @@ import Foundation
 /// The session also applies the per-connection rates: operations beyond `operationRate` are
 /// answered `rate-limited` here, `drag.over` beyond `presenceRate` is coalesced here, and
 /// `drag.start` beyond it (or beyond `maxDragItems` items a second) is refused here, so a
-/// flooding client never reaches its room's queue with more than its budget.
+/// flooding client never reaches its room's queue with more than its budget. `peers.list` is
+/// presence too, and its answers' bytes are paid from a budget at `operationByteRate`, so a
+/// small request never makes the server send without bound (issue #31).
 ///
 /// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
 /// link's serial queue (every call of the transport arrives there, and the coalescing flush
