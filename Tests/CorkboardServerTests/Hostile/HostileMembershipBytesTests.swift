@@ -134,4 +134,16 @@ import WebSocket
             #expect(try Unharmed.commitAMove(ada).by == subject)
         }
     }
+
+    /// `corkboard token mint` refuses to make a token the server would refuse.
+    @Test func theCommandLineMintsNoTokenWithANameOverTheCap() throws {
+        for option in ["--sub", "--name"] {
+            var arguments = ["token", "mint", "--secret", SignedTokenServeTests.secret, "--role", "viewer", "--boards", "*"]
+            arguments += option == "--sub" ? ["--sub", Self.maximalName("u") + "x", "--name", "N"] : ["--sub", "u", "--name", Self.maximalName("N") + "x"]
+            let mint = try ServerProcess(arguments)
+            #expect(mint.waitForExit() == 64)
+            #expect(mint.standardError.contains("\(option) is longer than \(Limits.maximumNameBytes) bytes"), "\(mint.standardError)")
+            #expect(mint.standardOutput.isEmpty)
+        }
+    }
 }
