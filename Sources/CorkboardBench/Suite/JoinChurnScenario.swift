@@ -82,20 +82,7 @@ public struct JoinChurnScenario {
                 }
             }.start()
         }
-        var latencies: [UInt64] = []
-        var moveNumber = 0
-        while Date() < deadline {
-            moveNumber += 1
-            let baseSeq = good.log.withLock { $0.nextSeq - 1 }
-            let destination = moveNumber % 2 == 1 ? "b" : "a"
-            let opId = "good-\(moveNumber)"
-            let sent = DispatchTime.now().uptimeNanoseconds
-            good.send(
-                move: #"{"type":"move","opId":"\#(opId)","baseSeq":\#(baseSeq),"sources":["x0"],"#
-                    + #""destination":{"collection":"\#(destination)","before":null}}"#, opId: opId)
-            guard let answered = mover.wait(for: opId, timeout: 30) else { throw Failure(description: "move \(opId) had no answer in 30 s") }
-            latencies.append(answered - sent)
-        }
+        let latencies = try GoodMover.moveUntil(deadline, member: good, mover: mover)
         done.wait()
         let seconds = secondsSince(started)
         if let failure = failure.withLock({ $0 }) { throw Failure(description: "a churning join failed: \(failure)") }
@@ -132,7 +119,29 @@ private func zip(_ before: Double?, _ after: Double?) -> (Double, Double)? {
 }
 
 /// Tells the good member's move loop when its move was answered.
-private final class GoodMover: MoveAnswerListener, @unchecked Sendable {
+final class GoodMover: MoveAnswerListener, @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// `member` moves `x0` between columns `a` and `b`, one move at a time, until `deadline`:
+    /// the time from sending each to its answer.
+    static func moveUntil(_ deadline: Date, member: LeanMember, mover: GoodMover) throws -> [UInt64] {
+        var latencies: [UInt64] = []
+        var moveNumber = 0
+        while Date() < deadline {
+            moveNumber += 1
+            let baseSeq = member.log.withLock { $0.nextSeq - 1 }
+            let destination = moveNumber % 2 == 1 ? "b" : "a"
+            let opId = "good-\(moveNumber)"
+            let sent = DispatchTime.now().uptimeNanoseconds
+            member.send(
+                move: #"{"type":"move","opId":"\#(opId)","baseSeq":\#(baseSeq),"sources":["x0"],"#
+                    + #""destination":{"collection":"\#(destination)","before":null}}"#, opId: opId)
+            guard let answered = mover.wait(for: opId, timeout: 120) else { throw Failure(description: "move \(opId) had no answer in 120 s") }
+            latencies.append(answered - sent)
+        }
+        return latencies
+    }
+
     private let answers = Mutex<[String: UInt64]>([:])
     private let arrived = DispatchSemaphore(value: 0)
 
