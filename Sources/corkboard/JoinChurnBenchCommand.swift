@@ -7,7 +7,8 @@ struct JoinChurnBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join-churn",
         abstract:
-            "Join churn on a big board: threads connect, hello, read a little of the welcome and close, again and again, while one member commits moves; the joins made, the server's CPU, and the member's move latency.")
+            "Join churn on a big board: threads connect, hello, read a little of the welcome and close, again and again, while one member commits moves; the joins made, the server's CPU, and the member's move latency."
+    )
 
     @OptionGroup var target: SuiteTargetOptions
     @Option(help: "Items on the board (labels of --label-bytes).") var items = 10_000

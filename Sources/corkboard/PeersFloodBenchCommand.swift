@@ -7,7 +7,8 @@ struct PeersFloodBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peers-flood",
         abstract:
-            "A peers.list flood: peers with long names on one board, members asking for pages of 200 of them many times a second, one member committing moves; the bytes sent to the flooders, the server's CPU, and the member's move latency.")
+            "A peers.list flood: peers with long names on one board, members asking for pages of 200 of them many times a second, one member committing moves; the bytes sent to the flooders, the server's CPU, and the member's move latency."
+    )
 
     @OptionGroup var target: SuiteTargetOptions
     @Option(help: "Peers on the board.") var peers = 200

@@ -41,7 +41,10 @@ public struct PeersFloodScenario {
         let nameBytes = configuration.nameBytes
         let peers = try LeanMember.joinAll(
             1..<1 + configuration.peers, target: target, board: { _ in board.id }, listener: nil, receivers: receivers,
-            name: { number in let prefix = "p\(number)-"; return prefix + String(repeating: "n", count: max(0, nameBytes - prefix.utf8.count)) })
+            name: { number in
+                let prefix = "p\(number)-"
+                return prefix + String(repeating: "n", count: max(0, nameBytes - prefix.utf8.count))
+            })
         defer { for peer in peers { peer.close() } }
         let flooders = try LeanMember.joinAll(
             10_000..<10_000 + configuration.flooders, target: target, board: { _ in board.id }, listener: nil, receivers: receivers)
