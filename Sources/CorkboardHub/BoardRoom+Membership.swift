@@ -39,7 +39,8 @@ extension BoardRoom {
 
     /// A peer joined (already in the roster): told to everyone but `key`, the member who joined.
     func announceJoin(of peer: ListedPeer, except key: MemberKey?) {
-        if tellsAtOnce {
+        // `{"client":…,"name":…,"type":"peer.joined"}`: about its bytes.
+        if tellsAtOnce(costing: 44 + peer.client.utf8.count + peer.name.utf8.count) {
             sendToOthers(of: key, .peerJoined(client: peer.client, name: peer.name))
         } else {
             membershipTick.join(PeerName(client: peer.client, name: peer.name))
@@ -49,7 +50,7 @@ extension BoardRoom {
 
     /// A peer left (already out of the roster).
     func announceLeave(of peer: ListedPeer, except key: MemberKey?) {
-        if tellsAtOnce {
+        if tellsAtOnce(costing: 34 + peer.client.utf8.count) {
             sendToOthers(of: key, .peerLeft(client: peer.client))
         } else {
             membershipTick.leave(peer.client)
@@ -57,9 +58,12 @@ extension BoardRoom {
         }
     }
 
-    /// A small board, with nothing waiting for a tick, hears a change as it happens.
-    private var tellsAtOnce: Bool {
-        !membershipTick.isScheduled && roster.count <= MembershipLimits.listedPeers
+    /// A small board, with nothing waiting for a tick, hears a change as it happens, while
+    /// its changes' bytes stay within the announcement rate: past it (join churn) they wait
+    /// for the tick, which tells them all in one message.
+    private func tellsAtOnce(costing bytes: Int) -> Bool {
+        guard !membershipTick.isScheduled && roster.count <= MembershipLimits.listedPeers else { return false }
+        return announcementBudget?.take(Double(bytes)) != false
     }
 
     private func scheduleMembershipTick() {
