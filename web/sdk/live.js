@@ -538,6 +538,10 @@ export class LiveBoard extends EventTarget {
     this.memberCount = message.count;
     this.setState("live");
     this.startHeartbeat();
+    // A small board's welcome names everyone unless its list reached 32 KiB (drags of many
+    // items, docs/protocol.md#3-joining): then the rest is asked for, page by page.
+    const others = message.count - 1;
+    if (others <= 50 && message.peers.length < others) this.namingEveryone = this.listPeers(null, 200);
     // Everything we did that has no answer yet goes again, with the same opIds: the server
     // answers a repeat with its first outcome, so nothing is applied twice. A base seq counts
     // in its epoch's history: kept in the same one (the server reads the board as it was
