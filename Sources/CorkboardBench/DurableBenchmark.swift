@@ -228,7 +228,7 @@ public struct DurableBenchmark {
     }
 
     /// User plus system CPU seconds of the server child, from `/proc/PID/stat`.
-    private static func serverCPUSeconds(_ target: BenchTarget) -> Double? {
+    static func serverCPUSeconds(_ target: BenchTarget) -> Double? {
         guard let pid = target.serverProcessID,
             let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")

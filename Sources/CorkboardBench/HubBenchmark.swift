@@ -160,9 +160,13 @@ public struct HubBenchmark {
     /// `POST /api/boards` on a connection of its own with `Connection: close`, so the response
     /// is everything read before the server closes.
     static func create(_ board: Board, target: BenchTarget, loop: IOLoop) throws {
-        let body = try WireFormat.encode(board)
+        try post("/api/boards", body: try WireFormat.encode(board), expecting: "201", target: target, loop: loop)
+    }
+
+    /// `POST path` with a JSON `body` on a connection of its own; fails unless answered `status`.
+    static func post(_ path: String, body: Data, expecting status: String, target: BenchTarget, loop: IOLoop) throws {
         let head =
-            "POST /api/boards HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nContent-Type: application/json\r\n"
+            "POST \(path) HTTP/1.1\r\nHost: \(target.host):\(target.port)\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let reader = ResponseReader()
         Connector.connect(host: target.host, port: target.port, loop: loop) { result in
@@ -175,11 +179,11 @@ public struct HubBenchmark {
             }
         }
         guard reader.done.wait(timeout: .now() + 30) == .success else {
-            throw BenchTarget.Failure(description: "POST /api/boards got no answer in 30 s")
+            throw BenchTarget.Failure(description: "POST \(path) got no answer in 30 s")
         }
         let response = reader.response
-        guard response.hasPrefix("HTTP/1.1 201") else {
-            throw BenchTarget.Failure(description: "POST /api/boards: \(response.prefix(300))")
+        guard response.hasPrefix("HTTP/1.1 \(status)") else {
+            throw BenchTarget.Failure(description: "POST \(path): \(response.prefix(300))")
         }
     }
 }

@@ -110,19 +110,14 @@ extension BoardRoom {
         // An observer is told what it may do: read, as a viewer, whatever its token grants.
         let shownRole = hello.observe ? Role.viewer : role
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
-            link.send(
-                .welcome(
-                    Welcome(
-                        client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count)))
+            let welcome = Welcome(
+                client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count)
+            link.send(text: welcome.text(board: nil))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
         } else {
-            link.send(
-                .welcome(
-                    Welcome(
-                        client: client, role: shownRole, epoch: epoch, seq: durable, resumed: false, board: durableBoard, peers: peers,
-                        count: count)))
+            link.send(text: snapshotWelcome(client: client, role: shownRole, peers: peers, count: count))
             members[key] = member
         }
         showRemoteDrags(to: key)

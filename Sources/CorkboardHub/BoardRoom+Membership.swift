@@ -21,7 +21,9 @@ extension BoardRoom {
         }
         dragging.sort { $0.order < $1.order }
         let latest = roster.latest(bound - dragging.count) { dragState(of: $0) != nil }
-        return (dragging + latest).map(peer)
+        // Within the byte bound too: a dragging peer's items may be many, and a page of
+        // `peers.list` reaches whoever did not fit.
+        return MembershipLimits.fitting((dragging + latest).map(peer), atLeastOne: false)
     }
 
     /// A peer as `welcome` and `peers.page` list it.
@@ -37,7 +39,8 @@ extension BoardRoom {
 
     /// A peer joined (already in the roster): told to everyone but `key`, the member who joined.
     func announceJoin(of peer: ListedPeer, except key: MemberKey?) {
-        if tellsAtOnce {
+        // `{"client":…,"name":…,"type":"peer.joined"}`: about its bytes.
+        if tellsAtOnce(costing: 44 + peer.client.utf8.count + peer.name.utf8.count) {
             sendToOthers(of: key, .peerJoined(client: peer.client, name: peer.name))
         } else {
             membershipTick.join(PeerName(client: peer.client, name: peer.name))
@@ -47,7 +50,7 @@ extension BoardRoom {
 
     /// A peer left (already out of the roster).
     func announceLeave(of peer: ListedPeer, except key: MemberKey?) {
-        if tellsAtOnce {
+        if tellsAtOnce(costing: 34 + peer.client.utf8.count) {
             sendToOthers(of: key, .peerLeft(client: peer.client))
         } else {
             membershipTick.leave(peer.client)
@@ -55,9 +58,12 @@ extension BoardRoom {
         }
     }
 
-    /// A small board, with nothing waiting for a tick, hears a change as it happens.
-    private var tellsAtOnce: Bool {
-        !membershipTick.isScheduled && roster.count <= MembershipLimits.listedPeers
+    /// A small board, with nothing waiting for a tick, hears a change as it happens, while
+    /// its changes' bytes stay within the announcement rate: past it (join churn) they wait
+    /// for the tick, which tells them all in one message.
+    private func tellsAtOnce(costing bytes: Int) -> Bool {
+        guard !membershipTick.isScheduled && roster.count <= MembershipLimits.listedPeers else { return false }
+        return announcementBudget?.take(Double(bytes)) != false
     }
 
     private func scheduleMembershipTick() {
@@ -71,13 +77,19 @@ extension BoardRoom {
         }
     }
 
-    /// Answers `peers.list` (docs/protocol.md#peers-list): a page in join order.
-    func listPeers(after: Int?, limit: Int, for key: MemberKey) {
+    /// Answers `peers.list` (docs/protocol.md#peers-list): a page in join order, of at most
+    /// `limit` peers and `MembershipLimits.listedPeerBytes` of them; `sent` hears the bytes
+    /// of the answer (the asker's session counts them against its byte rate).
+    func listPeers(after: Int?, limit: Int, for key: MemberKey, sent: @escaping @Sendable (Int) -> Void) {
         perform {
             guard self.members[key] != nil else { return }
             let page = self.roster.page(after: after, limit: limit)
-            let peers = page.peers.map(self.peer)
-            self.reply(WireText.encode(.peersPage(PeersPage(count: self.roster.count, peers: peers, next: page.next))), to: key)
+            let peers = MembershipLimits.fitting(page.peers.map(self.peer), atLeastOne: true)
+            // Cut short by bytes: the next page starts after the last peer listed.
+            let next = peers.count < page.peers.count ? page.peers[peers.count - 1].order : page.next
+            let text = WireText.encode(.peersPage(PeersPage(count: self.roster.count, peers: peers, next: next)))
+            self.reply(text, to: key)
+            sent(text.utf8.count)
         }
     }
 }

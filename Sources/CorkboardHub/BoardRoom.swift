@@ -39,6 +39,9 @@ final class BoardRoom: @unchecked Sendable {
     /// Its peers in join order, and the joins and leaves waiting for the membership tick.
     var roster = PeerRoster()
     var membershipTick = MembershipTick()
+    /// What `peer.joined` and `peer.left` may still cost the members at once
+    /// (`HubConfiguration.announcementByteRate`); beyond it changes wait for the tick.
+    var announcementBudget: TokenBucket?
     /// With a shared store: the peers of other nodes, this node's joins and leaves waiting to
     /// be told to them, and (while loading) the nodes whose lists are awaited, and what then runs.
     var remoteRoster = RemoteRoster()
@@ -67,11 +70,15 @@ final class BoardRoom: @unchecked Sendable {
     var afterCatchUp: [() -> Void] = []
     /// Members whose join waits for that reading (a resume from a seq not seen here yet).
     var joining: Set<MemberKey> = []
+    /// The durable board written for `welcome`, and the epoch and seq it is of
+    /// (BoardRoom+Welcome.swift).
+    var welcomeBoard: WelcomeBoard?
 
     init(id: String, hub: Hub) {
         self.id = id
         self.hub = hub
         queue = DispatchQueue(label: "corkboard.board.\(id)", target: hub.roomTarget())
+        announcementBudget = hub.configuration.announcementByteRate.map { TokenBucket($0) }
     }
 
     // MARK: Loading

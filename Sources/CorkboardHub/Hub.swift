@@ -48,7 +48,7 @@ public final class Hub: Sendable {
         self.store = store
         cluster = store as? any ClusterSignals
         self.metrics = HubMetrics(factory: metrics)
-        accessPolicy = Mutex(access)
+        accessPolicy = Mutex(NameBoundAccess(access))
         self.configuration = configuration
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
@@ -152,7 +152,7 @@ public final class Hub: Sendable {
     /// role it joined with is disconnected: a revoked token with `error` `forbidden` and close
     /// 1008, a changed role with close 1012 so that the client joins again with its new role.
     public func replaceAccess(with policy: AccessPolicy) {
-        accessPolicy.withLock { $0 = policy }
+        accessPolicy.withLock { $0 = NameBoundAccess(policy) }
         for room in rooms.withLock({ Array($0.values) }) { room.recheckAccess() }
     }
 
@@ -257,7 +257,8 @@ public final class Hub: Sendable {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
         }
-        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes)) {
+        // The commit carries `author` as its `by`: counted with the body, as it is stored and sent with it.
+        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes + author.utf8.count)) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.byteRateLimitedRejection(request.opId))))
         }

@@ -20,6 +20,12 @@ public struct HubConfiguration: Sendable {
     /// How often a board past `MembershipLimits.listedPeers` peers tells its joins and leaves,
     /// all of the tick in one `peers` message (docs/protocol.md#peers).
     public var membershipTick: DispatchTimeInterval = .milliseconds(100)
+    /// Bytes of `peer.joined` and `peer.left` a board sends each member at once (every member
+    /// gets the same); beyond it the changes wait for the membership tick and go out together
+    /// in one `peers` message, as on a big board, so join churn on a small board costs each
+    /// member at most this and one message a tick, not one message per join
+    /// (docs/protocol.md#peers, issue #31). nil: no limit.
+    public var announcementByteRate: RateLimit? = RateLimit(perSecond: 16_384)
     /// From this many members on, a board's drag changes go out once per
     /// `dragBroadcastInterval` as one `drags` message (docs/protocol.md#6-presence-drag-state);
     /// below it, one message per change. nil: never batched.

@@ -17,6 +17,8 @@ struct HubMetrics: Sendable {
     let committed: Counter
     /// Events other nodes committed, read from the shared store and broadcast here.
     let followed: Counter
+    /// Boards written for `welcome` snapshots: once per board and seq, shared by every join at it.
+    let welcomeBoardsWritten: Counter
     /// Batches another node beat to the board's next seq (resolved again after catching up).
     let conflicts: Counter
     private let rejected: [RejectionCode: Counter]
@@ -37,6 +39,8 @@ struct HubMetrics: Sendable {
         "corkboard_drags": "Drags in progress.",
         "corkboard_ops_committed_total": "Events made durable by this node and broadcast.",
         "corkboard_ops_followed_total": "Events other nodes committed, read from the shared store and broadcast here.",
+        "corkboard_welcome_boards_written_total":
+            "Boards written to JSON for welcome snapshots: once per board and seq, shared by every join at that seq.",
         "corkboard_store_conflicts_total": "Batches another node beat to the board's next seq (resolved again after catching up).",
         "corkboard_ops_rejected_total": "Operations rejected, by code.",
         commitToBroadcastLabel: "From the sequencer's decision to the hand-over of the durable event to the sockets.",
@@ -50,6 +54,7 @@ struct HubMetrics: Sendable {
         committed = Counter(label: "corkboard_ops_committed_total", factory: factory)
         followed = Counter(label: "corkboard_ops_followed_total", factory: factory)
         conflicts = Counter(label: "corkboard_store_conflicts_total", factory: factory)
+        welcomeBoardsWritten = Counter(label: "corkboard_welcome_boards_written_total", factory: factory)
         rejected = Dictionary(
             uniqueKeysWithValues: RejectionCode.allCases.map { code in
                 (code, Counter(label: "corkboard_ops_rejected_total", dimensions: [("code", code.rawValue)], factory: factory))

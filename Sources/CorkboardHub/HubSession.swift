@@ -13,7 +13,9 @@ import Foundation
 /// The session also applies the per-connection rates: operations beyond `operationRate` are
 /// answered `rate-limited` here, `drag.over` beyond `presenceRate` is coalesced here, and
 /// `drag.start` beyond it (or beyond `maxDragItems` items a second) is refused here, so a
-/// flooding client never reaches its room's queue with more than its budget.
+/// flooding client never reaches its room's queue with more than its budget. `peers.list` is
+/// presence too, and its answers' bytes are paid from a budget at `operationByteRate`, so a
+/// small request never makes the server send without bound (issue #31).
 ///
 /// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
 /// link's serial queue (every call of the transport arrives there, and the coalescing flush
@@ -38,6 +40,14 @@ public final class HubSession: @unchecked Sendable {
     private var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
+    /// The bytes of the `peers.page` answers sent to this connection, at the operations' byte
+    /// rate but in a budget of their own (paging never delays a move): a 40-byte request must
+    /// not make the server send without bound (issue #31).
+    private var peersPageByteBudget: TokenBucket?
+    /// The bytes of `by` each of this member's commits carries (its name, or its token's
+    /// subject or grant name): counted with each operation message against the byte rate,
+    /// since the event is stored and broadcast with it.
+    private var authorBytes = 0
     private var presenceBudget: TokenBucket?
     private var pingBudget: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
@@ -52,6 +62,7 @@ public final class HubSession: @unchecked Sendable {
         self.address = address
         operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
         operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
+        peersPageByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
         presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
         pingBudget = hub.configuration.pingRate.map { TokenBucket($0) }
         dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
@@ -84,7 +95,7 @@ public final class HubSession: @unchecked Sendable {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
             }
-            if operationByteBudget?.take(Double(text.utf8.count)) == false {
+            if operationByteBudget?.take(Double(text.utf8.count + authorBytes)) == false {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
             }
@@ -113,7 +124,17 @@ public final class HubSession: @unchecked Sendable {
             guard presenceBudget?.take() != false else {
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
             }
-            room.listPeers(after: after, limit: limit, for: key)
+            // And by its answer's bytes: the most a page of `limit` maximal names takes
+            // now, settled with what the room wrote once it answered (a page of drags may
+            // take more, and then the budget is in debt).
+            let estimate = MembershipLimits.pageByteEstimate(limit: limit)
+            guard peersPageByteBudget?.take(Double(estimate)) != false else {
+                let rate = hub.configuration.operationByteRate.map { "\(Int($0.perSecond))" } ?? ""
+                return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list answers beyond \(rate) bytes per second")))
+            }
+            room.listPeers(after: after, limit: limit, for: key) { [self] bytes in
+                self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.settle(Double(bytes - estimate)) }
+            }
         case .error(let error):
             link.send(.error(error))
         case .rejected(let rejected):
@@ -238,14 +259,15 @@ public final class HubSession: @unchecked Sendable {
         // A signed token names its holder: that name is shown to the others, not the one in hello.
         var hello = hello
         if let name = holder.name { hello.name = name }
-        guard Limits.isValidText(hello.name) else {
+        guard Limits.isValidName(hello.name) else {
             phase = .closed
-            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumTextBytes) bytes", close: .policyViolation)
+            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumNameBytes) bytes", close: .policyViolation)
         }
         guard Limits.isValidBoardID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(link, .notFound, "there is no board with that id", close: .policyViolation)
         }
+        authorBytes = holder.author(named: hello.name).utf8.count
         let room = hub.room(for: hello.board)
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.

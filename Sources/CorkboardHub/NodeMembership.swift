@@ -51,8 +51,9 @@ struct NodeMembership: Codable, Sendable, Hashable {
         return joins + leaves
     }
 
-    /// Names up to `maximumNameBytes` (a name may be 16 KiB, a notification is under 8,000
-    /// bytes): on other nodes, a longer name is shown cut, with an ellipsis.
+    /// Names up to `maximumNameBytes` (a notification is under 8,000 bytes): on other nodes, a
+    /// longer name is shown cut, with an ellipsis. Names are held to `Limits.maximumNameBytes`
+    /// (256) at `hello` now, so only a node of an older version sends one that long.
     static let maximumNameBytes = 1_024
 
     private static func shortened(_ peer: PeerName) -> PeerName {

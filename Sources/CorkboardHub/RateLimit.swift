@@ -36,6 +36,14 @@ struct TokenBucket: Sendable {
         return true
     }
 
+    /// Settles a `take` whose cost was estimated: `difference` more tokens (fewer when
+    /// negative: a refund, up to a full bucket), going into debt if need be, so the next take
+    /// waits until it is paid. For what is known only after it was allowed (an answer's bytes).
+    mutating func settle(_ difference: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        refill(now)
+        tokens = min(limit.burst, tokens - difference)
+    }
+
     /// Nanoseconds until a token is available (0 when one is).
     mutating func wait(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> UInt64 {
         refill(now)

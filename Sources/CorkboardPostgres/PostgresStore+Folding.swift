@@ -23,7 +23,8 @@ extension PostgresStore {
             fold(board, from: snapshotSeq, through: through)
         case .measure(let byCount):
             let sizes = PostgresStatement(
-                "SELECT seq, octet_length(op) AS op_bytes, op_id FROM event WHERE board = $1 ORDER BY seq DESC", [board])
+                "SELECT seq, octet_length(op) AS op_bytes, op_id, coalesce(octet_length(author), 0) AS author_bytes FROM event"
+                    + " WHERE board = $1 ORDER BY seq DESC", [board])
             runReading([sizes]) { [self] result in
                 let measured = (try? result.get()).flatMap { groups in try? Self.storedSizes(groups[0]) } ?? []
                 guard let through = folding.foldThrough(byCount: byCount, snapshotSeq: snapshotSeq, newestFirst: measured) else { return }
@@ -37,7 +38,9 @@ extension PostgresStore {
         try (0..<rows.count).map { row throws(PostgresError) in
             (
                 seq: try rows.int(row, "seq"),
-                bytes: LogRetention.storedBytes(opJSONBytes: try rows.int(row, "op_bytes"), opId: try rows.string(row, "op_id"))
+                bytes: LogRetention.storedBytes(
+                    opJSONBytes: try rows.int(row, "op_bytes"), opId: try rows.string(row, "op_id"),
+                    authorBytes: try rows.int(row, "author_bytes"))
             )
         }
     }

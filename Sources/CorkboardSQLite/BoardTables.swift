@@ -116,7 +116,7 @@ enum BoardTables {
         for event in events {
             let op = String(decoding: try encoder.encode(event.op), as: UTF8.self)
             try statement.execute(arguments: [board, event.seq, event.opId, event.client, op, event.adjusted, event.at, event.by])
-            bytes += LogRetention.storedBytes(opJSONBytes: op.utf8.count, opId: event.opId)
+            bytes += LogRetention.storedBytes(opJSONBytes: op.utf8.count, opId: event.opId, authorBytes: event.by?.utf8.count ?? 0)
         }
         return bytes
     }
@@ -126,10 +126,11 @@ enum BoardTables {
     static func storedSizesNewestFirst(_ db: Database, board: String) throws -> [(seq: Int, bytes: Int)] {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId FROM event WHERE board = ? ORDER BY seq DESC
+                SELECT seq, length(CAST(op AS BLOB)) AS opBytes, opId, coalesce(length(CAST(author AS BLOB)), 0) AS authorBytes
+                FROM event WHERE board = ? ORDER BY seq DESC
                 """)
         return try Row.fetchAll(statement, arguments: [board]).map { row in
-            (seq: row["seq"], bytes: LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"]))
+            (seq: row["seq"], bytes: LogRetention.storedBytes(opJSONBytes: row["opBytes"], opId: row["opId"], authorBytes: row["authorBytes"]))
         }
     }
 

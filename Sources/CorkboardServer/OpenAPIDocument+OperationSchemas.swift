@@ -378,7 +378,7 @@ extension OpenAPIDocument {
               },
               "by": {
                 "type": "string",
-                "description": "the author: the signed token's sub, else the token-file grant's name, else the hello name (over HTTP: \"http\"); absent on events stored before authors were kept"
+                "description": "the author: the signed token's sub, else the token-file grant's name, else the hello name (over HTTP: \"http\"); at most 256 bytes of UTF-8 (names are) on events committed since names were bounded; absent on events stored before authors were kept"
               },
               "noop": {
                 "const": true

@@ -58,8 +58,8 @@ enum TokenFileReading {
         var name: String?
         switch fields["name"] {
         case nil: break
-        case .string(let value)? where !value.isEmpty && Limits.isValidText(value): name = value
-        default: throw TokenFileError("\"name\" must be a non-empty string of at most \(Limits.maximumTextBytes) bytes")
+        case .string(let value)? where !value.isEmpty && Limits.isValidName(value): name = value
+        default: throw TokenFileError("\"name\" must be a non-empty string of at most \(Limits.maximumNameBytes) bytes")
         }
         return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics, name: name)
     }

@@ -52,8 +52,10 @@ public struct LogRetention: Sendable, Hashable {
 
     /// What an event counts as against `byteBudget`: its operation's JSON as stored, its
     /// opId, and a fixed share for the rest of its row.
-    public static func storedBytes(opJSONBytes: Int, opId: OperationID) -> Int {
-        opJSONBytes + opId.utf8.count + rowOverhead
+    /// `authorBytes`: the event's `by`, which a client's name or token chose (issue #31): counted
+    /// like the operation, so a long one cannot make a log of events that each count small.
+    public static func storedBytes(opJSONBytes: Int, opId: OperationID, authorBytes: Int) -> Int {
+        opJSONBytes + opId.utf8.count + authorBytes + rowOverhead
     }
 
     /// The fixed share of an event's row (seq, client, flags, index entries).

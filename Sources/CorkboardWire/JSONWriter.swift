@@ -141,6 +141,12 @@ struct JSONWriter {
         closeObject()
     }
 
+    /// JSON written before (a board shared by many `welcome`s), as the next value.
+    mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
     /// `"name":` for a name known only when writing (a data key, a folder's id).
     mutating func memberName(_ name: String) {
         string(name)

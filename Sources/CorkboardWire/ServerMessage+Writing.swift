@@ -121,7 +121,7 @@ extension JSONWriter {
         json.closeObject()
     }
     /// `{"before","collection","index"}`.
-    fileprivate mutating func write(_ target: DragTarget) {
+    mutating func write(_ target: DragTarget) {
         openObject()
         key("before")
         optionalString(target.before)

@@ -9,7 +9,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Run a benchmark and print its figures.",
         subcommands: [
             ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-            HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
+            HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, JoinChurnBenchCommand.self,
+            PeersFloodBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
             PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
             RestartBenchCommand.self,
         ])

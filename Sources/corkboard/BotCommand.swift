@@ -50,7 +50,7 @@ struct BotOptions: ParsableArguments {
     @Option(help: "Id of the board to join.")
     var board: String
 
-    @Option(help: "Name the others see.")
+    @Option(help: "Name the others see, at most 256 bytes.")
     var name = "corkboard-bot"
 
     @Option(help: "Token of the server's token file (env: CORKBOARD_TOKEN); not needed in open mode.")

@@ -22,10 +22,10 @@ struct MintCommand: ParsableCommand {
     @Option(help: "A file of secrets, one a line; the first one signs (env: CORKBOARD_TOKEN_SECRET_FILE).")
     var secretFile: String?
 
-    @Option(help: "The user id (claim sub).")
+    @Option(help: "The user id (claim sub), at most 256 bytes.")
     var sub: String
 
-    @Option(help: "The name shown to the others (claim name).")
+    @Option(help: "The name shown to the others (claim name), at most 256 bytes.")
     var name: String
 
     @Option(help: "viewer, editor or owner.")
@@ -40,6 +40,10 @@ struct MintCommand: ParsableCommand {
     func run() throws {
         guard let role = Role(rawValue: role) else { throw ValidationError("--role must be viewer, editor or owner") }
         guard ttl > 0 else { throw ValidationError("--ttl must be a positive number of seconds") }
+        // The server refuses a token naming its holder with more (docs/protocol.md#3-joining).
+        for (option, value) in [("--sub", sub), ("--name", name)] where !Limits.isValidName(value) {
+            throw ValidationError("\(option) is longer than \(Limits.maximumNameBytes) bytes; the server would refuse the token")
+        }
         let environment = ProcessInfo.processInfo.environment
         var secrets: [String] = []
         if let secret = secret ?? environment["CORKBOARD_TOKEN_SECRET"] {

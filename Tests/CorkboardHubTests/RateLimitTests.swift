@@ -22,6 +22,26 @@ import Testing
         #expect(later == [true, true, false])
     }
 
+    /// An estimate taken up front (a `peers.list` at its page's bound) and settled with the
+    /// answer's real size: a smaller answer gives tokens back (never past the burst), a bigger
+    /// one leaves the bucket in debt until the rate has paid it.
+    @Test func anEstimatedTakeIsSettledWithWhatItCost() {
+        var bucket = TokenBucket(RateLimit(perSecond: 100, burst: 1_000), now: 0)
+        let estimated = bucket.take(600, now: 0)
+        bucket.settle(-400, now: 0)
+        let refunded = bucket.take(800, now: 0)
+        #expect(estimated && refunded, "200 were used of the 600 taken")
+        bucket.settle(-10_000, now: 0)
+        let takenWhole = bucket.take(1_000, now: 0)
+        let oneMore = bucket.take(1, now: 0)
+        #expect(takenWhole && !oneMore, "refunds stop at the burst")
+        bucket.settle(2_500, now: 0)
+        let inDebt = bucket.take(1, now: 10 * Self.second)
+        #expect(!inDebt, "1,500 tokens in debt after 1,000 came back")
+        let paid = bucket.take(1, now: 26 * Self.second)
+        #expect(paid)
+    }
+
     @Test func theBurstDefaultsToOneSecondsWorth() {
         #expect(RateLimit(perSecond: 50).burst == 50)
         #expect(RateLimit(perSecond: 0.5).burst == 1, "at least one action is always possible")

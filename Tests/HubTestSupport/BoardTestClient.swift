@@ -76,7 +76,8 @@ public final class BoardTestClient: @unchecked Sendable {
         self.transport = transport
         boardID = board
         self.name = name
-        opPrefix = "\(name)-\(UUID().uuidString.prefix(8))"
+        // Some of the name: an opId is at most 128 bytes, a name may be 256.
+        opPrefix = "\(String(decoding: name.utf8.prefix(40), as: UTF8.self))-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
         try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe)), on: transport)
         let (first, text) = try Self.read(transport)

@@ -65,7 +65,10 @@ test("after a truncated tick a small board is named again from a page, a big one
   socket().receive({ type: "peers", count: 3, truncated: true, joined: [], left: ["j1"] });
   assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }]);
   const page = [{ client: "me", name: "Me", drag: null }, { client: "j7", name: "J7", drag: { items: ["a"], over: null } }, { client: "j9", name: "J9", drag: null }];
-  socket().receive({ type: "peers.page", count: 3, next: null, peers: page });
+  // A page cut short by its bytes (a drag of many items): the SDK asks for the rest.
+  socket().receive({ type: "peers.page", count: 3, next: 7, peers: page.slice(0, 2) });
+  assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }, { type: "peers.list", after: 7, limit: 200 }]);
+  socket().receive({ type: "peers.page", count: 3, next: null, peers: page.slice(2) });
   assert.deepEqual([...live.peers.keys()], ["j7", "j9"]);
   assert.deepEqual(live.peers.get("j7")?.drag, { items: ["a"], over: null });
   assert.equal(live.memberCount, 3);
@@ -77,4 +80,22 @@ test("a dropped socket forgets the people and their count", () => {
   socket().serverClose(1006);
   assert.equal(live.memberCount, 0);
   assert.equal(live.peers.size, 0);
+});
+
+test("a small board's welcome cut short by its bytes is completed from pages", () => {
+  const { live, socket, join } = setUp();
+  const dragger = { client: "c1", name: "Bob", drag: { items: ["a"], over: null } };
+  join({ client: "me", peers: [dragger], count: 4 });
+  assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }]);
+  socket().receive({ type: "peers.page", count: 4, next: 9, peers: [{ client: "me", name: "Me", drag: null }, { client: "c2", name: "Cy", drag: null }] });
+  socket().receive({ type: "peers.page", count: 4, next: null, peers: [{ client: "c3", name: "Dee", drag: null }] });
+  assert.deepEqual(socket().sentOfType("peers.list"), [{ type: "peers.list", limit: 200 }, { type: "peers.list", after: 9, limit: 200 }]);
+  assert.deepEqual([...live.peers.keys()], ["c1", "c2", "c3"]);
+  assert.deepEqual(live.peers.get("c1")?.drag, { items: ["a"], over: null });
+});
+
+test("a welcome that names everyone asks for nothing", () => {
+  const { socket, join } = setUp();
+  join({ client: "me", peers: [{ client: "c1", name: "Bob", drag: null }], count: 2 });
+  assert.deepEqual(socket().sentOfType("peers.list"), []);
 });

@@ -5,15 +5,21 @@ const NAME_KEY = "corkboard.name";
 const TOKEN_KEY = "corkboard.token";
 
 /**
+ * The server refuses a name over 256 bytes of UTF-8 (docs/protocol.md#3-joining); 64 UTF-16
+ * code units are at most 192.
+ */
+const MAX_NAME_LENGTH = 64;
+
+/**
  * `?name=` wins (and is not stored); then the stored name; then a new guest name, stored.
  * @param {URLSearchParams} params
  * @returns {string}
  */
 export function displayName(params) {
   const asked = params.get("name")?.trim();
-  if (asked) return asked.slice(0, 64);
+  if (asked) return asked.slice(0, MAX_NAME_LENGTH);
   const stored = localStorage.getItem(NAME_KEY);
-  if (stored) return stored;
+  if (stored) return stored.slice(0, MAX_NAME_LENGTH);
   const guest = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
   localStorage.setItem(NAME_KEY, guest);
   return guest;

@@ -158,6 +158,8 @@ export class LiveBoard extends EventTarget {
     this.dragOverTimer = null;
     /** While a `drags` batch is taken: its changes' "presence" events wait for its end. */
     this.holdingPresence = false;
+    /** Asking page after page for everyone on a small board (see `distrustPeers`). */
+    this.namingEveryone = false;
     this.lastDragOverAt = -Infinity;
     /** @type {DragOverRequest | null} */
     this.nextDragOver = null;
@@ -429,6 +431,9 @@ export class LiveBoard extends EventTarget {
       case "peers.page":
         this.learnPeers(message.peers);
         this.memberCount = message.count;
+        // A page ends at 32 KiB of people too (drags of many items): the rest comes next.
+        if (this.namingEveryone && message.next !== null) this.listPeers(message.next, 200);
+        else this.namingEveryone = false;
         return this.dispatch("presence", { next: message.next });
       case "drag": {
         // A client never seen joining is on another node (several nodes share the board):
@@ -500,7 +505,7 @@ export class LiveBoard extends EventTarget {
     const others = this.memberCount - 1;
     if (others > 50 && this.peers.size <= others) return;
     for (const [client, peer] of this.peers) if (!peer.elsewhere) this.peers.delete(client);
-    if (others <= 50) this.listPeers(null, 200);
+    if (others <= 50) this.namingEveryone = this.listPeers(null, 200);
     else this.learnPeers(joined);
   }
 
@@ -533,6 +538,10 @@ export class LiveBoard extends EventTarget {
     this.memberCount = message.count;
     this.setState("live");
     this.startHeartbeat();
+    // A small board's welcome names everyone unless its list reached 32 KiB (drags of many
+    // items, docs/protocol.md#3-joining): then the rest is asked for, page by page.
+    const others = message.count - 1;
+    if (others <= 50 && message.peers.length < others) this.namingEveryone = this.listPeers(null, 200);
     // Everything we did that has no answer yet goes again, with the same opIds: the server
     // answers a repeat with its first outcome, so nothing is applied twice. A base seq counts
     // in its epoch's history: kept in the same one (the server reads the board as it was

@@ -29,7 +29,7 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     /// `resume` when given), and waits for the welcome. Blocking.
     init(
         number: Int, host: String, port: UInt16, board: String, listener: MoveAnswerListener?, resume: ResumePoint? = nil,
-        timeout: Double = 60
+        name: String? = nil, timeout: Double = 60
     ) throws {
         self.number = number
         self.listener = listener
@@ -40,7 +40,9 @@ final class LeanMember: BenchMember, @unchecked Sendable {
             try connectBlocking(host: host, port: port, timeout: timeout)
             try handshake(host: host, port: port, board: board)
             let resuming = resume.map { #","resume":{"epoch":"\#($0.epoch)","seq":\#($0.seq)}"# } ?? ""
-            try sendFrame(opcode: 1, Array(#"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"\#(resuming)}"#.utf8))
+            // A bench name needs no JSON escapes.
+            let name = name ?? "bench-\(number)"
+            try sendFrame(opcode: 1, Array(#"{"type":"hello","board":"\#(board)","name":"\#(name)"\#(resuming)}"#.utf8))
             try awaitWelcome()
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             // What came with the welcome (a resume's replay) is handled now: the socket may
@@ -277,7 +279,7 @@ extension LeanMember {
     /// each to `receivers` once welcomed. Fails with the first refusal.
     static func joinAll(
         _ numbers: Range<Int>, target: BenchTarget, board: @escaping @Sendable (Int) -> String,
-        listener: MoveAnswerListener?, receivers: EpollReceivers, threads: Int = 8
+        listener: MoveAnswerListener?, receivers: EpollReceivers, threads: Int = 8, name: (@Sendable (Int) -> String)? = nil
     ) throws -> [LeanMember] {
         let joined = Mutex<[Int: LeanMember]>([:])
         let failure = Mutex<Error?>(nil)
@@ -292,7 +294,8 @@ extension LeanMember {
                     let number = next.add(1, ordering: .relaxed).oldValue
                     guard number < numbers.upperBound else { return }
                     do {
-                        let member = try LeanMember(number: number, host: host, port: port, board: board(number), listener: listener)
+                        let member = try LeanMember(
+                            number: number, host: host, port: port, board: board(number), listener: listener, name: name?(number))
                         receivers.add(member)
                         joined.withLock { $0[number] = member }
                     } catch {

@@ -45,8 +45,8 @@ import Testing
     /// mean is ever guessed, since a guess could only grant more.
     @Test(arguments: [
         (#"{"tokens":[{"token":"x","role":"owner","board":["a"]}]}"#, #"tokens[0]: unknown key "board" (a grant has token, role, boards, metrics and name)"#),
-        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":""}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 16384 bytes"#),
-        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":7}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 16384 bytes"#),
+        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":""}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 256 bytes"#),
+        (#"{"tokens":[{"token":"t","role":"viewer","boards":[],"name":7}]}"#, #"tokens[0]: "name" must be a non-empty string of at most 256 bytes"#),
         (#"{"tokens":[{"token":"x","role":"owner"}]}"#, #"tokens[0]: "boards" is missing: write "*" for every board, or a list of ids and patterns"#),
         (
             #"{"tokens":[{"token":"a","role":"owner","boards":"*"},{"token":"t","role":"admin","boards":"*"}]}"#,

@@ -77,10 +77,13 @@ import Testing
     func aBigAudienceIsBoundedAcrossNodesAndPagedInFull() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
-            // Long names: node 0's list goes to node 1 in several notifications.
+            // Names as long as they may be (60 × 256 bytes): node 0's list goes to node 1 in
+            // several notifications.
             let bound = MembershipLimits.listedPeers
             let crowd = try (1...bound + 10).map { index in
-                try BoardTestClient(port: nodes[0].port, board: "board", name: "p\(index)-" + String(repeating: "n", count: 900))
+                let prefix = "p\(index)-"
+                let name = prefix + String(repeating: "n", count: Limits.maximumNameBytes - prefix.utf8.count)
+                return try BoardTestClient(port: nodes[0].port, board: "board", name: name)
             }
             let newcomer = try BoardTestClient(port: nodes[1].port, board: "board", name: "Newcomer")
             #expect(newcomer.welcome.count == bound + 11)

@@ -1,0 +1,34 @@
+import CorkboardModel
+import CorkboardWire
+
+/// A board's JSON at one epoch and seq, as every `welcome` at that seq carries it.
+struct WelcomeBoard {
+    let epoch: String
+    let seq: Int
+    let board: EncodedBoard
+}
+
+/// The `welcome` of a join (docs/protocol.md#3-joining): the board part is the same bytes for
+/// every join at one durable seq, so it is written once per seq and kept until the seq moves
+/// on; only the member's own part (client id, role, peers, count) is written per join. A
+/// storm of joins that read a few bytes and leave (issue #31) then costs the board's JSON
+/// once, not once per join. Kept until the next welcome at a later seq (one board's JSON per
+/// room, freed with the room).
+extension BoardRoom {
+    /// The `welcome` text for a member that gets a snapshot of the durable board.
+    func snapshotWelcome(client: ClientID, role: Role, peers: [Peer], count: Int) -> String {
+        let seq = pipeline.durableSeq
+        let welcome = Welcome(
+            client: client, role: role, epoch: epoch, seq: seq, resumed: false, board: nil, peers: peers, count: count)
+        return welcome.text(board: writtenBoard(at: seq))
+    }
+
+    /// The durable board's JSON at `seq`, written now unless it already was at this seq.
+    private func writtenBoard(at seq: Int) -> EncodedBoard {
+        if let written = welcomeBoard, written.seq == seq, written.epoch == epoch { return written.board }
+        let board = EncodedBoard(durableBoard)
+        hub.metrics.welcomeBoardsWritten.increment()
+        welcomeBoard = WelcomeBoard(epoch: epoch, seq: seq, board: board)
+        return board
+    }
+}

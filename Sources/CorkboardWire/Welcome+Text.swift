@@ -1,0 +1,37 @@
+import CorkboardModel
+
+extension Welcome {
+    /// The `welcome` as JSON text with `board` as its board (nil: a resumed welcome, which has
+    /// none): written before and shared by every join at that board and seq, so only the
+    /// member's own part (client, role, peers, count) is written here. The same JSON as
+    /// `WireFormat.text` of this welcome with that board (keys sorted).
+    public func text(board encoded: EncodedBoard?) -> String {
+        precondition(board == nil, "a welcome's board is given written, not as a value")
+        var json = JSONWriter(capacity: 256 + (encoded?.bytes.count ?? 0))
+        json.openObject()
+        if let encoded {
+            json.key("board")
+            json.raw(encoded.bytes)
+        }
+        json.key("client")
+        json.string(client)
+        json.key("count")
+        json.int(count)
+        json.key("epoch")
+        json.string(epoch)
+        json.key("peers")
+        json.openArray()
+        for peer in peers { json.write(peer) }
+        json.closeArray()
+        json.key("resumed")
+        json.bool(resumed)
+        json.key("role")
+        json.string(role.rawValue)
+        json.key("seq")
+        json.int(seq)
+        json.key("type")
+        json.string("welcome")
+        json.closeObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
