@@ -11,7 +11,7 @@ struct BenchCommand: ParsableCommand {
             ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
             HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
             PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
-            RestartBenchCommand.self,
+            RestartBenchCommand.self, FoldBenchCommand.self,
         ])
 }
 
