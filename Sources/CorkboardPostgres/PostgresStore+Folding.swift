@@ -9,7 +9,9 @@ import Foundation
 /// and hands the result to `corkboard_fold_keeping_op_ids`, which installs it only if nobody
 /// folded first, keeping the folded events' opIds (`folded_op`) for the last `retained` seqs.
 /// Appends go on meanwhile (the fold runs after the append was answered); the fold takes the
-/// board's row lock only for its own update.
+/// board's row lock only for its own update. Decoding and applying run on `foldQueue`, not on
+/// the writer's queue, whose every other board's statements would otherwise wait for them;
+/// and through `FoldingBoard`, so each event costs about its own size, not the board's.
 extension PostgresStore {
     /// Runs on the writer's queue after an append of `events` answered the board's seqs.
     func foldIfDue(_ board: String, appended events: [CommittedEvent], seq: Int, snapshotSeq: Int) {
@@ -52,23 +54,28 @@ extension PostgresStore {
                 [board, String(seq)]),
         ]
         runReading(reads) { [self] result in
-            do {
-                let groups = try result.get()
-                guard groups[0].count == 1, try groups[0].int(0, "snapshot_seq") == snapshotSeq else {
-                    foldsRunning.remove(board) // folded meanwhile, or gone
+            guard let groups = try? result.get(), groups[0].count == 1, (try? groups[0].int(0, "snapshot_seq")) == snapshotSeq else {
+                foldsRunning.remove(board) // folded meanwhile, gone, or unreadable
+                return
+            }
+            foldQueue.async { [self] in
+                guard let encoded = try? Self.folded(board, snapshot: groups[0], events: groups[1]) else {
+                    // The log stays as it is and is folded at a later append.
+                    writer.queue.async { [self] in foldsRunning.remove(board) }
                     return
                 }
-                var snapshot = try JSONDecoder().decode(Board.self, from: Data(try groups[0].string(0, "snapshot").utf8))
-                for event in try Self.events(groups[1], board: board) { try snapshot.apply(event.op) }
-                let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
                 let install = PostgresStatement(
                     "SELECT corkboard_fold_keeping_op_ids($1, $2, $3, $4, $5)",
                     [board, String(snapshotSeq), String(seq), encoded, String(folding.retention.retained)])
                 run([install]) { [self] _ in foldsRunning.remove(board) }
-            } catch {
-                // The log stays as it is and is folded at a later append.
-                foldsRunning.remove(board)
             }
         }
+    }
+
+    /// The snapshot's JSON with the events applied in order (runs on `foldQueue`).
+    private static func folded(_ board: String, snapshot: PostgresRows, events: PostgresRows) throws -> String {
+        var folding = FoldingBoard(try JSONDecoder().decode(Board.self, from: Data(try snapshot.string(0, "snapshot").utf8)))
+        for event in try Self.events(events, board: board) { try folding.apply(event.op) }
+        return String(decoding: try JSONEncoder().encode(folding.board), as: UTF8.self)
     }
 }

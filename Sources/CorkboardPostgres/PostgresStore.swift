@@ -72,6 +72,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var foldsRunning: Set<String> = []
+    /// Where folds decode and apply the log, off the writer's queue, which every board's
+    /// statements go through.
+    let foldQueue = DispatchQueue(label: "corkboard.postgres.folds")
     /// When to fold which board's log. Its byte tally is this node's: every node measures
     /// after its own share of `byteSlack`, so a board's log passes its budget by at most a
     /// slack per node.
