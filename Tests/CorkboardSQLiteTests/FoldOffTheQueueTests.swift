@@ -1,0 +1,42 @@
+import CorkboardModel
+import CorkboardStore
+import TestSupport
+import Testing
+
+@testable import CorkboardSQLite
+
+/// A fold runs after the transaction that decided it, off the store's queue (issue #31): with a
+/// board's fold held (the store's fold queue suspended through `@testable`), the other boards'
+/// appends and reads are still answered, and so are the board's own; the fold is installed once
+/// it may go on. No board ever waits for another's fold, however long that fold takes.
+@Suite(.threadsOfTheirOwn) struct FoldOffTheQueueTests {
+    @Test func otherBoardsAreAnsweredWhileAFoldIsHeld() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Fixtures.open(directory, retainedEvents: 4)
+        defer { store.close() }
+        try store.create(Fixtures.board("heavy"))
+        try store.create(Fixtures.board("other"))
+        store.foldQueue.suspend()
+        var held = true
+        // Runs before the close: a fold still held would keep `close()` waiting.
+        defer { if held { store.foldQueue.resume() } }
+
+        // Past retained + slack (4 + 4): the fold is decided and claimed, and waits.
+        try store.appendEvents("heavy", after: 0, count: 9)
+        #expect(store.folds.contains("heavy"))
+        try store.appendEvents("other", after: 0, count: 3)
+        #expect(try store.load("other")?.events.count == 3)
+        // The board's own appends go on too; they only tally while its fold runs.
+        try store.appendEvents("heavy", after: 9, count: 3)
+        let waiting = try #require(try store.load("heavy"))
+        #expect(waiting.snapshotSeq == 0 && waiting.events.count == 12)
+
+        store.foldQueue.resume()
+        held = false
+        #expect(try eventually(timeout: 10) { !store.folds.contains("heavy") })
+        let folded = try #require(try store.load("heavy"))
+        #expect(folded.snapshotSeq == 5 && folded.events.map(\.seq) == Array(6...12))
+        #expect(try Fixtures.rebuild(folded) == Fixtures.expected(after: 12, "heavy"))
+        #expect(folded.snapshot == (try Fixtures.expected(after: 5, "heavy")))
+    }
+}
