@@ -9,9 +9,14 @@ import Foundation
 /// and hands the result to `corkboard_fold_keeping_op_ids`, which installs it only if nobody
 /// folded first, keeping the folded events' opIds (`folded_op`) for the last `retained` seqs.
 /// Appends go on meanwhile (the fold runs after the append was answered); the fold takes the
-/// board's row lock only for its own update. Decoding and applying run on `foldQueue`, not on
-/// the writer's queue, whose every other board's statements would otherwise wait for them;
-/// and through `FoldingBoard`, so each event costs about its own size, not the board's.
+/// board's row lock only for its own update.
+///
+/// Nothing of a fold runs where the other boards' statements wait (issue #31): its reads and
+/// its install go through a connection of its own (`folder`), not the writer's pipeline,
+/// which executes every board's statements one after the other; decoding and applying run on
+/// `foldQueue`, not on the writer's queue, which answers them; and through `FoldingBoard`, so
+/// each event costs about its own size, not the board's. `foldsRunning` stays on the writer's
+/// queue: every step that touches it hops there.
 extension PostgresStore {
     /// Runs on the writer's queue after an append of `events` answered the board's seqs.
     func foldIfDue(_ board: String, appended events: [CommittedEvent], seq: Int, snapshotSeq: Int) {
@@ -26,10 +31,10 @@ extension PostgresStore {
         case .measure(let byCount):
             let sizes = PostgresStatement(
                 "SELECT seq, octet_length(op) AS op_bytes, op_id FROM event WHERE board = $1 ORDER BY seq DESC", [board])
-            runReading([sizes]) { [self] result in
+            runFolding(reading: [sizes]) { [self] result in
                 let measured = (try? result.get()).flatMap { groups in try? Self.storedSizes(groups[0]) } ?? []
                 guard let through = folding.foldThrough(byCount: byCount, snapshotSeq: snapshotSeq, newestFirst: measured) else { return }
-                fold(board, from: snapshotSeq, through: through)
+                writer.queue.async { [self] in fold(board, from: snapshotSeq, through: through) }
             }
         }
     }
@@ -53,23 +58,32 @@ extension PostgresStore {
                 "SELECT seq, op_id, client, op, adjusted, committed_at, author FROM event WHERE board = $1 AND seq <= $2 ORDER BY seq",
                 [board, String(seq)]),
         ]
-        runReading(reads) { [self] result in
+        let ended: @Sendable () -> Void = { [self] in writer.queue.async { [self] in foldsRunning.remove(board) } }
+        runFolding(reading: reads) { [self] result in
             guard let groups = try? result.get(), groups[0].count == 1, (try? groups[0].int(0, "snapshot_seq")) == snapshotSeq else {
-                foldsRunning.remove(board) // folded meanwhile, gone, or unreadable
-                return
+                return ended() // folded meanwhile, gone, or unreadable
             }
             foldQueue.async { [self] in
-                guard let encoded = try? Self.folded(board, snapshot: groups[0], events: groups[1]) else {
-                    // The log stays as it is and is folded at a later append.
-                    writer.queue.async { [self] in foldsRunning.remove(board) }
-                    return
-                }
+                // On failure the log stays as it is and is folded at a later append.
+                guard let encoded = try? Self.folded(board, snapshot: groups[0], events: groups[1]) else { return ended() }
                 let install = PostgresStatement(
                     "SELECT corkboard_fold_keeping_op_ids($1, $2, $3, $4, $5)",
                     [board, String(snapshotSeq), String(seq), encoded, String(folding.retention.retained)])
-                run([install]) { [self] _ in foldsRunning.remove(board) }
+                sendFolding([install]) { _ in ended() }
             }
         }
+    }
+
+    /// Runs `reads` on one snapshot of the database, on the folds' connection.
+    private func runFolding(reading reads: [PostgresStatement], _ completion: @escaping @Sendable (Result<[PostgresRows], PostgresError>) -> Void) {
+        let group = [PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")] + reads + [PostgresStatement("COMMIT")]
+        sendFolding(group) { result in completion(result.map { Array($0.dropFirst().dropLast()) }) }
+    }
+
+    /// Sends a group on the folds' connection; its answer comes on that connection's queue.
+    private func sendFolding(_ statements: [PostgresStatement], _ completion: @escaping @Sendable (Result<[PostgresRows], PostgresError>) -> Void) {
+        guard !isClosed.load(ordering: .relaxed) else { return completion(.failure(.connection("the store is closed"))) }
+        folder.execute(statements, completion)
     }
 
     /// The snapshot's JSON with the events applied in order (runs on `foldQueue`).

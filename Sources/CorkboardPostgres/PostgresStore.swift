@@ -7,10 +7,11 @@ import Synchronization
 /// The scale-out store: boards in PostgreSQL, shared by every Corkboard node that points at
 /// the same database (docs/storage.md, "Several nodes").
 ///
-/// Two libpq connections: `writer` carries every statement, pipelined (rooms of many boards
-/// append at once without waiting for each other's round trips); `listener` only LISTENs,
-/// turning other nodes' commits (`corkboard_commits`), drags (`corkboard_presence`) and
-/// board deletions (`corkboard_deletes`) into `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
+/// Three libpq connections: `writer` carries every statement but the folds', pipelined (rooms
+/// of many boards append at once without waiting for each other's round trips); `listener`
+/// only LISTENs, turning other nodes' commits (`corkboard_commits`), drags (`corkboard_presence`)
+/// and board deletions (`corkboard_deletes`) into `StoreSignal`s; `folder` reads and installs
+/// the folds of the logs, so that no board's statements wait behind them. All reconnect by themselves. While the writer is down every call
 /// answers `.unavailable` at once. When either connection is back it signals `.resynchronize`:
 /// notifications sent while the listener was away are lost, and a room's catch-up that failed
 /// while the writer was away is not retried by the room, so rooms catch up by seq again.
@@ -68,6 +69,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     var caughtUp: [String: (after: Int, events: [CommittedEvent])] = [:]
     let writer: PostgresConnection
     let listener: PostgresConnection
+    /// Reads and installs folds (`PostgresStore+Folding.swift`), so that the writer's pipeline,
+    /// which runs every board's statements in turn, never waits for a fold's.
+    let folder: PostgresConnection
     private let observer = SignalRelay()
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
@@ -97,6 +101,8 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             store.close()
             throw error
         }
+        // Not waited for: a fold before it is ready fails, and is tried again after a later append.
+        store.folder.start()
         store.startHeartbeat()
         return store
     }
@@ -110,6 +116,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         var listening = settings
         listening.applicationName = "corkboard-listener"
         listener = PostgresConnection(settings: listening, label: "corkboard.postgres.listener")
+        var foldSettings = settings
+        foldSettings.applicationName = "corkboard-folds"
+        folder = PostgresConnection(settings: foldSettings, label: "corkboard.postgres.folds")
     }
 
     // MARK: Starting
@@ -241,6 +250,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         ]) { _ in released.signal() }
         _ = released.wait(timeout: .now() + 2)
         listener.close()
+        folder.close()
         writer.close()
     }
 
