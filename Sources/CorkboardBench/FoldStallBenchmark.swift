@@ -51,14 +51,24 @@ public struct FoldStallBenchmark {
             let id = "card-\(number)-"
             return Item(id: id + String(repeating: "x", count: max(0, configuration.idBytes - id.utf8.count)), label: "card \(number)")
         }
-        try Self.call { store.createBoard(Board(id: heavyID, title: "heavy", collections: [BoardCollection(id: "column", title: "column", items: cards)]), epoch: Epoch.make(), $0) }
+        try Self.call {
+            store.createBoard(
+                Board(id: heavyID, title: "heavy", collections: [BoardCollection(id: "column", title: "column", items: cards)]), epoch: Epoch.make(), $0)
+        }
         let goodCards = [Item(id: "a", label: "a"), Item(id: "b", label: "b")]
-        try Self.call { store.createBoard(Board(id: goodID, title: "good", collections: [BoardCollection(id: "column", title: "column", items: goodCards)]), epoch: Epoch.make(), $0) }
+        try Self.call {
+            store.createBoard(
+                Board(id: goodID, title: "good", collections: [BoardCollection(id: "column", title: "column", items: goodCards)]), epoch: Epoch.make(), $0)
+        }
         // The column reversed, then back: two operations taking turns.
         let ids = cards.map(\.id)
-        let reversals = [BoardOperation.move(sources: ids.reversed(), destination: Destination(collection: "column")),
-                         .move(sources: ids, destination: Destination(collection: "column"))]
-        progress("a board of \(configuration.items) cards with \(configuration.idBytes)-byte ids, its column reversed \(configuration.moves) times; another board committing meanwhile")
+        let reversals = [
+            BoardOperation.move(sources: ids.reversed(), destination: Destination(collection: "column")),
+            .move(sources: ids, destination: Destination(collection: "column")),
+        ]
+        progress(
+            "a board of \(configuration.items) cards with \(configuration.idBytes)-byte ids, its column reversed \(configuration.moves) times; another board committing meanwhile"
+        )
 
         let heavyDone = Atomic<Bool>(false)
         let goodSamples = Mutex<[UInt64]>([])

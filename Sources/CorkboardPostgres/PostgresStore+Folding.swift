@@ -69,7 +69,19 @@ extension PostgresStore {
                 let install = PostgresStatement(
                     "SELECT corkboard_fold_keeping_op_ids($1, $2, $3, $4, $5)",
                     [board, String(snapshotSeq), String(seq), encoded, String(folding.retention.retained)])
-                sendFolding([install]) { _ in ended() }
+                sendFolding([install, PostgresStatement("SELECT seq FROM board WHERE id = $1", [board])]) { [self] result in
+                    writer.queue.async { [self] in
+                        foldsRunning.remove(board)
+                        // The appends made while the fold ran only tallied their bytes, and may
+                        // have taken the count past its bound again: ask now rather than wait for
+                        // an append that may never come. (Only after an install: a fold that
+                        // failed would fail again.)
+                        guard let groups = try? result.get(), (try? groups[0].bool(0, "corkboard_fold_keeping_op_ids")) == true,
+                            let current = try? groups[1].int(0, "seq")
+                        else { return }
+                        foldIfDue(board, appended: [], seq: current, snapshotSeq: seq)
+                    }
+                }
             }
         }
     }

@@ -101,8 +101,12 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             store.close()
             throw error
         }
-        // Not waited for: a fold before it is ready fails, and is tried again after a later append.
-        store.folder.start()
+        do {
+            try store.startFolder()
+        } catch {
+            store.close()
+            throw error
+        }
         store.startHeartbeat()
         return store
     }
@@ -178,6 +182,21 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         listener.start()
         guard listening.wait(timeout: .now() + configuration.startupTimeout) == .success else {
             throw PostgresStoreError.unreachable(reason: "the listening connection did not start", seconds: configuration.startupTimeout)
+        }
+    }
+
+    /// Starts the folds' connection and returns once it is ready: a fold tried before would
+    /// fail and wait for a later append of its board, which may never come. Later losses
+    /// reconnect by themselves; a fold tried meanwhile waits the same way.
+    private func startFolder() throws {
+        let ready = DispatchSemaphore(value: 0)
+        let started = Atomic<Bool>(false)
+        folder.onState = { state in
+            if case .ready = state, !started.exchange(true, ordering: .acquiringAndReleasing) { ready.signal() }
+        }
+        folder.start()
+        guard ready.wait(timeout: .now() + configuration.startupTimeout) == .success else {
+            throw PostgresStoreError.unreachable(reason: "the folds' connection did not start", seconds: configuration.startupTimeout)
         }
     }
 

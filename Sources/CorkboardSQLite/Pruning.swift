@@ -44,8 +44,8 @@ struct Pruning: Sendable {
 
     /// Installs `snapshot`, the board folded through `seq`: deletes the folded events
     /// (keeping their opIds for the last `retained` seqs) and forgets the rejections decided
-    /// at or before `seq`.
-    func install(_ db: Database, _ head: BoardHead, snapshot: Data, through seq: Int) throws {
+    /// at or before `seq`. Returns the updated head.
+    func install(_ db: Database, _ head: BoardHead, snapshot: Data, through seq: Int) throws -> BoardHead {
         try BoardTables.updateSnapshot(db, head.id, encoded: snapshot, seq: seq)
         try BoardTables.keepOpIds(db, board: head.id, foldedThrough: seq, forgettingThrough: folding.opIdsForgottenThrough(seq: head.seq))
         try BoardTables.deleteEvents(db, board: head.id, through: seq)
@@ -53,6 +53,7 @@ struct Pruning: Sendable {
         head.snapshotSeq = seq
         head.rejectionCount -= try BoardTables.forgetRejections(db, board: head.id, decidedThrough: seq)
         try BoardTables.updateAfterAppend(db, head)
+        return head
     }
 
     /// Answers can pile up while the seq stands still (a client sending invalid operations):

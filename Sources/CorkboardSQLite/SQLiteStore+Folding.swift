@@ -37,14 +37,23 @@ extension SQLiteStore {
 
     /// Runs on `queue`, in a transaction of its own.
     private func install(_ job: FoldJob, snapshot: Data, through: Int) {
-        defer { folds.end(job.board) }
-        _ = run(writing: true) { db in
+        let installed: Result<BoardHead?, StoreError> = run(writing: true) { db in
             // Deleted, imported over or folded since the fold was decided: not this fold's log any more.
             guard let head = try BoardTables.head(db, job.board), head.epoch == job.epoch, head.snapshotSeq == job.snapshotSeq else {
-                return .success(())
+                return .success(nil)
             }
-            try writer.pruning.install(db, head, snapshot: snapshot, through: through)
-            return .success(())
+            return .success(try writer.pruning.install(db, head, snapshot: snapshot, through: through))
+        }
+        // The appends made while the fold ran only tallied their bytes, and may have taken the
+        // count past its bound again: ask now rather than wait for an append that may never
+        // come. The claim passes to that fold. (Only after an install: a fold that failed
+        // would fail again.)
+        if case .success(let head?) = installed, let foldReader,
+            let next = writer.pruning.foldJob(after: head, appendedBytes: 0, foldRunning: false)
+        {
+            foldQueue.async { [self] in runFold(next, reader: foldReader) }
+        } else {
+            folds.end(job.board)
         }
     }
 }

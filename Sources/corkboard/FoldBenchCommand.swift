@@ -12,7 +12,8 @@ struct FoldBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fold",
         abstract:
-            "A 10,000-card board's column reversed again and again, its log folded past the byte budget: another board's commit latency meanwhile, on SQLite or PostgreSQL.")
+            "A 10,000-card board's column reversed again and again, its log folded past the byte budget: another board's commit latency meanwhile, on SQLite or PostgreSQL."
+    )
 
     @Option(help: "The store: sqlite (in a fresh temporary directory) or postgres (needs --database-url).") var store = "sqlite"
     @Option(help: "PostgreSQL to use with --store postgres: a postgres:// URL or a libpq connection string.") var databaseURL: String?

@@ -1,5 +1,6 @@
 import CorkboardModel
 import CorkboardStore
+import Dispatch
 import TestSupport
 import Testing
 
@@ -38,5 +39,44 @@ import Testing
         #expect(folded.snapshotSeq == 5 && folded.events.map(\.seq) == Array(6...12))
         #expect(try Fixtures.rebuild(folded) == Fixtures.expected(after: 12, "heavy"))
         #expect(folded.snapshot == (try Fixtures.expected(after: 5, "heavy")))
+    }
+
+    /// Bytes appended while a fold runs are only tallied; once it is installed they are
+    /// measured and folded at once, not at an append that may never come.
+    @Test func whatWasAppendedDuringAFoldIsFoldedWhenItEnds() throws {
+        let directory = try TemporaryDirectory()
+        let budget = 100_000
+        let store = try SQLiteStore(
+            directory: directory.path + "/data", syncMode: .normal, retainedEvents: 1_000, historyByteBudget: budget)
+        defer { store.close() }
+        try store.create(Fixtures.board())
+        let blob: JSONObject = ["blob": .string(String(repeating: "z", count: 20_000))]
+        func batch(_ seq: Int) -> CommitBatch {
+            let event = CommittedEvent(
+                seq: seq, opId: "u-\(seq)", client: "c1", op: .updateItem(item: "i1", label: "L\(seq)", data: .replace(blob)),
+                adjusted: false)
+            return CommitBatch(board: "b", expectedSeq: seq - 1, events: [event])
+        }
+        store.foldQueue.suspend()
+        // Past the budget: a fold is decided and held.
+        for seq in 1...6 { try store.appendResult(batch(seq)).get() }
+        let answered = DispatchGroup()
+        store.withQueueHeld {
+            // Waiting for the queue: written only after the fold has read the log.
+            for seq in 7...30 {
+                answered.enter()
+                store.append(batch(seq)) { _ in answered.leave() }
+            }
+            store.foldQueue.resume()
+            // The fold has read events 1…6 and handed its install to the queue, behind those appends.
+            store.foldQueue.sync {}
+        }
+        answered.wait()
+        // Each event is stored as about 20,100 bytes: at most budget + slack of them, and one more.
+        let fit = (budget + budget / 8) / 20_000 + 1
+        let settled = try eventually(timeout: 10) { try !store.folds.contains("b") && store.countRows("event", board: "b") <= fit }
+        #expect(settled)
+        let loaded = try #require(try store.load("b"))
+        #expect(loaded.seq == 30 && loaded.events.count <= fit)
     }
 }
