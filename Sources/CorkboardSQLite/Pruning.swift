@@ -25,7 +25,7 @@ struct Pruning: Sendable {
         let step = folding.afterAppend(
             board: head.id, seq: head.seq, snapshotSeq: head.snapshotSeq, appendedBytes: appendedBytes, canMeasure: !foldRunning)
         guard !foldRunning, step != .keep else { return nil }
-        return FoldJob(board: head.id, epoch: head.epoch, seq: head.seq, snapshotSeq: head.snapshotSeq, step: step)
+        return FoldJob(board: head.id, epoch: head.epoch, snapshotSeq: head.snapshotSeq, step: step)
     }
 
     /// The seq through which to fold for `job`, measuring the log's bytes first when the job
