@@ -92,8 +92,8 @@ let package = Package(
         .target(
             name: "CorkboardBench",
             dependencies: [
-                "CorkboardModel", "CorkboardWire", "CorkboardClient", "WebSocket", "WebSocketDeflate", "Sockets", "CEpoll",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "CorkboardModel", "CorkboardWire", "CorkboardStore", "CorkboardClient", "WebSocket", "WebSocketDeflate", "Sockets",
+                "CEpoll", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
 
         // Thin executable: parses options, wires modules, runs.

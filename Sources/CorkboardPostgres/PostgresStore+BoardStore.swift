@@ -165,9 +165,9 @@ extension PostgresStore {
         let (epoch, snapshotText, snapshotSeq) = try decoding { () throws(PostgresError) in
             (try board.string(0, "epoch"), try board.string(0, "snapshot"), try board.int(0, "snapshot_seq"))
         }
-        var snapshot: Board
+        var snapshot: FoldingBoard
         do {
-            snapshot = try JSONDecoder().decode(Board.self, from: Data(snapshotText.utf8))
+            snapshot = FoldingBoard(try JSONDecoder().decode(Board.self, from: Data(snapshotText.utf8)))
         } catch {
             throw .unavailable("the snapshot of board \(id) does not decode: \(error)")
         }
@@ -205,7 +205,7 @@ extension PostgresStore {
             }
         }
         return StoredBoard(
-            snapshot: snapshot, snapshotSeq: snapshotSeq + skipped, epoch: epoch, events: events,
+            snapshot: snapshot.board, snapshotSeq: snapshotSeq + skipped, epoch: epoch, events: events,
             rejections: rejections, noops: noops, foldedCommits: folded)
     }
 

@@ -7,10 +7,11 @@ import Synchronization
 /// The scale-out store: boards in PostgreSQL, shared by every Corkboard node that points at
 /// the same database (docs/storage.md, "Several nodes").
 ///
-/// Two libpq connections: `writer` carries every statement, pipelined (rooms of many boards
-/// append at once without waiting for each other's round trips); `listener` only LISTENs,
-/// turning other nodes' commits (`corkboard_commits`), drags (`corkboard_presence`) and
-/// board deletions (`corkboard_deletes`) into `StoreSignal`s. Both reconnect by themselves. While the writer is down every call
+/// Three libpq connections: `writer` carries every statement but the folds', pipelined (rooms
+/// of many boards append at once without waiting for each other's round trips); `listener`
+/// only LISTENs, turning other nodes' commits (`corkboard_commits`), drags (`corkboard_presence`)
+/// and board deletions (`corkboard_deletes`) into `StoreSignal`s; `folder` reads and installs
+/// the folds of the logs, so that no board's statements wait behind them. All reconnect by themselves. While the writer is down every call
 /// answers `.unavailable` at once. When either connection is back it signals `.resynchronize`:
 /// notifications sent while the listener was away are lost, and a room's catch-up that failed
 /// while the writer was away is not retried by the room, so rooms catch up by seq again.
@@ -68,10 +69,16 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     var caughtUp: [String: (after: Int, events: [CommittedEvent])] = [:]
     let writer: PostgresConnection
     let listener: PostgresConnection
+    /// Reads and installs folds (`PostgresStore+Folding.swift`), so that the writer's pipeline,
+    /// which runs every board's statements in turn, never waits for a fold's.
+    let folder: PostgresConnection
     private let observer = SignalRelay()
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var foldsRunning: Set<String> = []
+    /// Where folds decode and apply the log, off the writer's queue, which every board's
+    /// statements go through.
+    let foldQueue = DispatchQueue(label: "corkboard.postgres.folds")
     /// When to fold which board's log. Its byte tally is this node's: every node measures
     /// after its own share of `byteSlack`, so a board's log passes its budget by at most a
     /// slack per node.
@@ -94,6 +101,12 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             store.close()
             throw error
         }
+        do {
+            try store.startFolder()
+        } catch {
+            store.close()
+            throw error
+        }
         store.startHeartbeat()
         return store
     }
@@ -107,6 +120,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         var listening = settings
         listening.applicationName = "corkboard-listener"
         listener = PostgresConnection(settings: listening, label: "corkboard.postgres.listener")
+        var foldSettings = settings
+        foldSettings.applicationName = "corkboard-folds"
+        folder = PostgresConnection(settings: foldSettings, label: "corkboard.postgres.folds")
     }
 
     // MARK: Starting
@@ -166,6 +182,21 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         listener.start()
         guard listening.wait(timeout: .now() + configuration.startupTimeout) == .success else {
             throw PostgresStoreError.unreachable(reason: "the listening connection did not start", seconds: configuration.startupTimeout)
+        }
+    }
+
+    /// Starts the folds' connection and returns once it is ready: a fold tried before would
+    /// fail and wait for a later append of its board, which may never come. Later losses
+    /// reconnect by themselves; a fold tried meanwhile waits the same way.
+    private func startFolder() throws {
+        let ready = DispatchSemaphore(value: 0)
+        let started = Atomic<Bool>(false)
+        folder.onState = { state in
+            if case .ready = state, !started.exchange(true, ordering: .acquiringAndReleasing) { ready.signal() }
+        }
+        folder.start()
+        guard ready.wait(timeout: .now() + configuration.startupTimeout) == .success else {
+            throw PostgresStoreError.unreachable(reason: "the folds' connection did not start", seconds: configuration.startupTimeout)
         }
     }
 
@@ -238,6 +269,7 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         ]) { _ in released.signal() }
         _ = released.wait(timeout: .now() + 2)
         listener.close()
+        folder.close()
         writer.close()
     }
 

@@ -2,18 +2,22 @@ import CorkboardModel
 import CorkboardStore
 import GRDB
 
-/// Writes one `CommitBatch` inside the group's transaction, in a savepoint of its own.
+/// Writes one `CommitBatch` inside the group's transaction, in a savepoint of its own, and
+/// says whether its board's log is due for a fold, which runs after the transaction
+/// (`SQLiteStore+Folding.swift`): no fold ever holds up the other boards of the group.
 ///
 /// A batch that fails its own checks (unknown board, `expectedSeq` behind, events out of
-/// order, a log that no longer applies) is rolled back to its savepoint and answered on
+/// order) is rolled back to its savepoint and answered on
 /// its own; the other batches of the transaction still commit. A SQLite error (disk
 /// full, I/O error, read-only) is thrown instead: it fails the whole transaction, which
 /// the caller rolls back, so no batch of it is half-written.
 struct BatchWriter {
     let pruning: Pruning
+    let folds: RunningFolds
 
-    func write(_ batch: CommitBatch, in db: Database) throws -> Result<Void, StoreError> {
-        var outcome: Result<Void, StoreError> = .success(())
+    /// The batch's answer and, when it is written and its board's log is due for a fold, the fold.
+    func write(_ batch: CommitBatch, in db: Database) throws -> (Result<Void, StoreError>, FoldJob?) {
+        var outcome: Result<FoldJob?, StoreError> = .success(nil)
         try db.inSavepoint {
             do {
                 outcome = try apply(batch, in: db)
@@ -23,10 +27,13 @@ struct BatchWriter {
             if case .success = outcome { return .commit }
             return .rollback
         }
-        return outcome
+        switch outcome {
+        case .success(let fold): return (.success(()), fold)
+        case .failure(let error): return (.failure(error), nil)
+        }
     }
 
-    private func apply(_ batch: CommitBatch, in db: Database) throws -> Result<Void, StoreError> {
+    private func apply(_ batch: CommitBatch, in db: Database) throws -> Result<FoldJob?, StoreError> {
         if let problem = batch.seqOrderProblem { return .failure(.unavailable(problem)) }
         guard var head = try BoardTables.head(db, batch.board) else { return .failure(.notFound) }
         guard head.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: head.seq)) }
@@ -41,12 +48,10 @@ struct BatchWriter {
         if let title = batch.boardTitle { head.title = title }
         // The new seq first: the snapshot may then move up to it (snapshotSeq <= seq).
         try BoardTables.updateAfterAppend(db, head)
+        let fold = pruning.foldJob(after: head, appendedBytes: appendedBytes, foldRunning: folds.contains(head.id))
         let counted = head.rejectionCount
-        if let through = try pruning.foldThrough(head, appendedBytes: appendedBytes, in: db) {
-            head = try pruning.fold(db, head, through: through)
-        }
         head = try pruning.trimRejections(db, head)
         if head.rejectionCount != counted { try BoardTables.updateAfterAppend(db, head) }
-        return .success(())
+        return .success(fold)
     }
 }

@@ -98,9 +98,11 @@ enum BoardTables {
     }
 
     static func updateSnapshot(_ db: Database, _ id: String, _ board: Board, seq: Int) throws {
-        try db.execute(
-            sql: "UPDATE board SET snapshot = ?, snapshotSeq = ? WHERE id = ?",
-            arguments: [try encode(board), seq, id])
+        try updateSnapshot(db, id, encoded: try encode(board), seq: seq)
+    }
+
+    static func updateSnapshot(_ db: Database, _ id: String, encoded snapshot: Data, seq: Int) throws {
+        try db.execute(sql: "UPDATE board SET snapshot = ?, snapshotSeq = ? WHERE id = ?", arguments: [snapshot, seq, id])
     }
 
     // MARK: Events
@@ -159,6 +161,17 @@ enum BoardTables {
                     by: row["author"]))
         }
         return events
+    }
+
+    /// The snapshot and the operations of the events with `after < seq <= through`, as stored
+    /// (not decoded): what a fold reads.
+    static func storedLog(_ db: Database, board: String, after: Int, through: Int) throws -> StoredLogPiece {
+        guard let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM board WHERE id = ?", arguments: [board]) else {
+            throw StoredDataError(description: "board \(board) has no snapshot")
+        }
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT seq, op FROM event WHERE board = ? AND seq > ? AND seq <= ? ORDER BY seq", arguments: [board, after, through])
+        return StoredLogPiece(snapshot: snapshot, operations: rows.map { (seq: $0["seq"], json: $0["op"]) })
     }
 
     /// Keeps the opIds of the events through `foldedThrough` (about to be folded away) and

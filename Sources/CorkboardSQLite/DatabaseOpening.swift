@@ -46,6 +46,20 @@ enum DatabaseOpening {
 
     /// A read-only connection (export while a server runs: WAL lets a reader in beside
     /// the writer, and the lock is not needed because nothing is written).
+    /// The read-only connection a read-write store folds through, beside its writer (in WAL a
+    /// reader never blocks the writer). No checks: the writer's open made them.
+    static func openFoldReader(path: String) throws(SQLiteStoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "corkboard.sqlite (folds)"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StorageFailure.openError(error, path: path)
+        }
+    }
+
     static func openForReading(path: String) throws(SQLiteStoreError) -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         try FileAccess.checkReadable(path)

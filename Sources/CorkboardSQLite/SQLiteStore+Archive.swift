@@ -28,7 +28,7 @@ extension SQLiteStore {
         let result: Result<BoardArchive?, StoreError> = queue.sync {
             run(writing: false) { db in
                 guard let head = try BoardTables.head(db, id) else { return .success(nil) }
-                var board = try BoardTables.snapshot(db, id)
+                var board = FoldingBoard(try BoardTables.snapshot(db, id))
                 for event in try BoardTables.events(db, board: id, after: head.snapshotSeq) {
                     do {
                         try board.apply(event.op)
@@ -36,7 +36,7 @@ extension SQLiteStore {
                         return .failure(.unavailable("stored log of \(id) does not apply at \(event.seq): \(error)"))
                     }
                 }
-                return .success(BoardArchive(board: board, seq: head.seq, epoch: head.epoch))
+                return .success(BoardArchive(board: board.board, seq: head.seq, epoch: head.epoch))
             }
         }
         return try unwrap(result)

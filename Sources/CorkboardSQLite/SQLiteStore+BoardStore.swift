@@ -32,7 +32,7 @@ extension SQLiteStore {
             // Events beyond the limit are folded into the returned snapshot, on a copy:
             // the stored snapshot is left as it is.
             let start = max(head.snapshotSeq, head.seq - max(0, historyLimit))
-            var snapshot = try BoardTables.snapshot(db, id)
+            var snapshot = FoldingBoard(try BoardTables.snapshot(db, id))
             // The opIds of the last `historyLimit` commits, folded ones included.
             var folded = try BoardTables.foldedCommits(db, board: id, after: head.seq - max(0, historyLimit))
             for event in try BoardTables.events(db, board: id, after: head.snapshotSeq, through: start) {
@@ -46,7 +46,7 @@ extension SQLiteStore {
             let answers = try BoardTables.answers(db, board: id)
             return .success(
                 StoredBoard(
-                    snapshot: snapshot, snapshotSeq: start, epoch: head.epoch,
+                    snapshot: snapshot.board, snapshotSeq: start, epoch: head.epoch,
                     events: try BoardTables.events(db, board: id, after: start),
                     rejections: answers.rejections, noops: answers.noops, foldedCommits: folded))
         }

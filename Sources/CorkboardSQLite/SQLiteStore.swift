@@ -36,6 +36,12 @@ public final class SQLiteStore: BoardStore, Sendable {
     let database: DatabaseQueue
     let commits = GroupCommit()
     let writer: BatchWriter
+    /// The boards whose log is being folded (`SQLiteStore+Folding.swift`).
+    let folds = RunningFolds()
+    /// Where folds decode and apply, off `queue`.
+    let foldQueue = DispatchQueue(label: "corkboard.sqlite.folds")
+    /// The folds' own read-only connection (nil for a store opened read-only, which never folds).
+    let foldReader: DatabaseQueue?
     private let lifecycle: Mutex<Lifecycle>
 
     private struct Lifecycle {
@@ -71,8 +77,10 @@ public final class SQLiteStore: BoardStore, Sendable {
         self.syncMode = syncMode
         self.retainedEvents = retainedEvents
         self.historyByteBudget = historyByteBudget
+        foldReader = try DatabaseOpening.openFoldReader(path: databasePath)
         isReadOnly = false
-        writer = BatchWriter(pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)))
+        writer = BatchWriter(
+            pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)), folds: folds)
         queue = DispatchQueue(label: "corkboard.sqlite")
         lifecycle = Mutex(Lifecycle(lock: lock))
     }
@@ -85,7 +93,9 @@ public final class SQLiteStore: BoardStore, Sendable {
         retainedEvents = BoardEngine.defaultHistoryCapacity
         historyByteBudget = BoardEngine.defaultHistoryByteBudget
         isReadOnly = true
-        writer = BatchWriter(pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)))
+        foldReader = nil
+        writer = BatchWriter(
+            pruning: Pruning(LogRetention(retained: retainedEvents, byteBudget: historyByteBudget)), folds: folds)
         queue = DispatchQueue(label: "corkboard.sqlite.read-only")
         lifecycle = Mutex(Lifecycle(lock: nil))
     }
@@ -100,6 +110,9 @@ public final class SQLiteStore: BoardStore, Sendable {
     /// calls answer `.unavailable`. Do not call it from a completion of this store.
     public func close() {
         dispatchPrecondition(condition: .notOnQueue(queue))
+        // Folds under way are installed first (on `queue`, so not from inside it); one that
+        // the last appends start below finds the store closed and gives up.
+        folds.waitUntilNoneRuns()
         queue.sync {
             // Appends handed over before the close were promised an answer: write them.
             var group = commits.takeAll()
@@ -108,6 +121,12 @@ public final class SQLiteStore: BoardStore, Sendable {
                 group = commits.takeAll()
             }
             lifecycle.withLock { $0.closed = true }
+        }
+        // The reader goes before the writer, so that the writer's close is the last one and
+        // checkpoints and removes the WAL.
+        folds.waitUntilNoneRuns()
+        try? foldReader?.close()
+        queue.sync {
             try? database.close()
             lifecycle.withLock { $0.lock = nil }
         }

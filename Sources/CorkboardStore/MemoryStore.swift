@@ -84,7 +84,7 @@ public final class MemoryStore: BoardStore {
         }
         // Fold what lies beyond the limit into the snapshot, on a copy.
         let skipped = max(0, entry.events.count - max(0, historyLimit))
-        var snapshot = entry.base
+        var snapshot = FoldingBoard(entry.base)
         do {
             for event in entry.events.prefix(skipped) { try snapshot.apply(event.op) }
         } catch {
@@ -103,7 +103,7 @@ public final class MemoryStore: BoardStore {
         completion(
             .success(
                 StoredBoard(
-                    snapshot: snapshot, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
+                    snapshot: snapshot.board, snapshotSeq: entry.baseSeq + skipped, epoch: entry.epoch,
                     events: Array(entry.events.dropFirst(skipped)), rejections: rejections, noops: noops, foldedCommits: folded)))
     }
 
@@ -124,14 +124,15 @@ public final class MemoryStore: BoardStore {
             // The new base is computed on a copy: a log that does not apply leaves the board as it was.
             var folded: (through: Int, base: Board)?
             if let through = Self.foldPoint(step, of: entry, folding) {
-                var base = entry.base
+                // Each event costs about its own size, not the board's (`FoldingBoard`).
+                var base = FoldingBoard(entry.base)
                 do {
                     for event in entry.events.prefix(through - entry.baseSeq) { try base.apply(event.op) }
                 } catch {
                     entry.events.removeLast(batch.events.count)
                     return .failure(.unavailable("log of \(batch.board) does not apply: \(error)"))
                 }
-                folded = (through, base)
+                folded = (through, base.board)
             }
             Self.remember(batch, in: &entry, forgetting: folding)
             if let title = batch.boardTitle { entry.title = title }

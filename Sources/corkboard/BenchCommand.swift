@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, JoinChurnBenchCommand.self,
             PeersFloodBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
             PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
-            RestartBenchCommand.self,
+            RestartBenchCommand.self, FoldBenchCommand.self,
         ])
 }
 
