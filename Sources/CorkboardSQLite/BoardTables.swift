@@ -97,10 +97,6 @@ enum BoardTables {
         try statement.execute(arguments: [head.seq, head.locked, head.title, head.rejectionCount, head.id])
     }
 
-    static func updateSnapshot(_ db: Database, _ id: String, _ board: Board, seq: Int) throws {
-        try updateSnapshot(db, id, encoded: try encode(board), seq: seq)
-    }
-
     static func updateSnapshot(_ db: Database, _ id: String, encoded snapshot: Data, seq: Int) throws {
         try db.execute(sql: "UPDATE board SET snapshot = ?, snapshotSeq = ? WHERE id = ?", arguments: [snapshot, seq, id])
     }

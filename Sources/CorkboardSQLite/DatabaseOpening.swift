@@ -44,8 +44,6 @@ enum DatabaseOpening {
         return database
     }
 
-    /// A read-only connection (export while a server runs: WAL lets a reader in beside
-    /// the writer, and the lock is not needed because nothing is written).
     /// The read-only connection a read-write store folds through, beside its writer (in WAL a
     /// reader never blocks the writer). No checks: the writer's open made them.
     static func openFoldReader(path: String) throws(SQLiteStoreError) -> DatabaseQueue {
@@ -60,6 +58,8 @@ enum DatabaseOpening {
         }
     }
 
+    /// A read-only connection (export while a server runs: WAL lets a reader in beside
+    /// the writer, and the lock is not needed because nothing is written).
     static func openForReading(path: String) throws(SQLiteStoreError) -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         try FileAccess.checkReadable(path)

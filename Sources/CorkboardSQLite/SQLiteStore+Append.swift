@@ -20,7 +20,7 @@ extension SQLiteStore {
     func commit(_ group: [GroupCommit.Append]) {
         let (results, due) = write(group.map(\.batch))
         if let foldReader {
-            for job in due where folds.begin(job.board) {
+            for job in due where folds.begin(job) {
                 foldQueue.async { [self] in runFold(job, reader: foldReader) }
             }
         }

@@ -16,10 +16,13 @@ import GRDB
 ///
 /// So the other boards' appends wait for no part of a fold but the install (a snapshot write
 /// and a range delete). A fold that fails (a log that does not apply, an I/O error) leaves the
-/// log as it was, to be folded after a later append.
+/// log as it was; it is not tried again until the board's snapshot or epoch changes
+/// (`RunningFolds.failed`).
 extension SQLiteStore {
     /// Runs on `foldQueue`; the board's fold was claimed (`folds.begin`) by the commit.
     func runFold(_ job: FoldJob, reader: DatabaseQueue) {
+        // Closing: the install would be refused, so nothing is read for it.
+        guard !isClosed else { return folds.end(job.board) }
         let read: (through: Int, piece: StoredLogPiece)?
         do {
             read = try reader.read { db in
@@ -29,9 +32,11 @@ extension SQLiteStore {
                 return (through, try BoardTables.storedLog(db, board: job.board, after: head.snapshotSeq, through: through))
             }
         } catch {
-            read = nil
+            return folds.failed(job)
         }
-        guard let read, let snapshot = try? read.piece.folded(board: job.board) else { return folds.end(job.board) }
+        // Nothing to fold (the board changed since the fold was decided): a later append decides again.
+        guard let read else { return folds.end(job.board) }
+        guard let snapshot = try? read.piece.folded(board: job.board) else { return folds.failed(job) }
         queue.async { [self] in install(job, snapshot: snapshot, through: read.through) }
     }
 
