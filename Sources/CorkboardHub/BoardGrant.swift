@@ -35,11 +35,18 @@ public enum BoardGrant: Sendable, Hashable {
         if entry == "*" { return #"a lone "*" in a list is refused: write "boards": "*" for every board"# }
         switch BoardGrant(entry: entry) {
         case .board(let id) where !Limits.isValidBoardID(id):
-            return "\(entry.debugDescription) is not a board id (\(Limits.idRule), without NUL)"
+            return "\(Self.shown(entry)) is not a board id (\(Limits.idRule), without NUL)"
         case .prefix(let prefix) where prefix.utf8.contains(0) || !Limits.isNFC(prefix) || prefix.utf8.count >= Limits.maximumIDBytes:
-            return "the pattern \(entry.debugDescription) must begin with 1…127 bytes of UTF-8 in Unicode NFC, without NUL"
+            return "the pattern \(Self.shown(entry)) must begin with 1…127 bytes of UTF-8 in Unicode NFC, without NUL"
         default:
             return nil
         }
+    }
+
+    /// `entry` quoted with every scalar past ASCII escaped: `"cafe\u{301}"` and `"caf\u{E9}"`
+    /// print alike, and the person fixing the file must see which one it holds.
+    private static func shown(_ entry: String) -> String {
+        let scalars = entry.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+        return "\"" + scalars.joined() + "\""
     }
 }

@@ -71,7 +71,10 @@ import Testing
             #"{"tokens":[{"token":"t","role":"editor","boards":["a","*"]}]}"#,
             #"tokens[0]: "boards": a lone "*" in a list is refused: write "boards": "*" for every board"#
         ),
-        (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301"]}]}"#, #"tokens[0]: "boards": "caf"#),
+        (
+            #"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301"]}]}"#,
+            #"tokens[0]: "boards": "cafe\u{301}" is not a board id (1…128 bytes of UTF-8 in Unicode NFC, without NUL)"#
+        ),
         (#"{"tokens":[{"token":"t","role":"editor","boards":["cafe\u0301-*"]}]}"#, #"tokens[0]: "boards": the pattern "#),
     ])
     func mistakesAreRefusedWithOneLineNamingTheGrant(_ text: String, _ reason: String) throws {
