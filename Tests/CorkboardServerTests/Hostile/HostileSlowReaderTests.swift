@@ -13,7 +13,13 @@ import Testing
             // A bound the board's own traffic passes too: the server may stop taking the sloth's
             // inserts once its socket is full (8 or 9 of them got in on some runs), and then
             // Ada's moves alone must carry it over.
-            let fixture = try HubFixture { $0.maxPendingOutput = 128 * 1024 }
+            // No liveness pings meanwhile: the server stops reading a client whose output is
+            // blocked, so under a loaded parallel run (the sloth dropped only after 80–140 s)
+            // its unanswered ping closed it first (40 s), as another reason than the bound.
+            let fixture = try HubFixture {
+                $0.maxPendingOutput = 128 * 1024
+                $0.webSocket.pingInterval = .seconds(600)
+            }
             let port = fixture.port
             let before = try Unharmed.seed(port: port)
             let ada = try fixture.join("Ada")
