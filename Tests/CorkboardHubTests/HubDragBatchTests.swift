@@ -150,7 +150,7 @@ import Testing
         #expect(try bob.waitFor(type: "drag").dragUpdate?.items == ["i1"])
         let carol = try fixture.join("Carol")
         try ada.send(.dragOver(collection: "done", index: 0))
-        guard case .drags(let changes) = try carol.waitFor(type: "drags") else { return }
+        let changes = try #require(try carol.waitFor(type: "drags").dragChanges)
         #expect(changes.last?.client == ada.clientID)
     }
 }

@@ -84,7 +84,7 @@ import Testing
         let crowd = try Self.crowd(Self.bound + 1, on: fixture)
         _ = try crowd[0].waitFor(type: "peers")
         let storm = try Self.crowd(Self.bound + 5, on: fixture, from: Self.bound + 2)
-        guard case .peers(let change) = try crowd[0].waitFor(type: "peers") else { return }
+        let change = try #require(try crowd[0].waitFor(type: "peers").peersChange)
         #expect(change.count == 2 * Self.bound + 6)
         #expect(change.truncated)
         #expect(change.joined.isEmpty && change.left.isEmpty, "only the count tells of a storm")
@@ -99,7 +99,7 @@ import Testing
         crowd[6].drop()
         let passing = try fixture.join("passing")
         try passing.close()
-        guard case .peers(let change) = try first.waitFor(type: "peers") else { return }
+        let change = try #require(try first.waitFor(type: "peers").peersChange)
         #expect(change.count == Self.bound)
         #expect(change.joined.isEmpty)
         #expect(Set(change.left) == [crowd[5].clientID, crowd[6].clientID])
@@ -117,7 +117,7 @@ import Testing
         var after: Int?
         for page in 0..<10 {
             try reader.send(.peersList(after: after, limit: 50))
-            guard case .peersPage(let answer) = try reader.waitFor(type: "peers.page") else { return }
+            let answer = try #require(try reader.waitFor(type: "peers.page").peersPage)
             #expect(answer.count == (page == 0 ? 130 : 129))
             #expect(answer.peers.count <= 50)
             seen += answer.peers.map(\.client)
@@ -145,7 +145,7 @@ import Testing
         guard case .error(let error) = try ada.nextMessage() else { throw HubTestFailure("no error for \(request)") }
         #expect(error.code == .invalid)
         try ada.send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
-        guard case .peersPage(let page) = try ada.waitFor(type: "peers.page") else { return }
+        let page = try #require(try ada.waitFor(type: "peers.page").peersPage)
         #expect(page == PeersPage(count: 1, peers: [Peer(client: ada.clientID, name: "Ada")], next: nil))
     }
 

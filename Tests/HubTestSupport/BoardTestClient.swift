@@ -311,6 +311,16 @@ extension ServerMessage {
         if case .error(let error) = self { return error }
         return nil
     }
+
+    public var peersChange: PeersChange? {
+        if case .peers(let change) = self { return change }
+        return nil
+    }
+
+    public var peersPage: PeersPage? {
+        if case .peersPage(let page) = self { return page }
+        return nil
+    }
 }
 
 /// Decodes one text message as a server message, for raw `WebSocketTestClient`s.

@@ -13,6 +13,11 @@ extension ServerMessage {
         if case .dragOver(let client, let over) = self { (client, over) } else { nil }
     }
 
+    /// A batch of drag changes (`drags`, on a board of many members).
+    public var dragChanges: [DragChange]? {
+        if case .drags(let changes) = self { changes } else { nil }
+    }
+
     /// A `drag.cleared`: whose drag, and why.
     public var dragClear: (client: ClientID, reason: DragClearReason)? {
         if case .dragCleared(let client, let reason) = self { (client, reason) } else { nil }

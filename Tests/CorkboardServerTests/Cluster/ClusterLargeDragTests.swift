@@ -48,7 +48,7 @@ import Testing
             // Node 2 may still hear the first placeholder move (its NOTIFY can arrive after Cy's
             // room opened): then the drag comes at index 1 and the second move follows it.
             let index2 = DragTarget(collection: "b", index: 2, before: "b3")
-            guard case .drag(let learnt) = late else { return }
+            let learnt = try #require(late.dragUpdate)
             #expect(learnt.items == items && learnt.name == "Ada")
             if learnt.over != index2 {
                 #expect(learnt.over == DragTarget(collection: "b", index: 1, before: "b2"))

@@ -30,7 +30,7 @@ import Testing
 
             // `peers.list` pages through every node's peers.
             try cy.send(.peersList(after: nil, limit: MembershipLimits.maximumPage))
-            guard case .peersPage(let page) = try cy.waitFor(type: "peers.page") else { return }
+            let page = try #require(try cy.waitFor(type: "peers.page").peersPage)
             #expect(page.count == 3 && Set(page.peers.map(\.client)) == [ada.clientID, bob.clientID, cy.clientID])
 
             // A drag on one node shows in another node's list of who drags.
@@ -92,7 +92,7 @@ import Testing
             var after: Int?
             repeat {
                 try newcomer.send(.peersList(after: after, limit: 25))
-                guard case .peersPage(let page) = try newcomer.waitFor(type: "peers.page") else { return }
+                let page = try #require(try newcomer.waitFor(type: "peers.page").peersPage)
                 listed += page.peers
                 after = page.next
             } while after != nil

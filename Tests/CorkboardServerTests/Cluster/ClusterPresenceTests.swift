@@ -21,16 +21,16 @@ import Testing
 
             try ada.send(.dragStart(items: ["i1"]))
             for watcher in [bob, cy] {
-                guard case .drag(let update) = try watcher.waitFor(type: "drag") else { continue }
+                let update = try #require(try watcher.waitFor(type: "drag").dragUpdate)
                 #expect(update.client == ada.clientID && update.name == "Ada" && update.items == ["i1"] && update.over == nil)
             }
             try ada.send(.dragOver(collection: "done", index: 1))
-            guard case .dragOver(let mover, let moved) = try bob.waitFor(type: "drag.over") else { return }
+            let (mover, moved) = try #require(try bob.waitFor(type: "drag.over").dragOverTarget)
             #expect(mover == ada.clientID && moved == DragTarget(collection: "done", index: 1, before: "i7"))
 
             // The item is Ada's on every node: another node neither leases it nor moves it.
             try bob.send(.dragStart(items: ["i1"]))
-            guard case .rejected(let busy) = try bob.waitFor(type: "rejected") else { return }
+            let busy = try #require(try bob.waitFor(type: "rejected").rejection)
             #expect(busy.code == .busy && busy.holder == ada.clientID)
             let refused = try bob.reject(.move(sources: ["i1"], destination: Destination(collection: "done")))
             #expect(refused.code == .busy)
@@ -59,7 +59,7 @@ import Testing
 
             // Released everywhere: Bob may take it now.
             try bob.send(.dragStart(items: ["i1"]))
-            guard case .drag(let bobs) = try cy.waitFor(type: "drag") else { return }
+            let bobs = try #require(try cy.waitFor(type: "drag").dragUpdate)
             #expect(bobs.client == bob.clientID)
             try bob.send(.dragEnd)
             _ = try ada.waitFor(type: "drag.cleared")
@@ -79,15 +79,15 @@ import Testing
                 try ada.send(.dragStart(items: [item]))
                 try bob.send(.dragStart(items: [item]))
                 // The observer sees the winner's drag; the loser is refused, naming the winner.
-                guard case .drag(let update) = try observer.waitFor(type: "drag") else { return }
+                let update = try #require(try observer.waitFor(type: "drag").dragUpdate)
                 let (winner, loser) = update.client == ada.clientID ? (ada, bob) : (bob, ada)
                 wins[winner.name, default: 0] += 1
-                guard case .rejected(let refusal) = try loser.waitFor(type: "rejected") else { return }
+                let refusal = try #require(try loser.waitFor(type: "rejected").rejection)
                 #expect(refusal.ref == "drag.start" && refusal.code == .busy && refusal.holder == winner.clientID, "round \(round)")
                 try winner.send(.dragEnd)
                 let skippedBefore = observer.skipped.count
-                guard case .dragCleared(let client, .cancel) = try observer.waitFor(type: "drag.cleared") else { return }
-                #expect(client == winner.clientID)
+                let cleared = try #require(try observer.waitFor(type: "drag.cleared").dragClear)
+                #expect(cleared.client == winner.clientID && cleared.reason == .cancel)
                 let loserDrags = observer.skipped.dropFirst(skippedBefore).filter {
                     if case .drag(let other) = $0 { other.client == loser.clientID } else { false }
                 }

@@ -154,8 +154,7 @@ import Testing
             #expect(rejection.code == .unavailable)
             // Presence needs no database: a drag reaches the other member of the same node.
             try author.send(.dragStart(items: ["i3"]))
-            let drag = try neighbour.waitFor(type: "drag")
-            guard case .drag(let update) = drag else { return }
+            let update = try #require(try neighbour.waitFor(type: "drag").dragUpdate)
             #expect(update.client == author.clientID && update.items == ["i3"])
             try author.send(.dragEnd)
             _ = try neighbour.waitFor(type: "drag.cleared")

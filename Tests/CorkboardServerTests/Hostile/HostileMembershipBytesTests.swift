@@ -52,7 +52,7 @@ import WebSocket
             var after: Int?
             for _ in 0..<20 {
                 try pager.send(.peersList(after: after, limit: MembershipLimits.maximumPage))
-                guard case .peersPage(let page) = try pager.waitFor(type: "peers.page") else { return }
+                let page = try #require(try pager.waitFor(type: "peers.page").peersPage)
                 let text = try #require(pager.rawLog.last)
                 #expect(text.utf8.count <= Self.pageBound, "a page of \(text.utf8.count) bytes")
                 listed += page.peers.map(\.client)

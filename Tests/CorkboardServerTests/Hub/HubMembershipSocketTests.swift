@@ -28,13 +28,13 @@ import Testing
         let wall = try fixture.join("wall", observe: true)
         #expect(wall.welcome.count == Self.bound + 6, "an observer is not counted")
         try wall.send(json: #"{"type":"peers.list","limit":500}"#)
-        guard case .error(let error) = try wall.waitFor(type: "error") else { return }
+        let error = try #require(try wall.waitFor(type: "error").errorMessage)
         #expect(error.code == .invalid)
         var seen: [ClientID] = []
         var after: Int?
         for _ in 0..<5 {
             try wall.send(.peersList(after: after, limit: 40))
-            guard case .peersPage(let page) = try wall.waitFor(type: "peers.page") else { return }
+            let page = try #require(try wall.waitFor(type: "peers.page").peersPage)
             #expect(page.count == Self.bound + 6)
             seen += page.peers.map(\.client)
             guard let next = page.next else { break }
