@@ -28,18 +28,33 @@ import WebSocket
         return try ChildServer(["--token-secret-file", path], tokens: fileTokens, ownerToken: "owner-token")
     }
 
-    /// `hello` with `token` on `board`: the `error` the server answers and its close code and reason.
-    static func refusedHello(port: UInt16, board: String = "board", token: String?) throws -> (ErrorMessage?, WebSocketClosePayload?) {
-        let socket = try WebSocketTestClient(port: port)
-        let hello = Hello(board: board, name: "Someone", token: token)
+    /// `hello` named `name` with `token` on `board`: the `error` the server answers and its close code and reason.
+    static func refusedHello(
+        port: UInt16, board: String = "board", name: String = "Someone", token: String? = nil
+    ) throws -> (ErrorMessage?, WebSocketClosePayload?) {
+        let answer = try answerToHello(port: port, board: board, name: name, token: token)
+        return (answer.error, answer.close)
+    }
+
+    /// What the server answers `hello` (sent behind `extraHeaders` in the handshake, such as a
+    /// proxy's `X-Forwarded-For`): its `welcome`, or the `error` and the close that refuse it.
+    static func answerToHello(
+        port: UInt16, board: String = "board", name: String = "Someone", token: String?, extraHeaders: String = ""
+    ) throws -> (error: ErrorMessage?, welcome: Welcome?, close: WebSocketClosePayload?) {
+        let socket = try WebSocketTestClient(port: port, extraHeaders: extraHeaders)
+        let hello = Hello(board: board, name: name, token: token)
         try socket.send(text: String(decoding: try WireFormat.encode(ClientMessage.hello(hello)), as: UTF8.self))
         var error: ErrorMessage?
         for _ in 0..<10 {
-            guard let frame = try socket.receiveFrame() else { return (error, nil) }
-            if frame.opcode == .close { return (error, try WebSocketClosePayload(parsing: frame.payload)) }
-            if case .error(let message) = try WireFormat.decodeServerMessage(Data(frame.payload)) { error = message }
+            guard let frame = try socket.receiveFrame() else { break }
+            if frame.opcode == .close { return (error, nil, try WebSocketClosePayload(parsing: frame.payload)) }
+            switch try WireFormat.decodeServerMessage(Data(frame.payload)) {
+            case .error(let message): error = message
+            case .welcome(let welcome): return (nil, welcome, nil)
+            default: break
+            }
         }
-        return (error, nil)
+        return (error, nil, nil)
     }
 
     @Test func validTokensJoinUnderTheirOwnNameAndOthersAreRefusedWithAReason() async throws {

@@ -25,20 +25,6 @@ import WebSocket
         return name
     }
 
-    /// `hello` named `name` with `token`: the `error` the server answers and its close.
-    static func refusedHello(port: UInt16, name: String, token: String? = nil) throws -> (ErrorMessage?, WebSocketClosePayload?) {
-        let socket = try WebSocketTestClient(port: port)
-        let hello = Hello(board: "board", name: name, token: token)
-        try socket.send(text: String(decoding: try WireFormat.encode(ClientMessage.hello(hello)), as: UTF8.self))
-        var error: ErrorMessage?
-        for _ in 0..<10 {
-            guard let frame = try socket.receiveFrame() else { return (error, nil) }
-            if frame.opcode == .close { return (error, try WebSocketClosePayload(parsing: frame.payload)) }
-            if case .error(let message) = try WireFormat.decodeServerMessage(Data(frame.payload)) { error = message }
-        }
-        return (error, nil)
-    }
-
     @Test func peersListPagesStayWithinTheirBoundAndAFloodIsRateLimited() async throws {
         try await offPool {
             // 256 KiB a second, bursts of 1 MiB: a flood of full pages passes it within a second.
@@ -91,10 +77,10 @@ import WebSocket
     @Test func aNameOverTheCapIsRefusedAndOneAtItIsTheMostAnEventCarries() async throws {
         try await offPool {
             let fixture = try HubFixture()
-            let (error, close) = try Self.refusedHello(port: fixture.port, name: String(repeating: "n", count: 16 * 1024))
+            let (error, close) = try SignedTokenServeTests.refusedHello(port: fixture.port, name: String(repeating: "n", count: 16 * 1024))
             #expect(error == ErrorMessage(code: .invalid, message: "name is longer than \(Limits.maximumNameBytes) bytes"))
             #expect(close?.code == .policyViolation)
-            let (justOver, _) = try Self.refusedHello(port: fixture.port, name: Self.maximalName("o") + "é")
+            let (justOver, _) = try SignedTokenServeTests.refusedHello(port: fixture.port, name: Self.maximalName("o") + "é")
             #expect(justOver?.code == .invalid)
 
             let name = Self.maximalName("ada-")
@@ -121,7 +107,7 @@ import WebSocket
                 let huge = String(repeating: "s", count: size)
                 for (claims, claim) in [(token(subject: huge, name: "Ada"), "sub"), (token(subject: "ada", name: huge), "name")] {
                     let reason = "the token's \(claim) is longer than \(Limits.maximumNameBytes) bytes"
-                    let (error, close) = try Self.refusedHello(port: server.port, name: "Someone", token: claims)
+                    let (error, close) = try SignedTokenServeTests.refusedHello(port: server.port, token: claims)
                     #expect(error == ErrorMessage(code: .unauthorized, message: reason))
                     #expect(close?.code == .policyViolation && close?.reason == reason)
                     guard size == 1024 else { continue }

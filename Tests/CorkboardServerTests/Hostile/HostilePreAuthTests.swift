@@ -49,23 +49,10 @@ import WebSocket
         }
     }
 
-    /// `hello` with `token` from `address` (forwarded by the trusted proxy the test plays):
-    /// the `error` the server answers and its close code.
+    /// `hello` with `token` from `address` (forwarded by the trusted proxy the test plays).
     static func hello(port: UInt16, from address: String, token: String) throws -> (ErrorMessage?, Welcome?, WebSocketCloseCode?) {
-        let socket = try WebSocketTestClient(port: port, extraHeaders: "X-Forwarded-For: \(address)\r\n")
-        let hello = Hello(board: "board", name: "Someone", token: token)
-        try socket.send(text: String(decoding: try WireFormat.encode(ClientMessage.hello(hello)), as: UTF8.self))
-        var error: ErrorMessage?
-        for _ in 0..<10 {
-            guard let frame = try socket.receiveFrame() else { break }
-            if frame.opcode == .close { return (error, nil, try WebSocketClosePayload(parsing: frame.payload).code) }
-            switch try WireFormat.decodeServerMessage(Data(frame.payload)) {
-            case .error(let message): error = message
-            case .welcome(let welcome): return (nil, welcome, nil)
-            default: break
-            }
-        }
-        return (error, nil, nil)
+        let answer = try SignedTokenServeTests.answerToHello(port: port, token: token, extraHeaders: "X-Forwarded-For: \(address)\r\n")
+        return (answer.error, answer.welcome, answer.close?.code)
     }
 
     /// Past `refusedHelloRate`'s burst of refused hellos, an address is turned away with
