@@ -43,8 +43,13 @@ final class DirectoryLock: Sendable {
     }
 
     deinit {
-        // Closing the descriptor releases the lock; the file stays (removing it would race
-        // with a process that just opened it and is about to lock the removed inode).
+        // Unlock before closing: closing releases the lock only when no other descriptor
+        // shares the open file description, and a child that `posix_spawn` is starting
+        // holds a copy of every descriptor until its exec closes the close-on-exec ones —
+        // long enough, under load, for a reopen right after `close()` to find the
+        // directory still locked. `LOCK_UN` releases it through any copy. The file stays
+        // (removing it would race with a process about to lock the removed inode).
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 

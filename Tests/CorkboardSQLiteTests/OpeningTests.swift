@@ -38,6 +38,34 @@ import Testing
         _ = try Fixtures.open(directory)
     }
 
+    /// A child being spawned holds a copy of every descriptor until its exec; the lock must
+    /// not outlive `close()` through that copy (a reopen right after a close failed in CI).
+    @Test func closeReleasesTheDirectoryEvenWhileACopyOfTheLockDescriptorIsOpen() throws {
+        let directory = try TemporaryDirectory()
+        let first = try Fixtures.open(directory)
+        let lockPath = first.directory + "/" + DirectoryLock.fileName
+        let original = try #require(Self.descriptor(openOn: lockPath), "the store holds the lock file open")
+        // What the spawned child holds: the same open file description.
+        let copy = dup(original)
+        #expect(copy >= 0)
+        defer { close(copy) }
+        first.close()
+        let second = try Fixtures.open(directory)
+        second.close()
+    }
+
+    /// The descriptor of this process that has `path` open, from /proc/self/fd.
+    private static func descriptor(openOn path: String) -> Int32? {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.lazy.compactMap { entry -> Int32? in
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry),
+                URL(fileURLWithPath: link).resolvingSymlinksInPath().path == target
+            else { return nil }
+            return Int32(entry)
+        }.first
+    }
+
     @Test func garbageFileIsRefusedAsCorrupt() throws {
         let directory = try TemporaryDirectory()
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
