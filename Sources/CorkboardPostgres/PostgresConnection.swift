@@ -40,10 +40,18 @@ final class PostgresConnection: @unchecked Sendable {
         var maxReconnectDelay: Double = 2
     }
 
+    /// Why a group did not run, and which of its statements the server refused (nil when
+    /// the connection failed, before or during the group). The statements before that one
+    /// ran but were rolled back with the group's transaction; those after it were skipped.
+    struct GroupFailure: Error {
+        var error: PostgresError
+        var statement: Int?
+    }
+
     private struct Group {
-        var completion: @Sendable (Result<[PostgresRows], PostgresError>) -> Void
+        var completion: @Sendable (Result<[PostgresRows], GroupFailure>) -> Void
         var rows: [PostgresRows] = []
-        var error: PostgresError?
+        var failure: GroupFailure?
         var sentAt: DispatchTime
     }
 
@@ -99,9 +107,14 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     func executeOnQueue(_ statements: [PostgresStatement], _ completion: @escaping @Sendable (Result<[PostgresRows], PostgresError>) -> Void) {
+        executeGroupOnQueue(statements) { completion($0.mapError(\.error)) }
+    }
+
+    /// As `executeOnQueue`, and a failure says which statement the server refused.
+    func executeGroupOnQueue(_ statements: [PostgresStatement], _ completion: @escaping @Sendable (Result<[PostgresRows], GroupFailure>) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard case .ready(let connection) = phase else {
-            return completion(.failure(.connection(phaseDescription)))
+            return completion(.failure(GroupFailure(error: .connection(phaseDescription))))
         }
         let sent =
             statements.allSatisfy { statement in
@@ -111,7 +124,7 @@ final class PostgresConnection: @unchecked Sendable {
             } && PQpipelineSync(connection) == 1
         guard sent else {
             let reason = errorMessage(connection)
-            completion(.failure(.connection(reason)))
+            completion(.failure(GroupFailure(error: .connection(reason))))
             return lose(reason)
         }
         inFlight.append(Group(completion: completion, sentAt: .now()))
@@ -251,14 +264,18 @@ final class PostgresConnection: @unchecked Sendable {
                     inFlight.removeFirst(inFlightHead)
                     inFlightHead = 0
                 }
-                group.completion(group.error.map { .failure($0) } ?? .success(group.rows))
+                group.completion(group.failure.map { .failure($0) } ?? .success(group.rows))
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 inFlight[inFlightHead].rows.append(PostgresRows(copying: result))
             case PGRES_FATAL_ERROR:
-                if inFlight[inFlightHead].error == nil { inFlight[inFlightHead].error = PostgresError.from(result) }
+                // Each statement before this one gave its rows: their count is its index.
+                if inFlight[inFlightHead].failure == nil {
+                    inFlight[inFlightHead].failure = GroupFailure(
+                        error: PostgresError.from(result), statement: inFlight[inFlightHead].rows.count)
+                }
             case PGRES_PIPELINE_ABORTED:
-                if inFlight[inFlightHead].error == nil {
-                    inFlight[inFlightHead].error = .unexpected("the group was aborted by an earlier statement")
+                if inFlight[inFlightHead].failure == nil {
+                    inFlight[inFlightHead].failure = GroupFailure(error: .unexpected("the group was aborted by an earlier statement"))
                 }
             default:
                 break
@@ -317,7 +334,7 @@ final class PostgresConnection: @unchecked Sendable {
         let failed = inFlight[inFlightHead...]
         inFlight = []
         inFlightHead = 0
-        for group in failed { group.completion(.failure(.connection(reason))) }
+        for group in failed { group.completion(.failure(GroupFailure(error: .connection(reason)))) }
     }
 
     /// A reply that never comes (a stopped server, a half-open connection) must not hold

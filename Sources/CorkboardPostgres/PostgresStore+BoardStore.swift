@@ -118,43 +118,6 @@ extension PostgresStore {
         }
     }
 
-    public func append(_ batch: CommitBatch, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        if let problem = batch.seqOrderProblem { return completion(.failure(.unavailable(problem))) }
-        let statement: PostgresStatement
-        do {
-            statement = try AppendCall(batch, keepAnswers: folding.retention.bound).statement
-        } catch {
-            return completion(.failure(.unavailable("the batch does not encode: \(error)")))
-        }
-        run([statement]) { [self] result in
-            switch result {
-            case .failure(let error):
-                completion(.failure(error))
-            case .success(let groups):
-                let rows = groups[0]
-                guard rows.count == 1 else { return completion(.failure(.notFound)) }
-                do {
-                    let seq = try rows.int(0, "current_seq")
-                    guard try rows.bool(0, "appended") else {
-                        // The events that won come with the answer: the room's catch-up, which
-                        // asks for exactly these next, needs no round trip of its own.
-                        if let missing = rows.text(0, "missing"), let events = try? AppendCall.events(fromJSON: missing), !events.isEmpty {
-                            caughtUp[batch.board] = (after: batch.expectedSeq, events: events)
-                        }
-                        return completion(.failure(.conflict(currentSeq: seq)))
-                    }
-                    // What an earlier conflict stashed is older than this append.
-                    caughtUp[batch.board] = nil
-                    completion(.success(()))
-                    let snapshotSeq = try rows.int(0, "current_snapshot_seq")
-                    foldIfDue(batch.board, appended: batch.events, seq: seq, snapshotSeq: snapshotSeq)
-                } catch {
-                    completion(.failure(.unavailable("\(error)")))
-                }
-            }
-        }
-    }
-
     // MARK: Decoding rows
 
     static func storedBoard(

@@ -16,7 +16,7 @@ import Synchronization
 /// notifications sent while the listener was away are lost, and a room's catch-up that failed
 /// while the writer was away is not retried by the room, so rooms catch up by seq again.
 ///
-/// Confinement: `foldsRunning`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue;
+/// Confinement: `foldsRunning`, `appendRounds`, `heartbeat` and `caughtUp`, the `var`s, are touched only on the writer's queue;
 /// the rest is immutable or behind a lock. That is what makes `@unchecked Sendable` true.
 public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendable {
     public struct Configuration: Sendable {
@@ -76,6 +76,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     let isClosed = Atomic<Bool>(false)
     /// Boards whose log is being folded (touched on the writer's queue only).
     var foldsRunning: Set<String> = []
+    /// The appends of every board, gathered into one transaction per round
+    /// (`PostgresStore+Append.swift`; touched on the writer's queue only).
+    var appendRounds = AppendRounds<PendingAppend>(limit: PostgresStore.appendsPerRound)
     /// Where folds decode and apply the log, off the writer's queue, which every board's
     /// statements go through.
     let foldQueue = DispatchQueue(label: "corkboard.postgres.folds")
