@@ -28,14 +28,14 @@ public enum BoardGrant: Sendable, Hashable {
     }
 
     /// Why `entry` cannot be a grant, if it cannot: `*` alone (every board is written
-    /// `"boards": "*"`, never implied by a list), an id that no board can have (`Limits.isValidBoardID`:
+    /// `"boards": "*"`, never implied by a list), an id that no board can have (`Limits.isValidID`:
     /// one not in Unicode NFC would be granted under a spelling the server refuses), or an
     /// empty prefix.
     public static func problem(with entry: String) -> String? {
         if entry == "*" { return #"a lone "*" in a list is refused: write "boards": "*" for every board"# }
         switch BoardGrant(entry: entry) {
-        case .board(let id) where !Limits.isValidBoardID(id):
-            return "\(Self.shown(entry)) is not a board id (\(Limits.idRule), without NUL)"
+        case .board(let id) where !Limits.isValidID(id):
+            return "\(Self.shown(entry)) is not a board id (\(Limits.idRule))"
         case .prefix(let prefix) where prefix.utf8.contains(0) || !Limits.isNFC(prefix) || prefix.utf8.count >= Limits.maximumIDBytes:
             return "the pattern \(Self.shown(entry)) must begin with 1…127 bytes of UTF-8 in Unicode NFC, without NUL"
         default:

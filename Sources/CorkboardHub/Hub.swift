@@ -225,13 +225,13 @@ public final class Hub: Sendable {
     /// Deletes a board from the store with everything kept for it; its members get `error`
     /// `gone` and close 1008, and a later `hello` or request finds no such board.
     public func deleteBoard(_ board: String, _ completion: @escaping @Sendable (Result<Void, HubError>) -> Void) {
-        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
         room(for: board).delete(completion)
     }
 
     /// The board as of its durable seq.
     public func document(board: String, _ completion: @escaping @Sendable (Result<BoardDocument, HubError>) -> Void) {
-        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
         room(for: board).document(completion)
     }
 
@@ -239,7 +239,7 @@ public final class Hub: Sendable {
     public func events(
         board: String, since: Int, limit: Int = .max, _ completion: @escaping @Sendable (Result<[CommittedEvent], HubError>) -> Void
     ) {
-        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
         room(for: board).events(since: since, limit: limit, completion)
     }
 
@@ -252,7 +252,7 @@ public final class Hub: Sendable {
         _ request: OperationRequest, board: String, role: Role, author: String, caller: String, bytes: Int,
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
-        guard Limits.isValidBoardID(board) else { return completion(.failure(.notFound)) }
+        guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
         if let rates = httpOperationRates, !rates.take(caller) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))

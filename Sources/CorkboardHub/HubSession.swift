@@ -259,11 +259,11 @@ public final class HubSession: @unchecked Sendable {
         // A signed token names its holder: that name is shown to the others, not the one in hello.
         var hello = hello
         if let name = holder.name { hello.name = name }
-        guard Limits.isValidName(hello.name) else {
+        if let problem = Limits.nameProblem(hello.name) {
             phase = .closed
-            return BoardRoom.refuse(link, .invalid, "name is longer than \(Limits.maximumNameBytes) bytes", close: .policyViolation)
+            return BoardRoom.refuse(link, .invalid, "name \(problem)", close: .policyViolation)
         }
-        guard Limits.isValidBoardID(hello.board) else {
+        guard Limits.isValidID(hello.board) else {
             phase = .closed
             return BoardRoom.refuse(link, .notFound, "there is no board with that id", close: .policyViolation)
         }

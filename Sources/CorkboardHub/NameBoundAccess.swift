@@ -24,8 +24,8 @@ struct NameBoundAccess: AccessPolicy {
     /// Why `holder`'s names are refused; nil when they fit.
     static func refusal(of holder: TokenHolder) -> String? {
         let names = [("sub", holder.subject), ("name", holder.name), ("grant name", holder.grantName)]
-        for case (let claim, let value?) in names where !Limits.isValidName(value) {
-            return "the token's \(claim) is longer than \(Limits.maximumNameBytes) bytes"
+        for case (let claim, let value?) in names {
+            if let problem = Limits.nameProblem(value) { return "the token's \(claim) \(problem)" }
         }
         return nil
     }

@@ -123,20 +123,25 @@ extension Board {
     /// (`collections[1].items[3].id: …`), so the culprit is found in a board of thousands.
     ///
     /// `acceptingStoredIDs`: ids need only be well formed
-    /// (`Limits.isWellFormedID`), not NFC, as a board stored before 0.24 may have them; every
-    /// board that enters from outside is held to `Limits.isValidID`.
+    /// (`Limits.isWellFormedID`), not NFC, as a board stored before 0.24 may have them, and
+    /// texts may hold NUL, as before 0.25; every board that enters from outside is held to
+    /// `Limits.isValidID` and `Limits.textProblem`.
     public func validationProblems(acceptingStoredIDs: Bool = false) -> [String] {
         let isValidID = acceptingStoredIDs ? Limits.isWellFormedID : Limits.isValidID
+        // A board stored before 0.25 (on SQLite) may hold NUL in a text: it still loads.
+        let textProblem = { (text: String) in
+            acceptingStoredIDs && text.utf8.count <= Limits.maximumTextBytes ? nil : Limits.textProblem(text)
+        }
         var problems: [String] = []
-        if !isValidID(id) || id.utf8.contains(0) { problems.append("id: board id must be \(Limits.idRule), without NUL") }
-        if !Limits.isValidText(title) { problems.append("title: board title is too long") }
+        if !isValidID(id) || id.utf8.contains(0) { problems.append("id: board id must be \(Limits.idRule)") }
+        if let problem = textProblem(title) { problems.append("title: board title \(problem)") }
         var collectionPaths: [CollectionID: String] = [:]
         var itemPaths: [ItemID: String] = [:]
         func checkItems(_ items: [Item], at path: String) {
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = "\(path).items[\(itemIndex)]"
                 if !isValidID(item.id) { problems.append("\(itemPath).id: item id \(item.id.debugDescription) must be \(Limits.idRule)") }
-                if !Limits.isValidText(item.label) { problems.append("\(itemPath).label: label of item \(item.id) is too long") }
+                if let problem = textProblem(item.label) { problems.append("\(itemPath).label: label of item \(item.id) \(problem)") }
                 if let first = itemPaths[item.id] {
                     problems.append("\(itemPath).id: item id \(item.id) appears twice (first at \(first).id)")
                 } else {
@@ -147,7 +152,9 @@ extension Board {
         for (collectionIndex, collection) in collections.enumerated() {
             let path = "collections[\(collectionIndex)]"
             if !isValidID(collection.id) { problems.append("\(path).id: collection id \(collection.id.debugDescription) must be \(Limits.idRule)") }
-            if !Limits.isValidText(collection.title) { problems.append("\(path).title: title of collection \(collection.id) is too long") }
+            if let problem = textProblem(collection.title) {
+                problems.append("\(path).title: title of collection \(collection.id) \(problem)")
+            }
             if let first = collectionPaths[collection.id] {
                 problems.append("\(path).id: collection id \(collection.id) appears twice (first at \(first).id)")
             } else {

@@ -13,10 +13,11 @@ public typealias OperationID = String
 
 /// Limits checked when an operation is validated (a violation is rejected `invalid`).
 public enum Limits {
-    /// Ids are non-empty strings of at most 128 bytes of UTF-8 in NFC (docs/protocol.md#1-the-model).
+    /// Ids are non-empty strings of at most 128 bytes of UTF-8 in NFC, without NUL
+    /// (docs/protocol.md#1-the-model).
     public static let maximumIDBytes = 128
     /// How an id that `isValidID` refuses is described in messages.
-    public static let idRule = "1…128 bytes of UTF-8 in Unicode NFC"
+    public static let idRule = "1…128 bytes of UTF-8 in Unicode NFC, without NUL"
     /// Labels and titles are free text; the bound keeps one field from filling a 1 MiB message.
     public static let maximumTextBytes = 16_384
     /// An item's `data`, measured as its JSON encoding (about: escapes are not counted). The
@@ -40,11 +41,14 @@ public enum Limits {
         seq >= 0 && seq <= maximumSeq
     }
 
-    /// True for a non-empty id of at most 128 UTF-8 bytes in Unicode NFC. An id in another
-    /// form is refused rather than normalised: a client that sent it would otherwise hold a
-    /// spelling the server never uses, and could not find its own item again by bytes.
+    /// True for a non-empty id of at most 128 UTF-8 bytes in Unicode NFC, without NUL. An id
+    /// in another form is refused rather than normalised: a client that sent it would
+    /// otherwise hold a spelling the server never uses, and could not find its own item again
+    /// by bytes. NUL is refused because stores key boards by id in C strings and SQL, where
+    /// `"demo\0x"` would be cut to `"demo"` (giving one board a second sequencer), and
+    /// PostgreSQL's `text` cannot hold it at all (see `textProblem`).
     public static func isValidID(_ id: String) -> Bool {
-        isWellFormedID(id) && isNFC(id)
+        isWellFormedID(id) && !id.utf8.contains(0) && isNFC(id)
     }
 
     /// True for a non-empty id of at most 128 UTF-8 bytes, in whatever Unicode form: what a
@@ -61,15 +65,22 @@ public enum Limits {
         return span.checkForNFC(quickCheck: false)
     }
 
-    /// A board id is a valid id without NUL: stores key boards by id in C strings and SQL,
-    /// where `"demo\0x"` would be cut to `"demo"`, giving one board a second sequencer.
-    public static func isValidBoardID(_ id: String) -> Bool {
-        isValidID(id) && !id.utf8.contains(0)
+    /// Labels and titles may be empty (a blank card is legitimate) but not unbounded, and
+    /// hold no NUL.
+    public static func isValidText(_ text: String) -> Bool {
+        textProblem(text) == nil
     }
 
-    /// Labels and titles may be empty (a blank card is legitimate) but not unbounded.
-    public static func isValidText(_ text: String) -> Bool {
-        text.utf8.count <= maximumTextBytes
+    /// Why a label or title is refused (to follow its name in a message); nil when it fits.
+    ///
+    /// NUL is refused in every string the server keeps (ids, texts, names, strings in
+    /// `data`): PostgreSQL's `text` and `jsonb` cannot hold U+0000, so an operation carrying
+    /// one would fail in the store every time it was tried, and fail the operations of
+    /// other members batched with it.
+    public static func textProblem(_ text: String) -> String? {
+        if text.utf8.count > maximumTextBytes { return "is longer than \(maximumTextBytes) bytes" }
+        if text.utf8.contains(0) { return "holds a NUL character" }
+        return nil
     }
 
     /// True when `data` encodes to at most `maximumDataBytes` (stops counting past it).
@@ -86,6 +97,7 @@ public enum Limits {
         if !JSONValue.object(data).nests(within: maximumDataDepth) {
             return "data of item \(item) nests deeper than \(maximumDataDepth) levels"
         }
+        if JSONValue.object(data).holdsNUL { return "data of item \(item) holds a NUL character" }
         return nil
     }
 }

@@ -34,6 +34,16 @@ extension JSONValue {
         return budget >= 0
     }
 
+    /// True when a string or a key anywhere in the value holds U+0000 (`Limits.textProblem`).
+    var holdsNUL: Bool {
+        switch self {
+        case .null, .bool, .number: false
+        case .string(let text): text.utf8.contains(0)
+        case .array(let values): values.contains { $0.holdsNUL }
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || $0.value.holdsNUL }
+        }
+    }
+
     /// True when arrays and objects nest at most `levels` deep (this value counting as one).
     /// Goes no deeper than `levels`, however deep the value is.
     func nests(within levels: Int) -> Bool {

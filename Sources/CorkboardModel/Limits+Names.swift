@@ -11,8 +11,17 @@ extension Limits {
     /// at most this many bytes of UTF-8; a longer one is refused, never cut.
     public static let maximumNameBytes = 256
 
-    /// True for a name of at most `maximumNameBytes` bytes of UTF-8 (empty is allowed, as before).
+    /// True for a name of at most `maximumNameBytes` bytes of UTF-8 without NUL (empty is
+    /// allowed, as before).
     public static func isValidName(_ name: String) -> Bool {
-        name.utf8.count <= maximumNameBytes
+        nameProblem(name) == nil
+    }
+
+    /// Why a name is refused (to follow what it is in a message); nil when it fits. NUL as
+    /// in `textProblem`: a name is stored with every event its holder commits.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.utf8.count > maximumNameBytes { return "is longer than \(maximumNameBytes) bytes" }
+        if name.utf8.contains(0) { return "holds a NUL character" }
+        return nil
     }
 }

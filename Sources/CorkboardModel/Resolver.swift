@@ -136,7 +136,7 @@ extension BoardEngine {
             guard Limits.isValidID(id) else { throw .invalid("\(what) id must be \(Limits.idRule)") }
         }
         func checkText(_ text: String, _ what: String) throws(Refusal) {
-            guard Limits.isValidText(text) else { throw .invalid("\(what) is longer than \(Limits.maximumTextBytes) bytes") }
+            if let problem = Limits.textProblem(text) { throw .invalid("\(what) \(problem)") }
         }
         func checkData(_ data: JSONObject?, of item: ItemID) throws(Refusal) {
             if let problem = Limits.dataProblem(data, of: item) { throw .invalid(problem) }

@@ -59,7 +59,7 @@ enum TokenFileReading {
         switch fields["name"] {
         case nil: break
         case .string(let value)? where !value.isEmpty && Limits.isValidName(value): name = value
-        default: throw TokenFileError("\"name\" must be a non-empty string of at most \(Limits.maximumNameBytes) bytes")
+        default: throw TokenFileError("\"name\" must be a non-empty string of at most \(Limits.maximumNameBytes) bytes, without NUL")
         }
         return TokenFile.Grant(token: token, role: role, boards: boards, metrics: metrics, name: name)
     }

@@ -66,8 +66,8 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         if seq > Limits.maximumSeq {
             problems.append("seq \(seq) is past the last seq a board reaches, \(Limits.maximumSeq) (2^53 − 1)")
         }
-        if let epoch, !Limits.isValidBoardID(epoch) {
-            problems.append("epoch must be \(Limits.idRule) without NUL (leave it out for a fresh one)")
+        if let epoch, !Limits.isValidID(epoch) {
+            problems.append("epoch must be \(Limits.idRule) (leave it out for a fresh one)")
         }
         problems += board.validationProblems()
         problems += limits.problems(of: board)

@@ -41,8 +41,8 @@ struct MintCommand: ParsableCommand {
         guard let role = Role(rawValue: role) else { throw ValidationError("--role must be viewer, editor or owner") }
         guard ttl > 0 else { throw ValidationError("--ttl must be a positive number of seconds") }
         // The server refuses a token naming its holder with more (docs/protocol.md#3-joining).
-        for (option, value) in [("--sub", sub), ("--name", name)] where !Limits.isValidName(value) {
-            throw ValidationError("\(option) is longer than \(Limits.maximumNameBytes) bytes; the server would refuse the token")
+        for (option, value) in [("--sub", sub), ("--name", name)] {
+            if let problem = Limits.nameProblem(value) { throw ValidationError("\(option) \(problem); the server would refuse the token") }
         }
         let environment = ProcessInfo.processInfo.environment
         var secrets: [String] = []

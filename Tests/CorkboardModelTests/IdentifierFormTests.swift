@@ -47,7 +47,7 @@ import Testing
             guard !first.utf8.elementsEqual(second.utf8) else { continue }
             distinctPairs += 1
             #expect(!(Limits.isValidID(first) && Limits.isValidID(second)), "\(Array(first.unicodeScalars)) \(Array(second.unicodeScalars))")
-            #expect(!(Limits.isValidBoardID(first) && Limits.isValidBoardID(second)))
+            #expect(!(Limits.isValidID(first) && Limits.isValidID(second)))
             // The one that is taken, if any, is the NFC spelling.
             let nfc = first.precomposedStringWithCanonicalMapping
             for id in [first, second] where Limits.isValidID(id) {

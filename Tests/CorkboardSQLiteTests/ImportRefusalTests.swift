@@ -18,7 +18,7 @@ import Testing
                 board: "big",
                 problems: [
                     "seq 9007199254740992 is past the last seq a board reaches, 9007199254740991 (2^53 − 1)",
-                    "epoch must be 1…128 bytes of UTF-8 in Unicode NFC without NUL (leave it out for a fresh one)",
+                    "epoch must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL (leave it out for a fresh one)",
                     "collections: a board holds at most 1 items; this one has 2",
                 ])
         ) {

@@ -126,18 +126,19 @@ import Testing
 
     @Test func aLabelPastItsBoundIsRefused() throws {
         let board = board { Item(id: "i\($0)", label: String(repeating: "l", count: Limits.maximumTextBytes + 1)) }
-        try expectRefused(try importArchive(board), #"board "big" cannot be imported: collections[0].items[0].label: label of item i0 is too long"#)
+        try expectRefused(
+            try importArchive(board), #"board "big" cannot be imported: collections[0].items[0].label: label of item i0 is longer than 16384 bytes"#)
     }
 
     @Test func anIdPastItsBoundIsRefusedOnOneLine() throws {
         let long = String(repeating: "x", count: 129)
         try expectRefused(
             try importArchive(board { _ in Item(id: long, label: "x") }),
-            #"board "big" cannot be imported: collections[0].items[0].id: item id "\#(long)" must be 1…128 bytes of UTF-8 in Unicode NFC"#)
+            #"board "big" cannot be imported: collections[0].items[0].id: item id "\#(long)" must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL"#)
         // An id with a line break stays on one line.
         try expectRefused(
             try importArchive(board { _ in Item(id: "a\nb", label: String(repeating: "l", count: 20_000)) }),
-            #"board "big" cannot be imported: collections[0].items[0].label: label of item a\nb is too long"#)
+            #"board "big" cannot be imported: collections[0].items[0].label: label of item a\nb is longer than 16384 bytes"#)
         try expectRefused(
             try importArchive(board("bad\u{0}id")),
             #"board "bad\0id" cannot be imported: id: board id must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL"#, board: "bad")
@@ -146,7 +147,7 @@ import Testing
     @Test func anEpochThatIsNoIdIsRefused() throws {
         try expectRefused(
             try importArchive(board(), epoch: String(repeating: "e", count: 129)),
-            #"board "big" cannot be imported: epoch must be 1…128 bytes of UTF-8 in Unicode NFC without NUL (leave it out for a fresh one)"#)
+            #"board "big" cannot be imported: epoch must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL (leave it out for a fresh one)"#)
     }
 
     @Test func aTextNestedTooDeepIsRefused() throws {

@@ -25,8 +25,8 @@ import Testing
     @Test(arguments: [
         (#"{"type":"ping"}"#, #"missing field "id""#),
         (#"{"type":"ping","id":7}"#, #"field "id" must be a string"#),
-        (#"{"type":"ping","id":""}"#, "ping id must be 1…128 bytes of UTF-8 in Unicode NFC"),
-        (#"{"type":"ping","id":"\#(String(repeating: "x", count: 129))"}"#, "ping id must be 1…128 bytes of UTF-8 in Unicode NFC"),
+        (#"{"type":"ping","id":""}"#, "ping id must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL"),
+        (#"{"type":"ping","id":"\#(String(repeating: "x", count: 129))"}"#, "ping id must be 1…128 bytes of UTF-8 in Unicode NFC, without NUL"),
     ])
     func aBadPingGetsAnErrorAndTheConnectionGoesOn(ping: String, message: String) throws {
         let fixture = try HubFixture()
