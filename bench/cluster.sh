@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Issues #13 and #26: committed moves/s on one board and on 100 boards with clients over 1 and
-# 3 Corkboard nodes sharing one PostgreSQL database, side by side in one run, in rounds
+# Issues #13, #26 and #37: committed moves/s with clients over 1 and 3 Corkboard nodes sharing
+# one PostgreSQL database, and on one SQLite node, side by side in one run, in rounds
 # (CLUSTER_ROUNDS, default 3) whose order alternates:
-#   1. direct: clients spread round-robin over the nodes (every node serves every board; the
-#      nodes race for a board's row), and the delay from a commit to its delivery on another node;
-#   2. balanced: every client through nginx with the example's configuration
-#      (examples/scale-out/nginx.conf, its upstream pointed at the nodes), in front of one node,
-#      then of three: board affinity sends a board's clients to one node; the proxy's own cost
-#      is in both.
+#   1. direct: for each board shape of CLUSTER_SHAPES (boards:clients, default "1:48 100:100
+#      1000:3000": one hot board, 100 boards with a client each, 1,000 boards with three),
+#      clients spread round-robin over the nodes (every node serves every board; the nodes race
+#      for a board's row), the delay from a commit to its delivery on another node, and
+#      PostgreSQL's WAL flushes (`pg_stat_wal.wal_sync`) during the run: per second of the
+#      moves and per 1,000 commits (board creation, one flush a board, taken off);
+#   2. SQLite (CLUSTER_SQLITE=0 skips it): the same shapes on one `--store sqlite` node;
+#   3. balanced (CLUSTER_BALANCED=0 skips it): every client through nginx with the example's
+#      configuration (examples/scale-out/nginx.conf, its upstream pointed at the nodes), in
+#      front of one node, then of three: board affinity sends a board's clients to one node;
+#      the proxy's own cost is in both.
+# CLUSTER_BASELINE=path/to/corkboard runs another build (say the release before a change)
+# beside this one in every direct and SQLite step, in alternating order: a before and after
+# in one sitting.
 # Starts a throwaway PostgreSQL cluster (Debian's `postgresql`, default durability: fsync and
 # synchronous_commit on) and nginx (Debian's `nginx`) on free loopback ports, as the `postgres`
-# user when run as root, and removes them afterwards. Extra arguments go to both
-# `corkboard bench cluster` runs (e.g. --moves 20000 --clients 96); JSON records go to
-# bench/results/raw/cluster-{direct,balanced}-{1,3}-rN.json unless CLUSTER_JSON=0.
+# user when run as root, and removes them afterwards. Extra arguments go to every
+# `corkboard bench cluster` run (e.g. --moves 20000); JSON records go to
+# bench/results/raw/cluster-*.json unless CLUSTER_JSON=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,16 +104,75 @@ start_balancer one "$one_port" "${node_ports[0]}"
 start_balancer three "$three_port" "${node_ports[@]}"
 echo "nginx $("$nginx" -v 2>&1 | sed 's/.*nginx\///') on 127.0.0.1:$one_port (node 1) and 127.0.0.1:$three_port (nodes ${node_ports[*]})"
 
+psql_bench() { psql -h 127.0.0.1 -p "$port" -U corkboard -d bench -Atc "$1"; }
+builds=("$corkboard")
+[ -n "${CLUSTER_BASELINE:-}" ] && builds=("$CLUSTER_BASELINE" "$corkboard")
+label() { if [ "$1" = "$corkboard" ]; then echo "this build"; else echo "baseline"; fi; }
+read -r -a shapes <<<"${CLUSTER_SHAPES:-1:48 100:100 1000:3000}"
+# One `bench cluster` run of one shape, with the WAL flushes PostgreSQL made meanwhile.
+direct() { # build nodes boards clients json-name [args...]
+  local build=$1 nodes=$2 boards=$3 clients=$4 name=$5
+  shift 5
+  local before after output
+  before=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
+  # shellcheck disable=SC2046
+  output=$("$build" bench cluster --database-url "$database" --nodes "$nodes" --boards "$boards" --clients "$clients" \
+    $(json "$name") "$@")
+  after=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
+  echo "$output" | grep -v '^cluster:' | sed "s/^/  [$(label "$build")] /"
+  python3 - "$output" "$((after - before))" "$boards" "${moves:-10000}" <<'PY'
+import re, sys
+output, syncs, boards, moves = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rate = float(re.search(r"([0-9.]+) committed/s", output).group(1))
+during = max(0, syncs - boards)
+print(f"    WAL flushes: {syncs} in the run, {during} during the moves: {during / (moves / rate):.0f}/s, "
+      f"{1000 * during / moves:.0f} per 1,000 commits")
+PY
+}
+moves=10000
+for ((i = 1; i <= $#; i++)); do [ "${!i}" = --moves ] && { j=$((i + 1)); moves=${!j}; }; done
+
+# SQLite nodes, one per build, each on a data folder of its own.
+sqlite_ports=()
+for build in "${builds[@]}"; do
+  sqlite_port=$(free_port)
+  mkdir -p "$folder/sqlite-$sqlite_port"
+  "$build" serve --store sqlite --data "$folder/sqlite-$sqlite_port" --host 127.0.0.1 --port "$sqlite_port" --no-demo \
+    --web-root '' --log-level warning >"$folder/sqlite-$sqlite_port.log" 2>&1 &
+  pids+=($!)
+  sqlite_ports+=("$sqlite_port")
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$sqlite_port/readyz" >/dev/null && break; sleep 0.2; done
+done
+
 # Rounds in alternating order: on this shared machine a later run is often slower whatever it
-# measures (the database grows, the disk's other users), so 1 node first, then 3 nodes first.
+# measures (the database grows, the disk's other users), so 1 node first, then 3 nodes first,
+# and the baseline first, then this build first.
 rounds=${CLUSTER_ROUNDS:-3}
 for round in $(seq "$rounds"); do
-  if [ $((round % 2)) = 1 ]; then order="1 3"; else order="3 1"; fi
-  for nodes in $order; do
-    echo "== round $round, direct, $nodes node(s): clients round-robin over the nodes"
-    # shellcheck disable=SC2046
-    "$corkboard" bench cluster --database-url "$database" --nodes "$nodes" --boards 1,100 $(json "direct-$nodes-r$round") "$@"
+  if [ $((round % 2)) = 1 ]; then order="1 3" builds_order=("${builds[@]}"); else
+    order="3 1"
+    builds_order=()
+    for ((b = ${#builds[@]} - 1; b >= 0; b--)); do builds_order+=("${builds[$b]}"); done
+  fi
+  for shape in "${shapes[@]}"; do
+    boards=${shape%%:*} clients=${shape##*:}
+    for nodes in $order; do
+      echo "== round $round, direct, $nodes node(s), $boards board(s) × $clients client(s) in all"
+      for build in "${builds_order[@]}"; do
+        direct "$build" "$nodes" "$boards" "$clients" "direct-$nodes-$boards-$(label "$build" | tr ' ' -)-r$round" "$@"
+      done
+    done
+    if [ "${CLUSTER_SQLITE:-1}" != 0 ]; then
+      echo "== round $round, SQLite, 1 node, $boards board(s) × $clients client(s) in all"
+      for build in "${builds_order[@]}"; do
+        for b in "${!builds[@]}"; do [ "${builds[$b]}" = "$build" ] && sqlite_port=${sqlite_ports[$b]}; done
+        # shellcheck disable=SC2046
+        "$build" bench cluster --urls "ws://127.0.0.1:$sqlite_port/ws" --nodes 1 --boards "$boards" --clients "$clients" \
+          $(json "sqlite-$boards-$(label "$build" | tr ' ' -)-r$round") "$@" | grep -v '^cluster:' | sed "s/^/  [$(label "$build")] SQLite: /"
+      done
+    fi
   done
+  [ "${CLUSTER_BALANCED:-1}" = 0 ] && continue
   for nodes in $order; do
     echo "== round $round, through nginx in front of $nodes node(s)"
     if [ "$nodes" = 1 ]; then balancer=$one_port; else balancer=$three_port; fi
