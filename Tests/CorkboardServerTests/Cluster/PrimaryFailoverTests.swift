@@ -183,6 +183,11 @@ private final class FailoverRun: @unchecked Sendable {
     func tearDown() {
         stopping.store(true, ordering: .releasing)
         for writer in running { _ = try? writer.wait(timeout: 15) }
+        // A node stopping closes its members' connections and waits (its shutdown grace) for
+        // their goodbyes, which clients that no longer read never send: 10 s of the test went
+        // there. The clients go first, then the nodes, which say goodbye through the database.
+        for client in writers + watchers { client.drop() }
+        for node in nodes { node.stop() }
         primary.destroy()
         standby.destroy()
     }
