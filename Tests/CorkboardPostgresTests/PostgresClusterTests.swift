@@ -99,6 +99,29 @@ import Testing
         }
     }
 
+    @Test func aSynchronousStandbyHasEveryCommitAndTakesWritesOncePromoted() async throws {
+        try await offPool {
+            let primary = try PostgresCluster.start()
+            defer { primary.destroy() }
+            let standby = try PostgresCluster.standby(of: primary, name: "standby_one")
+            defer { standby.destroy() }
+            try primary.requireSynchronousStandby("standby_one")
+            try primary.psql("create table cards (id int); insert into cards select generate_series(1, 100)")
+            // Synchronous: the commit was answered once the standby had it.
+            #expect(try standby.psql("select count(*) from cards") == "100")
+            #expect(throws: PostgresCluster.Failure.self, "a standby is read-only") { try standby.psql("insert into cards values (101)") }
+
+            let processes = primary.serverProcesses()
+            primary.killAllProcesses()
+            #expect(!primary.isRunning)
+            #expect(processes.count > 1 && !processes.contains { $0.isAlive }, "the postmaster and every backend are gone")
+
+            try standby.promote()
+            try standby.psql("insert into cards values (101)")
+            #expect(try standby.psql("select count(*) from cards") == "101")
+        }
+    }
+
     @Test func destroyStopsTheServerAndRemovesItsFolder() async throws {
         try await offPool {
             let cluster = try PostgresCluster.start()

@@ -95,24 +95,97 @@ public final class PostgresCluster: @unchecked Sendable {
             guard initdb.succeeded else {
                 throw Failure("initdb failed (exit \(initdb.status)):\n\(tail(initdb.standardOutput))\n\(tail(initdb.standardError))")
             }
-            // The kernel hands out a free port, but it is free only until somebody else binds it:
-            // a start that loses that race is retried on another port.
-            for _ in 1...5 {
-                let cluster = PostgresCluster(
-                    port: try freeLoopbackPort(), directory: directory, binaries: binaries,
-                    owner: owner, watchdog: watchdog)
-                guard try cluster.launch() else {
-                    cluster.destroyed = true // Not its folder to remove: the next attempt reuses it.
-                    continue
-                }
-                try cluster.createDatabase(user) // On failure, deinit destroys the cluster.
-                return cluster
-            }
-            throw Failure("no free loopback port could be bound in 5 attempts")
+            let cluster = try launchOnAFreePort(directory: directory, binaries: binaries, owner: owner, watchdog: watchdog)
+            try cluster.createDatabase(user) // On failure, deinit destroys the cluster.
+            return cluster
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             stopWatchdog(watchdog)
             throw error
+        }
+    }
+
+    /// A streaming standby of `primary` (which must be running): a base backup taken with
+    /// `pg_basebackup -R`, so that it follows the primary, which knows it as `name` (its
+    /// `application_name`, what `synchronous_standby_names` lists). Started on a free loopback
+    /// port of its own, read-only until `promote()`; returns once the primary streams to it.
+    /// `name`: plain, as for a database.
+    public static func standby(of primary: PostgresCluster, name: String) throws -> PostgresCluster {
+        try requirePlainName(name)
+        let binaries = try findBinaries()
+        let owner = try serverAccount()
+        let directory = try makeDirectory(owner: owner)
+        let watchdog = startWatchdog(directory: directory)
+        do {
+            // `-X stream`: the WAL written during the backup comes along, so the copy starts
+            // consistent. A fast checkpoint: a spread one writes a fresh database's pages at a
+            // throttled pace, a minute and a half after `createdb`.
+            let backup = try run(
+                "pg_basebackup",
+                [
+                    "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", user, "-D", directory + "/data", "-R", "-X", "stream",
+                    "--checkpoint=fast", "--no-sync", "-d", "application_name=\(name)",
+                ],
+                binaries: binaries, owner: owner, directory: directory, timeout: 120)
+            guard backup.succeeded else {
+                throw Failure(
+                    "pg_basebackup from port \(primary.port) failed (exit \(backup.status)):\n\(tail(backup.standardError))\n\(primary.logTail())")
+            }
+            let standby = try launchOnAFreePort(directory: directory, binaries: binaries, owner: owner, watchdog: watchdog)
+            let streaming = eventually(timeout: 30) {
+                (try? primary.psql("SELECT state FROM pg_stat_replication WHERE application_name = '\(name)'")) == "streaming"
+            }
+            guard streaming else { throw Failure("the standby \(name) does not stream from the primary within 30 s\n\(standby.logTail())") }
+            return standby
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            stopWatchdog(watchdog)
+            throw error
+        }
+    }
+
+    /// The kernel hands out a free port, but it is free only until somebody else binds it:
+    /// a start that loses that race is retried on another port.
+    private static func launchOnAFreePort(
+        directory: String, binaries: String, owner: ServerAccount?, watchdog: DetachedProcess?
+    ) throws -> PostgresCluster {
+        for _ in 1...5 {
+            let cluster = PostgresCluster(
+                port: try freeLoopbackPort(), directory: directory, binaries: binaries, owner: owner, watchdog: watchdog)
+            if try cluster.launch() { return cluster }
+            cluster.destroyed = true // Not its folder to remove: the next attempt reuses it.
+        }
+        throw Failure("no free loopback port could be bound in 5 attempts")
+    }
+
+    // MARK: - Replication
+
+    /// Makes every commit wait until the standby `name` has it on disk
+    /// (`synchronous_standby_names`, as `ALTER SYSTEM` and a reload): a commit the primary
+    /// acknowledged survives the primary's loss. Returns once the standby counts as synchronous.
+    public func requireSynchronousStandby(_ name: String) throws {
+        try Self.requirePlainName(name)
+        try psql("ALTER SYSTEM SET synchronous_standby_names = '\(name)'")
+        try psql("SELECT pg_reload_conf()")
+        let synchronous = eventually(timeout: 30) {
+            (try? psql("SELECT sync_state FROM pg_stat_replication WHERE application_name = '\(name)'")) == "sync"
+        }
+        guard synchronous else { throw Failure("the standby \(name) did not become synchronous within 30 s\n\(logTail())") }
+    }
+
+    /// Ends recovery (`pg_ctl promote`): the standby becomes a primary that accepts writes, on a
+    /// new timeline. Returns once it does.
+    public func promote() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        let outcome = try Self.run(
+            "pg_ctl", ["promote", "-D", dataDirectory, "-w", "-t", "30"], binaries: binaries, owner: owner, directory: directory,
+            timeout: 40)
+        guard outcome.succeeded else {
+            throw Failure("pg_ctl promote failed (exit \(outcome.status)): \(outcome.standardError)\n\(logTail())")
+        }
+        guard eventually(timeout: 30, { (try? psql("SELECT pg_is_in_recovery()")) == "f" }) else {
+            throw Failure("the promoted server still runs recovery after 30 s\n\(logTail())")
         }
     }
 
@@ -151,15 +224,20 @@ public final class PostgresCluster: @unchecked Sendable {
     /// underscores) so the URL needs no escaping; the default is a unique one.
     @discardableResult
     public func createDatabase(_ name: String = PostgresCluster.uniqueDatabaseName()) throws -> String {
-        let plain = name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
-        guard plain, !name.isEmpty, name.utf8.count <= 63, !(48...57).contains(name.utf8.first!) else {
-            throw Failure("'\(name)' is not a plain database name (a-z, 0-9, _; at most 63; not starting with a digit)")
-        }
+        try Self.requirePlainName(name)
         let outcome = try client("createdb", [name])
         guard outcome.succeeded else {
             throw Failure("createdb \(name) failed (exit \(outcome.status)): \(outcome.standardError)\n\(logTail())")
         }
         return url(database: name)
+    }
+
+    /// A name SQL and URLs take as it is: a-z, 0-9, _; at most 63 bytes; not starting with a digit.
+    private static func requirePlainName(_ name: String) throws {
+        let plain = name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
+        guard plain, !name.isEmpty, name.utf8.count <= 63, !(48...57).contains(name.utf8.first!) else {
+            throw Failure("'\(name)' is not a plain name (a-z, 0-9, _; at most 63; not starting with a digit)")
+        }
     }
 
     public static func uniqueDatabaseName(prefix: String = "test") -> String {
@@ -193,6 +271,22 @@ public final class PostgresCluster: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         killLocked()
+    }
+
+    /// SIGKILL for the postmaster and every child at the same moment, as when its machine is
+    /// lost: unlike `kill()`, no backend outlives the postmaster for a moment to finish what it
+    /// was doing. The postmaster is stopped (SIGSTOP) first, so it forks no child the kill
+    /// would miss. Returns once every process is gone (bounded).
+    public func killAllProcesses() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let postmaster = runningPostmaster() else { return }
+        Glibc.kill(postmaster.pid, SIGSTOP)
+        let children = Self.children(of: postmaster.pid)
+        Glibc.kill(postmaster.pid, SIGKILL)
+        for child in children { Glibc.kill(child.pid, SIGKILL) }
+        defer { reapPostmaster() }
+        _ = eventually(timeout: 10) { !postmaster.isAlive && !children.contains { $0.isAlive } }
     }
 
     /// Stops the server at once and deletes its folder. Idempotent; also run by `deinit`.
