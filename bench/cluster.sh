@@ -113,11 +113,15 @@ read -r -a shapes <<<"${CLUSTER_SHAPES:-1:48 100:100 1000:3000}"
 direct() { # build nodes boards clients json-name [args...]
   local build=$1 nodes=$2 boards=$3 clients=$4 name=$5
   shift 5
-  local before after output
+  local before after output fresh
+  # A database of its own: runs do not slow down as one database fills up, nor reach the
+  # nodes' board limit.
+  fresh="run$((++runs))"
+  "$bin/createdb" -h 127.0.0.1 -p "$port" -U corkboard "$fresh"
   before=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
   # shellcheck disable=SC2046
-  output=$("$build" bench cluster --database-url "$database" --nodes "$nodes" --boards "$boards" --clients "$clients" \
-    $(json "$name") "$@")
+  output=$("$build" bench cluster --database-url "${database%/bench}/$fresh" --nodes "$nodes" --boards "$boards" \
+    --clients "$clients" $(json "$name") "$@")
   after=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
   echo "$output" | grep -v '^cluster:' | sed "s/^/  [$(label "$build")] /"
   python3 - "$output" "$((after - before))" "$boards" "${moves:-10000}" <<'PY'
@@ -130,6 +134,7 @@ print(f"    WAL flushes: {syncs} in the run, {during} during the moves: {during 
 PY
 }
 moves=10000
+runs=0
 for ((i = 1; i <= $#; i++)); do [ "${!i}" = --moves ] && { j=$((i + 1)); moves=${!j}; }; done
 
 # SQLite nodes, one per build, each on a data folder of its own.
