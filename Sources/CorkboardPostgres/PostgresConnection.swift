@@ -79,10 +79,15 @@ final class PostgresConnection: @unchecked Sendable {
     private var watching = DispatchGroup()
     private var reconnectDelay = 0.05
     private var watchdog: DispatchSourceTimer?
+    /// The hosts the connection string names, and which one the next attempt starts at: one
+    /// further after each attempt that ran out of time (`HostRotation`).
+    private let rotation: HostRotation
+    private var firstHost = 0
 
     init(settings: Settings, label: String) {
         self.settings = settings
         queue = DispatchQueue(label: label)
+        rotation = HostRotation(connectionString: settings.url)
     }
 
     /// Starts connecting (and reconnecting whenever the connection is lost).
@@ -148,8 +153,11 @@ final class PostgresConnection: @unchecked Sendable {
 
     private func connect() {
         guard case .idle = phase else { return }
-        let keywords = ["dbname", "application_name", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count"]
-        let values = [settings.url, settings.applicationName, "1", "5", "2", "3"]
+        // Later keywords override what the expanded `dbname` string says (the host order).
+        let turned = rotation.overrides(startingAt: firstHost)
+        let keywords =
+            ["dbname", "application_name", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count"] + turned.map(\.keyword)
+        let values = [settings.url, settings.applicationName, "1", "5", "2", "3"] + turned.map(\.value)
         // Both lists end with NULL, as libpq expects.
         let connection = withCStrings(keywords.map(Optional.some) + [nil]) { keywords in
             withCStrings(values.map(Optional.some) + [nil]) { values in PQconnectStartParams(keywords, values, 1) }
@@ -185,7 +193,7 @@ final class PostgresConnection: @unchecked Sendable {
             return PQfinish(connection)
         }
         guard DispatchTime.now() < deadline else {
-            return failToConnect(connection, "no connection within \(settings.connectTimeout) s")
+            return failToConnect(connection, ranOutOfTime())
         }
         switch PQconnectPoll(connection) {
         case PGRES_POLLING_READING: waitToPoll(connection, forWriting: false)
@@ -217,6 +225,14 @@ final class PostgresConnection: @unchecked Sendable {
         phase = .idle
         onState?(.lost(reason))
         scheduleReconnect()
+    }
+
+    /// An attempt ran out of time, maybe on a host that answers nothing: the next one starts at
+    /// the host after the one this one started at. Returns the reason to report.
+    private func ranOutOfTime() -> String {
+        firstHost += 1
+        let moving = rotation.count > 1 ? "; the next attempt starts at host \(firstHost % rotation.count + 1) of \(rotation.count)" : ""
+        return "no connection within \(settings.connectTimeout) s\(moving)"
     }
 
     private func scheduleReconnect() {
@@ -350,7 +366,7 @@ final class PostgresConnection: @unchecked Sendable {
                 if waited > settings.replyTimeout { lose("no reply for \(Int(waited)) s") }
             case .connecting(_, let deadline):
                 guard DispatchTime.now() >= deadline else { return }
-                let reason = "no connection within \(settings.connectTimeout) s"
+                let reason = ranOutOfTime()
                 tearDown(reason: reason)
                 onState?(.lost(reason))
                 scheduleReconnect()
