@@ -6,7 +6,7 @@
 # given both hosts with target_session_attrs=read-write, four writers committing moves (one in
 # flight each) until 300 are acknowledged; then every process of the primary is SIGKILLed at
 # once and the standby promoted. Each run prints how many acknowledged moves the promoted log
-# lacks (docs/storage.md, "A primary and a standby").
+# lacks (docs/storage.md, "Losing the primary: a synchronous standby").
 #
 #   bench/failover-async.sh            10 runs
 #   RUNS=3 bench/failover-async.sh

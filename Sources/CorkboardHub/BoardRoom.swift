@@ -245,7 +245,7 @@ final class BoardRoom: @unchecked Sendable {
     // MARK: Group commit
 
     func writeNextBatch() {
-        guard let batch = pipeline.nextBatch(board: id) else { return }
+        guard let batch = pipeline.nextBatch(board: id, epoch: epoch) else { return }
         let started = DispatchTime.now().uptimeNanoseconds
         hub.store.append(batch) { result in
             self.hub.metrics.recordStoreWrite(since: started)

@@ -115,14 +115,15 @@ struct CommitPipeline {
         return .reply(outcome, target)
     }
 
-    /// The next batch for the store, when none is being written and there is something to write.
-    mutating func nextBatch(board: String) -> CommitBatch? {
+    /// The next batch for the store, when none is being written and there is something to
+    /// write, extending the board of `epoch`.
+    mutating func nextBatch(board: String, epoch: String? = nil) -> CommitBatch? {
         guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty || !noops.isEmpty else { return nil }
         var events: [CommittedEvent] = []
         for entry in outbox {
             if case .event(let event, _, _, _) = entry, event.seq > handedSeq { events.append(event) }
         }
-        let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections, noops: noops)
+        let batch = CommitBatch(board: board, expectedSeq: handedSeq, events: events, rejections: rejections, noops: noops, epoch: epoch)
         rejections = []
         noops = []
         handedSeq = committedSeq

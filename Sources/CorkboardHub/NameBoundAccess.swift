@@ -1,8 +1,8 @@
 import CorkboardModel
 
-/// Any access policy, with the names its holders go by held to `Limits.maximumNameBytes`
-/// (docs/protocol.md#3-joining): a valid token whose `sub`, `name` or grant name is longer is
-/// refused as a token that proves nothing (`unauthorized`, HTTP 401), since each of them is
+/// Any access policy, with the names its holders go by held to `Limits.nameProblem` (at most
+/// `Limits.maximumNameBytes`, no NUL; docs/protocol.md#3-joining): a valid token whose `sub`,
+/// `name` or grant name breaks it is refused as a token that proves nothing (`unauthorized`, HTTP 401), since each of them is
 /// copied into every event (`by`) or every peer listing its holder makes.
 ///
 /// Kept apart from the policies themselves (the token file, signed tokens), so that every

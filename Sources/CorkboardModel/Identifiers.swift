@@ -65,20 +65,18 @@ public enum Limits {
         return span.checkForNFC(quickCheck: false)
     }
 
-    /// Labels and titles may be empty (a blank card is legitimate) but not unbounded, and
-    /// hold no NUL.
-    public static func isValidText(_ text: String) -> Bool {
-        textProblem(text) == nil
+    /// Why a label or title is refused (to follow its name in a message); nil when it fits.
+    /// Labels and titles may be empty (a blank card is legitimate) but not unbounded.
+    public static func textProblem(_ text: String) -> String? {
+        problem(of: text, within: maximumTextBytes)
     }
 
-    /// Why a label or title is refused (to follow its name in a message); nil when it fits.
-    ///
-    /// NUL is refused in every string the server keeps (ids, texts, names, strings in
-    /// `data`): PostgreSQL's `text` and `jsonb` cannot hold U+0000, so an operation carrying
-    /// one would fail in the store every time it was tried, and fail the operations of
-    /// other members batched with it.
-    public static func textProblem(_ text: String) -> String? {
-        if text.utf8.count > maximumTextBytes { return "is longer than \(maximumTextBytes) bytes" }
+    /// Why free text is refused: more than `bytes` bytes of UTF-8, or a NUL. NUL is refused
+    /// in every string the server keeps (ids, texts, names, strings in `data`): PostgreSQL's
+    /// `text` and `jsonb` cannot hold U+0000, so an operation carrying one would fail in the
+    /// store every time it was tried, and fail the operations of other members batched with it.
+    static func problem(of text: String, within bytes: Int) -> String? {
+        if text.utf8.count > bytes { return "is longer than \(bytes) bytes" }
         if text.utf8.contains(0) { return "holds a NUL character" }
         return nil
     }

@@ -20,8 +20,6 @@ extension Limits {
     /// Why a name is refused (to follow what it is in a message); nil when it fits. NUL as
     /// in `textProblem`: a name is stored with every event its holder commits.
     public static func nameProblem(_ name: String) -> String? {
-        if name.utf8.count > maximumNameBytes { return "is longer than \(maximumNameBytes) bytes" }
-        if name.utf8.contains(0) { return "holds a NUL character" }
-        return nil
+        problem(of: name, within: maximumNameBytes)
     }
 }

@@ -57,12 +57,12 @@ struct AppendCall {
             if case .lock(let value) = event.op { locked = value }
         }
         statement = PostgresStatement(
-            "SELECT appended, current_seq, current_snapshot_seq, missing FROM corkboard_append_or_catch_up($1, $2, $3, $4, $5, $6)",
+            "SELECT appended, current_seq, current_snapshot_seq, missing FROM corkboard_append_or_catch_up($1, $7, $2, $3, $4, $5, $6)",
             [
                 batch.board, String(batch.expectedSeq),
                 String(decoding: try encoder.encode(events), as: UTF8.self),
                 String(decoding: try encoder.encode(answers), as: UTF8.self),
-                locked.map { $0 ? "true" : "false" }, String(keepAnswers),
+                locked.map { $0 ? "true" : "false" }, String(keepAnswers), batch.epoch,
             ])
     }
 }

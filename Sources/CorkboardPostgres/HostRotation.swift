@@ -9,9 +9,16 @@ import CPostgres
 /// application (`connect_timeout` applies to the blocking calls only). So that attempt runs
 /// out of time on the first host, and an attempt that starts over from the same string waits on
 /// it again: the standby behind it, promoted, would never be tried. After an attempt that ran
-/// out of time the next starts one host further (`overrides(startingAt:)`), around the list.
+/// out of time the next starts at the host after the one it was waiting on
+/// (`index(ofHost:port:)`, `overrides(startingAt:)`), around the list, so a silent host is
+/// tried last.
+///
+/// Only when the string asks for a writable server (`target_session_attrs=read-write` or
+/// `primary`, what a failover setup needs): otherwise libpq takes any server, and one slow
+/// attempt on the primary would leave the next on a standby.
 struct HostRotation: Sendable, Equatable {
-    /// The string's comma-separated `host`, `hostaddr` and `port` lists (empty when not given).
+    /// The string's comma-separated `host`, `hostaddr` and `port` lists (empty when not given,
+    /// or when the string does not ask for a writable server).
     let hosts: [String]
     let hostAddresses: [String]
     let ports: [String]
@@ -28,15 +35,25 @@ struct HostRotation: Sendable, Equatable {
             var option = options
             while let keyword = option.pointee.keyword {
                 let name = String(cString: keyword)
-                if ["host", "hostaddr", "port"].contains(name), let value = option.pointee.val {
+                if ["host", "hostaddr", "port", "target_session_attrs"].contains(name), let value = option.pointee.val {
                     parsed[name] = String(cString: value).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 }
                 option += 1
             }
         }
-        hosts = parsed["host"] ?? []
-        hostAddresses = parsed["hostaddr"] ?? []
-        ports = parsed["port"] ?? []
+        let wantsWriter = ["read-write", "primary"].contains(parsed["target_session_attrs"]?.first ?? "")
+        hosts = wantsWriter ? parsed["host"] ?? [] : []
+        hostAddresses = wantsWriter ? parsed["hostaddr"] ?? [] : []
+        ports = wantsWriter ? parsed["port"] ?? [] : []
+    }
+
+    /// Which host of the string `host` and `port` are (what libpq's `PQhost` and `PQport` say
+    /// of an attempt in progress); nil when none is.
+    func index(ofHost host: String, port: String) -> Int? {
+        let names = hosts.isEmpty ? hostAddresses : hosts
+        return names.indices.first { index in
+            names[index] == host && (ports.count != names.count || ports[index] == port)
+        }
     }
 
     /// Keywords and values that, given after the string, make host `offset` (modulo their

@@ -46,6 +46,8 @@ final class PostgresConnection: @unchecked Sendable {
     struct GroupFailure: Error {
         var error: PostgresError
         var statement: Int?
+
+        static func connection(_ reason: String) -> GroupFailure { GroupFailure(error: .connection(reason)) }
     }
 
     private struct Group {
@@ -119,7 +121,7 @@ final class PostgresConnection: @unchecked Sendable {
     func executeGroupOnQueue(_ statements: [PostgresStatement], _ completion: @escaping @Sendable (Result<[PostgresRows], GroupFailure>) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard case .ready(let connection) = phase else {
-            return completion(.failure(GroupFailure(error: .connection(phaseDescription))))
+            return completion(.failure(.connection(phaseDescription)))
         }
         let sent =
             statements.allSatisfy { statement in
@@ -129,7 +131,7 @@ final class PostgresConnection: @unchecked Sendable {
             } && PQpipelineSync(connection) == 1
         guard sent else {
             let reason = errorMessage(connection)
-            completion(.failure(GroupFailure(error: .connection(reason))))
+            completion(.failure(.connection(reason)))
             return lose(reason)
         }
         inFlight.append(Group(completion: completion, sentAt: .now()))
@@ -193,7 +195,7 @@ final class PostgresConnection: @unchecked Sendable {
             return PQfinish(connection)
         }
         guard DispatchTime.now() < deadline else {
-            return failToConnect(connection, ranOutOfTime())
+            return failToConnect(connection, ranOutOfTime(connection))
         }
         switch PQconnectPoll(connection) {
         case PGRES_POLLING_READING: waitToPoll(connection, forWriting: false)
@@ -228,9 +230,13 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// An attempt ran out of time, maybe on a host that answers nothing: the next one starts at
-    /// the host after the one this one started at. Returns the reason to report.
-    private func ranOutOfTime() -> String {
-        firstHost += 1
+    /// the host after the one it was waiting on (or, when libpq does not say, one further than
+    /// this one started). Returns the reason to report.
+    private func ranOutOfTime(_ connection: OpaquePointer) -> String {
+        let waitedOn = PQhost(connection).flatMap { host in
+            PQport(connection).flatMap { port in rotation.index(ofHost: String(cString: host), port: String(cString: port)) }
+        }
+        firstHost = waitedOn.map { $0 + 1 } ?? firstHost + 1
         let moving = rotation.count > 1 ? "; the next attempt starts at host \(firstHost % rotation.count + 1) of \(rotation.count)" : ""
         return "no connection within \(settings.connectTimeout) s\(moving)"
     }
@@ -350,7 +356,7 @@ final class PostgresConnection: @unchecked Sendable {
         let failed = inFlight[inFlightHead...]
         inFlight = []
         inFlightHead = 0
-        for group in failed { group.completion(.failure(GroupFailure(error: .connection(reason)))) }
+        for group in failed { group.completion(.failure(.connection(reason))) }
     }
 
     /// A reply that never comes (a stopped server, a half-open connection) must not hold
@@ -364,9 +370,9 @@ final class PostgresConnection: @unchecked Sendable {
                 guard inFlightHead < inFlight.count else { return }
                 let waited = Double(DispatchTime.now().uptimeNanoseconds - inFlight[inFlightHead].sentAt.uptimeNanoseconds) / 1e9
                 if waited > settings.replyTimeout { lose("no reply for \(Int(waited)) s") }
-            case .connecting(_, let deadline):
+            case .connecting(let connection, let deadline):
                 guard DispatchTime.now() >= deadline else { return }
-                let reason = ranOutOfTime()
+                let reason = ranOutOfTime(connection)
                 tearDown(reason: reason)
                 onState?(.lost(reason))
                 scheduleReconnect()

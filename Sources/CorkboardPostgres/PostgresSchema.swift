@@ -408,6 +408,30 @@ enum PostgresSchema {
                 END
                 $body$;
                 """),
+        Migration(
+            version: 8, name: "an append names the epoch of the board it extends",
+            sql: """
+                -- As the six-argument form, for the board of one epoch only: when the board under
+                -- the id was deleted and created again while the batch waited, nothing is written
+                -- and no row comes back (the store's .notFound). The row is locked here, so no
+                -- delete comes between the check and the append. A NULL epoch is not checked.
+                -- Nodes before 0.25 keep calling the six-argument form.
+                CREATE OR REPLACE FUNCTION corkboard_append_or_catch_up(
+                    p_board text, p_epoch text, p_expected bigint, p_events jsonb, p_answers jsonb, p_locked boolean,
+                    p_keep_answers integer
+                ) RETURNS TABLE (appended boolean, current_seq bigint, current_snapshot_seq bigint, missing text)
+                LANGUAGE plpgsql AS $body$
+                BEGIN
+                    IF p_epoch IS NOT NULL THEN
+                        PERFORM 1 FROM board b WHERE b.id = p_board AND b.epoch = p_epoch FOR UPDATE;
+                        IF NOT FOUND THEN
+                            RETURN;
+                        END IF;
+                    END IF;
+                    RETURN QUERY SELECT * FROM corkboard_append_or_catch_up(p_board, p_expected, p_events, p_answers, p_locked, p_keep_answers);
+                END
+                $body$;
+                """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

@@ -38,15 +38,17 @@ extension PostgresStore {
     ///
     /// The statements go in board order: a round locks each board's row as it appends, so
     /// two nodes' rounds over the same boards take the locks in one order and never deadlock.
-    /// When the server refuses one statement, PostgreSQL skips the rest and rolls the group
-    /// back: that append alone is answered with the error, and the others go again first in
-    /// the next round, so one board's failure never fails another's.
+    /// When the server refuses one statement for its data, PostgreSQL skips the rest and rolls
+    /// the group back: that append alone is answered with the error, and the others go again
+    /// first in the next round, so one board's failure never fails another's. An error that
+    /// is not the statement's own (read-only, disk full, cancelled) would refuse every one of
+    /// them: it fails the whole round at once rather than one append per round.
     private func send(round: [PendingAppend]) {
         dispatchPrecondition(condition: .onQueue(writer.queue))
         let ordered = round.enumerated().sorted { ($0.element.batch.board, $0.offset) < ($1.element.batch.board, $1.offset) }
             .map(\.element)
         guard !isClosed.load(ordering: .relaxed) else {
-            return answered(ordered, with: .failure(PostgresConnection.GroupFailure(error: .connection("the store is closed"))))
+            return answered(ordered, with: .failure(.connection("the store is closed")))
         }
         writer.executeGroupOnQueue(ordered.map(\.statement)) { [self] result in answered(ordered, with: result) }
     }
@@ -56,8 +58,12 @@ extension PostgresStore {
         switch result {
         case .success(let groups):
             for (pending, rows) in zip(round, groups) { answer(pending, rows) }
+            // One result per statement; an append without one must still be answered.
+            for pending in round.dropFirst(groups.count) {
+                pending.completion(.failure(.unavailable("PostgreSQL gave no result for the append")))
+            }
         case .failure(let failure):
-            if let refused = failure.statement, round.indices.contains(refused) {
+            if let refused = failure.statement, round.indices.contains(refused), Self.isTheStatementsOwn(failure.error) {
                 round[refused].completion(.failure(.unavailable("\(failure.error)")))
                 again = Array(round[..<refused] + round[(refused + 1)...])
             } else {
@@ -65,6 +71,13 @@ extension PostgresStore {
             }
         }
         if let next = appendRounds.answered(again: again) { send(round: next) }
+    }
+
+    /// Errors about a statement's data (SQLSTATE classes 22, data exception, and 23, integrity
+    /// constraint violation): another statement of the round would not meet them.
+    private static func isTheStatementsOwn(_ error: PostgresError) -> Bool {
+        guard case .server(let state, _) = error else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23")
     }
 
     /// Answers one append of a committed round from its row. On the writer's queue.
@@ -81,12 +94,14 @@ extension PostgresStore {
                 }
                 return pending.completion(.failure(.conflict(currentSeq: seq)))
             }
-            // Read before answering: an append is answered once.
-            let snapshotSeq = try rows.int(0, "current_snapshot_seq")
             // What an earlier conflict stashed is older than this append.
             caughtUp[batch.board] = nil
+            // Committed: answered so whatever the rest of the row says (an unreadable
+            // snapshot seq only skips the fold check).
             pending.completion(.success(()))
-            foldIfDue(batch.board, appended: batch.events, seq: seq, snapshotSeq: snapshotSeq)
+            if let snapshotSeq = try? rows.int(0, "current_snapshot_seq") {
+                foldIfDue(batch.board, appended: batch.events, seq: seq, snapshotSeq: snapshotSeq)
+            }
         } catch {
             pending.completion(.failure(.unavailable("\(error)")))
         }

@@ -110,13 +110,21 @@ public struct CommitBatch: Sendable, Hashable {
     public var events: [CommittedEvent]
     public var rejections: [Rejection]
     public var noops: [Noop]
+    /// The epoch of the board the batch extends. When the board under this id has another
+    /// (deleted and created again while the batch waited), the store answers `.notFound` and
+    /// writes nothing: the batch belongs to a board that is gone, whatever its seq says. Nil
+    /// is not checked (tools and tests that append by hand).
+    public var epoch: String?
 
-    public init(board: String, expectedSeq: Int, events: [CommittedEvent], rejections: [Rejection] = [], noops: [Noop] = []) {
+    public init(
+        board: String, expectedSeq: Int, events: [CommittedEvent], rejections: [Rejection] = [], noops: [Noop] = [], epoch: String? = nil
+    ) {
         self.board = board
         self.expectedSeq = expectedSeq
         self.events = events
         self.rejections = rejections
         self.noops = noops
+        self.epoch = epoch
     }
 }
 

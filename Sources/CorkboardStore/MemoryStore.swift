@@ -116,6 +116,8 @@ public final class MemoryStore: BoardStore {
             // place rather than copied on every batch; put back on every path.
             guard var entry = boards?.removeValue(forKey: batch.board) else { return .failure(.notFound) }
             defer { boards?[batch.board] = entry }
+            // The board of another epoch under this id: the batch's board is gone.
+            guard batch.epoch.map({ $0 == entry.epoch }) ?? true else { return .failure(.notFound) }
             guard entry.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: entry.seq)) }
             entry.events += batch.events
             let step = folding.afterAppend(

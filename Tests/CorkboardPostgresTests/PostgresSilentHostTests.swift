@@ -15,7 +15,8 @@ import Testing
         // Accepts connections (the kernel completes the handshake) and never answers a byte.
         let silent = try listenOnLoopback(backlog: 16)
         defer { close(silent.descriptor) }
-        let url = "postgresql://\(PostgresCluster.user)@127.0.0.1:\(silent.port),127.0.0.1:\(database.port)/\(PostgresCluster.user)"
+        let url =
+            "postgresql://\(PostgresCluster.user)@127.0.0.1:\(silent.port),127.0.0.1:\(database.port)/\(PostgresCluster.user)?target_session_attrs=read-write"
         let connection = PostgresConnection(settings: .init(url: url, connectTimeout: 1), label: "test.silent-first")
         defer { connection.close() }
         let states = Mutex<[PostgresConnection.State]>([])

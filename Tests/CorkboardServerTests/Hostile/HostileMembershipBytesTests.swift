@@ -82,6 +82,10 @@ import WebSocket
             #expect(close?.code == .policyViolation)
             let (justOver, _) = try SignedTokenServeTests.refusedHello(port: fixture.port, name: Self.maximalName("o") + "é")
             #expect(justOver?.code == .invalid)
+            // NUL: a name is stored with every event its holder commits, and PostgreSQL cannot.
+            let (withNUL, nulClose) = try SignedTokenServeTests.refusedHello(port: fixture.port, name: "Ada\u{0}")
+            #expect(withNUL == ErrorMessage(code: .invalid, message: "name holds a NUL character"))
+            #expect(nulClose?.code == .policyViolation)
 
             let name = Self.maximalName("ada-")
             let ada = try fixture.join(name)

@@ -101,6 +101,12 @@ import Testing
             let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
             let created = try Unharmed.post(port, "/api/boards", body: body, token: nil)
             #expect(created.status == 400 && created.text.contains("data of item i1 is longer than 65536 bytes"))
+            // NUL anywhere is refused at the edge as well, on every store.
+            board.collections[0].items[0].data = nil
+            board.title = "heavy\u{0}"
+            let withNUL = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
+            let refused = try Unharmed.post(port, "/api/boards", body: withNUL, token: nil)
+            #expect(refused.status == 400 && refused.text.contains("title: board title holds a NUL character"), "\(refused.text)")
             // The same connection goes on.
             try editor.commit(.updateItem(item: "i2", label: nil, data: .replace(["small": .bool(true)])))
             #expect(try Unharmed.events(port: port, board: "board", token: nil).starts(with: before))
