@@ -18,7 +18,9 @@ import Testing
     static func bot(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
         try await offPool {
             let process = try ServerProcess(["bot"] + arguments, environment: environment)
-            let status = process.waitForExit(timeout: 30)
+            // Seconds alone; in a loaded full run a bot that had printed its answer was still
+            // not seen to exit after 30 s (the test took 102 s instead of 6).
+            let status = process.waitForExit(timeout: 120)
             return Run(status: status, output: process.standardOutput, errors: process.standardError)
         }
     }
