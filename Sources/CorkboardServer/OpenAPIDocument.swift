@@ -13,7 +13,7 @@ enum OpenAPIDocument {
           "openapi": "3.1.0",
           "info": {
             "title": "Corkboard HTTP API",
-            "version": "1",
+            "version": "\#(CorkboardVersion.current)",
             "description": "Boards of collections of items, reordered live by people and bots. The normative description is docs/protocol.md#8-http-api; the WebSocket protocol (corkboard.v1 on /ws) is not described here. Every failure that is not an operation's outcome has the body {\"error\",\"message\"}."
           },
           "security": [

@@ -18,9 +18,10 @@ public struct AccessLog: Sendable {
         var metadata: Logger.Metadata = [
             "method": "\(request.method.rawValue)",
             "path": "\(request.path)",
-            "status": "\(status.code)",
-            "bytes": "\(bytes)",
-            "duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
+            // Numbers as numbers: a JSON log (`--log-format json`) writes them unquoted.
+            "status": .stringConvertible(status.code),
+            "bytes": .stringConvertible(bytes),
+            "duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000),
             "remote": "\(request.forwardedClient ?? request.remoteAddress?.description ?? "-")",
         ]
         if request.forwardedClient != nil { metadata["proxy"] = "\(request.remoteAddress?.description ?? "-")" }

@@ -4,7 +4,8 @@ public struct DeflateConfiguration: Sendable, Equatable {
         /// No compression is negotiated.
         case off
         /// Context takeover both ways and full windows: the best ratio on streams of similar
-        /// messages, at about 300 KiB of zlib state per connection that has compressed anything.
+        /// messages, at about 100 KiB of zlib state per connection that has compressed anything
+        /// (97 KiB resident, measured: docs/benchmarks.md; zlib's buffers count once touched).
         case speed
         /// No context takeover and a 1 KiB window (both ways where the client allows): each
         /// message stands alone, zlib state exists only while a message is being (de)compressed,

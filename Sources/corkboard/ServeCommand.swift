@@ -57,7 +57,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "permessage-deflate: memory (no context takeover, small windows, compress broadcasts once), speed (full windows and context: best ratio, ~300 KiB per connection) or off (env: CORKBOARD_DEFLATE; default memory)."
+            "permessage-deflate: memory (no context takeover, small windows, compress broadcasts once), speed (full windows and context: best ratio, ~100 KiB per connection once it has compressed) or off (env: CORKBOARD_DEFLATE; default memory)."
     )
     var deflate: String?
 

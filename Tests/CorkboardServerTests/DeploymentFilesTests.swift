@@ -19,7 +19,8 @@ import Yams
         let services = try #require(compose["services"] as? [String: Any])
         let service = try #require(services["corkboard"] as? [String: Any])
         #expect(service["build"] as? String == ".")
-        #expect((service["ports"] as? [String])?.contains("8080:8080") == true)
+        // Open mode (no tokens) is published on the host's loopback only (issue #33).
+        #expect(service["ports"] as? [String] == ["127.0.0.1:8080:8080"])
 
         let environment = try #require(service["environment"] as? [String: Any])
         #expect(environment["CORKBOARD_HOST"] as? String == "0.0.0.0", "inside a container the server must listen beyond loopback")
@@ -54,6 +55,7 @@ import Yams
     }
 
     private static let nodes = ["corkboard-1", "corkboard-2"]
+    private static let balancerAddress = "172.28.5.10"
 
     @Test func composeScalesOutOnPostgresBehindALoadBalancer() throws {
         let (compose, services) = try composeServices()
@@ -93,11 +95,18 @@ import Yams
             #expect(environment["CORKBOARD_HOST"] as? String == "0.0.0.0")
             #expect("\(environment["CORKBOARD_PORT"] ?? "")" == "8080")
             #expect(node["stop_signal"] as? String == "SIGTERM")
+            #expect((node["ports"] as? [String])?.allSatisfy { $0.hasPrefix("127.0.0.1:") } == true, "\(name) is published on loopback only")
+            // X-Forwarded-For is taken from the balancer alone, at its fixed address.
+            #expect(environment["CORKBOARD_TRUSTED_PROXIES"] as? String == "\(Self.balancerAddress)/32")
         }
 
         let balancer = try #require(services["lb"])
         #expect((balancer["image"] as? String)?.hasPrefix("nginx:") == true)
-        #expect((balancer["ports"] as? [String])?.contains { $0.hasSuffix(":80") } == true)
+        #expect(balancer["ports"] as? [String] == ["127.0.0.1:8090:80"])
+        let balancerNetworks = try #require(balancer["networks"] as? [String: Any])
+        #expect((balancerNetworks["default"] as? [String: Any])?["ipv4_address"] as? String == Self.balancerAddress)
+        let subnets = ((compose["networks"] as? [String: Any])?["default"] as? [String: Any])?["ipam"] as? [String: Any]
+        #expect((subnets?["config"] as? [[String: Any]])?.first?["subnet"] as? String == "172.28.5.0/24")
         let configMount = try #require((balancer["volumes"] as? [String])?.first { $0.contains(":/etc/nginx/nginx.conf") })
         let hostPath = String(configMount.split(separator: ":")[0])
         #expect(hostPath.hasPrefix("./"))

@@ -1,4 +1,5 @@
 import CorkboardModel
+import CorkboardServer
 import CorkboardWire
 import Foundation
 import TestSupport
@@ -20,6 +21,8 @@ import Testing
         #expect(response.http.header("Content-Type") == "application/json")
         let document = try #require(response.object)
         #expect(document["openapi"] == "3.1.0")
+        // The document describes this server's API: its version is the server's (docs/versioning.md).
+        #expect(document["info"]?.objectValue?["version"] == .string(CorkboardVersion.current))
         let paths = try #require(document["paths"]?.objectValue)
         #expect(Set(paths.keys) == Self.paths)
         for (path, item) in paths {

@@ -46,7 +46,15 @@ public struct JSONLogHandler: LogHandler {
     private static func json(_ value: Logger.Metadata.Value) -> String {
         switch value {
         case .string(let string): return JSONString.quote(string)
-        case .stringConvertible(let convertible): return JSONString.quote(convertible.description)
+        case .stringConvertible(let convertible):
+            // Numbers and booleans stay numbers and booleans, so that a collector can compare
+            // them (`status >= 500`) without parsing strings.
+            switch convertible {
+            case let integer as any BinaryInteger: return integer.description
+            case let number as Double where number.isFinite: return number.description
+            case let flag as Bool: return flag ? "true" : "false"
+            default: return JSONString.quote(convertible.description)
+            }
         case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
         case .dictionary(let fields):
             // Sorted, so that the same metadata is always the same line.

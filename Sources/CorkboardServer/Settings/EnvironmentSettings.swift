@@ -12,6 +12,12 @@ public struct EnvironmentSettings: Sendable {
         public var description: String { "environment variable \(variable)='\(value)' is not \(expected)" }
     }
 
+    /// The variable's value as it is, empty included, or nil when unset: for the one setting
+    /// whose empty value means something (`CORKBOARD_WEB_ROOT=''`: the API only).
+    public func value(_ name: String) -> String? {
+        variables[name]
+    }
+
     /// The variable's value, or nil when unset or empty.
     public func string(_ name: String) -> String? {
         guard let value = variables[name], !value.isEmpty else { return nil }

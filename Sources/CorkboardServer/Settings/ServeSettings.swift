@@ -32,7 +32,8 @@ public struct ServeSettings: Sendable {
         case (_?, nil): throw .certificateWithoutKey
         case (nil, _?): throw .keyWithoutCertificate
         }
-        if let webRoot = values.string(options.webRoot, "CORKBOARD_WEB_ROOT") { settings.webRoot = webRoot.isEmpty ? nil : webRoot }
+        // Empty, as an option or a variable, serves the API only (every other empty variable is unset).
+        if let webRoot = options.webRoot ?? values.environment.value("CORKBOARD_WEB_ROOT") { settings.webRoot = webRoot.isEmpty ? nil : webRoot }
         settings.dataDirectory = values.string(options.data, "CORKBOARD_DATA") ?? settings.dataDirectory
         settings.loopCount = try values.integer(options.loops, "CORKBOARD_LOOPS") ?? settings.loopCount
         settings.webSocket.maxMessageSize =

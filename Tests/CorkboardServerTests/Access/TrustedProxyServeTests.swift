@@ -67,7 +67,8 @@ import Testing
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 object["label"] as? String == "corkboard.access"
             else { return nil }
-            return object["metadata"] as? [String: String]
+            // The text fields; the numbers (status, bytes, duration) are JSON numbers.
+            return (object["metadata"] as? [String: Any])?.compactMapValues { $0 as? String }
         }
         let health = try #require(access.first { $0["path"] == "/healthz" }, "\(process.standardError)")
         #expect(health["remote"] == "2001:db8::7" && health["proxy"]?.hasPrefix("127.0.0.1:") == true, "\(health)")

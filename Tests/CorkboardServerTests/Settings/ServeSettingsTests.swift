@@ -190,6 +190,14 @@ import Testing
         #expect(settings.configuration.port == 8080 && settings.configuration.store == .sqlite && settings.configuration.createsDemoBoard)
     }
 
+    /// The one exception: an empty web root, as an option or a variable, serves the API only
+    /// (before 0.25 the variable fell back to `web`).
+    @Test func anEmptyWebRootVariableServesTheAPIOnly() throws {
+        #expect(try settings(ServeOptions(), ["CORKBOARD_WEB_ROOT": ""]).configuration.webRoot == nil)
+        #expect(try settings(options { $0.webRoot = "" }).configuration.webRoot == nil)
+        #expect(try settings(ServeOptions(), [:]).configuration.webRoot == "web")
+    }
+
     @Test func aFlagVariableCountsOnlyAsOne() throws {
         #expect(try settings(ServeOptions(), ["CORKBOARD_NO_DEMO": "yes", "CORKBOARD_ECHO_ENDPOINT": "0"]).configuration.createsDemoBoard)
         #expect(try !settings(ServeOptions(), ["CORKBOARD_ECHO_ENDPOINT": "true"]).configuration.echoEndpoint)
