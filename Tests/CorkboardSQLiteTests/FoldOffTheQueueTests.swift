@@ -74,7 +74,16 @@ import Testing
         answered.wait()
         // Each event is stored as about 20,100 bytes: at most budget + slack of them, and one more.
         let fit = (budget + budget / 8) / 20_000 + 1
-        let settled = try eventually(timeout: 10) { try !store.folds.contains("b") && store.countRows("event", board: "b") <= fit }
+        // Stepped through the two queues rather than waited for on a clock (a loaded full run
+        // took longer than 10 s): each round lets an install start the next fold, that fold
+        // read and apply, and its install run.
+        var settled = false
+        for _ in 0..<8 where !settled {
+            store.queue.sync {}
+            store.foldQueue.sync {}
+            store.queue.sync {}
+            settled = try !store.folds.contains("b") && store.countRows("event", board: "b") <= fit
+        }
         #expect(settled)
         let loaded = try #require(try store.load("b"))
         #expect(loaded.seq == 30 && loaded.events.count <= fit)

@@ -84,7 +84,11 @@ import Testing
                 // The event stream never ends by itself: a request schemathesis makes to it would
                 // wait for its timeout. Its HEAD is checked; EventStreamTests check the stream.
                 "--exclude-operation-id", "streamEvents",
-                "--max-examples", "20", "--max-time", "100", "--workers", "1", "--seed", "23",
+                // Any seed; 23 stopped passing when info.version changed (the document is part of
+                // what the seed drives): its fuzzing of DELETE /api/boards/{id} then hits an
+                // IndexError inside Hypothesis 6.170's target optimiser ("Index 26 out of range"),
+                // a fault of the tool, reported as a runtime error, not a check.
+                "--max-examples", "20", "--max-time", "100", "--workers", "1", "--seed", "29",
                 "--generation-database", "none", "--no-color", "--output-truncate", "true",
             ], environment: python.environment, workingDirectory: server.folder.path, timeout: 400)
         #expect(outcome.succeeded, "schemathesis failed:\n\(PythonTools.tail(outcome.standardOutput, lines: 120))\n\(outcome.standardError)")
