@@ -7,6 +7,10 @@ that Corkboard is usable from any language:
     pip install websockets
     python3 examples/python/bot.py --url ws://127.0.0.1:8080/ws --board demo --column todo
 
+On a server with tokens (a token file or signed tokens, docs/security.md), give the bot its
+token with --token or the CORKBOARD_TOKEN variable (kept off the command line, which other users
+of the machine can see); it goes in `hello`.
+
 The sort is a series of anchor moves ("put this card before that one"), each sent with the
 seq the bot had applied (`baseSeq`) and a fresh opId. The bot keeps a replica by applying
 every `committed` event in seq order, so it sees other people's moves as it goes; if
@@ -17,6 +21,7 @@ order. Exit status: 0 sorted, 1 refused by the server, 2 cannot connect.
 import argparse
 import asyncio
 import json
+import os
 import secrets
 import sys
 import urllib.parse
@@ -115,9 +120,10 @@ class Replica:
 
 
 class Bot:
-    def __init__(self, socket, name):
+    def __init__(self, socket, name, token=None):
         self.socket = socket
         self.name = name
+        self.token = token
         self.replica = None
         # People on the board, the bot included (docs/protocol.md#peers): the welcome's count,
         # then one up or down per peer.joined / peer.left, or a tick's `peers` count on a big board.
@@ -126,7 +132,10 @@ class Bot:
         self.counter = 0
 
     async def join(self, board):
-        await self.socket.send(json.dumps({"type": "hello", "board": board, "name": self.name}))
+        hello = {"type": "hello", "board": board, "name": self.name}
+        if self.token:
+            hello["token"] = self.token
+        await self.socket.send(json.dumps(hello))
         welcome = json.loads(await self.socket.recv())
         if welcome["type"] != "welcome":
             raise PermissionError(welcome.get("message", welcome))
@@ -202,6 +211,7 @@ async def main():
     parser.add_argument("--board", default="demo")
     parser.add_argument("--column", default="todo")
     parser.add_argument("--name", default="sorter-bot")
+    parser.add_argument("--token", default=os.environ.get("CORKBOARD_TOKEN"), help="the bot's token (default: $CORKBOARD_TOKEN)")
     arguments = parser.parse_args()
     try:
         socket = await websockets.connect(socket_url(arguments.url, arguments.board), subprotocols=["corkboard.v1"])
@@ -209,7 +219,7 @@ async def main():
         print(f"bot: cannot connect to {arguments.url}: {error}", file=sys.stderr)
         return 2
     async with socket:
-        bot = Bot(socket, arguments.name)
+        bot = Bot(socket, arguments.name, arguments.token)
         try:
             await bot.join(arguments.board)
             show(bot.replica.board)

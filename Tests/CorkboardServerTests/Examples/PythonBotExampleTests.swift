@@ -1,4 +1,5 @@
 import CorkboardModel
+import CorkboardWire
 import Foundation
 import TestSupport
 import Testing
@@ -55,5 +56,43 @@ import Testing
         let unknown = try python.run([Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "nope"], timeout: 60)
         #expect(unknown.status == 1, "\(unknown.standardError)")
         #expect(unknown.standardError.contains("there is no board"))
+    }
+
+    /// On a server with tokens the bot sends its own, from `--token` or `CORKBOARD_TOKEN`
+    /// (issue #33: before, it could not join such a server at all).
+    @Test func theBotJoinsWithItsTokenFromTheOptionOrTheEnvironment() throws {
+        let python = try PythonTools.websocketsPython()
+        let web = try TemporaryDirectory("corkboard-web")
+        try web.write("index.html", "<!doctype html><title>bot</title>")
+        let data = try TemporaryDirectory("corkboard-data")
+        let tokens = try data.write(
+            "tokens.json",
+            #"{"tokens":[{"token":"owner-secret","role":"owner","boards":"*"},{"token":"bot-secret","role":"editor","boards":["fruit"],"name":"sorter"}]}"#)
+        let server = try ServerProcess(["serve", "--port", "0", "--no-demo", "--web-root", web.path, "--data", data.path, "--tokens", tokens])
+        defer {
+            server.signal(SIGTERM)
+            _ = server.waitForExit()
+        }
+        let port = try #require(server.waitForListeningPort())
+        let board = Board(
+            id: "fruit", title: "Fruit",
+            collections: [BoardCollection(id: "basket", title: "Basket", items: [Item(id: "b", label: "banana"), Item(id: "a", label: "apple")])])
+        let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
+        #expect(try BoardAPI(port: port).send("POST", "/api/boards", headers: ["Authorization: Bearer owner-secret"], body: body).status == 201)
+        let arguments = [Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "fruit", "--column", "basket"]
+
+        let refused = try python.run(arguments, timeout: 60)
+        #expect(refused.status == 1 && refused.standardError.contains("a token is needed"), "\(refused.standardError)")
+
+        let given = try python.run(arguments + ["--token", "bot-secret"], timeout: 60)
+        #expect(given.status == 0 && given.standardOutput.contains("sorted basket with 1 move"), "\(given.standardOutput)\n\(given.standardError)")
+
+        var environment = python.environment
+        environment["CORKBOARD_TOKEN"] = "bot-secret"
+        let fromEnvironment = try PythonTools.run(python.executable, arguments, environment: environment, timeout: 60)
+        #expect(fromEnvironment.status == 0 && fromEnvironment.standardOutput.contains("sorted basket with 0 moves"), "\(fromEnvironment.standardError)")
+        // Its move went under the token's name, not the one in hello.
+        let log = try BoardAPI(port: port).send("GET", "/api/boards/fruit/ops", headers: ["Authorization: Bearer owner-secret"]).text
+        #expect(log.contains(#""by":"sorter""#), "\(log)")
     }
 }
