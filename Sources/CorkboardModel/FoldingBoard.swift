@@ -14,10 +14,10 @@
 /// Like `Board.apply`, `apply` throws without changing anything: every check is made before
 /// the first change.
 public struct FoldingBoard: Sendable {
-    private typealias Handle = Int32
+    private typealias Handle = ItemHandle
     private typealias ListKey = Int
 
-    private struct Node: Sendable {
+    private struct Node: Sendable, HoldingAnItem {
         var item: Item
         var list: ListKey
         var previous: Handle
@@ -48,10 +48,7 @@ public struct FoldingBoard: Sendable {
     private var folderLists: [ItemID: ListKey] = [:]
     /// By list key; a removed list's chain stays, unused (lists are few).
     private var chains: [Chain] = []
-    /// By handle; nil for a free handle.
-    private var nodes: [Node?] = []
-    private var handles: [ItemID: Handle] = [:]
-    private var freeHandles: [Handle] = []
+    private var nodes = ItemSlots<Node>()
 
     public init(_ board: Board) {
         id = board.id
@@ -87,16 +84,16 @@ public struct FoldingBoard: Sendable {
         case .delete(let ids):
             try delete(ids)
         case .updateItem(let itemID, let label, let data):
-            guard let handle = handles[itemID] else { throw BoardError("no item \(itemID)") }
-            if let label { nodes[Int(handle)]!.item.label = label }
+            guard let handle = nodes.handle(of: itemID) else { throw BoardError("no item \(itemID)") }
+            if let label { nodes[handle].item.label = label }
             switch data {
             case .unchanged: break
-            case .replace(let object): nodes[Int(handle)]!.item.data = object
-            case .remove: nodes[Int(handle)]!.item.data = nil
+            case .replace(let object): nodes[handle].item.data = object
+            case .remove: nodes[handle].item.data = nil
             }
         case .updateFolder(let itemID, let accepts):
-            guard let handle = handles[itemID], nodes[Int(handle)]!.item.folder != nil else { throw BoardError("no folder \(itemID)") }
-            nodes[Int(handle)]!.item.folder!.accepts = accepts
+            guard let handle = nodes.handle(of: itemID), nodes[handle].item.folder != nil else { throw BoardError("no folder \(itemID)") }
+            nodes[handle].item.folder!.accepts = accepts
         case .renameCollection(let collectionID, let newTitle):
             guard let index = columnIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
             columns[index].title = newTitle
@@ -132,7 +129,7 @@ public struct FoldingBoard: Sendable {
         var moving: [Handle] = []
         moving.reserveCapacity(sources.count)
         for source in sources {
-            guard let handle = handles[source] else { throw BoardError("no item \(source)") }
+            guard let handle = nodes.handle(of: source) else { throw BoardError("no item \(source)") }
             moving.append(handle)
         }
         let anchor = try anchor(destination, in: target)
@@ -143,7 +140,7 @@ public struct FoldingBoard: Sendable {
     private mutating func insert(_ items: [Item], at destination: Destination) throws(BoardError) {
         guard let target = list(named: destination.collection) else { throw BoardError("no collection \(destination.collection)") }
         var seen = Set<ItemID>()
-        for item in items where handles[item.id] != nil || !seen.insert(item.id).inserted {
+        for item in items where nodes.handle(of: item.id) != nil || !seen.insert(item.id).inserted {
             throw BoardError("item \(item.id) exists")
         }
         for item in items where item.folder != nil && list(named: item.id) != nil {
@@ -158,22 +155,22 @@ public struct FoldingBoard: Sendable {
     /// Deletes the items and, for a folder, everything inside it.
     private mutating func delete(_ ids: [ItemID]) throws(BoardError) {
         guard Set(ids).count == ids.count else { throw BoardError("duplicate ids") }
-        for itemID in ids where handles[itemID] == nil { throw BoardError("no item \(itemID)") }
+        for itemID in ids where nodes.handle(of: itemID) == nil { throw BoardError("no item \(itemID)") }
         for itemID in ids {
             // An item inside a folder deleted before it is gone already.
-            guard let handle = handles[itemID] else { continue }
+            guard let handle = nodes.handle(of: itemID) else { continue }
             unlink(handle)
             var doomed = [handle]
             while let next = doomed.popLast() {
-                let item = nodes[Int(next)]!.item
+                let item = nodes[next].item
                 if item.folder != nil, let list = folderLists.removeValue(forKey: item.id) {
                     var inside = chains[list].first
                     while inside != Self.noHandle {
                         doomed.append(inside)
-                        inside = nodes[Int(inside)]!.next
+                        inside = nodes[inside].next
                     }
                 }
-                free(next)
+                nodes.free(next)
             }
         }
     }
@@ -196,8 +193,8 @@ public struct FoldingBoard: Sendable {
         var current = list
         while let folder = chains[current].folder {
             chain.append(folder)
-            guard let handle = handles[folder] else { break }
-            let outer = nodes[Int(handle)]!.list
+            guard let handle = nodes.handle(of: folder) else { break }
+            let outer = nodes[handle].list
             if let outerFolder = chains[outer].folder, chain.contains(outerFolder) { break }
             current = outer
         }
@@ -207,7 +204,7 @@ public struct FoldingBoard: Sendable {
     /// The item a destination's `before` names, which must be in the target list.
     private func anchor(_ destination: Destination, in target: ListKey) throws(BoardError) -> Handle? {
         guard let before = destination.before else { return nil }
-        guard let handle = handles[before], nodes[Int(handle)]!.list == target else {
+        guard let handle = nodes.handle(of: before), nodes[handle].list == target else {
             throw BoardError("anchor \(before) is not in \(destination.collection)")
         }
         return handle
@@ -217,8 +214,8 @@ public struct FoldingBoard: Sendable {
         var items: [Item] = []
         var handle = chains[list].first
         while handle != Self.noHandle {
-            items.append(nodes[Int(handle)]!.item)
-            handle = nodes[Int(handle)]!.next
+            items.append(nodes[handle].item)
+            handle = nodes[handle].next
         }
         return items
     }
@@ -231,39 +228,23 @@ public struct FoldingBoard: Sendable {
     }
 
     private mutating func allocate(_ item: Item) -> Handle {
-        let node = Node(item: item, list: -1, previous: Self.noHandle, next: Self.noHandle)
-        let handle: Handle
-        if let reused = freeHandles.popLast() {
-            handle = reused
-            nodes[Int(handle)] = node
-        } else {
-            handle = Handle(nodes.count)
-            nodes.append(node)
-        }
-        handles[item.id] = handle
-        return handle
-    }
-
-    private mutating func free(_ handle: Handle) {
-        handles[nodes[Int(handle)]!.item.id] = nil
-        nodes[Int(handle)] = nil
-        freeHandles.append(handle)
+        nodes.allocate(Node(item: item, list: -1, previous: Self.noHandle, next: Self.noHandle))
     }
 
     /// Puts a node that is in no list into `list`, before `anchor` or at the end.
     private mutating func link(_ handle: Handle, into list: ListKey, before anchor: Handle?) {
-        let previous = anchor.map { nodes[Int($0)]!.previous } ?? chains[list].last
-        nodes[Int(handle)]!.list = list
-        nodes[Int(handle)]!.previous = previous
-        nodes[Int(handle)]!.next = anchor ?? Self.noHandle
-        if previous == Self.noHandle { chains[list].first = handle } else { nodes[Int(previous)]!.next = handle }
-        if let anchor { nodes[Int(anchor)]!.previous = handle } else { chains[list].last = handle }
+        let previous = anchor.map { nodes[$0].previous } ?? chains[list].last
+        nodes[handle].list = list
+        nodes[handle].previous = previous
+        nodes[handle].next = anchor ?? Self.noHandle
+        if previous == Self.noHandle { chains[list].first = handle } else { nodes[previous].next = handle }
+        if let anchor { nodes[anchor].previous = handle } else { chains[list].last = handle }
     }
 
     /// Takes a node out of its list (its `list` is left for the caller to replace).
     private mutating func unlink(_ handle: Handle) {
-        let node = nodes[Int(handle)]!
-        if node.previous == Self.noHandle { chains[node.list].first = node.next } else { nodes[Int(node.previous)]!.next = node.next }
-        if node.next == Self.noHandle { chains[node.list].last = node.previous } else { nodes[Int(node.next)]!.previous = node.previous }
+        let node = nodes[handle]
+        if node.previous == Self.noHandle { chains[node.list].first = node.next } else { nodes[node.previous].next = node.next }
+        if node.next == Self.noHandle { chains[node.list].last = node.previous } else { nodes[node.next].previous = node.previous }
     }
 }

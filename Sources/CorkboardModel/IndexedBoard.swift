@@ -16,7 +16,7 @@ struct IndexedCollection {
     var isFolder = false
 }
 
-struct ItemRecord {
+struct ItemRecord: HoldingAnItem {
     var item: Item
     var collection: CollectionKey
 }
@@ -29,10 +29,7 @@ struct IndexedBoard {
     private(set) var collections: [IndexedCollection] = []
     /// How many of `collections` are columns.
     private(set) var columnCount = 0
-    /// Indexed by handle; nil for a free handle.
-    private var records: [ItemRecord?] = []
-    private var handles: [ItemID: ItemHandle] = [:]
-    private var freeHandles: [ItemHandle] = []
+    private var slots = ItemSlots<ItemRecord>()
     private var indexOfKey: [CollectionKey: Int] = [:]
     private var keyOfID: [CollectionID: CollectionKey] = [:]
     private var nextKey: CollectionKey = 0
@@ -76,23 +73,23 @@ struct IndexedBoard {
     }
 
     private func items(of collection: IndexedCollection) -> [Item] {
-        collection.order.map { records[Int($0)]!.item }
+        collection.order.map { slots[$0].item }
     }
 
     /// The columns only, in board order.
     var columns: ArraySlice<IndexedCollection> { collections[..<columnCount] }
 
-    var itemCount: Int { handles.count }
+    var itemCount: Int { slots.count }
 
     // MARK: Lookups
 
-    func handle(of item: ItemID) -> ItemHandle? { handles[item] }
+    func handle(of item: ItemID) -> ItemHandle? { slots.handle(of: item) }
 
-    func contains(_ item: ItemID) -> Bool { handles[item] != nil }
+    func contains(_ item: ItemID) -> Bool { slots.handle(of: item) != nil }
 
-    func record(_ handle: ItemHandle) -> ItemRecord { records[Int(handle)]! }
+    func record(_ handle: ItemHandle) -> ItemRecord { slots[handle] }
 
-    func itemID(_ handle: ItemHandle) -> ItemID { records[Int(handle)]!.item.id }
+    func itemID(_ handle: ItemHandle) -> ItemID { slots[handle].item.id }
 
     func collectionIndex(of id: CollectionID) -> Int? {
         keyOfID[id].flatMap { indexOfKey[$0] }
@@ -104,7 +101,7 @@ struct IndexedBoard {
 
     /// The folder whose list this is, nil for a column.
     func folder(ofList index: Int) -> ItemHandle? {
-        collections[index].isFolder ? handles[collections[index].id] : nil
+        collections[index].isFolder ? slots.handle(of: collections[index].id) : nil
     }
 
     /// The folders around the list at `index`, innermost first: none for a column, else the
@@ -114,7 +111,7 @@ struct IndexedBoard {
         var list = index
         while let folder = folder(ofList: list) {
             chain.append(folder)
-            list = indexOfKey[records[Int(folder)]!.collection]!
+            list = indexOfKey[slots[folder].collection]!
         }
         return chain
     }
@@ -128,8 +125,8 @@ struct IndexedBoard {
         while !level.isEmpty {
             levels += 1
             var next: [ItemHandle] = []
-            for item in level where records[Int(item)]!.item.folder != nil {
-                next += collections[indexOfKey[keyOfID[records[Int(item)]!.item.id]!]!].order
+            for item in level where slots[item].item.folder != nil {
+                next += collections[indexOfKey[keyOfID[slots[item].item.id]!]!].order
             }
             found += next
             level = next
@@ -139,7 +136,7 @@ struct IndexedBoard {
 
     /// Where the item is now.
     func position(of handle: ItemHandle) -> Position {
-        let key = records[Int(handle)]!.collection
+        let key = slots[handle].collection
         let index = collections[indexOfKey[key]!].order.firstIndex(of: handle)!
         return Position(key: key, index: index)
     }
@@ -157,20 +154,20 @@ struct IndexedBoard {
         case .delete(let ids):
             return try delete(ids)
         case .updateItem(let itemID, let label, let data):
-            guard let handle = handles[itemID] else { throw BoardError("no item \(itemID)") }
-            let previous = records[Int(handle)]!.item
-            if let label { records[Int(handle)]!.item.label = label }
+            guard let handle = slots.handle(of: itemID) else { throw BoardError("no item \(itemID)") }
+            let previous = slots[handle].item
+            if let label { slots[handle].item.label = label }
             switch data {
             case .unchanged: break
-            case .replace(let object): records[Int(handle)]!.item.data = object
-            case .remove: records[Int(handle)]!.item.data = nil
+            case .replace(let object): slots[handle].item.data = object
+            case .remove: slots[handle].item.data = nil
             }
             return .updateItem(previousLabel: previous.label, previousData: previous.data)
         case .updateFolder(let itemID, let accepts):
-            guard let handle = handles[itemID], let previous = records[Int(handle)]!.item.folder?.accepts else {
+            guard let handle = slots.handle(of: itemID), let previous = slots[handle].item.folder?.accepts else {
                 throw BoardError("no folder \(itemID)")
             }
-            records[Int(handle)]!.item.folder!.accepts = accepts
+            slots[handle].item.folder!.accepts = accepts
             return .updateFolder(previousAccepts: previous)
         case .renameCollection(let collectionID, let newTitle):
             guard let index = collectionIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
@@ -218,13 +215,13 @@ struct IndexedBoard {
         var moving: [ItemHandle] = []
         moving.reserveCapacity(sources.count)
         for source in sources {
-            guard let handle = handles[source] else { throw BoardError("no item \(source)") }
+            guard let handle = slots.handle(of: source) else { throw BoardError("no item \(source)") }
             guard !moving.contains(handle) else { throw BoardError("item \(source) is named twice") }
             moving.append(handle)
         }
         var anchor: ItemHandle?
         if let before = destination.before {
-            guard let handle = handles[before], records[Int(handle)]!.collection == collections[target].key,
+            guard let handle = slots.handle(of: before), slots[handle].collection == collections[target].key,
                 !moving.contains(handle)
             else { throw BoardError("anchor \(before) is not a non-source item of \(destination.collection)") }
             anchor = handle
@@ -238,7 +235,7 @@ struct IndexedBoard {
         let destinationKey = collections[target].key
         let insertionIndex = anchor.map { collections[target].order.firstIndex(of: $0)! } ?? collections[target].order.count
         collections[target].order.insert(contentsOf: moving, at: insertionIndex)
-        for handle in moving { records[Int(handle)]!.collection = destinationKey }
+        for handle in moving { slots[handle].collection = destinationKey }
         return .move(from: from, destination: destinationKey, insertionIndex: insertionIndex)
     }
 
@@ -247,7 +244,7 @@ struct IndexedBoard {
             throw BoardError("no collection \(destination.collection)")
         }
         var newIDs = Set<ItemID>()
-        for item in items where handles[item.id] != nil || !newIDs.insert(item.id).inserted {
+        for item in items where slots.handle(of: item.id) != nil || !newIDs.insert(item.id).inserted {
             throw BoardError("item \(item.id) exists")
         }
         for item in items where item.folder != nil && keyOfID[item.id] != nil {
@@ -256,7 +253,7 @@ struct IndexedBoard {
         let key = collections[target].key
         var insertionIndex = collections[target].order.count
         if let before = destination.before {
-            guard let handle = handles[before], records[Int(handle)]!.collection == key else {
+            guard let handle = slots.handle(of: before), slots[handle].collection == key else {
                 throw BoardError("anchor \(before) is not in \(destination.collection)")
             }
             insertionIndex = collections[target].order.firstIndex(of: handle)!
@@ -276,21 +273,21 @@ struct IndexedBoard {
     private mutating func delete(_ ids: [ItemID]) throws(BoardError) -> Effect {
         var doomed: [ItemHandle] = []
         for itemID in ids {
-            guard let handle = handles[itemID] else { throw BoardError("no item \(itemID)") }
+            guard let handle = slots.handle(of: itemID) else { throw BoardError("no item \(itemID)") }
             guard !doomed.contains(handle) else { throw BoardError("item \(itemID) is named twice") }
             doomed.append(handle)
         }
         // What is inside the folders goes with them (once, if it was named too).
         var named = Set(doomed)
-        for handle in doomed where records[Int(handle)]!.item.folder != nil {
+        for handle in doomed where slots[handle].item.folder != nil {
             for inside in contents(of: handle).items where named.insert(inside).inserted { doomed.append(inside) }
         }
         let positions = doomed.map(position(of:))
-        let removed = zip(doomed, positions).map { RemovedItem(item: records[Int($0)]!.item, position: $1) }
+        let removed = zip(doomed, positions).map { RemovedItem(item: slots[$0].item, position: $1) }
         removeItems(at: positions)
         var removedLists: [RemovedList] = []
-        for handle in doomed where records[Int(handle)]!.item.folder != nil {
-            let folderID = records[Int(handle)]!.item.id
+        for handle in doomed where slots[handle].item.folder != nil {
+            let folderID = slots[handle].item.id
             removedLists.append(RemovedList(key: keyOfID[folderID]!, id: folderID))
         }
         if !removedLists.isEmpty {
@@ -298,7 +295,7 @@ struct IndexedBoard {
             collections.removeAll { gone.contains($0.key) }
             reindexCollections()
         }
-        for handle in doomed { free(handle) }
+        for handle in doomed { slots.free(handle) }
         return .delete(removed: removed, removedLists: removedLists)
     }
 
@@ -314,13 +311,13 @@ struct IndexedBoard {
             // Ascending order per list puts every item back at its recorded index.
             for (handle, position) in zip(moving, from).sorted(by: { $0.1.index < $1.1.index }) {
                 collections[indexOfKey[position.key]!].order.insert(handle, at: position.index)
-                records[Int(handle)]!.collection = position.key
+                slots[handle].collection = position.key
             }
         case (.insert(let destination, let insertionIndex, let count, let createdLists), _):
             let target = indexOfKey[destination]!
             let added = Array(collections[target].order[insertionIndex..<insertionIndex + count])
             collections[target].order.removeSubrange(insertionIndex..<insertionIndex + count)
-            for handle in added { free(handle) }
+            for handle in added { slots.free(handle) }
             if !createdLists.isEmpty {
                 collections.removeAll { createdLists.contains($0.key) }
                 reindexCollections()
@@ -335,11 +332,11 @@ struct IndexedBoard {
                 collections[indexOfKey[entry.position.key]!].order.insert(handle, at: entry.position.index)
             }
         case (.updateItem(let previousLabel, let previousData), .updateItem(let itemID, _, _)):
-            let handle = Int(handles[itemID]!)
-            records[handle]!.item.label = previousLabel
-            records[handle]!.item.data = previousData
+            let handle = slots.handle(of: itemID)!
+            slots[handle].item.label = previousLabel
+            slots[handle].item.data = previousData
         case (.updateFolder(let previousAccepts), .updateFolder(let itemID, _)):
-            records[Int(handles[itemID]!)]!.item.folder!.accepts = previousAccepts
+            slots[slots.handle(of: itemID)!].item.folder!.accepts = previousAccepts
         case (.renameCollection(let key, let previousTitle), _):
             collections[indexOfKey[key]!].title = previousTitle
         case (.renameBoard(let previousTitle), _):
@@ -374,23 +371,7 @@ struct IndexedBoard {
     }
 
     private mutating func allocate(_ item: Item, in key: CollectionKey) -> ItemHandle {
-        let record = ItemRecord(item: item, collection: key)
-        let handle: ItemHandle
-        if let reused = freeHandles.popLast() {
-            handle = reused
-            records[Int(handle)] = record
-        } else {
-            handle = ItemHandle(records.count)
-            records.append(record)
-        }
-        handles[item.id] = handle
-        return handle
-    }
-
-    private mutating func free(_ handle: ItemHandle) {
-        handles[records[Int(handle)]!.item.id] = nil
-        records[Int(handle)] = nil
-        freeHandles.append(handle)
+        slots.allocate(ItemRecord(item: item, collection: key))
     }
 
     private mutating func makeKey() -> CollectionKey {
