@@ -35,7 +35,7 @@ struct BatchWriter {
 
     private func apply(_ batch: CommitBatch, in db: Database) throws -> Result<FoldJob?, StoreError> {
         if let problem = batch.seqOrderProblem { return .failure(.unavailable(problem)) }
-        guard var head = try BoardTables.head(db, batch.board), batch.epoch.map({ $0 == head.epoch }) ?? true else { return .failure(.notFound) }
+        guard var head = try BoardTables.head(db, batch.board), batch.extends(epoch: head.epoch) else { return .failure(.notFound) }
         guard head.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: head.seq)) }
         let appendedBytes = try BoardTables.insertEvents(db, board: batch.board, batch.events)
         head.seq = batch.expectedSeq + batch.events.count

@@ -129,6 +129,12 @@ public struct CommitBatch: Sendable, Hashable {
 }
 
 extension CommitBatch {
+    /// Whether the board a store holds under the batch's id, of `boardEpoch`, is the one the
+    /// batch extends (one without an epoch extends any): otherwise it answers `.notFound`.
+    public func extends(epoch boardEpoch: String) -> Bool {
+        epoch.map { $0 == boardEpoch } ?? true
+    }
+
     /// The title the batch's last board rename gives the board, nil when it renames none: how
     /// a store keeps its listing's title current without applying the events to a snapshot.
     public var boardTitle: String? {

@@ -117,7 +117,7 @@ public final class MemoryStore: BoardStore {
             guard var entry = boards?.removeValue(forKey: batch.board) else { return .failure(.notFound) }
             defer { boards?[batch.board] = entry }
             // The board of another epoch under this id: the batch's board is gone.
-            guard batch.epoch.map({ $0 == entry.epoch }) ?? true else { return .failure(.notFound) }
+            guard batch.extends(epoch: entry.epoch) else { return .failure(.notFound) }
             guard entry.seq == batch.expectedSeq else { return .failure(.conflict(currentSeq: entry.seq)) }
             entry.events += batch.events
             let step = folding.afterAppend(
