@@ -55,6 +55,10 @@ extension ClientCore {
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.
             break
+        case .tokenAccepted:
+            break
+        case .tokenRefused(let refusal):
+            events.emit(.serverError(refusal))
         }
     }
 

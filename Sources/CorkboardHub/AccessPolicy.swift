@@ -1,4 +1,5 @@
 import CorkboardModel
+import Foundation
 
 /// Decides who a client is, and so its role on each board, from the token it presented
 /// (docs/protocol.md#3-joining, docs/protocol.md#8-http-api).
@@ -51,6 +52,12 @@ public struct TokenHolder: Sendable, Equatable {
     /// Not shown to the others instead of the `hello` name, since several people may share one
     /// grant's token; nil for a signed token and for a grant without a name.
     public var grantName: String?
+    /// A signed token's `exp`: a member is closed (4001) once it passes unrefreshed
+    /// (docs/protocol.md#refreshing-a-token). Nil for a token that does not expire.
+    public var expires: Date?
+    /// A signed token's `iat` and `jti`, by which it is revoked (`TokenRevocations`).
+    public var issuedAt: Date?
+    public var tokenID: String?
 
     public init(role: Role, boards: BoardScope, mayReadMetrics: Bool, subject: String? = nil, name: String? = nil) {
         self.role = role

@@ -1,5 +1,6 @@
 import CorkboardModel
 import CorkboardWire
+import Foundation
 
 /// A client joined to a room.
 /// A reference, not a value: the room's member table then holds 8 bytes an entry, and a
@@ -13,8 +14,9 @@ final class Member {
     /// Follows the board without being a peer (`hello` with `"observe": true`, or an event
     /// stream): never listed in `peers`, `peer.joined` or `peer.left`.
     let observes: Bool
-    /// The token it joined with: checked again when the token file is reloaded.
-    let token: String?
+    /// The token it joined with, or the one it refreshed to since (`token`): checked again
+    /// when the token file is reloaded or revocations change.
+    var token: String?
     /// Its connection.
     let link: any MemberLink
     /// Join order (the drag batch skips what was told before a member joined).
@@ -109,15 +111,18 @@ extension BoardRoom {
             token: hello.token, link: link, order: joinCounter)
         // An observer is told what it may do: read, as a viewer, whatever its token grants.
         let shownRole = hello.observe ? Role.viewer : role
+        let tokenExpiresAt = holder.expires.map(Self.milliseconds)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             let welcome = Welcome(
-                client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count)
+                client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count,
+                tokenExpiresAt: tokenExpiresAt)
             link.send(text: welcome.text(board: nil))
             member.replayedThrough = resume.seq
             members[key] = member
             replay(key)
         } else {
-            link.send(text: snapshotWelcome(client: client, role: shownRole, peers: peers, count: count))
+            link.send(
+                text: snapshotWelcome(client: client, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
             members[key] = member
         }
         showRemoteDrags(to: key)
@@ -179,6 +184,17 @@ extension BoardRoom {
                 }
             }
         }
+    }
+
+    /// The member refreshed its token (`HubSession` judged the new one): a later recheck
+    /// judges that one.
+    func replaceToken(of key: MemberKey, with token: String) {
+        perform { self.members[key]?.token = token }
+    }
+
+    /// A date as the wire's milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int {
+        Int((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     func leave(_ key: MemberKey) {

@@ -16,10 +16,11 @@ struct WelcomeBoard {
 /// room, freed with the room).
 extension BoardRoom {
     /// The `welcome` text for a member that gets a snapshot of the durable board.
-    func snapshotWelcome(client: ClientID, role: Role, peers: [Peer], count: Int) -> String {
+    func snapshotWelcome(client: ClientID, role: Role, peers: [Peer], count: Int, tokenExpiresAt: Int?) -> String {
         let seq = pipeline.durableSeq
         let welcome = Welcome(
-            client: client, role: role, epoch: epoch, seq: seq, resumed: false, board: nil, peers: peers, count: count)
+            client: client, role: role, epoch: epoch, seq: seq, resumed: false, board: nil, peers: peers, count: count,
+            tokenExpiresAt: tokenExpiresAt)
         return welcome.text(board: writtenBoard(at: seq))
     }
 

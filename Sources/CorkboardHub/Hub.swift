@@ -18,6 +18,8 @@ public final class Hub: Sendable {
     let cluster: (any ClusterSignals)?
     /// Who may do what; replaced as a whole when the token file is reloaded.
     private let accessPolicy: Mutex<any AccessPolicy>
+    /// The revocations in force, checked on top of the access policy (`Hub+Revocations.swift`).
+    let revocationSources = Mutex(RevocationSources())
     /// Boards being created now, counted against `maxBoards` until the store answers.
     private let creating = Mutex(0)
     let logger: Logger
@@ -97,6 +99,8 @@ public final class Hub: Sendable {
             if node != cluster?.nodeName { nodes?.heard(node) }
         case .nodeStopping(let node):
             if node != cluster?.nodeName { nodes?.stopping(node) }
+        case .revocationsChanged:
+            loadRevocations()
         }
     }
 
@@ -141,8 +145,12 @@ public final class Hub: Sendable {
         _ = refusedHellos?.take(address)
     }
 
-    /// The access policy in force now.
-    public var access: AccessPolicy { accessPolicy.withLock { $0 } }
+    /// The access policy in force now, the revocations in force applied.
+    public var access: AccessPolicy {
+        let policy = accessPolicy.withLock { $0 }
+        let revoked = revocationSources.withLock { $0.inForce }
+        return revoked.isEmpty ? policy : RevocationCheckedAccess(policy: policy, revoked: revoked)
+    }
 
     /// The role `token` grants on `board` under the policy in force now.
     public func role(token: String?, board: String) -> Role? { access.role(token: token, board: board) }
@@ -153,6 +161,11 @@ public final class Hub: Sendable {
     /// 1008, a changed role with close 1012 so that the client joins again with its new role.
     public func replaceAccess(with policy: AccessPolicy) {
         accessPolicy.withLock { $0 = NameBoundAccess(policy) }
+        recheckEveryMember()
+    }
+
+    /// Judges every member's token again under the access in force now (`BoardRoom.recheckAccess`).
+    func recheckEveryMember() {
         for room in rooms.withLock({ Array($0.values) }) { room.recheckAccess() }
     }
 

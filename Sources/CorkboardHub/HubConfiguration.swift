@@ -11,6 +11,9 @@ public struct HubConfiguration: Sendable {
     /// How long a new connection may take to send `hello` (the transport keeps the time and
     /// calls `HubSession.helloDeadlinePassed`).
     public var helloTimeout: DispatchTimeInterval = .seconds(10)
+    /// How long (seconds) past its token's `exp` a member stays connected when it did not refresh the
+    /// token: the clock skew allowed between the app's backend and the server, as at `hello`.
+    public var tokenExpiryGrace: Double = 30
     /// A drag nobody updated for this long is cleared with reason `timeout`
     /// (docs/protocol.md#6-presence-drag-state: 30 s).
     public var dragTimeout: DispatchTimeInterval = .seconds(30)

@@ -21,7 +21,7 @@ import Foundation
 /// link's serial queue (every call of the transport arrives there, and the coalescing flush
 /// is scheduled there), hence `@unchecked Sendable`.
 public final class HubSession: @unchecked Sendable {
-    private enum Phase {
+    enum Phase {
         case awaitingHello
         case joined(BoardRoom)
         case closed
@@ -33,11 +33,11 @@ public final class HubSession: @unchecked Sendable {
     /// (the WebSocket transport refuses it sooner, at its frame header).
     public static let maximumHelloBytes = 65_536
 
-    private let hub: Hub
-    private let link: any MemberLink
+    let hub: Hub
+    let link: any MemberLink
     /// The client's address, by which refused hellos are counted (`refusedHelloRate`).
     private let address: String?
-    private var phase = Phase.awaitingHello
+    var phase = Phase.awaitingHello
     private var operationBudget: TokenBucket?
     private var operationByteBudget: TokenBucket?
     /// The bytes of the `peers.page` answers sent to this connection, at the operations' byte
@@ -52,6 +52,10 @@ public final class HubSession: @unchecked Sendable {
     private var pingBudget: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
     private var dragItemBudget: TokenBucket?
+    /// The token the member holds now and what it proved when judged; nil until joined.
+    var credentials: Credentials?
+    /// Counts the expiry checks scheduled: only the latest one (for the token held now) acts.
+    var expiryCheck = 0
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
     private var waitingDragOver: (collection: String, index: Int)?
     private var dragOverFlushScheduled = false
@@ -68,7 +72,12 @@ public final class HubSession: @unchecked Sendable {
         dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
     }
 
-    private var key: MemberKey { ObjectIdentifier(self) }
+    var key: MemberKey { ObjectIdentifier(self) }
+
+    /// Takes one token from the operation budget; false when it is spent.
+    func takeOperationToken() -> Bool {
+        operationBudget?.take() != false
+    }
 
     /// Whether the session still waits for `hello` (the transport's deadline matters only then).
     public var isAwaitingHello: Bool {
@@ -119,6 +128,8 @@ public final class HubSession: @unchecked Sendable {
             room.dragEnd(from: key)
         case .message(.ping(let id)):
             answerPing(id)
+        case .message(.token(let token)):
+            refreshToken(token, room: room)
         case .message(.peersList(let after, let limit)):
             // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
             guard presenceBudget?.take() != false else {
@@ -272,6 +283,8 @@ public final class HubSession: @unchecked Sendable {
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.
         phase = .joined(room)
+        credentials = Credentials(board: hello.board, token: hello.token, holder: holder, role: role)
+        scheduleExpiryCheck()
         room.join(key, link: link, hello: hello, role: role, resumingAnyEpoch: resumingAnyEpoch)
     }
 }

@@ -41,6 +41,8 @@ public enum MemberClose: UInt16, Sendable, Hashable {
     case serviceRestart = 1012
     /// Try again later: the board cannot be loaded now, or a resume fell behind the history.
     case tryAgainLater = 1013
+    /// The member's token expired and was not refreshed: get a new one and join again.
+    case tokenExpired = 4001
 }
 
 extension [any MemberLink] {

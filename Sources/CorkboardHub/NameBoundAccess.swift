@@ -23,7 +23,7 @@ struct NameBoundAccess: AccessPolicy {
 
     /// Why `holder`'s names are refused; nil when they fit.
     static func refusal(of holder: TokenHolder) -> String? {
-        let names = [("sub", holder.subject), ("name", holder.name), ("grant name", holder.grantName)]
+        let names = [("sub", holder.subject), ("name", holder.name), ("grant name", holder.grantName), ("jti", holder.tokenID)]
         for case (let claim, let value?) in names {
             if let problem = Limits.nameProblem(value) { return "the token's \(claim) \(problem)" }
         }

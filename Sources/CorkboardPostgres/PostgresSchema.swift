@@ -432,6 +432,20 @@ enum PostgresSchema {
                 END
                 $body$;
                 """),
+        Migration(
+            version: 9, name: "token revocations",
+            sql: """
+                -- Signed tokens refused before their expiry (docs/security.md#revoking-tokens): of a
+                -- user (kind 'sub': those issued before issued_before, seconds since 1970; NULL: all of
+                -- them) or one token (kind 'jti'). Every change is announced on corkboard_revocations.
+                CREATE TABLE IF NOT EXISTS revocation (
+                    kind text NOT NULL,
+                    value text NOT NULL,
+                    issued_before bigint,
+                    revoked_at bigint NOT NULL,
+                    PRIMARY KEY (kind, value)
+                );
+                """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

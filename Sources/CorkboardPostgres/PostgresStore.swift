@@ -55,6 +55,8 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     /// Heartbeats: each node's name, every `heartbeatInterval`; and its name with
     /// `stoppingSuffix` when it closes.
     static let nodesChannel = "corkboard_nodes"
+    /// Any change of the revocations: every node reads them again.
+    static let revocationsChannel = "corkboard_revocations"
     static let stoppingSuffix = " stopping"
 
     public let configuration: Configuration
@@ -175,7 +177,9 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
         listener.onState = { [weak self] state in
             guard let self, case .ready = state else { return }
-            let statements = [Self.commitsChannel, Self.presenceChannel, Self.deletesChannel, Self.nodesChannel].map { PostgresStatement("LISTEN \($0)") }
+            let statements = [Self.commitsChannel, Self.presenceChannel, Self.deletesChannel, Self.nodesChannel, Self.revocationsChannel].map {
+                PostgresStatement("LISTEN \($0)")
+            }
             listener.executeOnQueue(statements) { [weak self] result in
                 guard case .success = result else { return }
                 // Listening again: whatever was committed while not listening is found by seq.
@@ -227,6 +231,8 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             } else {
                 signal(.nodeAlive(payload))
             }
+        case Self.revocationsChannel:
+            signal(.revocationsChanged)
         default:
             break
         }

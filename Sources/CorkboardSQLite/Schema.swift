@@ -93,6 +93,21 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE event ADD COLUMN committedAt INTEGER")
             try db.execute(sql: "ALTER TABLE event ADD COLUMN author TEXT")
         }
+        migrator.registerMigration("v5: token revocations") { db in
+            // Signed tokens refused before their expiry (docs/security.md#revoking-tokens): of a
+            // user (`kind` sub: those issued before `issuedBefore`, in seconds since 1970; NULL:
+            // all of them) or one token (`kind` jti). `revokedAt` in milliseconds since 1970.
+            try db.execute(
+                sql: """
+                    CREATE TABLE revocation (
+                        kind TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        issuedBefore INTEGER,
+                        revokedAt INTEGER NOT NULL,
+                        PRIMARY KEY (kind, value)
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -49,6 +49,8 @@ enum BoardAPI {
             responder.respond(.json(.ok, OpenAPIDocument.bytes))
         }
 
+        RevocationRoutes.add(using: route, hub: hub)
+
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
             hub.listBoards { result in

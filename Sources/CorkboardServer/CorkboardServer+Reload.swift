@@ -10,7 +10,20 @@ extension CorkboardServer {
     public func reload() {
         logger.notice("reloading")
         reloadTokens()
+        reloadRevocations()
         reloadCertificate()
+    }
+
+    /// Reads the revocations file again; one that cannot be read or is refused changes nothing.
+    private func reloadRevocations() {
+        guard let path = configuration.revocationsFile else { return }
+        do {
+            hub.replaceListedRevocations(with: try RevocationsFile.read(path))
+            logger.info("reloaded the revocations (\(path))")
+        } catch {
+            metrics.tokenReloadFailed()
+            logger.error("revocations not reloaded, the previous ones stay in force: \(error)")
+        }
     }
 
     /// New connections get the new certificate; open ones keep the one they were made with.

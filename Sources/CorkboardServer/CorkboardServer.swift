@@ -54,6 +54,7 @@ public final class CorkboardServer: Sendable {
         hub = Hub(
             store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
+        try Self.putRevocationsInForce(configuration, hub: hub)
         var httpConfiguration = configuration.http
         if configuration.accessLog {
             // Its own label, so that it can be told apart (and filtered) in the log; the

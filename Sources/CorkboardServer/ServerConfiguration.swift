@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable {
     public var tokenSecrets: [String] = []
     /// A file of such secrets, one a line (`--token-secret-file`), read at start and again on SIGHUP.
     public var tokenSecretFile: String?
+    /// A file of revocations of signed tokens (`--revocations`), read at start and again on
+    /// SIGHUP, in force beside those made over the API (docs/security.md#revoking-tokens).
+    public var revocationsFile: String?
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
     public var createsDemoBoard = true
     /// The collaboration hub's settings: hello and drag timeouts, kept history, rate limits.

@@ -7,6 +7,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case storeUnusable(String)
     case tlsUnusable(String)
     case tokenFileUnusable(String)
+    case revocationsUnusable(String)
 
     public var description: String {
         switch self {
@@ -22,6 +23,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "the store cannot be used: \(reason)"
         case .tlsUnusable(let reason):
             return "TLS cannot be set up: \(reason) (check --tls-cert and --tls-key)"
+        case .revocationsUnusable(let reason):
+            return "revocations: \(reason) (check --revocations, and that the store can be read)"
         case .tokenFileUnusable(let reason):
             return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file)"
         }

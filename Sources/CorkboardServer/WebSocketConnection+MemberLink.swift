@@ -32,6 +32,8 @@ extension WebSocketCloseCode {
         case .policyViolation: self = .policyViolation
         case .serviceRestart: self = .serviceRestart
         case .tryAgainLater: self = .tryAgainLater
+        // Of the range RFC 6455 §7.4.2 leaves to applications (docs/protocol.md#close-codes).
+        case .tokenExpired: self = WebSocketCloseCode(rawValue: 4001)
         }
     }
 }

@@ -55,4 +55,7 @@ public enum StoreSignal: Sendable, Hashable {
     case nodeAlive(String)
     /// A node stops cleanly: its members and drags go now, not when its heartbeats are missed.
     case nodeStopping(String)
+    /// A node revoked tokens or took a revocation back: every node reads them again and
+    /// disconnects the members whose token is revoked now.
+    case revocationsChanged
 }

@@ -35,6 +35,8 @@ public final class MemoryStore: BoardStore {
 
     /// Nil once closed.
     private let boards = Mutex<[String: Entry]?>([:])
+    /// The revocations in force (`MemoryStore+Revocations.swift`).
+    let revoked = Mutex<[TokenRevocation.Target: TokenRevocation]>([:])
     /// Events kept per board at least (`LogRetention.retained`).
     public let retainedEvents: Int
     private let folding: LogFolding

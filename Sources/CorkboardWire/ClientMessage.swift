@@ -47,6 +47,9 @@ public enum ClientMessage: Sendable, Hashable {
     case peersList(after: Int?, limit: Int)
     /// Any of the operations of docs/protocol.md#4-operations.
     case operation(OperationRequest)
+    /// `{"type":"token","token":…}`: a new token for the live connection, before its own
+    /// expires (docs/protocol.md#refreshing-the-token).
+    case token(String)
 
     /// The `type` strings of the operations, which get `rejected` rather than `error`.
     public static let operationTypes: Set<String> = [
@@ -99,6 +102,8 @@ extension ClientMessage {
             }
             guard (after ?? 0) >= 0 else { throw FieldError(message: "peers.list after must be a cursor from peers.page") }
             self = .peersList(after: after, limit: limit)
+        case "token":
+            self = .token(try fields.string("token"))
         case _ where Self.operationTypes.contains(type):
             self = .operation(try OperationRequest(json: fields, type: type))
         default:
@@ -131,6 +136,8 @@ extension ClientMessage {
             return object
         case .operation(let request):
             return request.json
+        case .token(let token):
+            return ["type": "token", "token": .string(token)]
         }
     }
 }

@@ -107,7 +107,7 @@ extension JSONWriter {
                 json.key("ref")
                 json.string(ref)
             }
-        case .error(let error):
+        case .error(let error), .tokenRefused(let error):
             json.key("code")
             json.string(error.code.rawValue)
             json.key("message")
@@ -115,6 +115,11 @@ extension JSONWriter {
         case .pong(let id):
             json.key("id")
             json.string(id)
+        case .tokenAccepted(let expiresAt):
+            if let expiresAt {
+                json.key("tokenExpiresAt")
+                json.int(expiresAt)
+            }
         }
         json.key("type")
         json.string(message.typeName)

@@ -24,6 +24,13 @@ public enum ServerMessage: Sendable, Hashable {
     case error(ErrorMessage)
     /// `{"type":"pong","id":…}`: the answer to the client's `ping` with that id.
     case pong(id: String)
+    /// `{"type":"token.accepted","tokenExpiresAt":…}`: the connection holds the token the
+    /// client sent in `token` now; `tokenExpiresAt` (milliseconds since 1970) absent when it
+    /// does not expire.
+    case tokenAccepted(expiresAt: Int?)
+    /// `{"type":"token.refused","code","message"}`: the token sent in `token` was not taken;
+    /// the connection keeps the one it had.
+    case tokenRefused(ErrorMessage)
 
     public var typeName: String {
         switch self {
@@ -40,13 +47,15 @@ public enum ServerMessage: Sendable, Hashable {
         case .rejected: "rejected"
         case .error: "error"
         case .pong: "pong"
+        case .tokenAccepted: "token.accepted"
+        case .tokenRefused: "token.refused"
         }
     }
 }
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop, id, changes
+        case type, client, name, over, reason, opId, seq, noop, id, changes, tokenExpiresAt
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -79,6 +88,8 @@ extension ServerMessage: Codable {
         case .rejected(let rejected): try rejected.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         case .pong(let id): try container.encode(id, forKey: .id)
+        case .tokenAccepted(let expiresAt): try container.encodeIfPresent(expiresAt, forKey: .tokenExpiresAt)
+        case .tokenRefused(let refusal): try refusal.encode(to: encoder)
         }
     }
 
@@ -121,6 +132,8 @@ extension ServerMessage: Codable {
         case "rejected": self = .rejected(try Rejected(from: decoder))
         case "error": self = .error(try ErrorMessage(from: decoder))
         case "pong": self = .pong(id: try container.decode(String.self, forKey: .id))
+        case "token.accepted": self = .tokenAccepted(expiresAt: try container.decodeIfPresent(Int.self, forKey: .tokenExpiresAt))
+        case "token.refused": self = .tokenRefused(try ErrorMessage(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown message type \(type)")
         }

@@ -80,12 +80,18 @@ public struct Welcome: Sendable, Hashable, Codable {
     public var peers: [Peer]
     /// The peers on the board, the new member included unless it observes.
     public var count: Int
+    /// When the member's token expires, in milliseconds since 1970 (a signed token's `exp`):
+    /// the connection is closed 4001 past it unless the token is refreshed
+    /// (docs/protocol.md#refreshing-the-token). Nil for a token that does not expire.
+    public var tokenExpiresAt: Int?
 
     /// `count` nil: as many as `peers` lists (a board small enough to list in full, seen by
     /// an observer).
     public init(
-        client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer], count: Int? = nil
+        client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer], count: Int? = nil,
+        tokenExpiresAt: Int? = nil
     ) {
+        self.tokenExpiresAt = tokenExpiresAt
         self.client = client
         self.role = role
         self.epoch = epoch

@@ -3,7 +3,7 @@ import CorkboardModel
 extension Welcome {
     /// The `welcome` as JSON text with `board` as its board (nil: a resumed welcome, which has
     /// none): written before and shared by every join at that board and seq, so only the
-    /// member's own part (client, role, peers, count) is written here. The same JSON as
+    /// member's own part (client, role, peers, count, token expiry) is written here. The same JSON as
     /// `WireFormat.text` of this welcome with that board (keys sorted).
     public func text(board encoded: EncodedBoard?) -> String {
         precondition(board == nil, "a welcome's board is given written, not as a value")
@@ -29,6 +29,10 @@ extension Welcome {
         json.string(role.rawValue)
         json.key("seq")
         json.int(seq)
+        if let tokenExpiresAt {
+            json.key("tokenExpiresAt")
+            json.int(tokenExpiresAt)
+        }
         json.key("type")
         json.string("welcome")
         json.closeObject()

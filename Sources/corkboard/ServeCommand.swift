@@ -99,6 +99,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "File of revoked signed tokens, {\"revocations\":[{\"sub\":\"user\"},{\"jti\":\"token id\"}]}, beside those made with POST /api/revocations; read again on SIGHUP (env: CORKBOARD_REVOCATIONS)."
+    )
+    var revocations: String?
+
+    @Option(
+        help:
             "Operations per second one connection (or one HTTP client address) may send; more are rejected rate-limited, to be retried. 0: no limit (env: CORKBOARD_OP_RATE; default 2000)."
     )
     var opRate: Int?
@@ -218,6 +224,7 @@ struct ServeCommand: ParsableCommand {
         options.tokens = tokens
         options.tokenSecret = tokenSecret
         options.tokenSecretFile = tokenSecretFile
+        options.revocations = revocations
         options.opRate = opRate
         options.opByteRate = opByteRate
         options.presenceRate = presenceRate

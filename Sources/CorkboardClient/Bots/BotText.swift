@@ -55,6 +55,10 @@ public enum BotText {
             return "error \(error.code.rawValue): \(error.message)"
         case .pong(let id):
             return "pong \(id)"
+        case .tokenAccepted(let expiresAt):
+            return "token accepted" + (expiresAt.map { ", expires \(Date(timeIntervalSince1970: Double($0) / 1000).formatted(.iso8601))" } ?? "")
+        case .tokenRefused(let refusal):
+            return "token refused (\(refusal.code.rawValue)): \(refusal.message)"
         }
     }
 

@@ -25,6 +25,7 @@ public struct ServeOptions: Sendable {
     public var tokens: String?
     public var tokenSecret: String?
     public var tokenSecretFile: String?
+    public var revocations: String?
     public var opRate: Int?
     public var opByteRate: Int?
     public var presenceRate: Int?

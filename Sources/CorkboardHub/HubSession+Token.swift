@@ -1,0 +1,87 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+
+/// What a joined member's token is and proved (`HubSession`): the board it joined, the token
+/// it holds now and the holder and role that token gave.
+struct Credentials {
+    var board: String
+    var token: String?
+    var holder: TokenHolder
+    var role: Role
+}
+
+/// A live connection's token: refreshed over the socket (`token`), and the connection closed
+/// 4001 once it expires unrefreshed (docs/protocol.md#refreshing-the-token).
+extension HubSession {
+    /// Takes `token` as the connection's if it proves the same user with the same role on the
+    /// board; otherwise keeps the one it has and says why (`token.refused`).
+    func refreshToken(_ token: String, room: BoardRoom) {
+        guard let current = credentials else { return }
+        switch verdict(on: token, replacing: current) {
+        case .refused(let refusal):
+            link.send(.tokenRefused(refusal))
+        case .accepted(let holder):
+            credentials?.token = token
+            credentials?.holder = holder
+            room.replaceToken(of: key, with: token)
+            scheduleExpiryCheck()
+            link.send(.tokenAccepted(expiresAt: holder.expires.map(BoardRoom.milliseconds)))
+        }
+    }
+
+    private enum RefreshVerdict {
+        case accepted(TokenHolder)
+        case refused(ErrorMessage)
+    }
+
+    /// Whether `token` may replace the current one, and what it proves.
+    private func verdict(on token: String, replacing current: Credentials) -> RefreshVerdict {
+        // Judging a token costs a signature check: paced with the operations.
+        guard takeOperationToken() else {
+            return .refused(ErrorMessage(code: .rateLimited, message: "token refreshes beyond the operation rate; send it again shortly"))
+        }
+        let holder: TokenHolder
+        switch hub.access.judge(token: token, checkingLifetime: true) {
+        case .holder(let valid): holder = valid
+        case .missing: return .refused(ErrorMessage(code: .unauthorized, message: "a token is needed"))
+        case .refused(let reason): return .refused(ErrorMessage(code: .unauthorized, message: reason))
+        }
+        guard let role = holder.role(on: current.board) else {
+            return .refused(ErrorMessage(code: .forbidden, message: "the token is not valid for board \"\(current.board)\""))
+        }
+        // Who the member is shows in every listing and in each event's `by`: a connection
+        // stays one user's, as it stays one board's.
+        let old = current.holder
+        guard holder.subject == old.subject, holder.name == old.name, holder.grantName == old.grantName else {
+            return .refused(ErrorMessage(code: .forbidden, message: "the token is another user's; join again with it"))
+        }
+        guard role == current.role else {
+            return .refused(ErrorMessage(code: .forbidden, message: "the token grants another role (\(role.rawValue)); join again with it"))
+        }
+        return .accepted(holder)
+    }
+
+    /// Schedules the check that closes the connection once the token held now has expired
+    /// (and its grace gone by); a refresh schedules another, and this one then does nothing.
+    func scheduleExpiryCheck() {
+        expiryCheck += 1
+        guard let expires = credentials?.holder.expires else { return }
+        let check = expiryCheck
+        let deadline = expires.addingTimeInterval(hub.configuration.tokenExpiryGrace)
+        let delay = max(0, deadline.timeIntervalSinceNow)
+        // Whole milliseconds, bounded: a token valid for years must not overflow the interval.
+        let milliseconds = Int(min(delay, 365 * 86_400) * 1000) + 1
+        link.schedule(after: .milliseconds(milliseconds)) { [weak self] in self?.checkExpiry(check) }
+    }
+
+    private func checkExpiry(_ check: Int) {
+        guard check == expiryCheck, case .joined(let room) = phase, let expires = credentials?.holder.expires else { return }
+        let deadline = expires.addingTimeInterval(hub.configuration.tokenExpiryGrace)
+        // Scheduled early (a capped delay, a clock that moved): look again then.
+        guard Date() >= deadline else { return scheduleExpiryCheck() }
+        phase = .closed
+        room.leave(key)
+        BoardRoom.refuse(link, .unauthorized, "the token expired at \(expires.formatted(.iso8601))", close: .tokenExpired)
+    }
+}

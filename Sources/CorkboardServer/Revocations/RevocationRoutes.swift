@@ -1,0 +1,68 @@
+import CorkboardHub
+import CorkboardModel
+import CorkboardStore
+import CorkboardWire
+import Foundation
+import HTTP
+
+/// `/api/revocations` (docs/security.md#revoking-tokens): an owner of every board lists,
+/// makes and takes back revocations of signed tokens. A revocation is stored, so every node
+/// sharing the store refuses the tokens, and the members holding them are disconnected on
+/// every node at once.
+enum RevocationRoutes {
+    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
+
+    static func add(using route: Route, hub: Hub) {
+        route(.GET, "/api/revocations") { request, responder in
+            guard administrator(request, hub: hub, responder) else { return }
+            hub.listRevocations { result in
+                responder.respond(result.map { revocations in json(.ok, .object(["revocations": .array(revocations.map(RevocationEntry.json))])) })
+            }
+        }
+
+        route(.POST, "/api/revocations") { request, responder in
+            guard administrator(request, hub: hub, responder) else { return }
+            let now = Date()
+            let revocation: TokenRevocation
+            do {
+                let body = try StrictJSON.parse(Data(request.body))
+                revocation = try RevocationEntry.revocation(body, defaultIssuedBefore: RevocationEntry.issuedBefore(revokingAt: now), now: now)
+            } catch let error as RevocationEntryError {
+                return responder.respond(.error(.badRequest, error.description))
+            } catch {
+                return responder.respond(.error(.badRequest, "the body must be JSON: \(RevocationEntry.shape)"))
+            }
+            hub.revoke(revocation) { result in responder.respond(result.map { json(.created, RevocationEntry.json(revocation)) }) }
+        }
+
+        route(.DELETE, "/api/revocations") { request, responder in
+            guard administrator(request, hub: hub, responder) else { return }
+            let pairs = request.queryPairs
+            guard pairs.count == 1, let target = TokenRevocation.target(kind: pairs[0].name, value: pairs[0].value) else {
+                return responder.respond(.error(.badRequest, "name the revocation to take back: ?sub=USER or ?jti=TOKEN_ID"))
+            }
+            hub.withdrawRevocation(of: target) { result in
+                switch result {
+                case .success: responder.respond(HTTPResponse(status: .noContent))
+                case .failure(.notFound): responder.respond(.error(.notFound, "no revocation of \(target.kind) \"\(target.value)\""))
+                case .failure(let error): responder.respond(.error(error.status, error.description))
+                }
+            }
+        }
+    }
+
+    /// Whether the request's token is an owner's of every board (as `/metrics`' is), after
+    /// answering 401 or 403 when it is not.
+    private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
+        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return false }
+        guard holder.role == .owner, holder.boards == .all else {
+            responder.respond(.error(.forbidden, "only an owner of every board (\"boards\": \"*\") may revoke tokens"))
+            return false
+        }
+        return true
+    }
+
+    private static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
+        .json(status, Array((try? WireFormat.encode(value)) ?? Data("{}".utf8)))
+    }
+}

@@ -1,0 +1,34 @@
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import HTTP
+
+/// `GET /api`: what this server is and speaks (docs/protocol.md#8-http-api): its version, the
+/// WebSocket subprotocol, where the SDK and the OpenAPI document are, and whether the asking
+/// page's origin may use it. Readable by any page, listed or not (it holds nothing about any
+/// board): a page refused at the WebSocket handshake learns only a failed connection from its
+/// browser, and reads here why (`originAllowed: false`), so the SDK can say it instead of
+/// retrying for ever.
+enum ServerInfoRoute {
+    static func add(to router: inout Router, allowedOrigins: Set<String>?) {
+        router.add(.GET, "/api") { request, responder in
+            let origin = request.headers["Origin"]
+            var info: [String: JSONValue] = [
+                "server": "corkboard", "version": .string(CorkboardVersion.current), "protocol": "corkboard.v1",
+                "sdk": "/sdk/v1/corkboard.js", "openapi": "/api/openapi.json",
+            ]
+            if let origin { info["originAllowed"] = .bool(allowedOrigins.map { $0.contains(origin) } ?? true) }
+            var response = HTTPResponse.json(.ok, Array((try? WireFormat.encode(JSONValue.object(info))) ?? Data()))
+            response.headers.set("Access-Control-Allow-Origin", "*")
+            response.headers.set("Vary", "Origin")
+            responder.respond(response)
+        }
+        // A page may call it with any header: its preflight is answered for every origin too.
+        router.add(.OPTIONS, "/api") { _, responder in
+            var response = HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, OPTIONS"])
+            response.headers.set("Access-Control-Allow-Origin", "*")
+            response.headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+            responder.respond(response)
+        }
+    }
+}
