@@ -1,3 +1,5 @@
+import CorkboardModel
+import CorkboardServer
 import Foundation
 import TestSupport
 import Testing
@@ -23,6 +25,24 @@ import Testing
             }
             #expect(try BlockingClient.request(port: port, "GET /api/boards HTTP/1.1\r\nHost: t\r\nOrigin: https://evil.example\r\n\r\n").status == 403)
             #expect(try fixture.document().seq == 1)
+        }
+    }
+
+    /// A page refused at the handshake sees only a failed connection; `GET /api` tells it why,
+    /// and is readable by any page (it says nothing about any board).
+    @Test func anyPageReadsWhetherItsOriginIsAllowed() async throws {
+        try await offPool {
+            let fixture = try HubFixture { $0.webSocket.allowedOrigins = ["https://corkboard.example"] }
+            for (origin, allowed) in [("https://evil.example", false), ("https://corkboard.example", true)] {
+                let response = try BlockingClient.request(port: fixture.port, "GET /api HTTP/1.1\r\nHost: t\r\nOrigin: \(origin)\r\n\r\n")
+                #expect(response.status == 200 && response.header("Access-Control-Allow-Origin") == "*")
+                let info = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(response.body)).objectValue)
+                #expect(info["originAllowed"] == .bool(allowed), "\(origin): \(response.text)")
+                #expect(info["version"] == .string(CorkboardVersion.current) && info["protocol"] == "corkboard.v1")
+            }
+            // Without Origin (a program), nothing to say about one.
+            let plain = try BlockingClient.request(port: fixture.port, "GET /api HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(plain.status == 200 && !plain.text.contains("originAllowed"))
         }
     }
 }

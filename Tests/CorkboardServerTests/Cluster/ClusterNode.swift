@@ -10,15 +10,21 @@ final class ClusterNode: @unchecked Sendable {
     var port: UInt16 { server.port }
 
     /// `port`: a given one (a node restarted where a balancer expects it) instead of a free one.
-    init(databaseURL: String, port: UInt16? = nil) throws {
+    /// `extra` options and a token file (`tokens`) as `ChildServer` takes them.
+    init(databaseURL: String, port: UInt16? = nil, extra: [String] = [], tokens: String? = nil) throws {
         let listening = port.map { ["--port", "\($0)"] } ?? []
-        server = try ChildServer(["--store", "postgres", "--database-url", databaseURL] + listening, createsBoard: false, startTimeout: 30)
+        server = try ChildServer(
+            ["--store", "postgres", "--database-url", databaseURL] + listening + extra, tokens: tokens, createsBoard: false,
+            startTimeout: 30)
     }
 
-    /// Nodes on one fresh database, with the standard board created through the first.
-    static func start(_ count: Int, databaseURL: String) throws -> [ClusterNode] {
-        let nodes = try (0..<count).map { _ in try ClusterNode(databaseURL: databaseURL) }
-        try Unharmed.createBoard(port: nodes[0].port)
+    /// Nodes on one fresh database, with the standard board created through the first (with
+    /// `ownerToken` when they take tokens).
+    static func start(
+        _ count: Int, databaseURL: String, extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil
+    ) throws -> [ClusterNode] {
+        let nodes = try (0..<count).map { _ in try ClusterNode(databaseURL: databaseURL, extra: extra, tokens: tokens) }
+        try Unharmed.createBoard(port: nodes[0].port, token: ownerToken)
         return nodes
     }
 
