@@ -11,8 +11,14 @@ public struct BoardClientConfiguration: Sendable {
     /// The board to join, and the name others see in `peer.joined` and `drag`.
     public var board: String
     public var name: String
-    /// The token of the server's token file; nil in open mode.
+    /// The token of the server's token file, or a signed token; nil in open mode.
     public var token: String?
+    /// Where fresh signed tokens come from (your app's backend): asked before every connect and
+    /// before the token in force expires, which it then replaces over the open connection
+    /// (docs/protocol.md#refreshing-the-token). It wins over `token`. A failure is retried with
+    /// `tokenRetryBackoff` while the current token holds.
+    public var tokenProvider: (@Sendable () async throws -> String)?
+    public var tokenRetryBackoff = Backoff(initial: 1, maximum: 30)
     /// Join as an observer (docs/protocol.md#observers): follow the board without being
     /// shown to the others as a peer, and without operating or dragging.
     public var observes = false

@@ -55,10 +55,11 @@ extension ClientCore {
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.
             break
-        case .tokenAccepted:
-            break
+        case .tokenAccepted(let expiresAt):
+            scheduleTokenRefresh(expiresAt: expiresAt)
         case .tokenRefused(let refusal):
             events.emit(.serverError(refusal))
+            retryTokenRefresh()
         }
     }
 

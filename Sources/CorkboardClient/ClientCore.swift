@@ -57,6 +57,10 @@ final class ClientCore: @unchecked Sendable {
     private var timerGeneration = 0
     /// The TLS settings of `wss://`, made at the first attempt (it reads the CA file).
     private var tlsContext: TLSContext?
+    /// The token the provider gave last (`tokenProvider`); the next `hello` sends it.
+    var providedToken: String?
+    /// Bumped to cancel a scheduled token refresh (`ClientCore+Token.swift`).
+    var refreshGeneration = 0
 
     private var connectWaiter: CheckedContinuation<Welcome, any Error>?
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -120,6 +124,7 @@ final class ClientCore: @unchecked Sendable {
         for operation in pending.removeAll() {
             for waiter in operation.waiters { waiter.resume(returning: .unanswered(opId: operation.request.opId, reason)) }
         }
+        refreshGeneration += 1
         failReplicaWaiters()
         events.finish()
         let waiters = closeWaiters
@@ -135,15 +140,31 @@ final class ClientCore: @unchecked Sendable {
         refusal = nil
         phase = .connecting
         setState(.connecting(attempt: failures))
-        var options = WebSocketOptions()
-        options.pingInterval = configuration.pingInterval
-        options.pongTimeout = configuration.pongTimeout
-        if configuration.offersDeflate { options.extensions = DeflateNegotiator() }
+        // From before the token is asked for: a provider that never answers fails the attempt too.
         let generation = timerGeneration
         loop.queue.asyncAfter(deadline: .now() + configuration.joinTimeout) { [weak self] in
             guard let self, self.timerGeneration == generation, self.link === link, self.phase == .connecting else { return }
             self.attemptFailed(link, problem: "no welcome within \(self.configuration.joinTimeout) s")
         }
+        guard let provider = configuration.tokenProvider else { return connect(link) }
+        // A fresh token for every hello: a server restart never meets an expired one.
+        fetchToken(provider) { [weak self] result in
+            guard let self, link === self.link, self.phase == .connecting else { return }
+            switch result {
+            case .success(let token):
+                self.providedToken = token
+                self.connect(link)
+            case .failure(let error):
+                self.attemptFailed(link, problem: "the token provider failed: \(error)")
+            }
+        }
+    }
+
+    private func connect(_ link: SocketLink) {
+        var options = WebSocketOptions()
+        options.pingInterval = configuration.pingInterval
+        options.pongTimeout = configuration.pongTimeout
+        if configuration.offersDeflate { options.extensions = DeflateNegotiator() }
         let transport: TransportFilterFactory?
         do {
             transport = try makeTransport()
@@ -178,7 +199,7 @@ final class ClientCore: @unchecked Sendable {
         self.socket = socket
         let resume = needsSnapshot ? nil : replica.flatMap { replica in epoch.map { ResumePoint(epoch: $0, seq: replica.seq) } }
         let hello = Hello(
-            board: configuration.board, name: configuration.name, token: configuration.token, resume: resume,
+            board: configuration.board, name: configuration.name, token: providedToken ?? configuration.token, resume: resume,
             observe: configuration.observes)
         send(.hello(hello))
     }
@@ -200,6 +221,7 @@ final class ClientCore: @unchecked Sendable {
             self.link = nil
             socket = nil
             failures = 0
+            refreshGeneration += 1
             setState(.disconnected(code: code, reason: problem))
             // After a lost step there is nothing to wait for: the server is there.
             scheduleReconnect(after: needsSnapshot ? 0 : configuration.reconnectBackoff.delay(attempt: 0))
@@ -273,6 +295,7 @@ final class ClientCore: @unchecked Sendable {
         events.emit(.welcome(welcome))
         connectWaiter?.resume(returning: welcome)
         connectWaiter = nil
+        scheduleTokenRefresh(expiresAt: welcome.tokenExpiresAt)
         checkReplicaWaiters()
         for opId in pending.idsInOrder { transmit(opId) }
     }

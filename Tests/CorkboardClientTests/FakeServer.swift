@@ -58,6 +58,12 @@ final class FakeConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Sends a close frame with `code` (and no reason), then drops the connection.
+    func close(code: UInt16) throws {
+        try write([0x88, 2, UInt8(code >> 8), UInt8(code & 0xFF)])
+        close()
+    }
+
     /// Drops the connection without a close frame.
     func close() {
         guard !closed else { return }
