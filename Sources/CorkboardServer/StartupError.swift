@@ -23,7 +23,7 @@ public enum StartupError: Error, CustomStringConvertible {
         case .tlsUnusable(let reason):
             return "TLS cannot be set up: \(reason) (check --tls-cert and --tls-key)"
         case .tokenFileUnusable(let reason):
-            return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file)"
+            return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file, --token-public-key-file, --token-jwks-file)"
         }
     }
 }
