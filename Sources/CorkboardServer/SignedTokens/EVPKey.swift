@@ -39,15 +39,29 @@ final class EVPKey: @unchecked Sendable {
             let bits = Int(EVP_PKEY_get_bits(pointer))
             // NIST SP 800-131A: RSA below 2048 bits no longer protects a signature.
             guard bits >= 2048 else { throw .rsaKeyTooShort(bits: bits) }
+            guard passesPublicKeyCheck() else { throw .failsPublicKeyCheck }
             return .rs256
         case EVP_PKEY_EC:
             let curve = groupName()
             guard curve == "prime256v1" else { throw .unsupportedCurve(curve) }
+            guard passesPublicKeyCheck() else { throw .failsPublicKeyCheck }
             return .es256
         case let other:
             let name = OBJ_nid2sn(other).map { String(cString: $0) } ?? "type \(other)"
             throw .unsupportedKeyType(name)
         }
+    }
+
+    /// True when OpenSSL's public key check holds: for RSA an odd exponent of 17 to 256 bits and
+    /// a modulus without small factors (SP 800-56B; an exponent of 1 would let anyone sign),
+    /// for EC a point on the curve.
+    func passesPublicKeyCheck() -> Bool {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return false }
+        defer {
+            EVP_PKEY_CTX_free(context)
+            ERR_clear_error()
+        }
+        return EVP_PKEY_public_check(context) == 1
     }
 
     /// Size in bytes of a signature by this key (an RSA signature is as long as the modulus).

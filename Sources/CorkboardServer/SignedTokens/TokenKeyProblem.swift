@@ -8,6 +8,7 @@ enum TokenKeyProblem: Error, CustomStringConvertible {
     case unsupportedKeyType(String)
     case rsaKeyTooShort(bits: Int)
     case unsupportedCurve(String)
+    case failsPublicKeyCheck
     case jwkSetNotJSON(String)
     case jwkSetWithoutKeys
     case jwkNotAnObject
@@ -41,6 +42,8 @@ enum TokenKeyProblem: Error, CustomStringConvertible {
             "an RSA key of \(bits) bits is too short: at least 2048"
         case .unsupportedCurve(let curve):
             "an EC key on \(curve) is not supported: P-256 (prime256v1) only"
+        case .failsPublicKeyCheck:
+            "the key fails OpenSSL's public key check (an RSA exponent must be odd and at least 65537)"
         case .jwkSetNotJSON(let reason):
             "is not JSON: \(reason)"
         case .jwkSetWithoutKeys:

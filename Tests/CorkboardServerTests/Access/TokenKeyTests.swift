@@ -200,6 +200,11 @@ import Testing
             (try keys.ecJWK(keys.ec, kid: "a", extra: #","alg":"RS256""#), #"keys[0]: alg "RS256" does not fit the key: "ES256" or none"#),
             (try keys.rsaJWK(keys.rsa, kid: "a", extra: #","alg":"HS256""#), #"keys[0]: alg "HS256" does not fit the key: "RS256" or none"#),
             (try keys.ecJWK(keys.ec, kid: nil, extra: #","kid":["a"]"#), #"keys[0]: "kid" must be a string"#),
+            // An exponent of 1 makes every padded hash its own signature: anyone could sign.
+            (
+                try keys.rsaJWK(keys.rsa, kid: "a").replacingOccurrences(of: #""e":"AQAB""#, with: #""e":"AQ""#),
+                "keys[0]: the key fails OpenSSL's public key check (an RSA exponent must be odd and at least 65537)"
+            ),
         ] {
             let path = try keys.directory.write("jwks.json", keys.jwks([jwk]))
             #expect(Self.loadRefusal(jwksFile: path) == "\(path): \(expected)")
