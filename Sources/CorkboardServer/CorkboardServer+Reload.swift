@@ -37,16 +37,18 @@ extension CorkboardServer {
         }
     }
 
-    /// Reads the token file and the token secret file again and puts them in force: members
-    /// whose token was revoked (or whose secret was removed) are disconnected (`error`
+    /// Reads the token file, the token secret file and the key files again and puts them in
+    /// force: members whose token was revoked (or whose secret or key was removed) are disconnected (`error`
     /// `forbidden`, close 1008), those whose role changed are closed with 1012 to join again.
     /// A file that cannot be read or is refused changes nothing: the error is logged and
     /// counted (`corkboard_token_reload_failures_total`).
     private func reloadTokens() {
-        guard configuration.tokenFile != nil || configuration.tokenSecretFile != nil else { return }
+        let files = [configuration.tokenFile, configuration.tokenSecretFile, configuration.tokenPublicKeyFile, configuration.tokenJWKSFile]
+            .compactMap { $0 }
+        guard !files.isEmpty else { return }
         do {
             if let tokens = try ServerAccess.load(configuration) { hub.replaceAccess(with: tokens) }
-            logger.info("reloaded the tokens (\([configuration.tokenFile, configuration.tokenSecretFile].compactMap { $0 }.joined(separator: ", ")))")
+            logger.info("reloaded the tokens (\(files.joined(separator: ", ")))")
         } catch {
             metrics.tokenReloadFailed()
             logger.error("tokens not reloaded, the previous ones stay in force: \(error)")

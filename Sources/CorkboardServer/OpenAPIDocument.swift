@@ -37,7 +37,7 @@ enum OpenAPIDocument {
                 }
               },
               "Unauthorized": {
-                "description": "With a token file or a token secret: no token, or one that proves nothing (unknown, expired, badly signed). Carries WWW-Authenticate: Bearer.",
+                "description": "With a token file, a token secret or a token key: no token, or one that proves nothing (unknown, expired, badly signed, an alg without a key of its kind). Carries WWW-Authenticate: Bearer.",
                 "content": {
                   "application/json": {
                     "schema": {
@@ -102,7 +102,7 @@ enum OpenAPIDocument {
               "bearer": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "A token of the token file; ignored in open mode."
+                "description": "A token of the token file, or a signed per-user token: a JWT, HS256 with a token secret, or RS256 or ES256 with a public key or JWK Set (docs/security.md#signed-tokens); ignored in open mode."
               }
             }
           }

@@ -52,13 +52,18 @@ public struct ServerConfiguration: Sendable {
     /// A token file (`--tokens`): when set (or a token secret is), `access` is read from it at start, and again by
     /// `CorkboardServer.reload()` (SIGHUP), which disconnects the members it no longer admits.
     public var tokenFile: String?
-    /// Secrets of signed per-user tokens (`--token-secret`): HS256 JWTs minted by the app's backend.
+    /// Secrets of signed per-user tokens (`--token-secret`): HS256 JWTs minted by the app's backend
+    /// (which may sign RS256 or ES256 instead, see `tokenPublicKeyFile` and `tokenJWKSFile`).
     public var tokenSecrets: [String] = []
     /// A file of such secrets, one a line (`--token-secret-file`), read at start and again on SIGHUP.
     public var tokenSecretFile: String?
     /// A file of revocations of signed tokens (`--revocations`), read at start and again on
     /// SIGHUP, in force beside those made over the API (docs/security.md#revoking-tokens).
     public var revocationsFile: String?
+    /// PEM public keys (RSA, EC P-256) of RS256 and ES256 signed tokens (`--token-public-key-file`), read at start and on SIGHUP.
+    public var tokenPublicKeyFile: String?
+    /// A JWK Set (RFC 7517) of such keys, picked by `kid` (`--token-jwks-file`), read at start and on SIGHUP.
+    public var tokenJWKSFile: String?
     /// Creates the board `demo` on start when the store holds no board yet (`--no-demo` turns it off).
     public var createsDemoBoard = true
     /// The collaboration hub's settings: hello and drag timeouts, kept history, rate limits.

@@ -26,7 +26,7 @@ public enum StartupError: Error, CustomStringConvertible {
         case .revocationsUnusable(let reason):
             return "revocations: \(reason) (check --revocations, and that the store can be read)"
         case .tokenFileUnusable(let reason):
-            return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file)"
+            return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file, --token-public-key-file, --token-jwks-file)"
         }
     }
 }

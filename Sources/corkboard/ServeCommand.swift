@@ -81,7 +81,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "JSON file of tokens and the role each grants, per board or on all (\"boards\": \"*\"; see docs/security.md); read again on SIGHUP. Without it and without a token secret: open mode, everyone is owner (env: CORKBOARD_TOKENS)."
+            "JSON file of tokens and the role each grants, per board or on all (\"boards\": \"*\"; see docs/security.md); read again on SIGHUP. Without it and without a token secret or key: open mode, everyone is owner (env: CORKBOARD_TOKENS)."
     )
     var tokens: String?
 
@@ -102,6 +102,18 @@ struct ServeCommand: ParsableCommand {
             "File of revoked signed tokens, {\"revocations\":[{\"sub\":\"user\"},{\"jti\":\"token id\"}]}, beside those made with POST /api/revocations; read again on SIGHUP (env: CORKBOARD_REVOCATIONS)."
     )
     var revocations: String?
+
+    @Option(
+        help:
+            "File of PEM public keys (-----BEGIN PUBLIC KEY-----; RSA of 2048 bits or more, or EC P-256) checking RS256 and ES256 signed tokens minted with the private halves; read again on SIGHUP (env: CORKBOARD_TOKEN_PUBLIC_KEY_FILE)."
+    )
+    var tokenPublicKeyFile: String?
+
+    @Option(
+        help:
+            "JWK Set file (RFC 7517: RSA and EC P-256 keys, each with a kid that tokens name) checking RS256 and ES256 signed tokens; read again on SIGHUP (env: CORKBOARD_TOKEN_JWKS_FILE)."
+    )
+    var tokenJwksFile: String?
 
     @Option(
         help:
@@ -225,6 +237,8 @@ struct ServeCommand: ParsableCommand {
         options.tokenSecret = tokenSecret
         options.tokenSecretFile = tokenSecretFile
         options.revocations = revocations
+        options.tokenPublicKeyFile = tokenPublicKeyFile
+        options.tokenJWKSFile = tokenJwksFile
         options.opRate = opRate
         options.opByteRate = opByteRate
         options.presenceRate = presenceRate

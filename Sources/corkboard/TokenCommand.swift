@@ -14,13 +14,24 @@ struct TokenCommand: ParsableCommand {
 struct MintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mint",
-        abstract: "Print an HS256 token for --token-secret servers: sub, name, boards, role, exp.")
+        abstract:
+            "Print a signed token: sub, name, boards, role, exp. HS256 with a secret for --token-secret servers; RS256 or ES256 with --private-key for --token-public-key-file and --token-jwks-file servers."
+    )
 
     @Option(help: "The server's token secret, at least 32 bytes (env: CORKBOARD_TOKEN_SECRET).")
     var secret: String?
 
     @Option(help: "A file of secrets, one a line; the first one signs (env: CORKBOARD_TOKEN_SECRET_FILE).")
     var secretFile: String?
+
+    @Option(
+        help:
+            "PEM private key (RSA of 2048 bits or more: RS256; EC P-256: ES256) whose public half the server holds; instead of a secret."
+    )
+    var privateKey: String?
+
+    @Option(help: "With --private-key: the kid of its public key in the server's JWK Set, put in the token's header.")
+    var kid: String?
 
     @Option(help: "The user id (claim sub), at most 256 bytes.")
     var sub: String
@@ -44,6 +55,19 @@ struct MintCommand: ParsableCommand {
         for (option, value) in [("--sub", sub), ("--name", name)] {
             if let problem = Limits.nameProblem(value) { throw ValidationError("\(option) \(problem); the server would refuse the token") }
         }
+        let scope: BoardScope =
+            boards == "*" ? .all : .listed(Set(boards.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
+        // What the server would refuse is never minted (a lone "*", an id not in NFC).
+        if let problem = scope.problem { throw ValidationError("--boards: \(problem)") }
+        let claims = SignedTokenClaims(subject: sub, name: name, boards: scope, role: role, expires: Date().addingTimeInterval(Double(ttl)))
+        if let privateKey {
+            guard secret == nil && secretFile == nil else { throw ValidationError("give either --private-key or a secret, not both") }
+            let signer: TokenSigningKey
+            do { signer = try TokenSigningKey(pemFile: privateKey) } catch { fail(error) }
+            print(signer.mint(claims, keyID: kid))
+            return
+        }
+        guard kid == nil else { throw ValidationError("--kid names a public key: it goes with --private-key") }
         let environment = ProcessInfo.processInfo.environment
         var secrets: [String] = []
         if let secret = secret ?? environment["CORKBOARD_TOKEN_SECRET"] {
@@ -51,15 +75,10 @@ struct MintCommand: ParsableCommand {
         } else if let path = secretFile ?? environment["CORKBOARD_TOKEN_SECRET_FILE"] {
             do { secrets = try SignedTokens.secrets(inFile: path) } catch { fail(error) }
         } else {
-            throw ValidationError("give the secret with --secret or --secret-file")
+            throw ValidationError("give the secret with --secret or --secret-file, or a key with --private-key")
         }
-        let scope: BoardScope =
-            boards == "*" ? .all : .listed(Set(boards.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
-        // What the server would refuse is never minted (a lone "*", an id not in NFC).
-        if let problem = scope.problem { throw ValidationError("--boards: \(problem)") }
         let signer: SignedTokens
         do { signer = try SignedTokens(secrets: secrets) } catch { fail(error) }
-        let claims = SignedTokenClaims(subject: sub, name: name, boards: scope, role: role, expires: Date().addingTimeInterval(Double(ttl)))
         print(signer.mint(claims))
     }
 }

@@ -26,6 +26,8 @@ public struct ServeOptions: Sendable {
     public var tokenSecret: String?
     public var tokenSecretFile: String?
     public var revocations: String?
+    public var tokenPublicKeyFile: String?
+    public var tokenJWKSFile: String?
     public var opRate: Int?
     public var opByteRate: Int?
     public var presenceRate: Int?

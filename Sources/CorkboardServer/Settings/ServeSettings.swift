@@ -62,6 +62,8 @@ public struct ServeSettings: Sendable {
         settings.tokenSecrets = values.string(options.tokenSecret, "CORKBOARD_TOKEN_SECRET").map { [$0] } ?? []
         settings.tokenSecretFile = values.string(options.tokenSecretFile, "CORKBOARD_TOKEN_SECRET_FILE")
         settings.revocationsFile = values.string(options.revocations, "CORKBOARD_REVOCATIONS")
+        settings.tokenPublicKeyFile = values.string(options.tokenPublicKeyFile, "CORKBOARD_TOKEN_PUBLIC_KEY_FILE")
+        settings.tokenJWKSFile = values.string(options.tokenJWKSFile, "CORKBOARD_TOKEN_JWKS_FILE")
 
         settings.http.admission.maxConnections = try values.limit(
             values.integer(options.maxConnections, "CORKBOARD_MAX_CONNECTIONS"), "--max-connections",

@@ -13,13 +13,15 @@ public struct ServerAccess: AccessPolicy {
         self.signed = signed
     }
 
-    /// Reads the token file and the secret file the configuration names; nil when it names
-    /// neither (open mode). The error is one line saying what is wrong.
+    /// Reads the token file, the secret file and the key files the configuration names; nil
+    /// when it names none of them (open mode). The error is one line saying what is wrong.
     public static func load(_ configuration: ServerConfiguration) throws(TokenFileError) -> ServerAccess? {
         let file = try configuration.tokenFile.map { path throws(TokenFileError) in try TokenFile(contentsOf: path) }
         var secrets = configuration.tokenSecrets
         if let path = configuration.tokenSecretFile { secrets += try SignedTokens.secrets(inFile: path) }
-        let signed = try secrets.isEmpty && configuration.tokenSecretFile == nil ? nil : SignedTokens(secrets: secrets)
+        let keys = try TokenVerificationKey.keys(publicKeyFile: configuration.tokenPublicKeyFile, jwksFile: configuration.tokenJWKSFile)
+        let signed =
+            try secrets.isEmpty && configuration.tokenSecretFile == nil && keys.isEmpty ? nil : SignedTokens(secrets: secrets, keys: keys)
         guard file != nil || signed != nil else { return nil }
         return ServerAccess(file: file, signed: signed)
     }

@@ -5,8 +5,10 @@ import Foundation
 
 /// Per-user tokens minted by the app's own backend: JWTs (RFC 7519) signed with HMAC-SHA256
 /// (`alg` `HS256`) under a secret shared with the server (`--token-secret`,
-/// `--token-secret-file`; docs/security.md#signed-tokens). Every other `alg`, `none`
-/// included, is refused: the secret is the only thing that makes a token.
+/// `--token-secret-file`; docs/security.md#signed-tokens), or with RS256 or ES256 under a
+/// private key whose public half the server holds (`--token-public-key-file`,
+/// `--token-jwks-file`; see `TokenVerificationKey`). Every other `alg`, `none` included, and
+/// any `alg` without a key of its kind in force, is refused.
 ///
 /// Several secrets may be in force at once (one per line of the secret file), so a secret is
 /// rotated without a gap: add the new one, move the backend to it, then remove the old one.
@@ -16,11 +18,18 @@ public struct SignedTokens: Sendable {
     /// Clock skew between the backend that mints and this server, allowed on `exp` and `nbf`.
     public static let leeway: TimeInterval = 30
 
-    private let secrets: [[UInt8]]
+    let secrets: [[UInt8]]
+    let keys: [TokenVerificationKey]
 
     public init(secrets: [String]) throws(TokenFileError) {
-        try Self.check(secrets)
+        try self.init(secrets: secrets, keys: [])
+    }
+
+    /// Secrets, public keys, or both; at least one of them.
+    public init(secrets: [String], keys: [TokenVerificationKey]) throws(TokenFileError) {
+        if keys.isEmpty || !secrets.isEmpty { try Self.check(secrets) }
         self.secrets = secrets.map { Array($0.utf8) }
+        self.keys = keys
     }
 
     /// The secrets of a secret file: one a line, blank lines and surrounding spaces ignored.
@@ -44,8 +53,10 @@ public struct SignedTokens: Sendable {
         }
     }
 
-    /// A token for `claims`, signed with the first secret.
+    /// A token for `claims`, signed with the first secret (RS256 and ES256 tokens are minted
+    /// with a private key: `TokenSigningKey`).
     public func mint(_ claims: SignedTokenClaims) -> String {
+        precondition(!secrets.isEmpty, "HS256 tokens are minted with a secret")
         let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let signingInput = header + "." + Base64URL.encode(claims.payload)
         return signingInput + "." + Base64URL.encode(HMACSHA256.mac(key: secrets[0], message: Array(signingInput.utf8)))
@@ -65,15 +76,15 @@ public struct SignedTokens: Sendable {
         guard case .object(let header)? = try? StrictJSON.parse(Data(headerBytes)) else {
             return .failure(TokenRefusal("the token is malformed (its header is not a JSON object)"))
         }
-        guard header["alg"] == .string("HS256") else {
-            return .failure(TokenRefusal("the token's alg is \(header["alg"]?.stringValue ?? "missing"); only HS256 is accepted"))
+        guard let algorithm = header["alg"]?.stringValue.flatMap(TokenAlgorithm.init), acceptedAlgorithms.contains(algorithm) else {
+            return .failure(TokenRefusal("the token's alg is \(header["alg"]?.stringValue ?? "missing"); \(acceptedAlgorithmsPhrase)"))
         }
         // RFC 7515 §4.1.11: an extension the server does not understand must not be ignored.
         guard header["crit"] == nil else { return .failure(TokenRefusal("the token's header has crit, which is not supported")) }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        var signed = false
-        for secret in secrets where HMACSHA256.equal(HMACSHA256.mac(key: secret, message: signingInput), signature) { signed = true }
-        guard signed else { return .failure(TokenRefusal("the token's signature is not valid")) }
+        if let refusal = signatureRefusal(signature, of: signingInput, algorithm: algorithm, keyID: header["kid"]) {
+            return .failure(refusal)
+        }
         let payload: JSONValue
         do throws(StrictJSON.Refusal) {
             payload = try StrictJSON.parse(Data(payloadBytes))

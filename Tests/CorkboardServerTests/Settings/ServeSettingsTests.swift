@@ -242,6 +242,22 @@ import Testing
         #expect(server.access is OpenAccess)
     }
 
+    @Test func tokenKeyFilesAreTakenFromOptionsOrTheEnvironment() throws {
+        let fromEnvironment = try settings(
+            ServeOptions(), ["CORKBOARD_TOKEN_PUBLIC_KEY_FILE": "keys.pem", "CORKBOARD_TOKEN_JWKS_FILE": "jwks.json"]
+        ).configuration
+        #expect(fromEnvironment.tokenPublicKeyFile == "keys.pem" && fromEnvironment.tokenJWKSFile == "jwks.json")
+        let fromOptions = try settings(
+            options {
+                $0.tokenPublicKeyFile = "mine.pem"
+                $0.tokenJWKSFile = "mine.json"
+            }, ["CORKBOARD_TOKEN_PUBLIC_KEY_FILE": "keys.pem", "CORKBOARD_TOKEN_JWKS_FILE": "jwks.json"]
+        ).configuration
+        #expect(fromOptions.tokenPublicKeyFile == "mine.pem" && fromOptions.tokenJWKSFile == "mine.json")
+        let neither = try settings(ServeOptions(), [:]).configuration
+        #expect(neither.tokenPublicKeyFile == nil && neither.tokenJWKSFile == nil)
+    }
+
     @Test func postgresNeedsADatabase() throws {
         #expect(refusal(options { $0.store = "postgres" }) == .postgresWithoutDatabaseURL)
         #expect(try settings(options { $0.store = "postgres" }, ["CORKBOARD_DATABASE_URL": "dbname=x"]).configuration.store == .postgres)
