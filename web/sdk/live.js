@@ -10,6 +10,7 @@ import { Backoff } from "./backoff.js";
 import { PendingStore } from "./pending-store.js";
 import { CorkboardRejection } from "./rejection.js";
 import { UndoHistory } from "./undo.js";
+import { LiveBoardEventTarget } from "./events.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -30,16 +31,13 @@ import { UndoHistory } from "./undo.js";
 /** @typedef {import("./wire.js").DragOverRequest} DragOverRequest */
 /** @typedef {import("./pending-store.js").StorageLike} StorageLike */
 
-/** @typedef {"connecting" | "live" | "offline" | "closed" | "refused"} LiveState */
+/** @typedef {import("./events.js").LiveState} LiveState */
+/** @typedef {import("./events.js").BoardChange} BoardChange */
+/** @typedef {import("./events.js").LiveBoardEventMap} LiveBoardEventMap */
 /** @typedef {Board & { seq: number }} SeqBoard */
 /**
  * What an operation's promise resolves with.
  * @typedef {{ status: "committed", seq: number, adjusted: boolean } | { status: "noop" }} OperationResult
- */
-/**
- * The detail of a "board" event: why `live.board` changed, and for "committed" the event
- * and whether it answers one of ours.
- * @typedef {{ cause: "welcome" | "committed" | "local" | "rollback" | "reset", event?: Committed, own?: boolean }} BoardChange
  */
 /**
  * One of our operations until its answer: the request as sent and the epoch its baseSeq
@@ -87,7 +85,7 @@ const PONG_WITHIN_MS = 4000;
 /** After a hint that the network changed (online, offline, tab shown again): a shorter bound. */
 const CHECK_WITHIN_MS = 3000;
 
-export class LiveBoard extends EventTarget {
+export class LiveBoard extends LiveBoardEventTarget {
   /** @param {ConnectOptions} options */
   constructor(options) {
     super();
@@ -281,7 +279,7 @@ export class LiveBoard extends EventTarget {
     if (this.peers.size > 0 || this.memberCount > 0) {
       this.peers.clear();
       this.memberCount = 0;
-      this.dispatch("presence");
+      this.dispatch("presence", {});
     }
   }
 
@@ -380,14 +378,15 @@ export class LiveBoard extends EventTarget {
   setState(state) {
     if (this.state === state) return;
     this.state = state;
-    this.dispatch("state");
+    this.dispatch("state", { state });
   }
 
   /**
-   * @param {string} type
-   * @param {unknown} [detail]
+   * @template {keyof LiveBoardEventMap} K
+   * @param {K} type
+   * @param {LiveBoardEventMap[K]["detail"]} detail
    */
-  dispatch(type, detail = {}) {
+  dispatch(type, detail) {
     if (type === "presence" && this.holdingPresence) return;
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
@@ -416,11 +415,11 @@ export class LiveBoard extends EventTarget {
       case "peer.joined":
         this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
         this.memberCount += 1;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "peer.left":
         this.peers.delete(message.client);
         this.memberCount -= 1;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "peers":
         // A tick's joins and leaves on a big board, as set changes (we are among the joined).
         for (const client of message.left) this.peers.delete(client);
@@ -441,14 +440,14 @@ export class LiveBoard extends EventTarget {
         const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null, elsewhere: true };
         peer.drag = { items: message.items, over: message.over ?? null };
         this.peers.set(message.client, peer);
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drag.over": {
         // A placeholder move of a drag announced by its "drag" (which alone carries the items).
         const peer = this.peers.get(message.client);
         if (!peer?.drag) return undefined;
         peer.drag.over = message.over;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drag.cleared": {
         if (message.client === this.me?.client) {
@@ -459,7 +458,7 @@ export class LiveBoard extends EventTarget {
         const peer = this.peers.get(message.client);
         if (peer?.elsewhere) this.peers.delete(message.client);
         else if (peer) peer.drag = null;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drags":
         // A big audience's tick (docs/protocol.md#6-presence-drag-state): each change is
@@ -470,7 +469,7 @@ export class LiveBoard extends EventTarget {
         } finally {
           this.holdingPresence = false;
         }
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "error":
         if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
         else console.info(`corkboard: ${message.message}`);
@@ -555,7 +554,7 @@ export class LiveBoard extends EventTarget {
     this.persist();
     for (const entry of this.queue) this.send(entry.request);
     this.refresh(cause);
-    this.dispatch("presence");
+    this.dispatch("presence", {});
   }
 
   /** @param {Committed} event */
