@@ -26,6 +26,7 @@ export { allLists, applyOperation, cloneBoard, enclosingFolders, findItem, findC
 /** @typedef {import("./events.js").HistoryChange} HistoryChange */
 /** @typedef {import("./events.js").Refusal} Refusal */
 /** @typedef {import("./events.js").TokenChange} TokenChange */
+/** @typedef {import("./live-snapshot.js").LiveSnapshot} LiveSnapshot */
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
 /** @typedef {import("./wire.js").Peer} Peer */

@@ -11,6 +11,7 @@ import { PendingStore } from "./pending-store.js";
 import { CorkboardRejection } from "./rejection.js";
 import { UndoHistory } from "./undo.js";
 import { LiveBoardEventTarget } from "./events.js";
+import { SnapshotStore } from "./live-snapshot.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -34,6 +35,7 @@ import { LiveBoardEventTarget } from "./events.js";
 /** @typedef {import("./events.js").LiveState} LiveState */
 /** @typedef {import("./events.js").BoardChange} BoardChange */
 /** @typedef {import("./events.js").LiveBoardEventMap} LiveBoardEventMap */
+/** @typedef {import("./live-snapshot.js").LiveSnapshot} LiveSnapshot */
 /** @typedef {Board & { seq: number }} SeqBoard */
 /**
  * What an operation's promise resolves with.
@@ -169,6 +171,21 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.pingCounter = 0;
     /** This tab's own steps to undo and redo (undo.js). */
     this.history = new UndoHistory();
+    /** What `getSnapshot()` gives: made again after an event, kept while nothing changed. */
+    this.snapshots = new SnapshotStore(() => ({
+      state: this.state,
+      board: this.board,
+      seq: this.seq,
+      pending: this.pending,
+      me: this.me,
+      peers: this.peers,
+      memberCount: this.memberCount,
+      canEdit: this.canEdit,
+      readOnlyReason: this.readOnlyReason,
+      canUndo: this.canUndo,
+      canRedo: this.canRedo,
+      refusal: this.state === "refused" ? this.refusal : null,
+    }));
 
     this.onOnline = () => this.check();
     this.onOffline = () => {
@@ -185,6 +202,22 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.document?.addEventListener("visibilitychange", this.onVisibility);
     this.open();
   }
+
+  // MARK: The store API (live-snapshot.js): arrow functions, so that they may be passed on
+  // unbound, as `useSyncExternalStore(live.subscribe, live.getSnapshot)` does.
+
+  /**
+   * Calls `listener` after every change of the live board (whatever its event).
+   * @type {(listener: () => void) => () => void} returns the function that unsubscribes it
+   */
+  subscribe = (listener) => this.snapshots.subscribe(listener);
+
+  /**
+   * The live board now, as an immutable object that stays the same object until something in
+   * it changes (its board, state, people, pending count, undo and redo).
+   * @type {() => LiveSnapshot}
+   */
+  getSnapshot = () => this.snapshots.get();
 
   /** How many operations wait for their answer (those restored from storage included). */
   get pending() {
@@ -347,6 +380,7 @@ export class LiveBoard extends LiveBoardEventTarget {
    * @param {{ code: string, message: string }} refusal
    */
   refuse(refusal) {
+    this.refusal = refusal;
     this.dropSocket();
     this.setState("refused");
     this.detach();
@@ -389,6 +423,7 @@ export class LiveBoard extends LiveBoardEventTarget {
   dispatch(type, detail) {
     if (type === "presence" && this.holdingPresence) return;
     this.dispatchEvent(new CustomEvent(type, { detail }));
+    this.snapshots.changed(type);
   }
 
   /**

@@ -9,6 +9,7 @@
 /** @typedef {import("./events.js").HistoryChange} HistoryChange */
 /** @typedef {import("./events.js").Refusal} Refusal */
 /** @typedef {import("./events.js").TokenChange} TokenChange */
+/** @typedef {import("./live-snapshot.js").LiveSnapshot} LiveSnapshot */
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
 /** @typedef {import("./wire.js").Peer} Peer */
@@ -34,6 +35,7 @@ export type Rejection = import("./events.js").Rejection;
 export type HistoryChange = import("./events.js").HistoryChange;
 export type Refusal = import("./events.js").Refusal;
 export type TokenChange = import("./events.js").TokenChange;
+export type LiveSnapshot = import("./live-snapshot.js").LiveSnapshot;
 export type Board = import("./replica.js").Board;
 export type Operation = import("./replica.js").Operation;
 export type Peer = import("./wire.js").Peer;

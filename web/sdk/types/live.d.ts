@@ -98,6 +98,8 @@ export class LiveBoard extends LiveBoard_base {
     pingCounter: number;
     /** This tab's own steps to undo and redo (undo.js). */
     history: UndoHistory;
+    /** What `getSnapshot()` gives: made again after an event, kept while nothing changed. */
+    snapshots: SnapshotStore;
     onOnline: () => void;
     onOffline: () => void;
     onVisibility: () => void;
@@ -105,6 +107,17 @@ export class LiveBoard extends LiveBoard_base {
     document: (EventTarget & {
         visibilityState?: string | undefined;
     }) | null;
+    /**
+     * Calls `listener` after every change of the live board (whatever its event).
+     * @type {(listener: () => void) => () => void} returns the function that unsubscribes it
+     */
+    subscribe: (listener: () => void) => () => void;
+    /**
+     * The live board now, as an immutable object that stays the same object until something in
+     * it changes (its board, state, people, pending count, undo and redo).
+     * @type {() => LiveSnapshot}
+     */
+    getSnapshot: () => LiveSnapshot;
     /** How many operations wait for their answer (those restored from storage included). */
     get pending(): number;
     get canEdit(): boolean;
@@ -339,6 +352,7 @@ export type StorageLike = import("./pending-store.js").StorageLike;
 export type LiveState = import("./events.js").LiveState;
 export type BoardChange = import("./events.js").BoardChange;
 export type LiveBoardEventMap = import("./events.js").LiveBoardEventMap;
+export type LiveSnapshot = import("./live-snapshot.js").LiveSnapshot;
 export type SeqBoard = Board & {
     seq: number;
 };
@@ -399,5 +413,6 @@ export type ConnectOptions = {
 import { PendingStore } from "./pending-store.js";
 import { Backoff } from "./backoff.js";
 import { UndoHistory } from "./undo.js";
+import { SnapshotStore } from "./live-snapshot.js";
 import { CorkboardRejection } from "./rejection.js";
 export {};
