@@ -12,6 +12,8 @@ import { CorkboardRejection } from "./rejection.js";
 import { UndoHistory } from "./undo.js";
 import { LiveBoardEventTarget } from "./events.js";
 import { SnapshotStore } from "./live-snapshot.js";
+import { TokenKeeper, refreshDelay } from "./token-keeper.js";
+import { jwtExpiry } from "./jwt-expiry.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -30,7 +32,9 @@ import { SnapshotStore } from "./live-snapshot.js";
 /** @typedef {import("./wire.js").Rejected} Rejected */
 /** @typedef {import("./wire.js").Peer} Peer */
 /** @typedef {import("./wire.js").DragOverRequest} DragOverRequest */
+/** @typedef {import("./wire.js").TokenRefused} TokenRefused */
 /** @typedef {import("./pending-store.js").StorageLike} StorageLike */
+/** @typedef {import("./token-keeper.js").TokenProvider} TokenProvider */
 
 /** @typedef {import("./events.js").LiveState} LiveState */
 /** @typedef {import("./events.js").BoardChange} BoardChange */
@@ -49,13 +53,16 @@ import { SnapshotStore } from "./live-snapshot.js";
  *   resolve: ((result: OperationResult) => void) | null, reject: ((error: CorkboardRejection) => void) | null }} PendingOperation
  */
 /**
- * The clock and timers (injected by tests).
- * @typedef {{ setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (id: unknown) => void, now: () => number }} Timers
+ * The clock and timers (injected by tests). `now` is a monotonic clock; `wallClock` (ms since
+ * 1970, default `Date.now`) is read only against the server's token expiry times.
+ * @typedef {{ setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (id: unknown) => void, now: () => number,
+ *   wallClock?: () => number }} Timers
  */
 /** @typedef {{ new (url: string, protocols?: string | string[]): WebSocket, readonly OPEN: number }} WebSocketConstructor */
 /**
- * What connect() takes; only `board` is required.
- * @typedef {{ board: string, name?: string, token?: string | null, url?: string,
+ * What connect() takes; only `board` is required. `getToken`, a token provider, is asked before
+ * each connect and before the token expires (then `token` is not used).
+ * @typedef {{ board: string, name?: string, token?: string | null, getToken?: TokenProvider, url?: string,
  *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
  *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
  *   navigator?: { onLine: boolean } | null }} ConnectOptions
@@ -98,11 +105,13 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.token = options.token ?? null;
     this.url = endpoint(options.url ?? environment.location?.origin, options.board);
     this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
+    /** @type {Timers} */
     this.timers = options.timers ?? {
       setTimeout: (fn, ms) => setTimeout(fn, ms),
       clearTimeout: (id) => clearTimeout(/** @type {number} */ (id)),
       now: () => performance.now(),
     };
+    this.wallClock = options.timers?.wallClock ?? (() => Date.now());
     this.navigator = options.navigator === undefined ? (environment.navigator ?? null) : options.navigator;
     this.store = new PendingStore(options.storage === undefined ? localStorageIfAny(environment) : options.storage, this.boardId);
     this.backoff = new Backoff({ random: options.random ?? Math.random });
@@ -169,6 +178,24 @@ export class LiveBoard extends LiveBoardEventTarget {
     /** @type {unknown} */
     this.deadlineTimer = null;
     this.pingCounter = 0;
+    /**
+     * When the token in force expires (ms since 1970): the server's `tokenExpiresAt`, else a
+     * JWT's `exp`; null when it does not expire or nobody knows.
+     * @type {number | null}
+     */
+    this.tokenExpiresAt = null;
+    /**
+     * The provider's (connect({ getToken })), if any, with its retries and refresh timer.
+     * @type {TokenKeeper | null}
+     */
+    this.tokens = options.getToken
+      ? new TokenKeeper(options.getToken, this.timers, (error, retryIn) => this.dispatch("token", { status: "failed", error, retryIn }))
+      : null;
+    /**
+     * The token sent in a refresh, until the server answers it.
+     * @type {string | null}
+     */
+    this.offeredToken = null;
     /** This tab's own steps to undo and redo (undo.js). */
     this.history = new UndoHistory();
     /** What `getSnapshot()` gives: made again after an event, kept while nothing changed. */
@@ -185,6 +212,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       canUndo: this.canUndo,
       canRedo: this.canRedo,
       refusal: this.state === "refused" ? this.refusal : null,
+      tokenExpiresAt: this.tokenExpiresAt,
     }));
 
     this.onOnline = () => this.check();
@@ -251,6 +279,17 @@ export class LiveBoard extends LiveBoardEventTarget {
     if (this.isOver) return;
     this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (!this.tokens) return this.connect();
+    // A fresh token before every connect: the one we had may have expired while we were away
+    // (a restart of a server with short-lived tokens would otherwise leave us refused).
+    return this.tokens.obtain((token) => {
+      this.token = token;
+      this.connect();
+    });
+  }
+
+  /** Opens a socket and says hello on it. */
+  connect() {
     const socket = new this.WebSocket(this.url, ["corkboard.v1"]);
     this.socket = socket;
     this.welcomed = false;
@@ -277,8 +316,13 @@ export class LiveBoard extends LiveBoardEventTarget {
     socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       const code = /** @type {CloseEvent} */ (event).code;
-      // 1008 refuses the hello (unknown board, bad token): retrying cannot help.
+      // 1008 refuses the hello (unknown board, bad token) or the token (revoked): retrying
+      // cannot help, even with a provider (the app's backend decides whether that person gets
+      // a new token, and the page is loaded again).
       if (code === 1008) return this.refuse(this.refusal ?? { code: "refused", message: "The server refused to open this board." });
+      // 4001: our token expired. A provider gives a new one before the reconnect (open() asks
+      // it); without one the same token would only be refused.
+      if (code === 4001 && !this.tokens) return this.refuse(this.refusal ?? { code: "unauthorized", message: "The token expired." });
       // 1001: the server is going away (a restart, a deploy); 1013: the board could not be
       // loaded. Give it a moment rather than knocking on a closed port.
       return this.lost(code === 1001 || code === 1013 ? 2000 : 0);
@@ -308,6 +352,9 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.welcomed = false;
     this.stopHeartbeat();
     this.cancelDragOver();
+    // A refresh belongs to the socket it would go on; the next connect asks for a token anyway.
+    this.tokens?.cancel();
+    this.offeredToken = null;
     if (socket && socket.readyState < 2) socket.close(4000, "reconnecting");
     if (this.peers.size > 0 || this.memberCount > 0) {
       this.peers.clear();
@@ -402,6 +449,7 @@ export class LiveBoard extends LiveBoardEventTarget {
 
   detach() {
     this.timers.clearTimeout(this.retryTimer);
+    this.tokens?.cancel();
     this.stopHeartbeat();
     this.window?.removeEventListener("online", this.onOnline);
     this.window?.removeEventListener("offline", this.onOffline);
@@ -434,6 +482,45 @@ export class LiveBoard extends LiveBoardEventTarget {
     if (!this.socket || !this.welcomed || this.socket.readyState !== this.WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  // MARK: Token refresh (with a provider: docs/sdk.md#tokens)
+
+  /** Asks the provider for a new token a little before the one in force expires. */
+  scheduleTokenRefresh() {
+    if (!this.tokens || this.tokenExpiresAt === null) return;
+    this.tokens.later(refreshDelay(this.tokenExpiresAt, this.wallClock()), (token) => this.offerToken(token));
+  }
+
+  /**
+   * Sends a new token on the open socket. Gone meanwhile: the next connect asks for one.
+   * @param {string} token
+   */
+  offerToken(token) {
+    if (this.send({ type: "token", token })) this.offeredToken = token;
+  }
+
+  /** @param {number | null} expiresAt */
+  tokenAccepted(expiresAt) {
+    if (this.offeredToken === null) return;
+    this.token = this.offeredToken;
+    this.offeredToken = null;
+    this.tokenExpiresAt = expiresAt;
+    this.tokens?.succeeded();
+    this.scheduleTokenRefresh();
+    this.dispatch("token", { status: "accepted", expiresAt });
+  }
+
+  /**
+   * The previous token stays in force until its own expiry: ask again, with backoff, until
+   * then (after it the server closes with 4001 and the reconnect asks anyway).
+   * @param {TokenRefused} message
+   */
+  tokenRefused(message) {
+    if (this.offeredToken === null) return;
+    this.offeredToken = null;
+    this.tokens?.retry((token) => this.offerToken(token));
+    this.dispatch("token", { status: "refused", code: message.code, message: message.message });
   }
 
   // MARK: Messages from the server
@@ -506,9 +593,14 @@ export class LiveBoard extends LiveBoardEventTarget {
         }
         return this.dispatch("presence", {});
       case "error":
-        if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
-        else console.info(`corkboard: ${message.message}`);
+        // Before a close (1008, 4001) the server says why: the refusal, if it comes to that.
+        this.refusal = { code: message.code, message: message.message };
+        if (this.welcomed) console.info(`corkboard: ${message.message}`);
         return undefined;
+      case "token.accepted":
+        return this.tokenAccepted(message.tokenExpiresAt ?? null);
+      case "token.refused":
+        return this.tokenRefused(message);
       case "pong":
         return undefined;
       default:
@@ -563,6 +655,10 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.everWelcomed = true;
     this.refusal = null;
     this.backoff.reset();
+    // The server's word wins; a JWT's exp is for an older server, which does not say.
+    this.tokenExpiresAt = message.tokenExpiresAt ?? jwtExpiry(this.token);
+    this.tokens?.succeeded();
+    this.scheduleTokenRefresh();
     if (!message.resumed) {
       this.confirmed = { ...message.board, seq: message.seq };
       this.epoch = message.epoch;

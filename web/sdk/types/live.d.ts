@@ -17,11 +17,9 @@ export class LiveBoard extends LiveBoard_base {
     token: string | null;
     url: string;
     WebSocket: WebSocketConstructor;
-    timers: Timers | {
-        setTimeout: (fn: () => void, ms: number) => number;
-        clearTimeout: (id: unknown) => void;
-        now: () => number;
-    };
+    /** @type {Timers} */
+    timers: Timers;
+    wallClock: () => number;
     navigator: {
         onLine: boolean;
     } | null;
@@ -96,6 +94,22 @@ export class LiveBoard extends LiveBoard_base {
     /** @type {unknown} */
     deadlineTimer: unknown;
     pingCounter: number;
+    /**
+     * When the token in force expires (ms since 1970): the server's `tokenExpiresAt`, else a
+     * JWT's `exp`; null when it does not expire or nobody knows.
+     * @type {number | null}
+     */
+    tokenExpiresAt: number | null;
+    /**
+     * The provider's (connect({ getToken })), if any, with its retries and refresh timer.
+     * @type {TokenKeeper | null}
+     */
+    tokens: TokenKeeper | null;
+    /**
+     * The token sent in a refresh, until the server answers it.
+     * @type {string | null}
+     */
+    offeredToken: string | null;
     /** This tab's own steps to undo and redo (undo.js). */
     history: UndoHistory;
     /** What `getSnapshot()` gives: made again after an event, kept while nothing changed. */
@@ -130,6 +144,8 @@ export class LiveBoard extends LiveBoard_base {
      */
     holderOf(itemId: string): Peer | null;
     open(): void;
+    /** Opens a socket and says hello on it. */
+    connect(): void;
     /** Whether this connection ended for good (closed by us, or refused). */
     get isOver(): boolean;
     /**
@@ -179,6 +195,21 @@ export class LiveBoard extends LiveBoard_base {
      * @returns {boolean} whether it went out (only on a welcomed socket)
      */
     send(message: ClientMessage): boolean;
+    /** Asks the provider for a new token a little before the one in force expires. */
+    scheduleTokenRefresh(): void;
+    /**
+     * Sends a new token on the open socket. Gone meanwhile: the next connect asks for one.
+     * @param {string} token
+     */
+    offerToken(token: string): void;
+    /** @param {number | null} expiresAt */
+    tokenAccepted(expiresAt: number | null): void;
+    /**
+     * The previous token stays in force until its own expiry: ask again, with backoff, until
+     * then (after it the server closes with 4001 and the reconnect asks anyway).
+     * @param {TokenRefused} message
+     */
+    tokenRefused(message: TokenRefused): void;
     /** @param {ServerMessage} message */
     receive(message: ServerMessage): void;
     /**
@@ -348,7 +379,9 @@ export type Noop = import("./wire.js").Noop;
 export type Rejected = import("./wire.js").Rejected;
 export type Peer = import("./wire.js").Peer;
 export type DragOverRequest = import("./wire.js").DragOverRequest;
+export type TokenRefused = import("./wire.js").TokenRefused;
 export type StorageLike = import("./pending-store.js").StorageLike;
+export type TokenProvider = import("./token-keeper.js").TokenProvider;
 export type LiveState = import("./events.js").LiveState;
 export type BoardChange = import("./events.js").BoardChange;
 export type LiveBoardEventMap = import("./events.js").LiveBoardEventMap;
@@ -379,24 +412,28 @@ export type PendingOperation = {
     reject: ((error: CorkboardRejection) => void) | null;
 };
 /**
- * The clock and timers (injected by tests).
+ * The clock and timers (injected by tests). `now` is a monotonic clock; `wallClock` (ms since
+ * 1970, default `Date.now`) is read only against the server's token expiry times.
  */
 export type Timers = {
     setTimeout: (fn: () => void, ms: number) => unknown;
     clearTimeout: (id: unknown) => void;
     now: () => number;
+    wallClock?: (() => number) | undefined;
 };
 export type WebSocketConstructor = {
     new (url: string, protocols?: string | string[]): WebSocket;
     readonly OPEN: number;
 };
 /**
- * What connect() takes; only `board` is required.
+ * What connect() takes; only `board` is required. `getToken`, a token provider, is asked before
+ * each connect and before the token expires (then `token` is not used).
  */
 export type ConnectOptions = {
     board: string;
     name?: string;
     token?: string | null;
+    getToken?: TokenProvider;
     url?: string;
     storage?: StorageLike | null;
     WebSocket?: WebSocketConstructor;
@@ -412,6 +449,7 @@ export type ConnectOptions = {
 };
 import { PendingStore } from "./pending-store.js";
 import { Backoff } from "./backoff.js";
+import { TokenKeeper } from "./token-keeper.js";
 import { UndoHistory } from "./undo.js";
 import { SnapshotStore } from "./live-snapshot.js";
 import { CorkboardRejection } from "./rejection.js";

@@ -39,7 +39,14 @@ export type PeersList = {
     after?: number;
     limit: number;
 };
-export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList;
+/**
+ * A new token for the open connection (docs/protocol.md, token lifecycle).
+ */
+export type TokenRefresh = {
+    type: "token";
+    token: string;
+};
+export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList | TokenRefresh;
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
  * there (`before`, null for the end) when the server tells of someone else's.
@@ -63,7 +70,8 @@ export type Peer = {
     elsewhere?: boolean;
 };
 /**
- * `board` is there unless the server resumed us from our `(epoch, seq)`.
+ * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
+ * (ms since 1970) when our token expires.
  */
 export type Welcome = {
     type: "welcome";
@@ -77,6 +85,7 @@ export type Welcome = {
         drag?: DragState | null;
     }[];
     count: number;
+    tokenExpiresAt?: number;
 } & ({
     resumed: false;
     board: Board;
@@ -187,4 +196,21 @@ export type Pong = {
     type: "pong";
     id: string;
 };
-export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | ErrorMessage | Pong;
+/**
+ * The answers to a `token` refresh, in the order they were sent: taken (`tokenExpiresAt` absent
+ * when the new token does not expire), or refused (the previous one stays in force).
+ */
+export type TokenAccepted = {
+    type: "token.accepted";
+    tokenExpiresAt?: number;
+};
+/**
+ * The answers to a `token` refresh, in the order they were sent: taken (`tokenExpiresAt` absent
+ * when the new token does not expire), or refused (the previous one stays in force).
+ */
+export type TokenRefused = {
+    type: "token.refused";
+    code: "unauthorized" | "forbidden";
+    message: string;
+};
+export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | ErrorMessage | Pong | TokenAccepted | TokenRefused;
