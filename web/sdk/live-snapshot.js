@@ -28,6 +28,7 @@
  *   readonly canUndo: boolean,
  *   readonly canRedo: boolean,
  *   readonly refusal: Refusal | null,
+ *   readonly tokenExpiresAt: number | null,
  * }} LiveSnapshot
  */
 /**

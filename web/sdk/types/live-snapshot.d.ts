@@ -20,6 +20,7 @@
  *   readonly canUndo: boolean,
  *   readonly canRedo: boolean,
  *   readonly refusal: Refusal | null,
+ *   readonly tokenExpiresAt: number | null,
  * }} LiveSnapshot
  */
 /**
@@ -82,6 +83,7 @@ export type LiveSnapshot = {
     readonly canUndo: boolean;
     readonly canRedo: boolean;
     readonly refusal: Refusal | null;
+    readonly tokenExpiresAt: number | null;
 };
 /**
  * What the live board is now: a snapshot's fields, with its peers as it keeps them.
