@@ -90,7 +90,9 @@ import Testing
             Set(generated.keys) == Set(checkedIn.keys),
             "web/sdk/types/ holds \(checkedIn.keys.sorted()); tsc writes \(generated.keys.sorted()): run web/sdk/build-types.sh")
         for (name, text) in generated where checkedIn[name] != nil {
-            #expect(checkedIn[name] == text, "web/sdk/types/\(name) is out of date: run web/sdk/build-types.sh")
+            // A Bool, so that a failure names the file without printing it twice.
+            let upToDate = checkedIn[name] == text
+            #expect(upToDate, "web/sdk/types/\(name) is out of date: run web/sdk/build-types.sh")
         }
     }
 
@@ -105,6 +107,25 @@ import Testing
             tsc --noEmit -p examples/sdk-typescript/tsconfig.json failed (exit \(outcome.status)):
             \(PythonTools.tail(outcome.standardOutput + outcome.standardError, lines: 80))
             """)
+    }
+
+    /// The example listens to every event of the SDK (the keys of `LiveBoardEventMap` in the
+    /// declarations), so an event added later is type-checked from TypeScript too.
+    @Test func theExampleListensToEveryEvent() throws {
+        let declarations = try String(contentsOfFile: Self.sdk + "/types/events.d.ts", encoding: .utf8)
+        let start = try #require(declarations.range(of: "export type LiveBoardEventMap = {"), "events.d.ts declares no LiveBoardEventMap")
+        let body = declarations[start.upperBound...].prefix { $0 != "}" }
+        let events = body.split(separator: "\n").compactMap { line -> String? in
+            let entry = line.trimmingCharacters(in: .whitespaces)
+            guard let colon = entry.firstIndex(of: ":"), entry[colon...].contains("CustomEvent<") else { return nil }
+            return entry[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        #expect(events.count >= 9, "LiveBoardEventMap names \(events)")
+        let example = try String(contentsOfFile: Self.example + "/example.ts", encoding: .utf8)
+        for event in events {
+            let listens = example.contains("live.addEventListener(\"\(event)\", (event) =>")
+            #expect(listens, "examples/sdk-typescript/example.ts does not listen to \"\(event)\"")
+        }
     }
 
     /// The event map is real: a misspelt detail field, a listener for another detail, or a
