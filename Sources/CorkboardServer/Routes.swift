@@ -42,6 +42,12 @@ enum Routes {
             router.add(.GET, "/sdk/{file}") { request, responder in
                 staticFiles.handle(request, crossOrigin.responder(for: request, responder))
             }
+            // The same files at a path naming the protocol they speak (`corkboard.v1`), so that a
+            // page can pin the SDK of v1 while a later server serves a v2 beside it
+            // (docs/versioning.md). Today both paths are one folder.
+            router.add(.GET, "/sdk/v1/{file}") { request, responder in
+                staticFiles.handle(SDKPath.unversioned(request), crossOrigin.responder(for: request, responder))
+            }
         }
         OperationsRoutes.add(to: &router, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }

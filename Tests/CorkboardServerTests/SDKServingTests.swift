@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The browser SDK at `/sdk/` (web/sdk/), over real sockets: a JavaScript module with
-/// `no-cache` and an ETag (its path is not versioned), readable by the pages of
-/// `--allowed-origins` as /api is, and by no other origin.
+/// The browser SDK at `/sdk/` and `/sdk/v1/` (web/sdk/), over real sockets: a JavaScript module
+/// with `no-cache` and an ETag (the server's current SDK, whichever path), readable by the pages
+/// of `--allowed-origins` as /api is, and by no other origin.
 @Suite(.threadsOfTheirOwn) struct SDKServingTests {
     static let allowed = "https://app.example"
     let server: TestServer
@@ -57,5 +57,41 @@ import Testing
     @Test func noPathLeavesTheFolder() throws {
         #expect(try server.get("/sdk/..%2fboard.html").status == 404)
         #expect(try server.get("/sdk/no-such.js").status == 404)
+        #expect(try server.get("/sdk/v1/..%2fboard.html").status == 404)
+        #expect(try server.get("/sdk/v1/..%2f..%2fboard.html").status == 404)
+        #expect(try server.get("/sdk/v1/.hidden").status == 404)
+        #expect(try server.get("/sdk/v1/no-such.js").status == 404)
+    }
+
+    /// `/sdk/v1/` (the SDK of the `corkboard.v1` protocol) is the same folder: the same bytes,
+    /// the same headers, the same ETag, for every module; a version the server has not is 404.
+    @Test func theVersionedPathServesTheSameFiles() throws {
+        let folder = PythonTools.packageRoot + "/web/sdk"
+        let modules = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".js") }
+        #expect(modules.contains("corkboard.js"))
+        for module in modules {
+            let plain = try server.get("/sdk/\(module)")
+            let versioned = try server.get("/sdk/v1/\(module)")
+            #expect(versioned.status == 200, "/sdk/v1/\(module)")
+            #expect(versioned.text == plain.text, "/sdk/v1/\(module) differs from /sdk/\(module)")
+            for name in ["Content-Type", "Cache-Control", "ETag", "X-Content-Type-Options"] {
+                #expect(versioned.header(name) == plain.header(name), "/sdk/v1/\(module): \(name)")
+            }
+        }
+        let tag = try #require(try server.get("/sdk/v1/corkboard.js").header("ETag"))
+        #expect(try server.get("/sdk/v1/corkboard.js?x=1", headers: "If-None-Match: \(tag)\r\n").status == 304)
+        #expect(try server.get("/sdk/v2/corkboard.js").status == 404)
+    }
+
+    @Test func theVersionedPathAnswersOriginsAsTheOtherDoes() throws {
+        let allowed = try server.get("/sdk/v1/live.js", headers: "Origin: \(Self.allowed)\r\nAccept-Encoding: gzip\r\n")
+        #expect(allowed.status == 200)
+        #expect(allowed.header("Access-Control-Allow-Origin") == Self.allowed)
+        #expect(allowed.header("Content-Encoding") == "gzip")
+        let vary = Set((allowed.header("Vary") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(vary == ["Accept-Encoding", "Origin"])
+        let other = try server.get("/sdk/v1/live.js", headers: "Origin: https://elsewhere.example\r\n")
+        #expect(other.status == 200)
+        #expect(other.header("Access-Control-Allow-Origin") == nil)
     }
 }

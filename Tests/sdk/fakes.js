@@ -1,5 +1,5 @@
 // Test doubles for the SDK's surroundings: a WebSocket whose server side the test plays, a
-// clock whose time only the test moves, and an in-memory Storage.
+// clock whose time only the test moves (a monotonic one and a wall clock), and an in-memory Storage.
 
 export class FakeTimers {
   constructor() {
@@ -17,6 +17,9 @@ export class FakeTimers {
     this.waiting.delete(id);
   };
   now = () => this.time;
+  /** The wall clock (ms since 1970) moves with the fake time, from a fixed moment. */
+  static wallStart = Date.UTC(2026, 10, 29, 12);
+  wallClock = () => FakeTimers.wallStart + this.time;
   /** Moves the clock by `ms`, running every timer that falls due, in time order. */
   advance(ms) {
     const end = this.time + ms;
@@ -80,10 +83,11 @@ export function fakeWebSocketClass() {
       event.data = JSON.stringify(message);
       this.dispatchEvent(event);
     }
-    serverClose(code = 1006) {
+    serverClose(code = 1006, reason = "") {
       this.readyState = 3;
       const event = new Event("close");
       event.code = code;
+      event.reason = reason;
       this.dispatchEvent(event);
     }
     sentOfType(type) {

@@ -2,15 +2,15 @@
 import { connect } from "../../web/sdk/corkboard.js";
 import { FakeTimers, MemoryStorage, fakeWebSocketClass, welcome } from "./fakes.js";
 
-export function setUp({ storage = new MemoryStorage(), random = () => 0.5, board = "b" } = {}) {
+export function setUp({ storage = new MemoryStorage(), random = () => 0.5, board = "b", token = undefined, getToken = undefined } = {}) {
   const timers = new FakeTimers();
   const { FakeWebSocket, sockets } = fakeWebSocketClass();
   const window = new EventTarget();
   const document = Object.assign(new EventTarget(), { visibilityState: "visible" });
   const navigator = { onLine: true };
-  const live = connect({ url: "http://127.0.0.1:1", board, name: "Ada", storage, WebSocket: FakeWebSocket, timers, random, window, document, navigator });
+  const live = connect({ url: "http://127.0.0.1:1", board, name: "Ada", token, getToken, storage, WebSocket: FakeWebSocket, timers, random, window, document, navigator });
   const events = [];
-  for (const type of ["state", "board", "presence", "committed", "rejected", "drag-ended", "fatal"]) {
+  for (const type of ["state", "board", "presence", "committed", "rejected", "drag-ended", "fatal", "token"]) {
     live.addEventListener(type, (event) => events.push({ type, detail: event.detail }));
   }
   const socket = () => sockets[sockets.length - 1];
@@ -23,3 +23,6 @@ export function setUp({ storage = new MemoryStorage(), random = () => 0.5, board
 }
 
 export const labelsOf = (board, collection) => board.collections.find((c) => c.id === collection).items.map((i) => i.id);
+
+/** Lets the promises settled so far run their callbacks (a token provider's answer). */
+export const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -4,7 +4,7 @@
 //
 //   import { connect } from "/sdk/corkboard.js";
 //   const live = connect({ board: "demo", name: "Ada" });
-//   live.addEventListener("board", () => render(live.board));
+//   live.addEventListener("board", (event) => render(live.board, event.detail.cause));
 //   await live.move(["card-1"], { collection: "done", before: null });
 
 import { LiveBoard } from "./live.js";
@@ -18,7 +18,15 @@ export { allLists, applyOperation, cloneBoard, enclosingFolders, findItem, findC
 /** @typedef {import("./live.js").ConnectOptions} ConnectOptions */
 /** @typedef {import("./live.js").LiveState} LiveState */
 /** @typedef {import("./live.js").OperationResult} OperationResult */
-/** @typedef {import("./live.js").BoardChange} BoardChange */
+/** @typedef {import("./events.js").LiveBoardEventMap} LiveBoardEventMap */
+/** @typedef {import("./events.js").StateChange} StateChange */
+/** @typedef {import("./events.js").BoardChange} BoardChange */
+/** @typedef {import("./events.js").PresenceChange} PresenceChange */
+/** @typedef {import("./events.js").Rejection} Rejection */
+/** @typedef {import("./events.js").HistoryChange} HistoryChange */
+/** @typedef {import("./events.js").Refusal} Refusal */
+/** @typedef {import("./events.js").TokenChange} TokenChange */
+/** @typedef {import("./live-snapshot.js").LiveSnapshot} LiveSnapshot */
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
 /** @typedef {import("./wire.js").Peer} Peer */

@@ -10,6 +10,10 @@ import { Backoff } from "./backoff.js";
 import { PendingStore } from "./pending-store.js";
 import { CorkboardRejection } from "./rejection.js";
 import { UndoHistory } from "./undo.js";
+import { LiveBoardEventTarget } from "./events.js";
+import { SnapshotStore } from "./live-snapshot.js";
+import { TokenKeeper, refreshDelay } from "./token-keeper.js";
+import { jwtExpiry } from "./jwt-expiry.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -28,18 +32,18 @@ import { UndoHistory } from "./undo.js";
 /** @typedef {import("./wire.js").Rejected} Rejected */
 /** @typedef {import("./wire.js").Peer} Peer */
 /** @typedef {import("./wire.js").DragOverRequest} DragOverRequest */
+/** @typedef {import("./wire.js").TokenRefused} TokenRefused */
 /** @typedef {import("./pending-store.js").StorageLike} StorageLike */
+/** @typedef {import("./token-keeper.js").TokenProvider} TokenProvider */
 
-/** @typedef {"connecting" | "live" | "offline" | "closed" | "refused"} LiveState */
+/** @typedef {import("./events.js").LiveState} LiveState */
+/** @typedef {import("./events.js").BoardChange} BoardChange */
+/** @typedef {import("./events.js").LiveBoardEventMap} LiveBoardEventMap */
+/** @typedef {import("./live-snapshot.js").LiveSnapshot} LiveSnapshot */
 /** @typedef {Board & { seq: number }} SeqBoard */
 /**
  * What an operation's promise resolves with.
  * @typedef {{ status: "committed", seq: number, adjusted: boolean } | { status: "noop" }} OperationResult
- */
-/**
- * The detail of a "board" event: why `live.board` changed, and for "committed" the event
- * and whether it answers one of ours.
- * @typedef {{ cause: "welcome" | "committed" | "local" | "rollback" | "reset", event?: Committed, own?: boolean }} BoardChange
  */
 /**
  * One of our operations until its answer: the request as sent and the epoch its baseSeq
@@ -49,13 +53,16 @@ import { UndoHistory } from "./undo.js";
  *   resolve: ((result: OperationResult) => void) | null, reject: ((error: CorkboardRejection) => void) | null }} PendingOperation
  */
 /**
- * The clock and timers (injected by tests).
- * @typedef {{ setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (id: unknown) => void, now: () => number }} Timers
+ * The clock and timers (injected by tests). `now` is a monotonic clock; `wallClock` (ms since
+ * 1970, default `Date.now`) is read only against the server's token expiry times.
+ * @typedef {{ setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (id: unknown) => void, now: () => number,
+ *   wallClock?: () => number }} Timers
  */
 /** @typedef {{ new (url: string, protocols?: string | string[]): WebSocket, readonly OPEN: number }} WebSocketConstructor */
 /**
- * What connect() takes; only `board` is required.
- * @typedef {{ board: string, name?: string, token?: string | null, url?: string,
+ * What connect() takes; only `board` is required. `getToken`, a token provider, is asked before
+ * each connect and before the token expires (then `token` is not used).
+ * @typedef {{ board: string, name?: string, token?: string | null, getToken?: TokenProvider, url?: string,
  *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
  *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
  *   navigator?: { onLine: boolean } | null }} ConnectOptions
@@ -87,7 +94,7 @@ const PONG_WITHIN_MS = 4000;
 /** After a hint that the network changed (online, offline, tab shown again): a shorter bound. */
 const CHECK_WITHIN_MS = 3000;
 
-export class LiveBoard extends EventTarget {
+export class LiveBoard extends LiveBoardEventTarget {
   /** @param {ConnectOptions} options */
   constructor(options) {
     super();
@@ -98,11 +105,13 @@ export class LiveBoard extends EventTarget {
     this.token = options.token ?? null;
     this.url = endpoint(options.url ?? environment.location?.origin, options.board);
     this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
+    /** @type {Timers} */
     this.timers = options.timers ?? {
       setTimeout: (fn, ms) => setTimeout(fn, ms),
       clearTimeout: (id) => clearTimeout(/** @type {number} */ (id)),
       now: () => performance.now(),
     };
+    this.wallClock = options.timers?.wallClock ?? (() => Date.now());
     this.navigator = options.navigator === undefined ? (environment.navigator ?? null) : options.navigator;
     this.store = new PendingStore(options.storage === undefined ? localStorageIfAny(environment) : options.storage, this.boardId);
     this.backoff = new Backoff({ random: options.random ?? Math.random });
@@ -169,8 +178,42 @@ export class LiveBoard extends EventTarget {
     /** @type {unknown} */
     this.deadlineTimer = null;
     this.pingCounter = 0;
+    /**
+     * When the token in force expires (ms since 1970): the server's `tokenExpiresAt`, else a
+     * JWT's `exp`; null when it does not expire or nobody knows.
+     * @type {number | null}
+     */
+    this.tokenExpiresAt = null;
+    /**
+     * The provider's (connect({ getToken })), if any, with its retries and refresh timer.
+     * @type {TokenKeeper | null}
+     */
+    this.tokens = options.getToken
+      ? new TokenKeeper(options.getToken, this.timers, (error, retryIn) => this.dispatch("token", { status: "failed", error, retryIn }))
+      : null;
+    /**
+     * The token sent in a refresh, until the server answers it.
+     * @type {string | null}
+     */
+    this.offeredToken = null;
     /** This tab's own steps to undo and redo (undo.js). */
     this.history = new UndoHistory();
+    /** What `getSnapshot()` gives: made again after an event, kept while nothing changed. */
+    this.snapshots = new SnapshotStore(() => ({
+      state: this.state,
+      board: this.board,
+      seq: this.seq,
+      pending: this.pending,
+      me: this.me,
+      peers: this.peers,
+      memberCount: this.memberCount,
+      canEdit: this.canEdit,
+      readOnlyReason: this.readOnlyReason,
+      canUndo: this.canUndo,
+      canRedo: this.canRedo,
+      refusal: this.state === "refused" ? this.refusal : null,
+      tokenExpiresAt: this.tokenExpiresAt,
+    }));
 
     this.onOnline = () => this.check();
     this.onOffline = () => {
@@ -187,6 +230,22 @@ export class LiveBoard extends EventTarget {
     this.document?.addEventListener("visibilitychange", this.onVisibility);
     this.open();
   }
+
+  // MARK: The store API (live-snapshot.js): arrow functions, so that they may be passed on
+  // unbound, as `useSyncExternalStore(live.subscribe, live.getSnapshot)` does.
+
+  /**
+   * Calls `listener` after every change of the live board (whatever its event).
+   * @type {(listener: () => void) => () => void} returns the function that unsubscribes it
+   */
+  subscribe = (listener) => this.snapshots.subscribe(listener);
+
+  /**
+   * The live board now, as an immutable object that stays the same object until something in
+   * it changes (its board, state, people, pending count, undo and redo).
+   * @type {() => LiveSnapshot}
+   */
+  getSnapshot = () => this.snapshots.get();
 
   /** How many operations wait for their answer (those restored from storage included). */
   get pending() {
@@ -220,6 +279,17 @@ export class LiveBoard extends EventTarget {
     if (this.isOver) return;
     this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (!this.tokens) return this.connect();
+    // A fresh token before every connect: the one we had may have expired while we were away
+    // (a restart of a server with short-lived tokens would otherwise leave us refused).
+    return this.tokens.obtain((token) => {
+      this.token = token;
+      this.connect();
+    });
+  }
+
+  /** Opens a socket and says hello on it. */
+  connect() {
     const socket = new this.WebSocket(this.url, ["corkboard.v1"]);
     this.socket = socket;
     this.welcomed = false;
@@ -246,8 +316,13 @@ export class LiveBoard extends EventTarget {
     socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       const code = /** @type {CloseEvent} */ (event).code;
-      // 1008 refuses the hello (unknown board, bad token): retrying cannot help.
+      // 1008 refuses the hello (unknown board, bad token) or the token (revoked): retrying
+      // cannot help, even with a provider (the app's backend decides whether that person gets
+      // a new token, and the page is loaded again).
       if (code === 1008) return this.refuse(this.refusal ?? { code: "refused", message: "The server refused to open this board." });
+      // 4001: our token expired. A provider gives a new one before the reconnect (open() asks
+      // it); without one the same token would only be refused.
+      if (code === 4001 && !this.tokens) return this.refuse(this.refusal ?? { code: "unauthorized", message: "The token expired." });
       // 1001: the server is going away (a restart, a deploy); 1013: the board could not be
       // loaded. Give it a moment rather than knocking on a closed port.
       return this.lost(code === 1001 || code === 1013 ? 2000 : 0);
@@ -277,11 +352,14 @@ export class LiveBoard extends EventTarget {
     this.welcomed = false;
     this.stopHeartbeat();
     this.cancelDragOver();
+    // A refresh belongs to the socket it would go on; the next connect asks for a token anyway.
+    this.tokens?.cancel();
+    this.offeredToken = null;
     if (socket && socket.readyState < 2) socket.close(4000, "reconnecting");
     if (this.peers.size > 0 || this.memberCount > 0) {
       this.peers.clear();
       this.memberCount = 0;
-      this.dispatch("presence");
+      this.dispatch("presence", {});
     }
   }
 
@@ -349,6 +427,7 @@ export class LiveBoard extends EventTarget {
    * @param {{ code: string, message: string }} refusal
    */
   refuse(refusal) {
+    this.refusal = refusal;
     this.dropSocket();
     this.setState("refused");
     this.detach();
@@ -370,6 +449,7 @@ export class LiveBoard extends EventTarget {
 
   detach() {
     this.timers.clearTimeout(this.retryTimer);
+    this.tokens?.cancel();
     this.stopHeartbeat();
     this.window?.removeEventListener("online", this.onOnline);
     this.window?.removeEventListener("offline", this.onOffline);
@@ -380,16 +460,18 @@ export class LiveBoard extends EventTarget {
   setState(state) {
     if (this.state === state) return;
     this.state = state;
-    this.dispatch("state");
+    this.dispatch("state", { state });
   }
 
   /**
-   * @param {string} type
-   * @param {unknown} [detail]
+   * @template {keyof LiveBoardEventMap} K
+   * @param {K} type
+   * @param {LiveBoardEventMap[K]["detail"]} detail
    */
-  dispatch(type, detail = {}) {
+  dispatch(type, detail) {
     if (type === "presence" && this.holdingPresence) return;
     this.dispatchEvent(new CustomEvent(type, { detail }));
+    this.snapshots.changed(type);
   }
 
   /**
@@ -400,6 +482,45 @@ export class LiveBoard extends EventTarget {
     if (!this.socket || !this.welcomed || this.socket.readyState !== this.WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  // MARK: Token refresh (with a provider: docs/sdk.md#tokens)
+
+  /** Asks the provider for a new token a little before the one in force expires. */
+  scheduleTokenRefresh() {
+    if (!this.tokens || this.tokenExpiresAt === null) return;
+    this.tokens.later(refreshDelay(this.tokenExpiresAt, this.wallClock()), (token) => this.offerToken(token));
+  }
+
+  /**
+   * Sends a new token on the open socket. Gone meanwhile: the next connect asks for one.
+   * @param {string} token
+   */
+  offerToken(token) {
+    if (this.send({ type: "token", token })) this.offeredToken = token;
+  }
+
+  /** @param {number | null} expiresAt */
+  tokenAccepted(expiresAt) {
+    if (this.offeredToken === null) return;
+    this.token = this.offeredToken;
+    this.offeredToken = null;
+    this.tokenExpiresAt = expiresAt;
+    this.tokens?.succeeded();
+    this.scheduleTokenRefresh();
+    this.dispatch("token", { status: "accepted", expiresAt });
+  }
+
+  /**
+   * The previous token stays in force until its own expiry: ask again, with backoff, until
+   * then (after it the server closes with 4001 and the reconnect asks anyway).
+   * @param {TokenRefused} message
+   */
+  tokenRefused(message) {
+    if (this.offeredToken === null) return;
+    this.offeredToken = null;
+    this.tokens?.retry((token) => this.offerToken(token));
+    this.dispatch("token", { status: "refused", code: message.code, message: message.message });
   }
 
   // MARK: Messages from the server
@@ -416,11 +537,11 @@ export class LiveBoard extends EventTarget {
       case "peer.joined":
         this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
         this.memberCount += 1;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "peer.left":
         this.peers.delete(message.client);
         this.memberCount -= 1;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "peers":
         // A tick's joins and leaves on a big board, as set changes (we are among the joined).
         for (const client of message.left) this.peers.delete(client);
@@ -441,14 +562,14 @@ export class LiveBoard extends EventTarget {
         const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null, elsewhere: true };
         peer.drag = { items: message.items, over: message.over ?? null };
         this.peers.set(message.client, peer);
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drag.over": {
         // A placeholder move of a drag announced by its "drag" (which alone carries the items).
         const peer = this.peers.get(message.client);
         if (!peer?.drag) return undefined;
         peer.drag.over = message.over;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drag.cleared": {
         if (message.client === this.me?.client) {
@@ -459,7 +580,7 @@ export class LiveBoard extends EventTarget {
         const peer = this.peers.get(message.client);
         if (peer?.elsewhere) this.peers.delete(message.client);
         else if (peer) peer.drag = null;
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       }
       case "drags":
         // A big audience's tick (docs/protocol.md#6-presence-drag-state): each change is
@@ -470,11 +591,16 @@ export class LiveBoard extends EventTarget {
         } finally {
           this.holdingPresence = false;
         }
-        return this.dispatch("presence");
+        return this.dispatch("presence", {});
       case "error":
-        if (!this.welcomed) this.refusal = { code: message.code, message: message.message };
-        else console.info(`corkboard: ${message.message}`);
+        // Before a close (1008, 4001) the server says why: the refusal, if it comes to that.
+        this.refusal = { code: message.code, message: message.message };
+        if (this.welcomed) console.info(`corkboard: ${message.message}`);
         return undefined;
+      case "token.accepted":
+        return this.tokenAccepted(message.tokenExpiresAt ?? null);
+      case "token.refused":
+        return this.tokenRefused(message);
       case "pong":
         return undefined;
       default:
@@ -529,6 +655,10 @@ export class LiveBoard extends EventTarget {
     this.everWelcomed = true;
     this.refusal = null;
     this.backoff.reset();
+    // The server's word wins; a JWT's exp is for an older server, which does not say.
+    this.tokenExpiresAt = message.tokenExpiresAt ?? jwtExpiry(this.token);
+    this.tokens?.succeeded();
+    this.scheduleTokenRefresh();
     if (!message.resumed) {
       this.confirmed = { ...message.board, seq: message.seq };
       this.epoch = message.epoch;
@@ -555,7 +685,7 @@ export class LiveBoard extends EventTarget {
     this.persist();
     for (const entry of this.queue) this.send(entry.request);
     this.refresh(cause);
-    this.dispatch("presence");
+    this.dispatch("presence", {});
   }
 
   /** @param {Committed} event */

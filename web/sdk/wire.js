@@ -16,7 +16,11 @@
 /** @typedef {{ type: "drag.end" }} DragEndRequest */
 /** @typedef {{ type: "ping", id: string }} Ping */
 /** @typedef {{ type: "peers.list", after?: number, limit: number }} PeersList */
-/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList} ClientMessage */
+/**
+ * A new token for the open connection (docs/protocol.md, token lifecycle).
+ * @typedef {{ type: "token", token: string }} TokenRefresh
+ */
+/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList | TokenRefresh} ClientMessage */
 
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
@@ -29,9 +33,10 @@
  * @typedef {{ client: string, name: string, drag: DragState | null, elsewhere?: boolean }} Peer
  */
 /**
- * `board` is there unless the server resumed us from our `(epoch, seq)`.
+ * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
+ * (ms since 1970) when our token expires.
  * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number,
- *   peers: { client: string, name: string, drag?: DragState | null }[], count: number }
+ *   peers: { client: string, name: string, drag?: DragState | null }[], count: number, tokenExpiresAt?: number }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
 /**
@@ -69,8 +74,14 @@
 /** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
 /** @typedef {{ type: "pong", id: string }} Pong */
 /**
+ * The answers to a `token` refresh, in the order they were sent: taken (`tokenExpiresAt` absent
+ * when the new token does not expire), or refused (the previous one stays in force).
+ * @typedef {{ type: "token.accepted", tokenExpiresAt?: number }} TokenAccepted
+ * @typedef {{ type: "token.refused", code: "unauthorized" | "forbidden", message: string }} TokenRefused
+ */
+/**
  * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved
- *   | DragCleared | DragBatch | ErrorMessage | Pong} ServerMessage
+ *   | DragCleared | DragBatch | ErrorMessage | Pong | TokenAccepted | TokenRefused} ServerMessage
  */
 
 export {};

@@ -1,0 +1,216 @@
+export type Board = import("./replica.js").Board;
+export type Operation = import("./replica.js").Operation;
+export type Role = "viewer" | "editor" | "owner";
+export type Hello = {
+    type: "hello";
+    board: string;
+    name: string;
+    token?: string;
+    resume?: {
+        epoch: string;
+        seq: number;
+    };
+};
+/**
+ * An operation as we send it: with its opId, and a baseSeq when it needs one.
+ */
+export type OperationRequest = Operation & {
+    opId: string;
+    baseSeq?: number;
+};
+export type DragStartRequest = {
+    type: "drag.start";
+    items: string[];
+};
+export type DragOverRequest = {
+    type: "drag.over";
+    collection: string;
+    index: number;
+};
+export type DragEndRequest = {
+    type: "drag.end";
+};
+export type Ping = {
+    type: "ping";
+    id: string;
+};
+export type PeersList = {
+    type: "peers.list";
+    after?: number;
+    limit: number;
+};
+/**
+ * A new token for the open connection (docs/protocol.md, token lifecycle).
+ */
+export type TokenRefresh = {
+    type: "token";
+    token: string;
+};
+export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList | TokenRefresh;
+/**
+ * A drag's placeholder: the index in that list with the dragged items left out, and the id
+ * there (`before`, null for the end) when the server tells of someone else's.
+ */
+export type Placeholder = {
+    collection: string;
+    index: number;
+    before?: string | null;
+};
+export type DragState = {
+    items: string[];
+    over: Placeholder | null;
+};
+/**
+ * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
+ */
+export type Peer = {
+    client: string;
+    name: string;
+    drag: DragState | null;
+    elsewhere?: boolean;
+};
+/**
+ * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
+ * (ms since 1970) when our token expires.
+ */
+export type Welcome = {
+    type: "welcome";
+    client: string;
+    role: Role;
+    epoch: string;
+    seq: number;
+    peers: {
+        client: string;
+        name: string;
+        drag?: DragState | null;
+    }[];
+    count: number;
+    tokenExpiresAt?: number;
+} & ({
+    resumed: false;
+    board: Board;
+} | {
+    resumed: true;
+});
+/**
+ * A committed event; `at` (ms since 1970 UTC) and `by` (its author) are absent on events
+ * committed before the server recorded them (docs/protocol.md#outcomes).
+ */
+export type Committed = {
+    type: "committed";
+    seq: number;
+    opId: string;
+    client: string;
+    adjusted: boolean;
+    op: Operation;
+    at?: number;
+    by?: string;
+    noop?: false;
+};
+export type Noop = {
+    type: "committed";
+    noop: true;
+    opId: string;
+    seq: number;
+};
+export type RejectionCode = "invalid" | "gone" | "forbidden" | "locked" | "busy" | "rate-limited" | "unavailable";
+/**
+ * The refusal of one of our operations (`opId`) or of our `drag.start` (`ref`, and the
+ * `holder` when it is `busy`).
+ */
+export type Rejected = {
+    type: "rejected";
+    code: RejectionCode;
+    message?: string;
+    opId?: string;
+    ref?: "drag.start";
+    holder?: string;
+};
+export type PeerJoined = {
+    type: "peer.joined";
+    client: string;
+    name: string;
+};
+export type PeerLeft = {
+    type: "peer.left";
+    client: string;
+};
+/**
+ * A tick's joins and leaves on a board of more than 50 people (docs/protocol.md#peers).
+ */
+export type Peers = {
+    type: "peers";
+    count: number;
+    joined: {
+        client: string;
+        name: string;
+    }[];
+    left: string[];
+    truncated: boolean;
+};
+/**
+ * The answer to `peers.list`: people in join order, and the cursor of the next page.
+ */
+export type PeersPage = {
+    type: "peers.page";
+    count: number;
+    peers: {
+        client: string;
+        name: string;
+        drag: DragState | null;
+    }[];
+    next: number | null;
+};
+export type DragStarted = {
+    type: "drag";
+    client: string;
+    name: string;
+    items: string[];
+    over?: Placeholder | null;
+};
+export type DragMoved = {
+    type: "drag.over";
+    client: string;
+    over: Placeholder;
+};
+export type DragClearReason = "drop" | "cancel" | "left" | "timeout" | "deleted" | "expired";
+export type DragCleared = {
+    type: "drag.cleared";
+    client: string;
+    reason: DragClearReason;
+};
+/**
+ * A board tick's drag changes, in order, each the single message it stands for (a big
+ * audience's form: docs/protocol.md#6-presence-drag-state).
+ */
+export type DragBatch = {
+    type: "drags";
+    changes: (DragStarted | DragMoved | DragCleared)[];
+};
+export type ErrorMessage = {
+    type: "error";
+    code: string;
+    message: string;
+};
+export type Pong = {
+    type: "pong";
+    id: string;
+};
+/**
+ * The answers to a `token` refresh, in the order they were sent: taken (`tokenExpiresAt` absent
+ * when the new token does not expire), or refused (the previous one stays in force).
+ */
+export type TokenAccepted = {
+    type: "token.accepted";
+    tokenExpiresAt?: number;
+};
+/**
+ * The answers to a `token` refresh, in the order they were sent: taken (`tokenExpiresAt` absent
+ * when the new token does not expire), or refused (the previous one stays in force).
+ */
+export type TokenRefused = {
+    type: "token.refused";
+    code: "unauthorized" | "forbidden";
+    message: string;
+};
+export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | ErrorMessage | Pong | TokenAccepted | TokenRefused;
