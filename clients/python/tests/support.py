@@ -61,11 +61,13 @@ def socket_url() -> str:
 
 class SeveringProxy:
     """Forwards loopback TCP connections to the server. `hold_answers()` stops passing what the
-    server sends (an answer lost on the way); `sever()` resets every connection."""
+    server sends (an answer lost on the way), `hold_requests()` what the client sends (a request
+    lost); `sever()` resets every connection."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
-        self.holding = False
+        self.holding_answers = False
+        self.holding_requests = False
         self._writers: list[asyncio.StreamWriter] = []
         self._server: asyncio.Server | None = None
         self.connections = 0
@@ -83,7 +85,7 @@ class SeveringProxy:
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, downstream: bool) -> None:
         try:
             while chunk := await reader.read(65536):
-                if downstream and self.holding:
+                if self.holding_answers if downstream else self.holding_requests:
                     continue  # dropped, as a network that dies with data in flight
                 writer.write(chunk)
                 await writer.drain()
@@ -93,10 +95,13 @@ class SeveringProxy:
             writer.close()
 
     def hold_answers(self) -> None:
-        self.holding = True
+        self.holding_answers = True
+
+    def hold_requests(self) -> None:
+        self.holding_requests = True
 
     def sever(self) -> None:
-        self.holding = False
+        self.holding_answers = self.holding_requests = False
         for writer in self._writers:
             writer.transport.abort()
         self._writers.clear()

@@ -163,6 +163,27 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
         finally:
             await proxy.stop()
 
+    async def test_an_operation_lost_on_the_way_is_sent_again_after_the_reconnect(self) -> None:
+        port = urllib.parse.urlsplit(socket_url()).port
+        assert port is not None
+        proxy = SeveringProxy(port)
+        proxy_port = await proxy.start()
+        try:
+            async with self.client(
+                self.editor_token(), url=f"ws://127.0.0.1:{proxy_port}/ws", reconnect_backoff=(0.05, 0.2)
+            ) as client:
+                proxy.hold_requests()
+                answer = asyncio.ensure_future(client.send(Move(["t1"], "done")))
+                await asyncio.sleep(0.3)
+                self.assertEqual(self.committed_op_ids(), [], "the move never reached the server")
+                proxy.sever()
+                outcome = await asyncio.wait_for(answer, WAIT)
+                self.assertIsInstance(outcome, Committed)
+                self.assertEqual(self.committed_op_ids(), [outcome.op_id])
+                self.assertEqual(client.board, self.server_board())
+        finally:
+            await proxy.stop()
+
     async def test_a_token_for_another_board_is_refused_for_good(self) -> None:
         other = mint(self.secret, "user-9", "Eve", ["elsewhere"], "editor")
         with self.assertRaises(Refused) as refused:
