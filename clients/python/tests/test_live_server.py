@@ -11,6 +11,7 @@ from typing import Any
 
 from corkboard import (
     AddCollection,
+    CannotConnect,
     Client,
     Committed,
     ConnectionState,
@@ -191,6 +192,10 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
         self.assertIn("forbidden", str(refused.exception))
         with self.assertRaises(Refused):
             await asyncio.wait_for(self.client("not a token").connect(), WAIT)
+
+    async def test_no_server_there_cannot_connect(self) -> None:
+        with self.assertRaises(CannotConnect):
+            await asyncio.wait_for(Client("ws://127.0.0.1:9/ws", self.board_id, name="bot").connect(), WAIT)
 
 
 if __name__ == "__main__":

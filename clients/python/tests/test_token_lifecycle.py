@@ -10,7 +10,7 @@ import json
 import time
 import unittest
 
-from corkboard import Client, ClientClosed, ConnectionState, Move, Refused
+from corkboard import CannotConnect, Client, ClientClosed, ConnectionState, Move
 
 from fake_server import WAIT, FakeServer, board, in_ms
 
@@ -138,9 +138,9 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
         self.assertEqual((self.server.accepted, provider.calls), (1, 1))
         await client.close()
 
-    async def test_a_provider_failing_at_the_first_connect_refuses(self) -> None:
+    async def test_a_provider_failing_at_the_first_connect_cannot_connect(self) -> None:
         client = Client(self.url, "b", name="bot", token=Provider(failing={1}))
-        with self.assertRaises(Refused):
+        with self.assertRaises(CannotConnect):
             await asyncio.wait_for(client.connect(), WAIT)
         self.assertEqual(self.server.accepted, 0)
 

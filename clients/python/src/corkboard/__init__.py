@@ -5,7 +5,7 @@ signed token fresh."""
 from importlib.metadata import PackageNotFoundError, version
 
 from .board import Board, Collection, Destination, FolderFlag, Item, ordered_item_ids
-from .client import Client, ClientClosed, Refused
+from .client import CannotConnect, Client, ClientClosed, Refused
 from .events import ConnectionState, Event, EventStream, ServerMessage, StateChanged
 from .operations import (
     KEEP,
@@ -36,6 +36,7 @@ __all__ = [
     "KEEP",
     "AddCollection",
     "Board",
+    "CannotConnect",
     "Client",
     "ClientClosed",
     "Collection",

@@ -45,6 +45,11 @@ class Refused(Exception):
     """The server refused the client for good (or the first connection failed): it stopped."""
 
 
+class CannotConnect(Exception):
+    """The first connection failed (no server there, a handshake refused, a timeout, a server
+    that cannot load the board now): nothing was refused for good; try again later."""
+
+
 class ClientClosed(Exception):
     """The client was closed (or refused) before the operation's outcome arrived."""
 
@@ -150,7 +155,8 @@ class Client:
 
     async def connect(self) -> None:
         """Joins the board; returns after the welcome. The first connection is one attempt:
-        `Refused` if it fails. Later drops are reconnected in the background."""
+        `Refused` when the server says no (the board, the token), `CannotConnect` when it fails
+        otherwise. Later drops are reconnected in the background."""
         if self._runner is not None:
             raise RuntimeError("connect() was called already")
         self._first_join = asyncio.get_running_loop().create_future()
@@ -167,7 +173,7 @@ class Client:
             self._runner.cancel()
             try:
                 await self._runner
-            except (asyncio.CancelledError, Refused):
+            except asyncio.CancelledError:
                 pass
         self._stop(ConnectionState.CLOSED, "closed")
 
@@ -249,10 +255,10 @@ class Client:
             if self._closing:
                 return
             if close_code == REFUSED or (close_code == TOKEN_EXPIRED and not callable(self._token_source)):
-                self._stop(ConnectionState.REFUSED, reason)
+                self._stop(ConnectionState.REFUSED, reason, Refused(reason))
                 return
             if self._first_join is not None and not self._first_join.done():
-                self._stop(ConnectionState.REFUSED, f"cannot join: {reason}")
+                self._stop(ConnectionState.CLOSED, reason, CannotConnect(reason))
                 return
             self._set_state(ConnectionState.RECONNECTING, reason=reason)
             await asyncio.sleep(0 if close_code == TOKEN_EXPIRED else self._reconnect.next())
@@ -452,10 +458,11 @@ class Client:
         self.state = state
         self._publish_event(StateChanged(state, resumed, reason))
 
-    def _stop(self, state: ConnectionState, reason: str) -> None:
-        """The end: every waiting operation gets `ClientClosed`, every stream ends."""
+    def _stop(self, state: ConnectionState, reason: str, error: Exception | None = None) -> None:
+        """The end: `connect()` raises `error` if it still waits, every waiting operation gets
+        `ClientClosed`, every stream ends."""
         if self._first_join is not None and not self._first_join.done():
-            self._first_join.set_exception(Refused(reason))
+            self._first_join.set_exception(error or ClientClosed(reason))
         for pending in self._pending.values():
             if not pending.answer.done():
                 pending.answer.set_exception(ClientClosed(reason))
