@@ -124,6 +124,19 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
                         break
             self.assertEqual(seen, ["peer.joined", "committed", "peer.left"])
 
+    async def test_an_observer_follows_without_being_a_peer(self) -> None:
+        async with self.client(self.editor_token()) as member:
+            async with self.client(self.editor_token("user-8", "Wall"), observe=True) as observer:
+                self.assertEqual((observer.role, observer.count), ("viewer", 1))
+                refused = await asyncio.wait_for(observer.send(Move(["t0"], "done")), WAIT)
+                self.assertIsInstance(refused, Rejected)
+                assert isinstance(refused, Rejected)
+                self.assertEqual(refused.code, "forbidden")
+                await asyncio.wait_for(member.send(Move(["t0"], "done")), WAIT)
+                await observer.wait_until(lambda c: c.seq == 1, WAIT)
+                self.assertEqual(observer.board, member.board)
+                self.assertEqual((member.count, member.peers), (1, {}))
+
     async def test_resumes_after_the_connection_is_cut_and_resends_the_unanswered_operation(self) -> None:
         port = urllib.parse.urlsplit(socket_url()).port
         assert port is not None

@@ -249,6 +249,11 @@ class Client:
                 reason = self._last_error or (closed.rcvd.reason if closed.rcvd else "") or str(closed)
             except (OSError, TimeoutError, InvalidHandshake, TokenProviderError) as error:
                 reason = str(error) or type(error).__name__
+            except (ValueError, KeyError, TypeError) as error:
+                # A message this client cannot read (not JSON, a field missing): a fresh start
+                # is all it can do.
+                self._wants_snapshot = True
+                reason = f"the server sent what this client cannot read: {error!r}"
             finally:
                 self._socket = None
                 self._cancel_refresh()
