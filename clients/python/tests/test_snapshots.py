@@ -48,6 +48,15 @@ class SnapshotTests(unittest.IsolatedAsyncioTestCase):
         outcome = await asyncio.wait_for(sending, WAIT)
         self.assertEqual((type(outcome).__name__, outcome.op_id), ("Noop", first_try["opId"]))
 
+    async def test_event_streams_end_when_the_client_closes(self) -> None:
+        kept, dropped = self.client.events(), self.client.events()
+        dropped.close()
+        await self.client.close()
+        seen = [event async for event in kept]
+        self.assertEqual([getattr(e, "state", None) for e in seen], ["closed"])
+        self.assertEqual([event async for event in dropped], [])
+        dropped.close()  # closing again, after the client ended it, is harmless
+
     async def test_a_gap_makes_it_join_again_for_a_snapshot(self) -> None:
         await self.first.send(
             {"type": "committed", "seq": 6, "opId": "x-1", "client": "c2", "adjusted": False,

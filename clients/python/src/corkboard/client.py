@@ -218,9 +218,13 @@ class Client:
 
     def events(self) -> EventStream:
         """A stream of what happens from now on: iterate it with `async for`."""
-        stream = EventStream(self._streams.remove)
+        stream = EventStream(self._drop_stream)
         self._streams.append(stream)
         return stream
+
+    def _drop_stream(self, stream: EventStream) -> None:
+        if stream in self._streams:  # not when the client has ended every stream already
+            self._streams.remove(stream)
 
     # MARK: the connection loop
 
