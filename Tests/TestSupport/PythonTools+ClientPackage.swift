@@ -40,6 +40,9 @@ extension PythonTools {
                     environment: installEnvironment())
                 try markReady(folder, recipe: recipe)
             }
+            // setuptools builds in the source tree and keeps what it copied to build/ before: a
+            // module deleted since would still be packed.
+            try? FileManager.default.removeItem(atPath: packageRoot + "/clients/python/build")
             try step(
                 "corkboard", in: folder, venvPython,
                 [
