@@ -17,11 +17,17 @@ from corkboard import (
     ConnectionState,
     Delete,
     Insert,
+    Lock,
     Move,
+    MoveByOffsets,
     Noop,
     Refused,
     Rejected,
+    RemoveCollection,
+    RenameBoard,
+    RenameCollection,
     ServerMessage,
+    SetAccepts,
     StateChanged,
     UpdateItem,
 )
@@ -104,6 +110,26 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
             self.assertEqual(client.board, self.server_board())
             self.assertEqual(client.board["folders"], {"f1": [{"id": "t2", "label": "Card 2"}]})
             self.assertEqual(len(set(self.committed_op_ids())), client.seq)
+
+    async def test_an_owners_operations_and_moves_by_offsets(self) -> None:
+        async with self.client(self.owner) as client:
+            self.assertEqual(client.role, "owner")
+            for operation in [
+                MoveByOffsets("todo", [0, 2], 4, to_collection="todo"),
+                Insert([{"id": "f1", "label": "Folder", "folder": {}}], "done"),
+                SetAccepts("f1", False),
+                RenameCollection("done", "Finished"),
+                RenameBoard("Python, renamed"),
+                AddCollection("spare", "Spare"),
+                RemoveCollection("spare"),
+                Lock(),
+                Lock(locked=False),
+            ]:
+                outcome = await asyncio.wait_for(client.send(operation), WAIT)
+                self.assertIsInstance(outcome, Committed, f"{operation}: {outcome}")
+            self.assertEqual([i["id"] for i in client.board["collections"][0]["items"]], ["t1", "t3", "t0", "t2"])
+            self.assertEqual(client.board["collections"][1]["items"][0]["folder"], {"accepts": False})
+            self.assertEqual(client.board, self.server_board())
 
     async def test_a_member_sees_another_members_move_and_presence(self) -> None:
         async with self.client(self.editor_token()) as watcher:
