@@ -163,6 +163,31 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
                 self.assertEqual(observer.board, member.board)
                 self.assertEqual((member.count, member.peers), (1, {}))
 
+    async def test_drags_reach_the_others_as_events(self) -> None:
+        async with self.client(self.editor_token()) as watcher:
+            async with self.client(self.editor_token("user-8", "Grace")) as dragger:
+                events = watcher.events()
+                drags = []
+
+                async def next_drag_message() -> dict[str, Any]:
+                    async with asyncio.timeout(WAIT):
+                        async for event in events:
+                            if isinstance(event, ServerMessage) and event.type.startswith("drag"):
+                                return {k: v for k, v in event.message.items() if k != "client"}
+                    raise AssertionError("the events ended")
+
+                await dragger.drag_start(["t2"])
+                drags.append(await next_drag_message())
+                # Held by the dragger: the watcher's move of it is busy.
+                busy = await asyncio.wait_for(watcher.send(Move(["t2"], "done")), WAIT)
+                self.assertEqual((type(busy), getattr(busy, "code", None)), (Rejected, "busy"))
+                await dragger.drag_end()
+                drags.append(await next_drag_message())
+            self.assertEqual(
+                drags,
+                [{"type": "drag", "name": "Grace", "items": ["t2"], "over": None}, {"type": "drag.cleared", "reason": "cancel"}],
+            )
+
     async def test_resumes_after_the_connection_is_cut_and_resends_the_unanswered_operation(self) -> None:
         port = urllib.parse.urlsplit(socket_url()).port
         assert port is not None
