@@ -1,6 +1,6 @@
 """An in-process WebSocket server that a test scripts message by message, for what a real
 server cannot be made to do on cue: tokens that expire in a second, refreshes over the socket
-(the token lifecycle contract, built on the server in parallel), closes with 4001 or 1008,
+(the token lifecycle, which the server of this version does not speak yet), closes with 4001 or 1008,
 snapshots on resume, events that do not fit."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""The client's half of the token lifecycle contract (/work's spec, docs in the package README),
+"""The client's half of the token lifecycle (the contract the README's "Tokens" describes),
 against a scripted fake server: the provider is asked before each connect and before the
 token expires, the new token goes in a `token` message, `token.accepted` moves the expiry,
 failures and refusals are retried with backoff on the live connection, close 4001 gets a new
