@@ -4,20 +4,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `examples/python/bot.py`, run as a reader of the README would run it, against a real
-/// `corkboard serve`: the protocol is usable from another language, with another library.
+/// `examples/python/bot.py`, run as a reader of the README would run it (with the Python client
+/// package installed, `pip install ./clients/python`), against a real `corkboard serve`: the
+/// protocol is usable from another language, with another library. The package's replica is
+/// checked against the shared fixtures by PythonClientPackageTests.
 @Suite(.threadsOfTheirOwn) struct PythonBotExampleTests {
     static let script = PythonTools.packageRoot + "/examples/python/bot.py"
 
-    /// The example's replica applies the shared fixtures as the model and the SDK do, folders included.
-    @Test func theBotsReplicaFollowsTheSharedFixtures() throws {
-        let python = try PythonTools.websocketsPython()
-        let run = try python.run([PythonTools.packageRoot + "/Tests/CorkboardServerTests/Examples/replica_fixtures.py", PythonTools.packageRoot], timeout: 60)
-        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
-    }
-
     @Test func theBotSortsAColumnWhileSomeoneElseWorksOnTheBoard() throws {
-        let python = try PythonTools.websocketsPython()
+        let python = try PythonTools.clientPackagePython()
         let web = try TemporaryDirectory("corkboard-web")
         try web.write("index.html", "<!doctype html><title>bot</title>")
         let data = try TemporaryDirectory("corkboard-data")
@@ -61,7 +56,7 @@ import Testing
     /// On a server with tokens the bot sends its own, from `--token` or `CORKBOARD_TOKEN`
     /// (issue #33: before, it could not join such a server at all).
     @Test func theBotJoinsWithItsTokenFromTheOptionOrTheEnvironment() throws {
-        let python = try PythonTools.websocketsPython()
+        let python = try PythonTools.clientPackagePython()
         let web = try TemporaryDirectory("corkboard-web")
         try web.write("index.html", "<!doctype html><title>bot</title>")
         let data = try TemporaryDirectory("corkboard-data")
