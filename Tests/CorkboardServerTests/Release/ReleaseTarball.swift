@@ -9,8 +9,9 @@ struct ReleaseTarball {
     }
 
     /// The script's build folder: the same on every run, so that only the first one builds from
-    /// scratch (several minutes on two cores) and the others relink what changed.
-    static let scratchPath = PythonTools.packageRoot + "/.build/release-static"
+    /// scratch (several minutes on two cores) and the others relink what changed; the same as
+    /// the conformance tests' release build, so that a test run makes one release build.
+    static let scratchPath = ReleaseBuild.scratchPath
 
     /// The tarball's path.
     let path: String

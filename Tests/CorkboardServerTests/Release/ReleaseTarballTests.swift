@@ -134,6 +134,15 @@ import Testing
         #expect(verified.succeeded && verified.standardError.isEmpty, "\(verified.standardError)")
     }
 
+    /// The script builds as `ReleaseBuild` does, so the conformance tests' release and this
+    /// one are one build (two would cost CI several minutes of its two cores).
+    @Test func scriptBuildsWhatTheConformanceTestsRun() throws {
+        let script = try String(contentsOfFile: PythonTools.packageRoot + "/scripts/release.sh", encoding: .utf8)
+        let build = "swift build " + ReleaseBuild.options.joined(separator: " ") + " --scratch-path \"$scratch\""
+        #expect(script.contains("\n" + build + " "), "release.sh must run `\(build)`")
+        #expect(script.contains("scratch=${SCRATCH:-.build/release-static}") && ReleaseBuild.scratchPath.hasSuffix("/.build/release-static"))
+    }
+
     /// The port of the `corkboard listening on http://HOST:PORT` line.
     private static func listeningPort(in output: String) -> UInt16? {
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("corkboard listening on") }) else { return nil }
