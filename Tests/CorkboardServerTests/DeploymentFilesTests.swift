@@ -40,10 +40,44 @@ import Yams
         #expect(dockerfile.contains("EXPOSE 8080"))
         #expect(dockerfile.contains("CORKBOARD_DATA=/data"))
         #expect(dockerfile.contains("VOLUME [\"/data\"]"))
-        #expect(dockerfile.contains("swift build -c release --product corkboard"))
-        #expect(dockerfile.contains("COPY web /app/web"))
         #expect(dockerfile.contains("CMD [\"corkboard\", \"serve\"]"))
         #expect(dockerfile.contains("libssl-dev") && dockerfile.contains("zlib1g-dev"))
+    }
+
+    /// The image is the release tarball on plain Debian: built by scripts/release.sh (which
+    /// ReleaseTarballTests run), its runtime stage without the toolchain and not root.
+    @Test func dockerfileRunsTheReleaseTarballWithoutTheToolchain() throws {
+        let dockerfile = try read("Dockerfile")
+        let stages = dockerfile.components(separatedBy: "\nFROM ").dropFirst()
+        let (build, runtime) = (try #require(stages.first), try #require(stages.last))
+        #expect(build.hasPrefix("swift:6.3-bookworm AS build"))
+        #expect(build.contains("RUN scripts/release.sh /out"))
+        // Everything the script packs is copied in, from paths that exist and Docker sends.
+        let copied = build.split(separator: "\n").filter { $0.hasPrefix("COPY ") }.flatMap { $0.split(separator: " ").dropFirst().dropLast() }
+        let ignored = try read(".dockerignore").split(separator: "\n").map(String.init)
+        for path in ["Package.swift", "Sources", "Tests", "scripts", "packaging", "web", "docs", "LICENSE", "CHANGELOG.md", "README.md"] {
+            #expect(copied.contains(Substring(path)), "the build stage must copy \(path)")
+        }
+        for path in copied {
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(String(path)).path), "\(path) is not in the repository")
+            #expect(!ignored.contains(String(path)), "\(path) is in .dockerignore")
+        }
+
+        // The same Debian as the build image, with the libraries INSTALL.md lists and no Swift.
+        #expect(runtime.hasPrefix("debian:bookworm-slim\n"))
+        let install = try #require(runtime.split(separator: "\n").first { $0.contains("apt-get install") })
+        let packages = Set(install.split(separator: " ").map(String.init).drop { $0 != "--no-install-recommends" }.dropFirst().filter { $0 != "\\" })
+        #expect(packages == ["libssl3", "zlib1g", "libsqlite3-0", "libpq5", "curl"], "\(packages)")
+        let installNote = try read("packaging/INSTALL.md")
+        #expect(installNote.contains("libssl3 zlib1g libsqlite3-0 libpq5"))
+        #expect(runtime.contains("COPY --from=build /release /opt/corkboard"))
+        #expect(runtime.contains("CORKBOARD_WEB_ROOT=/opt/corkboard/web"))
+        #expect(runtime.contains("PATH=/opt/corkboard/bin:$PATH"))
+        #expect(!runtime.lowercased().contains("swift"), "the runtime image carries no toolchain")
+        // A user of its own, owning the data volume, and the settings a reader must know explained.
+        #expect(runtime.contains("useradd --system") && runtime.contains("chown corkboard:corkboard /data"))
+        #expect(runtime.contains("\nUSER corkboard\n"))
+        #expect(runtime.contains("open mode") && runtime.contains("CORKBOARD_TOKENS") && runtime.contains("CORKBOARD_TOKEN_SECRET_FILE"))
     }
 
     // MARK: - Scale-out: PostgreSQL, two nodes, a load balancer

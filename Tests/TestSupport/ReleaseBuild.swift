@@ -4,9 +4,18 @@ import Foundation
 /// (Autobahn's compression groups send hundreds of megabytes): built once per test run with
 /// `swift build -c release` in a scratch folder of its own, so it neither waits for nor
 /// disturbs the build lock of the running `swift test`.
+///
+/// It is the build `scripts/release.sh` makes (same folder, same options, which
+/// ReleaseTarballTests check): CI then builds one release, not two, and whichever of the two
+/// comes second waits on SwiftPM's lock of the folder and finds everything built.
 public enum ReleaseBuild {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var built: Result<String, Error>?
+
+    /// The scratch folder, kept between runs so that only the first builds from nothing.
+    public static let scratchPath = PythonTools.packageRoot + "/.build/release-static"
+    /// `swift build`'s options as release.sh gives them (the Swift runtime linked in, no RUNPATH).
+    public static let options = ["-c", "release", "--static-swift-stdlib", "--disable-local-rpath", "--product", "corkboard"]
 
     /// The path of the release `corkboard`, building it on first use (bounded by `timeout`).
     public static func corkboard(timeout: Double = 20 * 60) throws -> String {
@@ -19,12 +28,12 @@ public enum ReleaseBuild {
     }
 
     private static func build(timeout: Double) throws -> String {
-        let scratch = PythonTools.packageRoot + "/.build/release-for-tests"
+        let scratch = scratchPath
         let swift = try locateSwift()
         let started = Date()
         PythonTools.log("building a release corkboard for the conformance tests in \(scratch)")
         let outcome = try PythonTools.run(
-            swift, ["build", "-c", "release", "--product", "corkboard", "--scratch-path", scratch],
+            swift, ["build"] + options + ["--scratch-path", scratch],
             environment: ProcessInfo.processInfo.environment, workingDirectory: PythonTools.packageRoot, timeout: timeout)
         guard outcome.succeeded else {
             throw PythonTools.Failure("release build failed:\n\(PythonTools.tail(outcome.standardOutput))\n\(PythonTools.tail(outcome.standardError))")
