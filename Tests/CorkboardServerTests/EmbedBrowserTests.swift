@@ -13,7 +13,7 @@ import Testing
     /// error or response >= 400 on either page during the run) is last.
     static let checks = [
         "loads", "pointer-reorder", "keyboard-reorder", "keyboard-escape", "remote-update", "destroy", "touch", "touch-handle", "autoscroll-escape",
-        "console-clean",
+        "unlisted-origin", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/embed-browser"

@@ -14,6 +14,7 @@ import { LiveBoardEventTarget } from "./events.js";
 import { SnapshotStore } from "./live-snapshot.js";
 import { TokenKeeper, refreshDelay } from "./token-keeper.js";
 import { jwtExpiry } from "./jwt-expiry.js";
+import { originRefusal } from "./origin-check.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -65,7 +66,7 @@ import { jwtExpiry } from "./jwt-expiry.js";
  * @typedef {{ board: string, name?: string, token?: string | null, getToken?: TokenProvider, url?: string,
  *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
  *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
- *   navigator?: { onLine: boolean } | null }} ConnectOptions
+ *   navigator?: { onLine: boolean } | null, fetch?: import("./origin-check.js").Fetcher | null }} ConnectOptions
  */
 
 /**
@@ -99,7 +100,8 @@ export class LiveBoard extends LiveBoardEventTarget {
   constructor(options) {
     super();
     const environment = /** @type {{ location?: Location, localStorage?: StorageLike, WebSocket?: WebSocketConstructor,
-      window?: EventTarget, document?: EventTarget & { visibilityState?: string }, navigator?: { onLine: boolean } }} */ (globalThis);
+      window?: EventTarget, document?: EventTarget & { visibilityState?: string }, navigator?: { onLine: boolean },
+      fetch?: import("./origin-check.js").Fetcher }} */ (globalThis);
     this.boardId = options.board;
     this.name = options.name ?? "Guest";
     this.token = options.token ?? null;
@@ -113,6 +115,12 @@ export class LiveBoard extends LiveBoardEventTarget {
     };
     this.wallClock = options.timers?.wallClock ?? (() => Date.now());
     this.navigator = options.navigator === undefined ? (environment.navigator ?? null) : options.navigator;
+    /** How `GET /api` is read when the socket never opens (`origin-check.js`); null: never. */
+    this.fetch = options.fetch === undefined ? (environment.fetch?.bind(environment) ?? null) : options.fetch;
+    /** The page's origin, which a server with --allowed-origins may refuse. */
+    this.origin = environment.location?.origin ?? null;
+    /** Whether the server was asked once already why the socket does not open. */
+    this.askedAboutOrigin = false;
     this.store = new PendingStore(options.storage === undefined ? localStorageIfAny(environment) : options.storage, this.boardId);
     this.backoff = new Backoff({ random: options.random ?? Math.random });
 
@@ -313,9 +321,14 @@ export class LiveBoard extends LiveBoardEventTarget {
       }
       this.receive(message);
     });
+    let opened = false;
+    socket.addEventListener("open", () => {
+      opened = true;
+    });
     socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       const code = /** @type {CloseEvent} */ (event).code;
+      if (!opened) this.askAboutOrigin();
       // 1008 refuses the hello (unknown board, bad token) or the token (revoked): retrying
       // cannot help, even with a provider (the app's backend decides whether that person gets
       // a new token, and the page is loaded again).
@@ -326,6 +339,19 @@ export class LiveBoard extends LiveBoardEventTarget {
       // 1001: the server is going away (a restart, a deploy); 1013: the board could not be
       // loaded. Give it a moment rather than knocking on a closed port.
       return this.lost(code === 1001 || code === 1013 ? 2000 : 0);
+    });
+  }
+
+  /**
+   * The socket failed before it opened: once, ask the server whether it refuses this page's
+   * origin, and if it does stop with that refusal instead of retrying for ever (the retries go
+   * on meanwhile, and whenever the answer is another).
+   */
+  askAboutOrigin() {
+    if (this.askedAboutOrigin) return;
+    this.askedAboutOrigin = true;
+    originRefusal(this.url, this.origin, this.fetch).then((refusal) => {
+      if (refusal && !this.isOver && this.state !== "live") this.refuse(refusal);
     });
   }
 

@@ -5,6 +5,7 @@ connection is cut, with an operation whose answer was lost resent under its opId
 
 import asyncio
 import secrets
+import time
 import unittest
 import urllib.parse
 from typing import Any
@@ -248,6 +249,25 @@ class LiveServerTests(unittest.IsolatedAsyncioTestCase):
                 self.assertEqual(client.board, self.server_board())
         finally:
             await proxy.stop()
+
+    async def test_a_token_provider_refreshes_the_token_over_the_open_connection(self) -> None:
+        # The first token is 25 s past its exp (inside the server's 30 s leeway): unrefreshed, the
+        # server would close the connection 4001 five seconds after the join.
+        minted: list[str] = []
+
+        def provider() -> str:
+            minted.append(mint(self.secret, "user-7", "Ada", [self.board_id], "editor", ttl=-25 if not minted else 600))
+            return minted[-1]
+
+        async with Client(socket_url(), self.board_id, name="bot", token=provider) as client:
+            deadline = time.monotonic() + WAIT
+            # token.accepted of the second token moves the expiry ten minutes on.
+            while (client.token_expires_at or 0) < (time.time() + 300) * 1000:
+                self.assertLess(time.monotonic(), deadline, f"no token.accepted for the refreshed token ({len(minted)} minted)")
+                await asyncio.sleep(0.05)
+            self.assertEqual(len(minted), 2)
+            outcome = await asyncio.wait_for(client.send(Move(["t3"], "done")), WAIT)
+            self.assertIsInstance(outcome, Committed)
 
     async def test_a_token_for_another_board_is_refused_for_good(self) -> None:
         other = mint(self.secret, "user-9", "Eve", ["elsewhere"], "editor")

@@ -23,6 +23,12 @@ export class LiveBoard extends LiveBoard_base {
     navigator: {
         onLine: boolean;
     } | null;
+    /** How `GET /api` is read when the socket never opens (`origin-check.js`); null: never. */
+    fetch: import("./origin-check.js").Fetcher | null;
+    /** The page's origin, which a server with --allowed-origins may refuse. */
+    origin: string | null;
+    /** Whether the server was asked once already why the socket does not open. */
+    askedAboutOrigin: boolean;
     store: PendingStore;
     backoff: Backoff;
     /** @type {LiveState} */
@@ -146,6 +152,12 @@ export class LiveBoard extends LiveBoard_base {
     open(): void;
     /** Opens a socket and says hello on it. */
     connect(): void;
+    /**
+     * The socket failed before it opened: once, ask the server whether it refuses this page's
+     * origin, and if it does stop with that refusal instead of retrying for ever (the retries go
+     * on meanwhile, and whenever the answer is another).
+     */
+    askAboutOrigin(): void;
     /** Whether this connection ended for good (closed by us, or refused). */
     get isOver(): boolean;
     /**
@@ -446,6 +458,7 @@ export type ConnectOptions = {
     navigator?: {
         onLine: boolean;
     } | null;
+    fetch?: import("./origin-check.js").Fetcher | null;
 };
 import { PendingStore } from "./pending-store.js";
 import { Backoff } from "./backoff.js";
