@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// One run of a Playwright script of `browser/` (Debian's Chromium, Playwright for Python)
 /// against a real `corkboard serve` that the script starts: its named results, read from the
@@ -14,6 +15,18 @@ struct BrowserRun: Sendable {
     let results: [String: Result]
     let note: String?
     let output: String
+
+    /// Records an issue unless the run's checks are `listed` and `name` among them passed.
+    func expect(_ name: String, listed: [String]) throws {
+        #expect(Set(results.keys) == Set(listed), "the script's checks are the ones listed here")
+        let result = try #require(
+            results[name],
+            """
+            check \(name) did not run (\(note ?? "no note")); the script's output:
+            \(PythonTools.tail(output, lines: 60))
+            """)
+        if !result.passed { Issue.record("\(name): \(result.message)") }
+    }
 
     /// A run, or why there was none, kept once for every test case of a suite.
     static func outcome(_ run: () throws -> BrowserRun) -> Swift.Result<BrowserRun, PythonTools.Failure> {

@@ -20,15 +20,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(8)), arguments: checks)
     func check(_ name: String) async throws {
-        let run = try await BlockingWork { EmbedRun.shared }.value.get()
-        #expect(Set(run.results.keys) == Set(Self.checks), "the script's checks are the ones listed here")
-        let result = try #require(
-            run.results[name],
-            """
-            check \(name) did not run (\(run.note ?? "no note")); the script's output:
-            \(PythonTools.tail(run.output, lines: 60))
-            """)
-        if !result.passed { Issue.record("\(name): \(result.message)") }
+        try await BlockingWork { EmbedRun.shared }.value.get().expect(name, listed: Self.checks)
     }
 }
 

@@ -16,7 +16,8 @@ bound by hand follows the board until destroy(), then not, and leaves no helper 
 touch page a swipe that starts on a song scrolls and moves nothing; a press-and-hold lifts the
 song, the finger carries it, one move), `touch-handle` (with `&handle=1` a finger on a grip
 drags at once), `autoscroll-escape` (a song held near the window's edge scrolls the page;
-Escape puts it back, no move) and `console-clean` (no console error or warning, page
+Escape puts it back, no move), `unlisted-origin` (the example on a third origin, which
+--allowed-origins does not list, is refused and says why) and `console-clean` (no console error or warning, page
 error or response >= 400 on any page). Exit status 0 when
 every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
@@ -26,12 +27,11 @@ import http.server
 import os
 import sys
 import threading
-import time
 import traceback
 import urllib.parse
 
 from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log,
-                     wait_until)
+                     run_checks, wait_until)
 
 from playwright.sync_api import sync_playwright
 
@@ -483,29 +483,7 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
                                                  args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
             story = Story(server, site, browser, recorder, args.output)
-            failed_before = False
-            for name, check in CHECKS + [("console-clean", None)]:
-                recorder.scenario = name
-                begin = time.monotonic()
-                try:
-                    if check is None:
-                        if recorder.problems:
-                            raise ScenarioFailure("console problems:\n" + Recorder.describe(recorder.problems))
-                    elif failed_before:
-                        raise ScenarioFailure("not run: an earlier check failed and the pages are not as this one needs")
-                    else:
-                        check(story)
-                    passed, message = True, ""
-                except Exception as error:
-                    passed = False
-                    kind = "" if isinstance(error, ScenarioFailure) else f"{type(error).__name__}: "
-                    message = f"{kind}{error}" + where(error)
-                    if check is not None and not failed_before:
-                        message += "\n  evidence: " + ", ".join(story.save_evidence(name))
-                    failed_before = failed_before or check is not None
-                seconds = round(time.monotonic() - begin, 1)
-                results.append({"name": name, "passed": passed, "seconds": seconds, "message": message})
-                log(f"== {name}: {'PASS' if passed else 'FAIL'} ({seconds} s) {message}")
+            run_checks(CHECKS, story, recorder, results, evidence=story.save_evidence, where=where)
             browser.close()
         server.stop()
     except Exception as error:

@@ -327,3 +327,34 @@ def short_traceback(error):
     frames = traceback.extract_tb(error.__traceback__)
     here = [f for f in frames if f.filename.endswith(("scenarios.py", "harness.py"))]
     return " <- ".join(f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(here[-4:]))
+
+
+def run_checks(checks, story, recorder, results, evidence=None, where=lambda error: ""):
+    """Runs `checks` ((name, function of story) pairs) in order on one story, then
+    `console-clean` (no console problem recorded by then), each reported in `results`. The
+    checks build on each other: after one fails, the rest are reported not run. `evidence(name)`
+    saves what the failing check left on screen (its files are named in the message); `where`
+    says which lines an error came through."""
+    failed_before = False
+    for name, check in checks + [("console-clean", None)]:
+        recorder.scenario = name
+        begin = time.monotonic()
+        try:
+            if check is None:
+                if recorder.problems:
+                    raise ScenarioFailure("console problems:\n" + Recorder.describe(recorder.problems))
+            elif failed_before:
+                raise ScenarioFailure("not run: an earlier check failed and the pages are not as this one needs")
+            else:
+                check(story)
+            passed, message = True, ""
+        except Exception as error:
+            passed = False
+            kind = "" if isinstance(error, ScenarioFailure) else f"{type(error).__name__}: "
+            message = f"{kind}{error}" + where(error)
+            if check is not None and not failed_before and evidence is not None:
+                message += "\n  evidence: " + ", ".join(evidence(name))
+            failed_before = failed_before or check is not None
+        seconds = round(time.monotonic() - begin, 1)
+        results.append({"name": name, "passed": passed, "seconds": seconds, "message": message})
+        log(f"== {name}: {'PASS' if passed else 'FAIL'} ({seconds} s) {message}")

@@ -34,7 +34,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from harness import CHROMIUM, Recorder, RunSummary, ScenarioFailure, Server, log, wait_until
+from harness import CHROMIUM, Recorder, RunSummary, ScenarioFailure, Server, log, run_checks, wait_until
 
 SECRET = "a-browser-test-secret-of-more-than-thirty-two-bytes"
 OWNER_TOKEN = "owner-token"
@@ -118,8 +118,8 @@ class Backend:
 
 
 class Story:
-    def __init__(self, server, backend, page, options):
-        self.server, self.backend, self.page, self.options = server, backend, page, options
+    def __init__(self, server, backend, page, options, recorder):
+        self.server, self.backend, self.page, self.options, self.recorder = server, backend, page, options, recorder
 
     def state(self):
         return self.page.evaluate("() => window.live?.state ?? null")
@@ -153,12 +153,15 @@ def refresh(story):
 
 def restart(story):
     minted = story.backend.minted
+    # Chromium logs each refused attempt while the server is away: expected here.
+    story.recorder.begin_outage(story.server.origin)
     story.server.stop()
     story.wait_state("connecting")
     # A move while the server is away: kept, sent once the page is back.
     story.page.evaluate("() => { window.moved = window.live.move(['t2'], { collection: 'c', before: 't1' }); }")
     story.server.start(port=story.server.port, options=story.options)
     story.wait_state("live", timeout=30)
+    story.recorder.end_outage()
     if story.backend.minted <= minted:
         raise ScenarioFailure("the page reconnected without asking the backend for a new token")
     outcome = story.page.evaluate("async () => { const r = await window.moved; return r?.status ?? String(r); }")
@@ -224,32 +227,8 @@ def main():
             page = browser.new_context().new_page()
             recorder.attach(page, "A")
             page.goto(f"{backend.origin}/?" + urllib.parse.urlencode({"server": server.origin, "board": BOARD}))
-            story = Story(server, backend, page, options)
-            failed_before = False
-            for name, check in CHECKS + [("console-clean", None)]:
-                recorder.scenario = name
-                begin = time.monotonic()
-                try:
-                    if check is None:
-                        if recorder.problems:
-                            raise ScenarioFailure("console problems:\n" + Recorder.describe(recorder.problems))
-                    elif failed_before:
-                        raise ScenarioFailure("not run: an earlier check failed")
-                    else:
-                        if name == "restart":
-                            recorder.begin_outage(server.origin)
-                        check(story)
-                        if name == "restart":
-                            recorder.end_outage()
-                    passed, message = True, ""
-                except Exception as error:
-                    passed = False
-                    kind = "" if isinstance(error, ScenarioFailure) else f"{type(error).__name__}: "
-                    message = f"{kind}{error}"
-                    failed_before = failed_before or check is not None
-                seconds = round(time.monotonic() - begin, 1)
-                results.append({"name": name, "passed": passed, "seconds": seconds, "message": message})
-                log(f"== {name}: {'PASS' if passed else 'FAIL'} ({seconds} s) {message}")
+            story = Story(server, backend, page, options, recorder)
+            run_checks(CHECKS, story, recorder, results)
             browser.close()
         server.stop()
     except Exception as error:
