@@ -2,11 +2,10 @@ import CorkboardModel
 import CorkboardWire
 import Foundation
 
-/// What a joined member's token is and proved (`HubSession`): the board it joined, the token
-/// it holds now and the holder and role that token gave.
+/// What a joined member's token proved (`HubSession`): the board it joined, and the holder and
+/// role the token it holds now gave (the room keeps the token itself, to judge it again).
 struct Credentials {
     var board: String
-    var token: String?
     var holder: TokenHolder
     var role: Role
 }
@@ -22,7 +21,6 @@ extension HubSession {
         case .refused(let refusal):
             link.send(.tokenRefused(refusal))
         case .accepted(let holder):
-            credentials?.token = token
             credentials?.holder = holder
             room.replaceToken(of: key, with: token)
             scheduleExpiryCheck()

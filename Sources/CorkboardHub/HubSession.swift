@@ -52,7 +52,7 @@ public final class HubSession: @unchecked Sendable {
     private var pingBudget: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
     private var dragItemBudget: TokenBucket?
-    /// The token the member holds now and what it proved when judged; nil until joined.
+    /// What the token the member holds now proved when judged; nil until joined.
     var credentials: Credentials?
     /// Counts the expiry checks scheduled: only the latest one (for the token held now) acts.
     var expiryCheck = 0
@@ -283,7 +283,7 @@ public final class HubSession: @unchecked Sendable {
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.
         phase = .joined(room)
-        credentials = Credentials(board: hello.board, token: hello.token, holder: holder, role: role)
+        credentials = Credentials(board: hello.board, holder: holder, role: role)
         scheduleExpiryCheck()
         room.join(key, link: link, hello: hello, role: role, resumingAnyEpoch: resumingAnyEpoch)
     }
