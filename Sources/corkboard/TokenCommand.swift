@@ -59,7 +59,10 @@ struct MintCommand: ParsableCommand {
             boards == "*" ? .all : .listed(Set(boards.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }))
         // What the server would refuse is never minted (a lone "*", an id not in NFC).
         if let problem = scope.problem { throw ValidationError("--boards: \(problem)") }
-        let claims = SignedTokenClaims(subject: sub, name: name, boards: scope, role: role, expires: Date().addingTimeInterval(Double(ttl)))
+        // iat: a revocation of this user refuses the tokens issued before it, and no later one.
+        let now = Date()
+        let claims = SignedTokenClaims(
+            subject: sub, name: name, boards: scope, role: role, expires: now.addingTimeInterval(Double(ttl)), issuedAt: now)
         if let privateKey {
             guard secret == nil && secretFile == nil else { throw ValidationError("give either --private-key or a secret, not both") }
             let signer: TokenSigningKey

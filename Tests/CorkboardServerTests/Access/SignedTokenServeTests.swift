@@ -164,6 +164,9 @@ import WebSocket
                 ["token", "mint", "--secret", Self.secret, "--sub", "u-7", "--name", "Script", "--role", "viewer", "--boards", "board,team-*", "--ttl", "60"])
             #expect(mint.waitForExit() == 0, "\(mint.standardError)")
             let token = mint.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            // It says when it was issued: a revocation of its user refuses it, and no token minted later.
+            let claims = try #require(try Self.signer.verify(token).get())
+            #expect(abs(try #require(claims.issuedAt).timeIntervalSinceNow) < 60)
             let client = try BoardTestClient(port: server.port, board: "board", name: "-", token: token)
             #expect(client.welcome.role == .viewer)
             #expect(try Unharmed.get(server.port, "/api/boards/board", token: token).status == 200)
