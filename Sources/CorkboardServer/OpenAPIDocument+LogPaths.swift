@@ -301,6 +301,9 @@ extension OpenAPIDocument {
                     }
                   }
                 },
+                "401": {
+                  "$ref": "#/components/responses/Unauthorized"
+                },
                 "404": {
                   "$ref": "#/components/responses/NotFound"
                 },

@@ -71,6 +71,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "move"
               },
               "opId": {
@@ -102,6 +103,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "move"
               },
               "opId": {
@@ -140,6 +142,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "insert"
               },
               "opId": {
@@ -169,6 +172,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "delete"
               },
               "opId": {
@@ -195,6 +199,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "update"
               },
               "opId": {
@@ -235,6 +240,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "update"
               },
               "opId": {
@@ -258,6 +264,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "update"
               },
               "opId": {
@@ -277,6 +284,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "collection.add"
               },
               "opId": {
@@ -318,6 +326,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "collection.remove"
               },
               "opId": {
@@ -337,6 +346,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "lock"
               },
               "opId": {
@@ -357,6 +367,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "committed"
               },
               "seq": {
@@ -381,6 +392,7 @@ extension OpenAPIDocument {
                 "description": "the author: the signed token's sub, else the token-file grant's name, else the hello name (over HTTP: \"http\"); at most 256 bytes of UTF-8 (names are) on events committed since names were bounded; absent on events stored before authors were kept"
               },
               "noop": {
+                "type": "boolean",
                 "const": true
               },
               "op": {
@@ -414,6 +426,7 @@ extension OpenAPIDocument {
             ],
             "properties": {
               "type": {
+                "type": "string",
                 "const": "rejected"
               },
               "opId": {

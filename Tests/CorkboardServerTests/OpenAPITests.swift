@@ -43,6 +43,35 @@ import Testing
         }
     }
 
+    /// What client generators need (issue #35: `openapi-python-client` wrote invalid Python for a
+    /// `const` without a `type`): every `const` is typed, and every operation that takes a token
+    /// lists the 401 a missing or invalid one gets (all but `GET /api`, which any page may read).
+    @Test func everyConstIsTypedAndEveryOperationThatTakesATokenLists401() throws {
+        let server = try TestServer()
+        let document = try #require(try BoardAPI(port: server.port).get("/api/openapi.json").object)
+        var untyped: [String] = []
+        Self.collectUntypedConstants(.object(document), at: "#", into: &untyped)
+        #expect(untyped.isEmpty, "a const without a type: \(untyped)")
+        for (path, item) in try #require(document["paths"]?.objectValue) where path != "/api" {
+            for (method, operation) in item.objectValue ?? [:] where !["parameters", "head", "options"].contains(method) {
+                let responses = operation.objectValue?["responses"]?.objectValue ?? [:]
+                #expect(responses["401"] != nil, "\(method.uppercased()) \(path) does not list 401")
+            }
+        }
+    }
+
+    static func collectUntypedConstants(_ value: JSONValue, at path: String, into found: inout [String]) {
+        switch value {
+        case .object(let object):
+            if object["const"] != nil, object["type"] == nil { found.append(path) }
+            for (key, member) in object { collectUntypedConstants(member, at: path + "/" + key, into: &found) }
+        case .array(let values):
+            for (index, member) in values.enumerated() { collectUntypedConstants(member, at: path + "/\(index)", into: &found) }
+        default:
+            break
+        }
+    }
+
     /// A board id with `%`, `/` and a space is one path segment once percent-encoded, as the
     /// document's `{id}` says (schemathesis cannot check this one: see below).
     @Test func anIdWithReservedCharactersIsAddressedPercentEncoded() throws {
