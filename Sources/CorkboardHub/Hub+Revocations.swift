@@ -33,12 +33,7 @@ extension Hub {
         guard let store = store as? any TokenRevocationStore else {
             return completion(.failure(.unavailable("this store keeps no revocations")))
         }
-        store.revoke(revocation) { [weak self] result in
-            switch result {
-            case .success: self?.loadRevocations { completion($0) }
-            case .failure(let error): completion(.failure(HubError(error)))
-            }
-        }
+        store.revoke(revocation) { [weak self] result in self?.changedRevocations(result, completion) }
     }
 
     /// Takes a stored revocation back; `.notFound` when there is none.
@@ -46,11 +41,17 @@ extension Hub {
         of target: TokenRevocation.Target, _ completion: @escaping @Sendable (Result<Void, HubError>) -> Void
     ) {
         guard let store = store as? any TokenRevocationStore else { return completion(.failure(.notFound)) }
-        store.withdrawRevocation(of: target) { [weak self] result in
-            switch result {
-            case .success: self?.loadRevocations { completion($0) }
-            case .failure(let error): completion(.failure(HubError(error)))
-            }
+        store.withdrawRevocation(of: target) { [weak self] result in self?.changedRevocations(result, completion) }
+    }
+
+    /// After this node changed the stored revocations: puts them in force here at once (the
+    /// other nodes read them on the store's signal), then answers.
+    private func changedRevocations(
+        _ result: Result<Void, StoreError>, _ completion: @escaping @Sendable (Result<Void, HubError>) -> Void
+    ) {
+        switch result {
+        case .success: loadRevocations(completion)
+        case .failure(let error): completion(.failure(HubError(error)))
         }
     }
 

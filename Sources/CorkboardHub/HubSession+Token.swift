@@ -64,18 +64,23 @@ extension HubSession {
     /// (and its grace gone by); a refresh schedules another, and this one then does nothing.
     func scheduleExpiryCheck() {
         expiryCheck += 1
-        guard let expires = credentials?.holder.expires else { return }
+        guard let deadline = expiryDeadline else { return }
         let check = expiryCheck
-        let deadline = expires.addingTimeInterval(hub.configuration.tokenExpiryGrace)
         let delay = max(0, deadline.timeIntervalSinceNow)
         // Whole milliseconds, bounded: a token valid for years must not overflow the interval.
         let milliseconds = Int(min(delay, 365 * 86_400) * 1000) + 1
         link.schedule(after: .milliseconds(milliseconds)) { [weak self] in self?.checkExpiry(check) }
     }
 
+    /// When the connection is closed unless its token is refreshed: the token's `exp` and the grace.
+    private var expiryDeadline: Date? {
+        credentials?.holder.expires?.addingTimeInterval(hub.configuration.tokenExpiryGrace)
+    }
+
     private func checkExpiry(_ check: Int) {
-        guard check == expiryCheck, case .joined(let room) = phase, let expires = credentials?.holder.expires else { return }
-        let deadline = expires.addingTimeInterval(hub.configuration.tokenExpiryGrace)
+        guard check == expiryCheck, case .joined(let room) = phase, let deadline = expiryDeadline,
+            let expires = credentials?.holder.expires
+        else { return }
         // Scheduled early (a capped delay, a clock that moved): look again then.
         guard Date() >= deadline else { return scheduleExpiryCheck() }
         phase = .closed

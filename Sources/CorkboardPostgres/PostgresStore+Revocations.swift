@@ -16,11 +16,10 @@ extension PostgresStore: TokenRevocationStore {
                             // A kind a later version wrote is not this version's to enforce or drop.
                             guard let target = TokenRevocation.target(kind: try rows.string(row, "kind"), value: try rows.string(row, "value"))
                             else { continue }
-                            let issuedBefore = try rows.optionalInt(row, "issued_before")
                             revocations.append(
                                 TokenRevocation(
-                                    target, issuedBefore: issuedBefore.map { Date(timeIntervalSince1970: Double($0)) },
-                                    revokedAt: Date(timeIntervalSince1970: Double(try rows.int(row, "revoked_at")) / 1000)))
+                                    target, issuedBeforeSeconds: try rows.optionalInt(row, "issued_before").map(Int64.init),
+                                    revokedAtMilliseconds: Int64(try rows.int(row, "revoked_at"))))
                         }
                         return revocations
                     }.mapError { .unavailable("\($0)") }
@@ -29,7 +28,6 @@ extension PostgresStore: TokenRevocationStore {
     }
 
     public func revoke(_ revocation: TokenRevocation, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        let issuedBefore = revocation.issuedBefore.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) }
         let statements = [
             PostgresStatement(
                 """
@@ -37,8 +35,8 @@ extension PostgresStore: TokenRevocationStore {
                 ON CONFLICT (kind, value) DO UPDATE SET issued_before = excluded.issued_before, revoked_at = excluded.revoked_at
                 """,
                 [
-                    revocation.target.kind, revocation.target.value, issuedBefore,
-                    String(Int64((revocation.revokedAt.timeIntervalSince1970 * 1000).rounded(.down))),
+                    revocation.target.kind, revocation.target.value, revocation.issuedBeforeSeconds.map(String.init),
+                    String(revocation.revokedAtMilliseconds),
                 ]),
             PostgresStatement("SELECT pg_notify($1, '')", [Self.revocationsChannel]),
         ]

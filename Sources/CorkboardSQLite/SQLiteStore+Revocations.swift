@@ -11,11 +11,7 @@ extension SQLiteStore: TokenRevocationStore {
                 rows.compactMap { row in
                     // A kind a later version wrote is not this version's to enforce or drop.
                     guard let target = TokenRevocation.target(kind: row["kind"], value: row["value"]) else { return nil }
-                    let issuedBefore: Int64? = row["issuedBefore"]
-                    let revokedAt: Int64 = row["revokedAt"]
-                    return TokenRevocation(
-                        target, issuedBefore: issuedBefore.map { Date(timeIntervalSince1970: Double($0)) },
-                        revokedAt: Date(timeIntervalSince1970: Double(revokedAt) / 1000))
+                    return TokenRevocation(target, issuedBeforeSeconds: row["issuedBefore"], revokedAtMilliseconds: row["revokedAt"])
                 })
         }
     }
@@ -27,10 +23,7 @@ extension SQLiteStore: TokenRevocationStore {
                     INSERT INTO revocation (kind, value, issuedBefore, revokedAt) VALUES (?, ?, ?, ?)
                     ON CONFLICT (kind, value) DO UPDATE SET issuedBefore = excluded.issuedBefore, revokedAt = excluded.revokedAt
                     """,
-                arguments: [
-                    revocation.target.kind, revocation.target.value, revocation.issuedBefore.map { Int64($0.timeIntervalSince1970.rounded(.down)) },
-                    Int64((revocation.revokedAt.timeIntervalSince1970 * 1000).rounded(.down)),
-                ])
+                arguments: [revocation.target.kind, revocation.target.value, revocation.issuedBeforeSeconds, revocation.revokedAtMilliseconds])
             return .success(())
         }
     }

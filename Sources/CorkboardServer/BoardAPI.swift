@@ -239,7 +239,8 @@ enum BoardAPI {
         }
     }
 
-    private static func json(_ status: HTTPStatus, _ value: some Encodable) -> HTTPResponse {
+    /// `value` as the JSON body of a `status` answer.
+    static func json(_ status: HTTPStatus, _ value: some Encodable) -> HTTPResponse {
         do {
             return .json(status, Array(try WireFormat.encode(value)))
         } catch {

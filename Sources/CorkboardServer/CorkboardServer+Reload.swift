@@ -17,12 +17,18 @@ extension CorkboardServer {
     /// Reads the revocations file again; one that cannot be read or is refused changes nothing.
     private func reloadRevocations() {
         guard let path = configuration.revocationsFile else { return }
+        reload("revocations", from: [path]) { () throws(TokenFileError) in hub.replaceListedRevocations(with: try RevocationsFile.read(path)) }
+    }
+
+    /// Puts what `read` reads from `files` in force, or, when it throws, logs why, counts the
+    /// failure (`corkboard_token_reload_failures_total`) and keeps what was in force.
+    private func reload(_ what: String, from files: [String], _ read: () throws(TokenFileError) -> Void) {
         do {
-            hub.replaceListedRevocations(with: try RevocationsFile.read(path))
-            logger.info("reloaded the revocations (\(path))")
+            try read()
+            logger.info("reloaded the \(what) (\(files.joined(separator: ", ")))")
         } catch {
             metrics.tokenReloadFailed()
-            logger.error("revocations not reloaded, the previous ones stay in force: \(error)")
+            logger.error("\(what) not reloaded, the previous ones stay in force: \(error)")
         }
     }
 
@@ -46,12 +52,6 @@ extension CorkboardServer {
         let files = [configuration.tokenFile, configuration.tokenSecretFile, configuration.tokenPublicKeyFile, configuration.tokenJWKSFile]
             .compactMap { $0 }
         guard !files.isEmpty else { return }
-        do {
-            if let tokens = try ServerAccess.load(configuration) { hub.replaceAccess(with: tokens) }
-            logger.info("reloaded the tokens (\(files.joined(separator: ", ")))")
-        } catch {
-            metrics.tokenReloadFailed()
-            logger.error("tokens not reloaded, the previous ones stay in force: \(error)")
-        }
+        reload("tokens", from: files) { () throws(TokenFileError) in if let tokens = try ServerAccess.load(configuration) { hub.replaceAccess(with: tokens) } }
     }
 }

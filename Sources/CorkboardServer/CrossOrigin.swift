@@ -46,6 +46,17 @@ struct CrossOrigin: Sendable {
             switchProtocols: { responder.upgrade(shared($0), to: $1, ifGone: $2) })
     }
 
+    /// `responder`, letting a page of any origin read each answer, listed or not: for what is as
+    /// public as the board page (the SDK's files, `GET /api`). No credentials: none is ever needed.
+    static func readableByAnyOrigin(_ responder: HTTPResponder) -> HTTPResponder {
+        @Sendable func shared(_ response: HTTPResponse) -> HTTPResponse {
+            var response = response
+            response.headers.set("Access-Control-Allow-Origin", "*")
+            return response
+        }
+        return HTTPResponder(deliver: { responder.respond(shared($0)) }, switchProtocols: { responder.upgrade(shared($0), to: $1, ifGone: $2) })
+    }
+
     /// The answer to `OPTIONS` on a path served with `methods`: 204 with `Allow`, and for a
     /// listed origin what a browser's preflight asks (methods, headers, how long to keep it).
     func preflight(_ request: HTTPRequest, methods: [HTTPMethod]) -> HTTPResponse {

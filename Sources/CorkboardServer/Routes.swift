@@ -40,27 +40,17 @@ enum Routes {
             // page that imports them, and a page whose origin `--allowed-origins` does not list
             // must load it to be told so (the SDK asks `GET /api` once its socket is refused).
             router.add(.GET, "/sdk/{file}") { request, responder in
-                staticFiles.handle(request, publiclyReadable(responder))
+                staticFiles.handle(request, CrossOrigin.readableByAnyOrigin(responder))
             }
             // The same files at a path naming the protocol they speak (`corkboard.v1`), so that a
             // page can pin the SDK of v1 while a later server serves a v2 beside it
             // (docs/versioning.md). Today both paths are one folder.
             router.add(.GET, "/sdk/v1/{file}") { request, responder in
-                staticFiles.handle(SDKPath.unversioned(request), publiclyReadable(responder))
+                staticFiles.handle(SDKPath.unversioned(request), CrossOrigin.readableByAnyOrigin(responder))
             }
         }
         OperationsRoutes.add(to: &router, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
         if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }
         return router
-    }
-
-    /// `responder`, letting a page of any origin read each answer (no credentials: none is ever needed).
-    private static func publiclyReadable(_ responder: HTTPResponder) -> HTTPResponder {
-        @Sendable func shared(_ response: HTTPResponse) -> HTTPResponse {
-            var response = response
-            response.headers.set("Access-Control-Allow-Origin", "*")
-            return response
-        }
-        return HTTPResponder(deliver: { responder.respond(shared($0)) }, switchProtocols: { responder.upgrade(shared($0), to: $1, ifGone: $2) })
     }
 }

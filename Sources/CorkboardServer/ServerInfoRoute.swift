@@ -1,5 +1,4 @@
 import CorkboardModel
-import CorkboardWire
 import Foundation
 import HTTP
 
@@ -12,23 +11,23 @@ import HTTP
 enum ServerInfoRoute {
     static func add(to router: inout Router, allowedOrigins: Set<String>?) {
         router.add(.GET, "/api") { request, responder in
+            let responder = CrossOrigin.readableByAnyOrigin(responder)
             let origin = request.headers["Origin"]
             var info: [String: JSONValue] = [
                 "server": "corkboard", "version": .string(CorkboardVersion.current), "protocol": "corkboard.v1",
                 "sdk": "/sdk/v1/corkboard.js", "openapi": "/api/openapi.json",
             ]
             if let origin { info["originAllowed"] = .bool(allowedOrigins.map { $0.contains(origin) } ?? true) }
-            var response = HTTPResponse.json(.ok, Array((try? WireFormat.encode(JSONValue.object(info))) ?? Data()))
-            response.headers.set("Access-Control-Allow-Origin", "*")
+            var response = BoardAPI.json(.ok, JSONValue.object(info))
+            // The body says whether the asking origin is allowed: a cache keeps one per origin.
             response.headers.set("Vary", "Origin")
             responder.respond(response)
         }
         // A page may call it with any header: its preflight is answered for every origin too.
         router.add(.OPTIONS, "/api") { _, responder in
             var response = HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, OPTIONS"])
-            response.headers.set("Access-Control-Allow-Origin", "*")
             response.headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-            responder.respond(response)
+            CrossOrigin.readableByAnyOrigin(responder).respond(response)
         }
     }
 }

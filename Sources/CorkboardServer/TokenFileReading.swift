@@ -11,13 +11,7 @@ enum TokenFileReading {
     static let shape = #"{"tokens":[{"token":"…","role":"viewer|editor|owner","boards":"*" or ["id","prefix-*"],"metrics":true?,"name":"…"?}]}"#
 
     static func grants(in data: Data) throws(TokenFileError) -> [TokenFile.Grant] {
-        let document: JSONValue
-        do throws(StrictJSON.Refusal) {
-            document = try StrictJSON.parse(data)
-        } catch {
-            guard let key = error.repeatedKey else { throw TokenFileError("not JSON; a token file is \(shape)") }
-            throw TokenFileError("the key \"\(key)\" is given twice in one object; each may be given once")
-        }
+        let document = try strictDocument(data, "a token file", shape: shape)
         guard case .object(let top) = document, case .array(let entries)? = top["tokens"] else {
             throw TokenFileError("no \"tokens\" list; a token file is \(shape)")
         }
@@ -33,6 +27,18 @@ enum TokenFileReading {
             }
         }
         return grants
+    }
+
+    /// The JSON of one of the server's own files (the token file, the revocations file), read
+    /// strictly: a key given twice is refused, not read as its first or last value, since either
+    /// could grant more than meant. `kind` and `shape` say what the file should be.
+    static func strictDocument(_ data: Data, _ kind: String, shape: String) throws(TokenFileError) -> JSONValue {
+        do throws(StrictJSON.Refusal) {
+            return try StrictJSON.parse(data)
+        } catch {
+            guard let key = error.repeatedKey else { throw TokenFileError("not JSON; \(kind) is \(shape)") }
+            throw TokenFileError("the key \"\(key)\" is given twice in one object; each may be given once")
+        }
     }
 
     private static func grant(_ entry: JSONValue) throws(TokenFileError) -> TokenFile.Grant {

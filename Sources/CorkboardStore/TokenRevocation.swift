@@ -41,6 +41,22 @@ public struct TokenRevocation: Sendable, Hashable {
         self.revokedAt = revokedAt
     }
 
+    /// A revocation as stored and written on the wire: `issuedBefore` in whole seconds (a
+    /// token's `iat` is), `revokedAt` in milliseconds (as every time of the API).
+    public init(_ target: Target, issuedBeforeSeconds: Int64?, revokedAtMilliseconds: Int64) {
+        self.init(
+            target, issuedBefore: issuedBeforeSeconds.map { Date(timeIntervalSince1970: Double($0)) },
+            revokedAt: Date(timeIntervalSince1970: Double(revokedAtMilliseconds) / 1000))
+    }
+
+    public var issuedBeforeSeconds: Int64? {
+        issuedBefore.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    }
+
+    public var revokedAtMilliseconds: Int64 {
+        Int64((revokedAt.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
     /// The target of a stored kind and value; nil for a kind this version does not know.
     public static func target(kind: String, value: String) -> Target? {
         switch kind {

@@ -52,10 +52,9 @@ enum RevocationEntry {
     /// for a user, and `revokedAt` (milliseconds since 1970, as every time of the API).
     static func json(_ revocation: TokenRevocation) -> JSONValue {
         var fields: [String: JSONValue] = [
-            revocation.target.kind: .string(revocation.target.value),
-            "revokedAt": .number((revocation.revokedAt.timeIntervalSince1970 * 1000).rounded(.down)),
+            revocation.target.kind: .string(revocation.target.value), "revokedAt": .number(Double(revocation.revokedAtMilliseconds)),
         ]
-        if let issuedBefore = revocation.issuedBefore { fields["issuedBefore"] = .number(issuedBefore.timeIntervalSince1970.rounded(.down)) }
+        if let issuedBefore = revocation.issuedBeforeSeconds { fields["issuedBefore"] = .number(Double(issuedBefore)) }
         return .object(fields)
     }
 

@@ -16,7 +16,8 @@ enum RevocationRoutes {
         route(.GET, "/api/revocations") { request, responder in
             guard administrator(request, hub: hub, responder) else { return }
             hub.listRevocations { result in
-                responder.respond(result.map { revocations in json(.ok, .object(["revocations": .array(revocations.map(RevocationEntry.json))])) })
+                responder.respond(
+                    result.map { revocations in BoardAPI.json(.ok, JSONValue.object(["revocations": .array(revocations.map(RevocationEntry.json))])) })
             }
         }
 
@@ -32,7 +33,7 @@ enum RevocationRoutes {
             } catch {
                 return responder.respond(.error(.badRequest, "the body must be JSON: \(RevocationEntry.shape)"))
             }
-            hub.revoke(revocation) { result in responder.respond(result.map { json(.created, RevocationEntry.json(revocation)) }) }
+            hub.revoke(revocation) { result in responder.respond(result.map { BoardAPI.json(.created, RevocationEntry.json(revocation)) }) }
         }
 
         route(.DELETE, "/api/revocations") { request, responder in
@@ -60,9 +61,5 @@ enum RevocationRoutes {
             return false
         }
         return true
-    }
-
-    private static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
-        .json(status, Array((try? WireFormat.encode(value)) ?? Data("{}".utf8)))
     }
 }

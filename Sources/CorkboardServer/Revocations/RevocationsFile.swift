@@ -13,11 +13,10 @@ enum RevocationsFile {
     static func read(_ path: String, now: Date = Date()) throws(TokenFileError) -> [TokenRevocation] {
         guard let data = FileManager.default.contents(atPath: path) else { throw TokenFileError("cannot read the revocations file \(path)") }
         let document: JSONValue
-        do throws(StrictJSON.Refusal) {
-            document = try StrictJSON.parse(data)
+        do {
+            document = try TokenFileReading.strictDocument(data, "a revocations file", shape: shape)
         } catch {
-            guard let key = error.repeatedKey else { throw TokenFileError("\(path): not JSON; a revocations file is \(shape)") }
-            throw TokenFileError("\(path): the key \"\(key)\" is given twice in one object")
+            throw TokenFileError("\(path): \(error.description)")
         }
         guard case .object(let top) = document, case .array(let entries)? = top["revocations"], top.count == 1 else {
             throw TokenFileError("\(path): a revocations file is \(shape) and nothing else")
