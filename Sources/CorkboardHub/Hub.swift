@@ -24,7 +24,7 @@ public final class Hub: Sendable {
     private let creating = Mutex(0)
     let logger: Logger
     let metrics: HubMetrics
-    private let rooms = Mutex<[String: BoardRoom]>([:])
+    let rooms = Mutex<[String: BoardRoom]>([:])
     private let clientCounter = Atomic<Int>(0)
     /// HTTP callers' operation budgets, in operations and in bytes, by address.
     private let httpOperationRates: RateTable?

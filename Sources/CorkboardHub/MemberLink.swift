@@ -37,6 +37,9 @@ public protocol MemberLink: AnyObject, Sendable {
 public enum MemberClose: UInt16, Sendable, Hashable {
     /// Refused for good: a bad or late `hello`, a token that is not (or no longer) valid.
     case policyViolation = 1008
+    /// Going away: this node is draining (an operator asked); join again, through the load
+    /// balancer, on another node.
+    case goingAway = 1001
     /// Join again: the member's role changed, or the board reloaded.
     case serviceRestart = 1012
     /// Try again later: the board cannot be loaded now, or a resume fell behind the history.

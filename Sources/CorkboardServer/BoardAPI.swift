@@ -15,9 +15,10 @@ enum BoardAPI {
     /// board through its visitors' browsers (in open mode, or with a token the page obtained).
     /// `outputBound` is the connections' output bound: a page of `…/ops` stays well under it,
     /// and an event stream's reader is dropped past it. `openStreams` counts the event streams.
+    /// `node` is what the admin API tells of this node and drains.
     static func add(
         to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20,
-        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil
+        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil, node: NodeStatus = NodeStatus()
     ) {
         let pageBytes = pageBudget(outputBound: outputBound)
         let documentLengths = DocumentLengths()
@@ -50,6 +51,7 @@ enum BoardAPI {
         }
 
         RevocationRoutes.add(using: route, hub: hub)
+        AdminRoutes.add(using: route, hub: hub, node: node)
 
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }

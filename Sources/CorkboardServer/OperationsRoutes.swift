@@ -13,7 +13,10 @@ enum OperationsRoutes {
         }
         // Readiness: worth sending traffic to, i.e. not draining and the store answers.
         router.add(.GET, "/readyz") { _, responder in
-            guard !readiness.isDraining else { return responder.respond(notReady("draining: the server is shutting down")) }
+            guard !readiness.isShuttingDown else { return responder.respond(notReady("draining: the server is shutting down")) }
+            guard !readiness.isDrainAsked else {
+                return responder.respond(notReady("draining: an owner drained this node (POST /api/admin/drain)"))
+            }
             StoreProbe.countBoards(hub: hub) { result in
                 switch result {
                 case .success: responder.respond(.json(.ok, Array(#"{"status":"ready"}"#.utf8)))

@@ -11,6 +11,7 @@ enum Routes {
     ) -> Router {
         // Without a web root (an API-only node) every other path is a JSON 404.
         var router = staticFiles.map { Router(fallback: $0.handle) } ?? Router()
+        router.observer = { metrics.routes.record($0) }
         var boardSocket = configuration.webSocket
         // Every application message is JSON text; binary closes with 1003
         // (docs/protocol.md#2-transport).
@@ -27,12 +28,20 @@ enum Routes {
         ServerInfoRoute.add(to: &router, allowedOrigins: configuration.webSocket.allowedOrigins)
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
-            outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams)
+            outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams,
+            node: NodeStatus(readiness: readiness, drainDelay: configuration.drainDelay, store: configuration.store))
         // A board's page is one page for every board; its script reads the id from the path.
         if let staticFiles {
             router.add(.GET, "/b/{id}") { request, responder in
                 var page = request
                 page.target = "/board.html"
+                staticFiles.handle(page, responder)
+            }
+            // The operator's page (docs/security.md#the-admin-page): the page is public, what it
+            // shows comes from /api/admin for an owner of every board.
+            router.add(.GET, "/admin") { request, responder in
+                var page = request
+                page.target = "/admin.html"
                 staticFiles.handle(page, responder)
             }
             // The browser SDK (web/sdk/) is imported by pages of other origins too, and any page

@@ -25,6 +25,8 @@ final class ServerMetrics: Sendable {
     private let storedBoards: Prometheus.Gauge
     /// Event streams open now (`GET /api/boards/{id}/events`), kept by the streams themselves.
     let eventStreams: Prometheus.Gauge
+    /// Requests per route and their durations, recorded as the router answers them.
+    let routes: HTTPRouteMetrics
     private let process: ProcessMetrics
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
@@ -66,6 +68,7 @@ final class ServerMetrics: Sendable {
             labels: [("version", CorkboardVersion.current), ("swift", CorkboardVersion.swift)]
         ).set(Int64(1))
         process = ProcessMetrics(registry: registry)
+        routes = HTTPRouteMetrics(registry: registry)
     }
 
     /// The count of boards from the store's listing, made just before a scrape.

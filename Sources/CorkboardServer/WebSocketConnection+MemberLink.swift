@@ -30,6 +30,7 @@ extension WebSocketCloseCode {
     init(_ code: MemberClose) {
         switch code {
         case .policyViolation: self = .policyViolation
+        case .goingAway: self = .goingAway
         case .serviceRestart: self = .serviceRestart
         case .tryAgainLater: self = .tryAgainLater
         // Of the range RFC 6455 §7.4.2 leaves to applications (docs/protocol.md#close-codes).

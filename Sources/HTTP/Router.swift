@@ -42,21 +42,24 @@ public typealias ProtocolSwitch = @Sendable (Connection) -> ConnectionHandler
 public struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Substring]
         let handler: HTTPHandler
     }
 
     private var routes: [Route] = []
     private let fallback: HTTPHandler
+    /// Told of every answer, with the pattern of the route that gave it (per-route metrics).
+    public var observer: RouteObserver?
 
     public init(fallback: @escaping HTTPHandler = { _, responder in responder.respond(.error(.notFound, "not found")) }) {
         self.fallback = fallback
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-        routes.append(Route(method: method, segments: pattern.split(separator: "/"), handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler))
         // HEAD is served wherever GET is, with the body left out by the connection.
-        if method == .GET { routes.append(Route(method: .HEAD, segments: pattern.split(separator: "/"), handler: handler)) }
+        if method == .GET { routes.append(Route(method: .HEAD, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler)) }
     }
 
     /// A method no route serves on a path that some route serves is 405 with `Allow`, whatever
@@ -65,16 +68,20 @@ public struct Router: Sendable {
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         let path = request.path.split(separator: "/")
         var allowed: [HTTPMethod] = []
+        // The first pattern the path matched, whatever its method: a 405's route.
+        var matched: String?
         for route in routes {
             guard let parameters = match(route.segments, path) else { continue }
             if route.method == request.method {
                 var request = request
                 request.pathParameters = parameters
-                route.handler(request, responder)
+                route.handler(request, observed(responder, request, route: route.pattern))
                 return
             }
+            matched = matched ?? route.pattern
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
+        let responder = observed(responder, request, route: matched ?? RouteObservation.unmatched)
         if allowed.isEmpty {
             guard HTTPMethod.known.contains(request.method) else {
                 return responder.respond(.error(.notImplemented, "method \(request.method) is not implemented"))
@@ -85,6 +92,10 @@ public struct Router: Sendable {
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             responder.respond(response)
         }
+    }
+
+    private func observed(_ responder: HTTPResponder, _ request: HTTPRequest, route: String) -> HTTPResponder {
+        observer.map { responder.observed(by: $0, method: request.method, route: route) } ?? responder
     }
 
     private func match(_ pattern: [Substring], _ path: [Substring]) -> [String: String]? {

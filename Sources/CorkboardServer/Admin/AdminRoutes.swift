@@ -1,0 +1,127 @@
+import CorkboardHub
+import CorkboardModel
+import Foundation
+import HTTP
+
+/// `/api/admin` (docs/protocol.md#admin): what an operator's page (`/admin`) reads and does on
+/// the node that answers: who may use it, the boards open here and who is on them, the other
+/// nodes alive, and draining the node. Owners of every board only, as `/api/revocations`: the
+/// overview names every board and every person on them, and a drain sends everyone here away.
+enum AdminRoutes {
+    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
+
+    /// Members listed per board in the overview (`memberCount` says how many there are).
+    static let membersPerBoard = 1000
+
+    static func add(using route: Route, hub: Hub, node: NodeStatus) {
+        // Asked first by the page, so that it never makes a request it would be refused: a
+        // 401 or 403 is what a browser logs as an error, and the page has to say why instead.
+        route(.GET, "/api/admin/access") { request, responder in
+            guard noQuery(request, responder) else { return }
+            responder.respond(BoardAPI.json(.ok, access(request, hub: hub)))
+        }
+
+        route(.GET, "/api/admin/overview") { request, responder in
+            guard administrator(request, hub: hub, responder) else { return }
+            let query: AdminPageQuery
+            switch AdminPageQuery.parse(request.queryPairs) {
+            case .success(let parsed): query = parsed
+            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
+            }
+            hub.onlineBoards { boards in
+                responder.respond(BoardAPI.json(.ok, overview(boards, query: query, hub: hub, node: node)))
+            }
+        }
+
+        route(.POST, "/api/admin/drain") { request, responder in
+            guard noQuery(request, responder), administrator(request, hub: hub, responder) else { return }
+            node.drain(hub: hub)
+            responder.respond(BoardAPI.json(.ok, node.json(hub: hub)))
+        }
+
+        route(.DELETE, "/api/admin/drain") { request, responder in
+            guard noQuery(request, responder), administrator(request, hub: hub, responder) else { return }
+            guard !node.readiness.isShuttingDown else {
+                return responder.respond(.error(.conflict, "the node is shutting down (SIGTERM): its drain cannot be taken back"))
+            }
+            _ = node.readiness.takeDrainBack()
+            responder.respond(BoardAPI.json(.ok, node.json(hub: hub)))
+        }
+    }
+
+    /// `{"administrator": Bool, "message": "…"}`: whether the request's token may use the admin
+    /// API, and if not why, in the words a 401 or 403 would have.
+    static func access(_ request: HTTPRequest, hub: Hub) -> JSONValue {
+        let token = request.headers["Authorization"].flatMap { header -> String? in
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+            return String(parts[1]).trimmingOWS()
+        }
+        switch hub.access.judge(token: token, checkingLifetime: true) {
+        case .holder(let holder) where holder.isAdministrator:
+            return .object(["administrator": .bool(true)])
+        case .holder:
+            return .object(["administrator": .bool(false), "message": .string(refusal)])
+        case .missing:
+            return .object(["administrator": .bool(false), "message": "a token is needed: Authorization: Bearer <token>"])
+        case .refused(let reason):
+            return .object(["administrator": .bool(false), "message": .string(reason)])
+        }
+    }
+
+    static let refusal = "only an owner of every board (\"boards\": \"*\") may use the admin page"
+
+    /// The overview: this node, the other nodes alive, and one page of the boards open here.
+    static func overview(_ boards: [OnlineBoard], query: AdminPageQuery, hub: Hub, node: NodeStatus) -> JSONValue {
+        let after = query.after.map { after in boards.filter { $0.board > after } } ?? boards
+        let page = Array(after.prefix(query.limit))
+        let here = NodeStatus.id(hub)
+        var answer: [String: JSONValue] = [
+            "node": node.json(hub: hub),
+            "nodes": .array(hub.otherNodes.map { .object(["id": .string($0)]) }),
+            "boards": .array(page.map { board($0, here: here) }),
+        ]
+        if after.count > page.count, let last = page.last { answer["next"] = .string(AdminPageQuery.cursor(after: last.board)) }
+        return .object(answer)
+    }
+
+    private static func board(_ board: OnlineBoard, here: String) -> JSONValue {
+        .object([
+            "id": .string(board.board),
+            "memberCount": .number(Double(board.members.count)),
+            "members": .array(board.members.prefix(membersPerBoard).map { member($0, here: here) }),
+        ])
+    }
+
+    private static func member(_ member: OnlineMember, here: String) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "client": .string(member.client), "name": .string(member.name), "node": .string(member.node ?? here),
+            "observes": .bool(member.observes),
+        ]
+        if let user = member.user { fields["user"] = .string(user) }
+        if let role = member.role { fields["role"] = .string(role.rawValue) }
+        return .object(fields)
+    }
+
+    /// Whether the request's token is an owner's of every board, after answering 401 or 403 when it is not.
+    private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
+        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return false }
+        guard holder.isAdministrator else {
+            responder.respond(.error(.forbidden, refusal))
+            return false
+        }
+        return true
+    }
+
+    /// Whether the request has no query, after answering 400 when it has one.
+    private static func noQuery(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
+        guard let name = request.queryPairs.first?.name else { return true }
+        responder.respond(.error(.badRequest, "unknown query parameter \"\(name)\" (this route takes none)"))
+        return false
+    }
+}
+
+extension TokenHolder {
+    /// An owner of every board: who may revoke tokens and use the admin API.
+    fileprivate var isAdministrator: Bool { role == .owner && boards == .all }
+}
