@@ -3,16 +3,17 @@
 
     python3 admin.py --corkboard BIN --web-root WEB --data DIR --output DIR
 
-The checks run in order and are reported one by one in OUTPUT/summary.json: `editor-refused`
-(an editor's token opens /admin and is told, clearly, that the page is for an owner of every
-board; nothing of the admin API is shown), `member-online` (an owner opens /admin and sees the
-demo board with the member another browser has open on it), `revoke` (the owner revokes that
-member's user with the form: the revocation is listed, the member is gone from the board's list,
-and withdrawing it empties the list again), `drain` (the owner drains the node: /readyz answers
-503 and the page says draining; taking it back makes the node ready again), `phone` (the page
-fits a phone's width) and `console-clean` (no console error or warning, page error or response
->= 400 on any page). Exit status 0 when every check passed, 1 when one failed, 2 when the run
-itself broke, 3 on the watchdog."""
+The checks run in order and are reported one by one in OUTPUT/summary.json: `editor-refused` (an
+editor's token opens /admin and is told, clearly, that the page is for an owner of every board;
+nothing of the admin API is shown), `member-online` (an owner opens /admin and sees the demo
+board with the member another browser has open on it), `drain` (the owner drains the node:
+/readyz answers 503 and the page says draining; taking it back makes the node ready again, and
+the member the drain sent away is back on the list), `revoke` (the owner revokes that member's
+user with the form: the revocation is listed, the member is gone from the board's list, and
+withdrawing it empties the list again), `phone` (the page fits a phone's width) and
+`console-clean` (no console error or warning, page error or response >= 400 on any page). Exit
+status 0 when every check passed, 1 when one failed, 2 when the run itself broke, 3 on the
+watchdog."""
 
 import argparse
 import base64
@@ -96,7 +97,7 @@ def editor_refused(story):
 def member_online(story):
     story.member = story.open("member", f"/b/{BOARD}?token={MEMBER}")
     wait_until("the member's board is live",
-               lambda: story.member.get_attribute("#connection", "data-state", timeout=2000) == "live")
+               lambda: story.member.get_attribute("#connection", "data-state", timeout=2000) == "connected")
     story.owner = story.open("owner", f"/admin?token={OWNER}")
     page = story.owner
     if page.locator("#admin-sections").is_hidden():
@@ -117,9 +118,6 @@ def revoke(story):
     wait_until("the revocation is listed", lambda: page.locator(f'li[data-revoked="{MEMBER_USER}"]').count() == 1)
     row = page.locator(f'section[data-board="{BOARD}"] tr[data-user="{MEMBER_USER}"]')
     wait_until("the revoked member is gone from the board's list", lambda: row.count() == 0, timeout=10)
-    status, answer = story.server.http("GET", "/api/boards")
-    if status != 401:
-        raise ScenarioFailure(f"GET /api/boards without a token answered {status} {answer}")
     page.get_by_role("button", name=f"Withdraw the revocation of {MEMBER_USER}").click()
     wait_until("the revocation is withdrawn",
                lambda: page.locator("#revocation-list").inner_text().strip() == "Nobody is revoked.")
@@ -140,6 +138,11 @@ def drain(story):
     wait_until("the page says the node serves again",
                lambda: page.get_attribute("#node-facts", "data-draining", timeout=2000) == "false")
     wait_until("/readyz answers 200 again", lambda: readyz(story.server) == 200)
+    # The member sent away by the drain (1001) joined again by itself.
+    wait_until("the member's page is connected again",
+               lambda: story.member.get_attribute("#connection", "data-state", timeout=2000) == "connected", timeout=15)
+    row = page.locator(f'section[data-board="{BOARD}"] tr[data-user="{MEMBER_USER}"]')
+    wait_until("the member is listed again", lambda: row.count() == 1, timeout=10)
 
 
 def phone(story):
@@ -151,7 +154,9 @@ def phone(story):
     page.context.close()
 
 
-CHECKS = [("editor-refused", editor_refused), ("member-online", member_online), ("revoke", revoke), ("drain", drain),
+# The drain before the revocation: a page whose user was revoked stops (close 1008) and does
+# not join again by itself, while a drained one does (1001).
+CHECKS = [("editor-refused", editor_refused), ("member-online", member_online), ("drain", drain), ("revoke", revoke),
           ("phone", phone)]
 
 
