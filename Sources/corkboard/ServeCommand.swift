@@ -203,7 +203,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "Seconds a graceful shutdown (SIGTERM) keeps serving with /readyz answering 503, so that a load balancer takes the node out before it stops accepting (env: CORKBOARD_DRAIN_SECONDS; default 0)."
+            "Seconds a graceful shutdown (SIGTERM) keeps serving with /readyz answering 503, so that a load balancer takes the node out before it stops accepting; also how long an owner's drain (POST /api/admin/drain) waits before sending the members elsewhere (env: CORKBOARD_DRAIN_SECONDS; default 0)."
     )
     var drainSeconds: Int?
 

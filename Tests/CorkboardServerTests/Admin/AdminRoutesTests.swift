@@ -133,11 +133,3 @@ import WebSocket
         #expect(bob.clientID != ada.clientID)
     }
 }
-
-extension JSONValue {
-    /// The values of an array.
-    fileprivate var elements: [JSONValue]? {
-        guard case .array(let values) = self else { return nil }
-        return values
-    }
-}

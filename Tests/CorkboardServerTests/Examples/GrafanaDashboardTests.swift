@@ -66,20 +66,12 @@ import Testing
             try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: Self.path))).objectValue)
         #expect(dashboard["title"] == "Corkboard")
         #expect(dashboard["uid"] == "corkboard")
-        let variables = try #require(dashboard["templating"]?.objectValue?["list"]?.values, "a templating list")
+        let variables = try #require(dashboard["templating"]?.objectValue?["list"]?.elements, "a templating list")
         let datasource = variables.compactMap(\.objectValue).first { $0["type"] == "datasource" }
         #expect(datasource?["query"] == "prometheus")
-        let panels = try #require(dashboard["panels"]?.values, "panels")
+        let panels = try #require(dashboard["panels"]?.elements, "panels")
         for panel in panels.compactMap(\.objectValue) where panel["type"] != "row" {
             #expect(panel["datasource"]?.objectValue?["uid"] == "${datasource}", "\(panel["title"] ?? "?") uses the variable")
         }
-    }
-}
-
-extension JSONValue {
-    /// The values of an array.
-    fileprivate var values: [JSONValue]? {
-        guard case .array(let values) = self else { return nil }
-        return values
     }
 }
