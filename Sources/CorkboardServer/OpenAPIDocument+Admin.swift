@@ -18,6 +18,9 @@ extension OpenAPIDocument {
                 },
                 "400": {
                   "$ref": "#/components/responses/BadRequest"
+                },
+                "403": {
+                  "$ref": "#/components/responses/Forbidden"
                 }
               }
             },
@@ -29,6 +32,9 @@ extension OpenAPIDocument {
                   "description": "As GET."
                 },
                 "400": {
+                  "description": "As GET."
+                },
+                "403": {
                   "description": "As GET."
                 }
               }

@@ -39,6 +39,8 @@ const token = accessToken(new URLSearchParams(location.search));
 
 /** How many pages of boards are shown (More boards adds one). */
 let boardPages = 1;
+/** The boards last drawn, as JSON. */
+let lastBoards = "";
 
 /** @param {string} text */
 function showError(text) {
@@ -127,6 +129,11 @@ async function refreshOverview() {
     if (!more) break;
   }
   moreBoards.hidden = !more;
+  // Drawn again only when something changed: a redraw every few seconds would take the
+  // keyboard focus off a board's link.
+  const drawn = JSON.stringify(boards);
+  if (drawn === lastBoards) return;
+  lastBoards = drawn;
   boardsContainer.replaceChildren(...(boards.length === 0 ? [make("p", "No board is open on this node.")] : boards.map(boardView)));
   boardsContainer.dataset.loaded = "true";
 }

@@ -52,6 +52,7 @@ enum AdminRoutes {
     /// `{"administrator": Bool, "message": "…"}`: whether the request's token may use the admin
     /// API, and if not why, in the words a 401 or 403 would have.
     static func access(_ request: HTTPRequest, hub: Hub) -> JSONValue {
+        // A header of another form than Bearer proves nothing: here that is no token, not a 400.
         let token = request.headers["Authorization"].flatMap { header -> String? in
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
