@@ -6,10 +6,11 @@ import Testing
 /// against a real `corkboard serve` with signed tokens: an editor is refused with a clear
 /// message; an owner sees the demo board with a member another browser has open on it, drains
 /// the node and takes the drain back (the member sent away joins again), revokes that member's
-/// user and sees them gone, and withdraws the revocation; the page fits a phone; and no page logs a console problem. Each check is a
-/// test case here; pictures and logs go to `.build/test-output/admin-browser/`.
+/// user and sees them gone, and withdraws the revocation; the page fits a phone; the webhooks
+/// section lists webhooks of the webhooks list's shape; and no page logs a console problem.
+/// Each check is a test case here; pictures and logs go to `.build/test-output/admin-browser/`.
 @Suite(.serialized, .threadsOfTheirOwn) struct AdminBrowserTests {
-    static let checks = ["editor-refused", "member-online", "drain", "revoke", "phone", "console-clean"]
+    static let checks = ["editor-refused", "member-online", "drain", "revoke", "phone", "webhooks", "console-clean"]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/admin-browser"
 

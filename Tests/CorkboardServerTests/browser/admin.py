@@ -10,10 +10,11 @@ board with the member another browser has open on it), `drain` (the owner drains
 /readyz answers 503 and the page says draining; taking it back makes the node ready again, and
 the member the drain sent away is back on the list), `revoke` (the owner revokes that member's
 user with the form: the revocation is listed, the member is gone from the board's list, and
-withdrawing it empties the list again), `phone` (the page fits a phone's width) and
-`console-clean` (no console error or warning, page error or response >= 400 on any page). Exit
-status 0 when every check passed, 1 when one failed, 2 when the run itself broke, 3 on the
-watchdog."""
+withdrawing it empties the list again), `phone` (the page fits a phone's width), `webhooks` (on
+a server with webhooks, played by answering the page's requests for them with the webhooks
+list's shape, every webhook is a row and the failing ones are marked) and `console-clean` (no
+console error or warning, page error or response >= 400 on any page). Exit status 0 when every
+check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
 import argparse
 import base64
@@ -33,6 +34,7 @@ from playwright.sync_api import sync_playwright
 from harness import CHROMIUM, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log, run_checks, wait_until
 
 SECRET = "an-admin-browser-test-secret-of-more-than-thirty-two-bytes"
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk", "fixtures", "webhooks.json")
 BOARD = "demo"
 MEMBER_USER = "user-ada"
 
@@ -70,11 +72,14 @@ class Story:
         self.owner = None
         self.member = None
 
-    def open(self, label, path, device=None):
-        """A page in a browser context of its own (each keeps its own token in its storage)."""
+    def open(self, label, path, device=None, prepare=None):
+        """A page in a browser context of its own (each keeps its own token in its storage);
+        `prepare(page)` runs before it loads."""
         context = self.browser.new_context(**(device or {"viewport": VIEWPORT}))
         page = context.new_page()
         self.recorder.attach(page, label)
+        if prepare:
+            prepare(page)
         page.goto(self.server.origin + path)
         wait_until(f"page {label} is ready (body[data-ready=\"true\"])",
                    lambda: page.get_attribute("body", "data-ready", timeout=2000) == "true")
@@ -154,10 +159,43 @@ def phone(story):
     page.context.close()
 
 
+def webhooks(story):
+    """The webhooks section on a server that has them: this server has none yet, so the page's
+    requests for the OpenAPI document and GET /api/webhooks are answered here, with the shape
+    the webhooks branch answers (Tests/sdk/fixtures/webhooks.json, whose `next` is followed)."""
+    with open(FIXTURE, encoding="utf-8") as file:
+        first_page = file.read()
+    asked = []
+
+    def prepare(page):
+        page.route("**/api/openapi.json", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"paths": {"/api/webhooks": {}}})))
+
+        def answer(route):
+            asked.append(route.request.url)
+            last = "cursor=" in route.request.url
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps({"webhooks": []}) if last else first_page)
+        page.route("**/api/webhooks?**", answer)
+
+    page = story.open("webhooks", f"/admin?token={OWNER}", prepare=prepare)
+    rows = page.locator("#webhook-list tr[data-webhook]")
+    wait_until("the four webhooks are listed", lambda: rows.count() == 4)
+    if len(asked) != 2 or "cursor=d2gtbmV3" not in asked[1]:
+        raise ScenarioFailure(f"the pages asked were {asked}")
+    failing = page.locator('#webhook-list tr[data-failing="true"]').evaluate_all("rows => rows.map(r => r.dataset.webhook)")
+    if sorted(failing) != ["wh-down", "wh-sprint"]:
+        raise ScenarioFailure(f"the rows marked failing are {failing}")
+    cells = page.locator('#webhook-list tr[data-webhook="wh-sprint"] td').all_inner_texts()
+    if cells[:4] != ["https://ci.example.org/hook", "sprint-42, demo", "the API", "17 events waiting"]:
+        raise ScenarioFailure(f"wh-sprint's row reads {cells}")
+    page.context.close()
+
+
 # The drain before the revocation: a page whose user was revoked stops (close 1008) and does
 # not join again by itself, while a drained one does (1001).
 CHECKS = [("editor-refused", editor_refused), ("member-online", member_online), ("drain", drain), ("revoke", revoke),
-          ("phone", phone)]
+          ("phone", phone), ("webhooks", webhooks)]
 
 
 def main():
