@@ -7,8 +7,8 @@ public struct OnlineMember: Sendable, Hashable {
     public let client: ClientID
     /// The name it joined with (`hello.name`, or the token's).
     public let name: String
-    /// Who its commits are by (a signed token's `sub`, else the name); nil for another node's
-    /// peer, which only its own node knows.
+    /// Who its commits are by (a signed token's `sub`, a token-file grant's name, else its
+    /// own); nil for another node's peer, which only its own node knows.
     public let user: String?
     /// Nil for another node's peer (its role travels no further than its node).
     public let role: Role?

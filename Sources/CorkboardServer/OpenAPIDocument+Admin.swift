@@ -287,7 +287,7 @@ extension OpenAPIDocument {
               },
               "user": {
                 "type": "string",
-                "description": "Who its commits are by (a signed token's sub, else the name); only for this node's members."
+                "description": "Who its commits are by (a signed token's sub, a token-file grant's name, else the name it joined with); only for this node's members."
               },
               "role": {
                 "type": "string",
