@@ -17,7 +17,8 @@ enum BoardAPI {
     /// and an event stream's reader is dropped past it. `openStreams` counts the event streams.
     static func add(
         to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20,
-        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil
+        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil,
+        webhooks: WebhookDeliverer? = nil
     ) {
         let pageBytes = pageBudget(outputBound: outputBound)
         let documentLengths = DocumentLengths()
@@ -50,6 +51,7 @@ enum BoardAPI {
         }
 
         RevocationRoutes.add(using: route, hub: hub)
+        WebhookRoutes.add(using: route, hub: hub, webhooks: webhooks)
 
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }

@@ -7,7 +7,7 @@ import WebSocket
 enum Routes {
     static func make(
         configuration: ServerConfiguration, staticFiles: StaticFiles?, hub: Hub, metrics: ServerMetrics, traffic: TrafficCounters,
-        readiness: Readiness
+        readiness: Readiness, webhooks: WebhookDeliverer? = nil
     ) -> Router {
         // Without a web root (an API-only node) every other path is a JSON 404.
         var router = staticFiles.map { Router(fallback: $0.handle) } ?? Router()
@@ -27,7 +27,8 @@ enum Routes {
         ServerInfoRoute.add(to: &router, allowedOrigins: configuration.webSocket.allowedOrigins)
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
-            outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams)
+            outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams,
+            webhooks: webhooks)
         // A board's page is one page for every board; its script reads the id from the path.
         if let staticFiles {
             router.add(.GET, "/b/{id}") { request, responder in
