@@ -103,18 +103,22 @@ final class WebhookDeliverer: @unchecked Sendable {
 
     private var holdsLease: Bool { leaseUntil.withLock { $0.map { Date() < $0 } ?? false } }
 
+    /// The endpoints are read every second; the lease is taken and renewed only while there is
+    /// one (a cluster without webhooks writes nothing for them).
     private func tick() {
         let now = Date()
-        renewLease(now)
-        guard holdsLease else {
+        readEndpoints(now)
+        let anyEndpoint = !storedEndpoints.isEmpty || !fileEndpoints.withLock { $0.isEmpty }
+        if anyEndpoint { renewLease(now) }
+        guard anyEndpoint, holdsLease else {
             if !workers.isEmpty {
-                logger.notice("webhooks: this node no longer holds the delivery lease; another delivers")
+                if anyEndpoint { logger.notice("webhooks: this node no longer holds the delivery lease; another delivers") }
                 for worker in workers.values { worker.stop() }
                 workers = [:]
+                metrics.setBacklog(0)
             }
             return
         }
-        readEndpoints(now)
         reconcile()
         for worker in workers.values { worker.tick() }
         metrics.setBacklog(workers.values.reduce(0) { $0 + $1.backlog.load(ordering: .relaxed) })
@@ -155,7 +159,7 @@ final class WebhookDeliverer: @unchecked Sendable {
                         }
                         return endpoint
                     }
-                    reconcile()
+                    if holdsLease { reconcile() }
                 case .failure(let error):
                     logger.warning("webhooks: the endpoints cannot be read from the store: \(error)")
                 }

@@ -10,7 +10,7 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
     public let target: String
     public let description: String
 
-    /// Nil, with the reason in `problem`, for anything else.
+    /// Throws, with the reason, for anything else.
     public init(_ text: String) throws(WebhookURLProblem) {
         guard text.utf8.count <= 2048 else { throw WebhookURLProblem("a webhook URL is at most 2048 bytes") }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
