@@ -29,12 +29,11 @@ import Testing
         defer { server.stop() }
         let api = server.api
 
-        let listed = try api.get("/api/webhooks").object
         #expect(try Self.listedIDs(api) == ["crm"])
-        if case .array(let entries)? = listed?["webhooks"] {
-            #expect(entries.first?.objectValue?["source"] == "file")
-            #expect(entries.first?.objectValue?["secret"] == nil, "a secret is never listed")
-        }
+        let entry = try #require(try api.get("/api/webhooks/crm").object)
+        #expect(entry["source"] == "file")
+        #expect(entry["id"] == "crm")
+        #expect(entry["secret"] == nil, "a secret is never listed")
         #expect(try api.delete("/api/webhooks/crm").status == 409)
         #expect(try api.delete("/api/webhooks/nobody").status == 404)
 
