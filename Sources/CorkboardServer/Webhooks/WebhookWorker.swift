@@ -41,6 +41,8 @@ final class WebhookWorker: @unchecked Sendable {
     private var busy = false
     private var stopped = false
     private var statusWrittenAt: Date?
+    /// The board read last, where the next look's turn starts.
+    private var lastBoardRead: String?
     /// Whether the status last written tells of a failure.
     private var statusShowsFailure = false
 
@@ -126,7 +128,12 @@ final class WebhookWorker: @unchecked Sendable {
                     case (.success, .success(let boards)):
                         let behind = boards.filter { endpoint.receives(board: $0.id) && $0.seq > (progress.boards[$0.id] ?? 0) }
                         backlog.store(behind.reduce(0) { $0 + $1.seq - (progress.boards[$1.id] ?? 0) }, ordering: .relaxed)
-                        read(Array(behind.prefix(Self.boardsPerLook)), done)
+                        // In turns: the boards after the last one read first, so that a few busy
+                        // boards never keep the others waiting.
+                        let turn = lastBoardRead.map { last in behind.filter { $0.id > last } + behind.filter { $0.id <= last } } ?? behind
+                        let chosen = Array(turn.prefix(Self.boardsPerLook))
+                        lastBoardRead = chosen.last?.id
+                        read(chosen, done)
                     case (.failure(let error), _), (_, .failure(let error)):
                         logger.warning("webhook \(endpoint.id): the store cannot be read: \(error)")
                         done()
