@@ -28,6 +28,8 @@ import Testing
         }
         // The log keeps the last 10 to 20 events: the endpoint, stuck on the board's creation, is far behind.
         try #require(eventually(timeout: 30) { receiver.requests.count >= 2 }, "the failing receiver is tried")
+        // The store has folded the log (a store may fold after answering the append).
+        try #require(try eventually(timeout: 30) { try api.get("/api/boards/lag/ops?since=0").status == 410 }, "the log was folded")
         receiver.fail(with: nil)
         try #require(eventually(timeout: 30) { receiver.requests.contains { $0.id == "lag:\(count)" && $0.answered == 204 } })
         let accepted = receiver.requests.filter { $0.answered == 204 }
