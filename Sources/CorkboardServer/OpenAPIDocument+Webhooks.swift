@@ -162,7 +162,14 @@ extension OpenAPIDocument {
                   "$ref": "#/components/responses/Forbidden"
                 },
                 "404": {
-                  "$ref": "#/components/responses/NotFound"
+                  "description": "No webhook with this id.",
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/Error"
+                      }
+                    }
+                  }
                 },
                 "503": {
                   "$ref": "#/components/responses/Unavailable"
@@ -210,7 +217,14 @@ extension OpenAPIDocument {
                   "$ref": "#/components/responses/Forbidden"
                 },
                 "404": {
-                  "$ref": "#/components/responses/NotFound"
+                  "description": "No webhook with this id.",
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/Error"
+                      }
+                    }
+                  }
                 },
                 "409": {
                   "description": "The endpoint comes from the webhooks file: it is removed there (and the server reloaded with SIGHUP).",
