@@ -446,6 +446,44 @@ enum PostgresSchema {
                     PRIMARY KEY (kind, value)
                 );
                 """),
+        Migration(
+            version: 10, name: "webhooks",
+            sql: """
+                -- Webhooks (docs/integrations.md#webhooks): the endpoints made through the API (boards
+                -- a JSON array of ids, NULL for every board; created_at in milliseconds), each
+                -- endpoint's cursors (stream 'notices' or 'board:<id>', position the last notice id or
+                -- seq its receiver acknowledged), the account of its last attempt, the outbox of
+                -- boards created and deleted (at in milliseconds; written by createBoard and
+                -- deleteBoard in their transaction), and the lease of the one node that delivers.
+                CREATE TABLE IF NOT EXISTS webhook_endpoint (
+                    id text PRIMARY KEY,
+                    url text NOT NULL,
+                    secret text NOT NULL,
+                    boards text,
+                    created_at bigint NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS webhook_cursor (
+                    endpoint text NOT NULL,
+                    stream text NOT NULL,
+                    position bigint NOT NULL,
+                    PRIMARY KEY (endpoint, stream)
+                );
+                CREATE TABLE IF NOT EXISTS webhook_status (
+                    endpoint text PRIMARY KEY,
+                    status text NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS webhook_notice (
+                    id bigserial PRIMARY KEY,
+                    kind text NOT NULL,
+                    board text NOT NULL,
+                    at bigint NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS webhook_lease (
+                    name text PRIMARY KEY,
+                    holder text NOT NULL,
+                    expires_at timestamptz NOT NULL
+                );
+                """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

@@ -25,12 +25,21 @@ extension PostgresStore {
         } catch {
             return completion(.failure(.unavailable("the board does not encode: \(error)")))
         }
+        // The board.created notice goes in the webhooks' outbox in the same statement: only if created.
         let insert = PostgresStatement(
             """
-            INSERT INTO board (id, title, locked, seq, epoch, snapshot, snapshot_seq) VALUES ($1, $2, $3, 0, $4, $5, 0)
-            ON CONFLICT (id) DO NOTHING RETURNING id
+            WITH made AS (
+                INSERT INTO board (id, title, locked, seq, epoch, snapshot, snapshot_seq) VALUES ($1, $2, $3, 0, $4, $5, 0)
+                ON CONFLICT (id) DO NOTHING RETURNING id
+            ), noted AS (
+                INSERT INTO webhook_notice (kind, board, at) SELECT $6::text, id, $7::bigint FROM made
+            )
+            SELECT id FROM made
             """,
-            [board.id, board.title, board.locked ? "true" : "false", epoch, snapshot])
+            [
+                board.id, board.title, board.locked ? "true" : "false", epoch, snapshot, WebhookNotice.Kind.created.rawValue,
+                String(WebhookNotice.nowMilliseconds),
+            ])
         run([insert]) { result in
             completion(result.flatMap { $0[0].count == 1 ? .success(()) : .failure(.alreadyExists) })
         }
@@ -41,11 +50,18 @@ extension PostgresStore {
     /// board's id and epoch are announced to every node (`corkboard_deletes`, "<board>
     /// <epoch>"), sent by PostgreSQL only if the transaction commits.
     public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        // The board.deleted notice goes in the webhooks' outbox, and the endpoints' cursors of the
+        // board go (a board created anew under the id is delivered from seq 1): only if deleted.
         let statements = [
             PostgresStatement("DELETE FROM lease WHERE board = $1", [id]),
             PostgresStatement(
-                "WITH gone AS (DELETE FROM board WHERE id = $1 RETURNING id, epoch) SELECT pg_notify($2, id || ' ' || epoch) FROM gone",
-                [id, Self.deletesChannel]),
+                """
+                WITH gone AS (DELETE FROM board WHERE id = $1 RETURNING id, epoch),
+                noted AS (INSERT INTO webhook_notice (kind, board, at) SELECT $3::text, id, $4::bigint FROM gone),
+                forgotten AS (DELETE FROM webhook_cursor WHERE stream = 'board:' || $1 AND EXISTS (SELECT 1 FROM gone))
+                SELECT pg_notify($2, id || ' ' || epoch) FROM gone
+                """,
+                [id, Self.deletesChannel, WebhookNotice.Kind.deleted.rawValue, String(WebhookNotice.nowMilliseconds)]),
         ]
         run(statements) { result in
             completion(result.flatMap { $0[1].count == 1 ? .success(()) : .failure(.notFound) })

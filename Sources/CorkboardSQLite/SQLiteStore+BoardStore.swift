@@ -13,13 +13,16 @@ extension SQLiteStore {
         perform(writing: true, completion) { db in
             guard try BoardTables.head(db, board.id) == nil else { return .failure(.alreadyExists) }
             try BoardTables.insertBoard(db, board, seq: 0, epoch: epoch)
+            try WebhookTables.record(db, .created, board: board.id)
             return .success(())
         }
     }
 
     public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         perform(writing: true, completion) { db in
-            try BoardTables.deleteBoard(db, id) ? .success(()) : .failure(.notFound)
+            guard try BoardTables.deleteBoard(db, id) else { return .failure(.notFound) }
+            try WebhookTables.record(db, .deleted, board: id)
+            return .success(())
         }
     }
 

@@ -108,6 +108,43 @@ enum Schema {
                     ) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v6: webhooks") { db in
+            // Webhooks (docs/integrations.md#webhooks): the endpoints made through the API
+            // (`boards` a JSON array of ids, NULL for every board; `createdAt` in milliseconds),
+            // each endpoint's cursors (`stream` "notices" or "board:<id>", `position` the last
+            // notice id or seq its receiver acknowledged), the account of its last attempt, and
+            // the outbox of boards created and deleted (`at` in milliseconds), written by
+            // createBoard and deleteBoard in their own transaction.
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_endpoint (
+                        id TEXT NOT NULL PRIMARY KEY,
+                        url TEXT NOT NULL,
+                        secret TEXT NOT NULL,
+                        boards TEXT,
+                        createdAt INTEGER NOT NULL
+                    ) WITHOUT ROWID
+                    """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_cursor (
+                        endpoint TEXT NOT NULL,
+                        stream TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (endpoint, stream)
+                    ) WITHOUT ROWID
+                    """)
+            try db.execute(sql: "CREATE TABLE webhook_status (endpoint TEXT NOT NULL PRIMARY KEY, status TEXT NOT NULL) WITHOUT ROWID")
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_notice (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        board TEXT NOT NULL,
+                        at INTEGER NOT NULL
+                    )
+                    """)
+        }
         return migrator
     }
 }

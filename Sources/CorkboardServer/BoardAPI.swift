@@ -18,7 +18,8 @@ enum BoardAPI {
     /// `node` is what the admin API tells of this node and drains.
     static func add(
         to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20,
-        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil, node: NodeStatus = NodeStatus()
+        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil,
+        node: NodeStatus = NodeStatus(), webhooks: WebhookDeliverer? = nil
     ) {
         let pageBytes = pageBudget(outputBound: outputBound)
         let documentLengths = DocumentLengths()
@@ -52,6 +53,7 @@ enum BoardAPI {
 
         RevocationRoutes.add(using: route, hub: hub)
         AdminRoutes.add(using: route, hub: hub, node: node)
+        WebhookRoutes.add(using: route, hub: hub, webhooks: webhooks)
 
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }

@@ -11,6 +11,7 @@ extension CorkboardServer {
         logger.notice("reloading")
         reloadTokens()
         reloadRevocations()
+        reloadWebhooks()
         reloadCertificate()
     }
 
@@ -18,6 +19,14 @@ extension CorkboardServer {
     private func reloadRevocations() {
         guard let path = configuration.revocationsFile else { return }
         reload("revocations", from: [path]) { () throws(TokenFileError) in hub.replaceListedRevocations(with: try RevocationsFile.read(path)) }
+    }
+
+    /// Reads the webhooks file again; one that cannot be read or is refused changes nothing.
+    private func reloadWebhooks() {
+        guard let path = configuration.webhooksFile, let webhooks else { return }
+        reload("webhooks", from: [path]) { () throws(TokenFileError) in webhooks.replaceFileEndpoints(try WebhooksFile.read(path)) }
+        // A new endpoint of the file receives what is committed from the reload on.
+        if let problem = webhooks.startFileEndpoints() { logger.error("webhooks: new endpoints not started, they start at their first delivery: \(problem)") }
     }
 
     /// Puts what `read` reads from `files` in force, or, when it throws, logs why, counts the

@@ -21,6 +21,8 @@ public final class CorkboardServer: Sendable {
     let metrics: ServerMetrics
     private let store: BoardStore
     private let readiness = Readiness()
+    /// Delivers the webhooks; nil for a store that keeps none (a test's failing store).
+    let webhooks: WebhookDeliverer?
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
     /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
@@ -55,6 +57,7 @@ public final class CorkboardServer: Sendable {
             store: store, access: access,
             configuration: configuration.hub, logger: logger, metrics: metrics.factory)
         try Self.putRevocationsInForce(configuration, hub: hub)
+        webhooks = try Self.makeWebhooks(configuration, store: store, metrics: metrics, logger: logger)
         var httpConfiguration = configuration.http
         if configuration.accessLog {
             // Its own label, so that it can be told apart (and filtered) in the log; the
@@ -73,7 +76,8 @@ public final class CorkboardServer: Sendable {
             }
         }
         let router = Routes.make(
-            configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
+            configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness,
+            webhooks: webhooks)
         http = HTTPServer(
             router: router, configuration: httpConfiguration,
             loops: IOLoopGroup(count: configuration.loopCount),
@@ -86,10 +90,13 @@ public final class CorkboardServer: Sendable {
     public func start() throws -> SocketAddress {
         let (host, port) = (configuration.host, configuration.port)
         let createdDemo = configuration.createsDemoBoard ? try createDemoBoard() : false
+        // Before the port opens: what is committed from the first request on reaches them.
+        if let problem = webhooks?.startFileEndpoints() { throw StartupError.webhooksUnusable(problem) }
         do {
             let address = try http.start(host: host, port: port)
             logger.info("serving \(configuration.webRoot ?? "the API only (no web root)") on \(scheme)://\(address)")
             if createdDemo { logger.info("created the demo board \"\(DemoBoard.board.id)\"") }
+            webhooks?.start()
             return address
         } catch let error as SocketError where error.isAddressInUse {
             throw StartupError.addressInUse(host: host, port: port)
@@ -116,6 +123,7 @@ public final class CorkboardServer: Sendable {
 
     private func stop(completion: @escaping @Sendable () -> Void) {
         logger.info("shutting down")
+        webhooks?.stop()
         http.shutdown(grace: configuration.shutdownGrace) { [store] in
             // Every connection is closed: no new operation can reach the store. Batches
             // already handed to it are written before it lets go of its files.

@@ -7,7 +7,7 @@ import WebSocket
 enum Routes {
     static func make(
         configuration: ServerConfiguration, staticFiles: StaticFiles?, hub: Hub, metrics: ServerMetrics, traffic: TrafficCounters,
-        readiness: Readiness
+        readiness: Readiness, webhooks: WebhookDeliverer? = nil
     ) -> Router {
         // Without a web root (an API-only node) every other path is a JSON 404.
         var router = staticFiles.map { Router(fallback: $0.handle) } ?? Router()
@@ -29,7 +29,8 @@ enum Routes {
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
             outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams,
-            node: NodeStatus(readiness: readiness, drainDelay: configuration.drainDelay, store: configuration.store))
+            node: NodeStatus(readiness: readiness, drainDelay: configuration.drainDelay, store: configuration.store),
+            webhooks: webhooks)
         // A board's page is one page for every board; its script reads the id from the path.
         if let staticFiles {
             router.add(.GET, "/b/{id}") { request, responder in

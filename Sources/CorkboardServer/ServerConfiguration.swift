@@ -60,6 +60,11 @@ public struct ServerConfiguration: Sendable {
     /// A file of revocations of signed tokens (`--revocations`), read at start and again on
     /// SIGHUP, in force beside those made over the API (docs/security.md#revoking-tokens).
     public var revocationsFile: String?
+    /// A file of webhook endpoints (`--webhooks`), read at start and again on SIGHUP, delivered
+    /// beside those made over the API (docs/integrations.md#webhooks).
+    public var webhooksFile: String?
+    /// How webhooks are delivered: the retry backoff (`--webhook-retry-max`), the attempt timeout.
+    public var webhooks = WebhookSettings()
     /// PEM public keys (RSA, EC P-256) of RS256 and ES256 signed tokens (`--token-public-key-file`), read at start and on SIGHUP.
     public var tokenPublicKeyFile: String?
     /// A JWK Set (RFC 7517) of such keys, picked by `kid` (`--token-jwks-file`), read at start and on SIGHUP.

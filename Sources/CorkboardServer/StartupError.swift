@@ -8,6 +8,7 @@ public enum StartupError: Error, CustomStringConvertible {
     case tlsUnusable(String)
     case tokenFileUnusable(String)
     case revocationsUnusable(String)
+    case webhooksUnusable(String)
 
     public var description: String {
         switch self {
@@ -25,6 +26,8 @@ public enum StartupError: Error, CustomStringConvertible {
             return "TLS cannot be set up: \(reason) (check --tls-cert and --tls-key)"
         case .revocationsUnusable(let reason):
             return "revocations: \(reason) (check --revocations, and that the store can be read)"
+        case .webhooksUnusable(let reason):
+            return "webhooks: \(reason) (check --webhooks)"
         case .tokenFileUnusable(let reason):
             return "tokens: \(reason) (check --tokens, --token-secret, --token-secret-file, --token-public-key-file, --token-jwks-file)"
         }

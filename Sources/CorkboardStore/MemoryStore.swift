@@ -37,6 +37,8 @@ public final class MemoryStore: BoardStore {
     private let boards = Mutex<[String: Entry]?>([:])
     /// The revocations in force (`MemoryStore+Revocations.swift`).
     let revoked = Mutex<[TokenRevocation.Target: TokenRevocation]>([:])
+    /// Webhook endpoints, progress and notices (`MemoryStore+Webhooks.swift`).
+    let webhooks = Mutex(MemoryWebhooks())
     /// Events kept per board at least (`LogRetention.retained`).
     public let retainedEvents: Int
     private let folding: LogFolding
@@ -61,6 +63,7 @@ public final class MemoryStore: BoardStore {
             guard boards != nil else { return .failure(Self.closed) }
             guard boards?[board.id] == nil else { return .failure(.alreadyExists) }
             boards?[board.id] = Entry(epoch: epoch, base: board, title: board.title, baseSeq: 0)
+            webhooks.withLock { $0.record(.created, board: board.id) }
             return .success(())
         }
         completion(result)
@@ -69,7 +72,9 @@ public final class MemoryStore: BoardStore {
     public func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         let result: Result<Void, StoreError> = boards.withLock { boards in
             guard boards != nil else { return .failure(Self.closed) }
-            return boards?.removeValue(forKey: id) == nil ? .failure(.notFound) : .success(())
+            guard boards?.removeValue(forKey: id) != nil else { return .failure(.notFound) }
+            webhooks.withLock { $0.record(.deleted, board: id) }
+            return .success(())
         }
         completion(result)
     }

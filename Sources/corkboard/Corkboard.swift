@@ -9,6 +9,6 @@ struct Corkboard: ParsableCommand {
         version: CorkboardVersion.line,
         subcommands: [
             ServeCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, BotCommand.self, TokenCommand.self,
-            BoardsCommand.self,
+            BoardsCommand.self, WebhookCommand.self,
         ])
 }

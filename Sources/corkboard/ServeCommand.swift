@@ -105,6 +105,17 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "File of webhook endpoints, {\"webhooks\":[{\"id\":\"crm\",\"url\":\"https://…\",\"secret\":\"whsec_…\",\"boards\":[\"id\"]}]} (boards optional), beside those made with POST /api/webhooks; read again on SIGHUP (env: CORKBOARD_WEBHOOKS)."
+    )
+    var webhooks: String?
+
+    @Option(
+        help: "Longest wait, in seconds, between attempts of a webhook delivery that keeps failing (default 600; env: CORKBOARD_WEBHOOK_RETRY_MAX)."
+    )
+    var webhookRetryMax: Int?
+
+    @Option(
+        help:
             "File of PEM public keys (-----BEGIN PUBLIC KEY-----; RSA of 2048 bits or more, or EC P-256) checking RS256 and ES256 signed tokens minted with the private halves; read again on SIGHUP (env: CORKBOARD_TOKEN_PUBLIC_KEY_FILE)."
     )
     var tokenPublicKeyFile: String?
@@ -237,6 +248,8 @@ struct ServeCommand: ParsableCommand {
         options.tokenSecret = tokenSecret
         options.tokenSecretFile = tokenSecretFile
         options.revocations = revocations
+        options.webhooks = webhooks
+        options.webhookRetryMax = webhookRetryMax
         options.tokenPublicKeyFile = tokenPublicKeyFile
         options.tokenJWKSFile = tokenJwksFile
         options.opRate = opRate

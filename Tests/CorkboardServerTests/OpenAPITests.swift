@@ -12,6 +12,7 @@ import Testing
     static let paths: Set<String> = [
         "/api", "/api/boards", "/api/boards/{id}", "/api/boards/{id}/events", "/api/boards/{id}/ops", "/api/openapi.json",
         "/api/revocations", "/api/admin/access", "/api/admin/overview", "/api/admin/drain",
+        "/api/webhooks", "/api/webhooks/{id}",
     ]
 
     @Test func theDocumentNamesEveryPathWithTheMethodsTheServerAllows() throws {

@@ -26,6 +26,9 @@ public struct ServeOptions: Sendable {
     public var tokenSecret: String?
     public var tokenSecretFile: String?
     public var revocations: String?
+    public var webhooks: String?
+    /// Seconds.
+    public var webhookRetryMax: Int?
     public var tokenPublicKeyFile: String?
     public var tokenJWKSFile: String?
     public var opRate: Int?

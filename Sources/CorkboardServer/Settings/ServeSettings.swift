@@ -64,6 +64,11 @@ public struct ServeSettings: Sendable {
         settings.revocationsFile = values.string(options.revocations, "CORKBOARD_REVOCATIONS")
         settings.tokenPublicKeyFile = values.string(options.tokenPublicKeyFile, "CORKBOARD_TOKEN_PUBLIC_KEY_FILE")
         settings.tokenJWKSFile = values.string(options.tokenJWKSFile, "CORKBOARD_TOKEN_JWKS_FILE")
+        settings.webhooksFile = values.string(options.webhooks, "CORKBOARD_WEBHOOKS")
+        if let seconds = try values.integer(options.webhookRetryMax, "CORKBOARD_WEBHOOK_RETRY_MAX") {
+            try values.require(seconds, atLeast: 1, "--webhook-retry-max")
+            settings.webhooks.backoff.maximum = Double(seconds)
+        }
 
         settings.http.admission.maxConnections = try values.limit(
             values.integer(options.maxConnections, "CORKBOARD_MAX_CONNECTIONS"), "--max-connections",

@@ -19,7 +19,7 @@ import Testing
             "corkboard_tls_failures_total", "corkboard_token_reload_failures_total", "corkboard_boards_loaded", "corkboard_boards_stored", "corkboard_members",
             "corkboard_drags", "corkboard_event_streams", "corkboard_http_requests_total", "corkboard_http_request_duration_seconds",
             "corkboard_ops_committed_total", "corkboard_ops_followed_total", "corkboard_ops_rejected_total", "corkboard_store_conflicts_total",
-            "corkboard_welcome_boards_written_total",
+            "corkboard_welcome_boards_written_total", "corkboard_webhook_attempts_total", "corkboard_webhook_backlog",
             "corkboard_commit_to_broadcast_seconds", "corkboard_store_write_seconds", "process_resident_memory_bytes",
             "process_cpu_seconds_total", "process_open_fds", "process_max_fds", "process_start_time_seconds",
         ]

@@ -153,6 +153,12 @@ import Testing
             variable: "CORKBOARD_IDLE_TIMEOUT", text: "5", option: { $0.idleTimeout = 5 },
             read: { "\($0.configuration.http.idleTimeout)" }, expected: "\(DispatchTimeInterval.seconds(5))"),
         Setting(
+            variable: "CORKBOARD_WEBHOOKS", text: "/etc/corkboard/webhooks.json", option: { $0.webhooks = "/etc/corkboard/webhooks.json" },
+            read: { $0.configuration.webhooksFile ?? "nil" }, expected: "/etc/corkboard/webhooks.json"),
+        Setting(
+            variable: "CORKBOARD_WEBHOOK_RETRY_MAX", text: "30", option: { $0.webhookRetryMax = 30 },
+            read: { "\($0.configuration.webhooks.backoff.maximum)" }, expected: "30.0"),
+        Setting(
             variable: "CORKBOARD_NO_DEMO", text: "1", option: { $0.noDemo = true },
             read: { "\($0.configuration.createsDemoBoard)" }, expected: "false"),
         Setting(
@@ -324,6 +330,7 @@ import Testing
         #expect(refusal(options { $0.presenceRate = -1 }) == .negativeRate(option: "--presence-rate"))
         #expect(refusal(options { $0.store = "disk" }) == .unknownStore("disk"))
         #expect(refusal(options { $0.trustedProxies = "::1/200" }) == .malformedTrustedProxy("::1/200"))
+        #expect(refusal(options { $0.webhookRetryMax = 0 }) == .belowMinimum(option: "--webhook-retry-max", minimum: 1))
         #expect(
             refusal(
                 options {
