@@ -7,7 +7,8 @@ import Testing
 /// message; an owner sees the demo board with a member another browser has open on it, drains
 /// the node and takes the drain back (the member sent away joins again), revokes that member's
 /// user and sees them gone, and withdraws the revocation; the page fits a phone; the webhooks
-/// section lists webhooks of the webhooks list's shape; and no page logs a console problem.
+/// section lists the webhooks made through the API, the failing one marked; and no page logs a
+/// console problem.
 /// Each check is a test case here; pictures and logs go to `.build/test-output/admin-browser/`.
 @Suite(.serialized, .threadsOfTheirOwn) struct AdminBrowserTests {
     static let checks = ["editor-refused", "member-online", "drain", "revoke", "phone", "webhooks", "console-clean"]

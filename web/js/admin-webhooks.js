@@ -1,31 +1,15 @@
 // @ts-check
 // The admin page's webhooks section: each webhook the server delivers to, its backlog and its
-// last attempt, from `GET /api/webhooks`. A server without webhooks (an older one) has no such
-// route: the page learns it from the OpenAPI document first, so it never asks for a path that
-// would answer 404, and says webhooks are not available here.
+// last attempt, from `GET /api/webhooks` (docs/protocol.md#webhooks).
 
 /**
- * A webhook as `GET /api/webhooks` lists it.
+ * A webhook as `GET /api/webhooks` lists it: `boards` absent means every board; the attempt
+ * fields are absent until one was made, `nextAttemptAt` while nothing waits for a retry.
  * @typedef {{
- *   id: string, url: string, boards: string[], source: "file" | "api", backlog: number,
- *   lastAttempt: { at: number, status: number | null, error: string | null } | null,
- *   nextRetryAt: number | null
+ *   id: string, url: string, boards?: string[], source: "file" | "api", backlog: number, failures: number,
+ *   lastAttemptAt?: number, lastStatus?: number, lastError?: string, nextAttemptAt?: number
  * }} Webhook
  */
-
-/** What the section says on a server without webhooks. */
-export const UNAVAILABLE = "Webhooks are not available on this server.";
-
-/**
- * Whether the server's OpenAPI document (`GET /api/openapi.json`) lists the webhooks route.
- * @param {unknown} document
- * @returns {boolean}
- */
-export function servesWebhooks(document) {
-  if (typeof document !== "object" || document === null) return false;
-  const paths = /** @type {{ paths?: unknown }} */ (document).paths;
-  return typeof paths === "object" && paths !== null && "/api/webhooks" in paths;
-}
 
 /**
  * A moment as people read it, relative to `now` when it is near.
@@ -49,22 +33,20 @@ export function when(at, now) {
  * @returns {{ url: string, boards: string, source: string, backlog: string, lastAttempt: string, nextRetry: string, failing: boolean }}
  */
 export function webhookCells(hook, now) {
-  const attempt = hook.lastAttempt;
   let lastAttempt = "never";
-  let failing = false;
-  if (attempt) {
-    const outcome = attempt.error ?? (attempt.status === null ? "no answer" : `HTTP ${attempt.status}`);
-    failing = attempt.error !== null || attempt.status === null || attempt.status >= 300;
-    lastAttempt = `${outcome}, ${when(attempt.at, now)}`;
+  if (hook.lastAttemptAt !== undefined) {
+    const outcome = hook.lastError ?? (hook.lastStatus === undefined ? "no answer" : `HTTP ${hook.lastStatus}`);
+    lastAttempt = `${outcome}, ${when(hook.lastAttemptAt, now)}`;
   }
   return {
     url: hook.url,
-    boards: hook.boards.includes("*") ? "every board" : hook.boards.join(", "),
+    boards: hook.boards === undefined ? "every board" : hook.boards.join(", "),
     source: hook.source === "file" ? "the webhooks file" : "the API",
     backlog: `${hook.backlog} event${hook.backlog === 1 ? "" : "s"} waiting`,
     lastAttempt,
-    nextRetry: hook.nextRetryAt === null ? "—" : when(hook.nextRetryAt, now),
-    failing,
+    nextRetry: hook.nextAttemptAt === undefined ? "—" : when(hook.nextAttemptAt, now),
+    // Failed attempts in a row: the server counts them, the page only shows them.
+    failing: hook.failures > 0,
   };
 }
 

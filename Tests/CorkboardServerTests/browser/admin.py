@@ -10,9 +10,9 @@ board with the member another browser has open on it), `drain` (the owner drains
 /readyz answers 503 and the page says draining; taking it back makes the node ready again, and
 the member the drain sent away is back on the list), `revoke` (the owner revokes that member's
 user with the form: the revocation is listed, the member is gone from the board's list, and
-withdrawing it empties the list again), `phone` (the page fits a phone's width), `webhooks` (on
-a server with webhooks, played by answering the page's requests for them with the webhooks
-list's shape, every webhook is a row and the failing ones are marked) and `console-clean` (no
+withdrawing it empties the list again), `phone` (the page fits a phone's width), `webhooks` (two
+webhooks made through the API, one whose receiver refuses connections and has a committed event
+waiting: both are rows, the failing one marked with its backlog and error) and `console-clean` (no
 console error or warning, page error or response >= 400 on any page). Exit status 0 when every
 check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -34,7 +35,6 @@ from playwright.sync_api import sync_playwright
 from harness import CHROMIUM, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log, run_checks, wait_until
 
 SECRET = "an-admin-browser-test-secret-of-more-than-thirty-two-bytes"
-FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk", "fixtures", "webhooks.json")
 BOARD = "demo"
 MEMBER_USER = "user-ada"
 
@@ -112,7 +112,7 @@ def member_online(story):
     cells = row.locator("td").all_inner_texts()
     if cells[:3] != ["Ada", MEMBER_USER, "editor"]:
         raise ScenarioFailure(f"the member's row reads {cells}")
-    if page.locator("#webhook-list").inner_text().strip() != "Webhooks are not available on this server.":
+    if page.locator("#webhook-list").inner_text().strip() != "No webhooks are configured.":
         raise ScenarioFailure(f"the webhooks section says {page.locator('#webhook-list').inner_text()!r}")
 
 
@@ -159,37 +159,40 @@ def phone(story):
     page.context.close()
 
 
+def api(server, method, path, body):
+    """An owner's request to the server's API; its JSON answer."""
+    request = urllib.request.Request(server.origin + path, method=method, data=json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {OWNER}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
 def webhooks(story):
-    """The webhooks section on a server that has them: this server has none yet, so the page's
-    requests for the OpenAPI document and GET /api/webhooks are answered here, with the shape
-    the webhooks branch answers (Tests/sdk/fixtures/webhooks.json, whose `next` is followed)."""
-    with open(FIXTURE, encoding="utf-8") as file:
-        first_page = file.read()
-    asked = []
-
-    def prepare(page):
-        page.route("**/api/openapi.json", lambda route: route.fulfill(
-            status=200, content_type="application/json", body=json.dumps({"paths": {"/api/webhooks": {}}})))
-
-        def answer(route):
-            asked.append(route.request.url)
-            last = "cursor=" in route.request.url
-            route.fulfill(status=200, content_type="application/json",
-                          body=json.dumps({"webhooks": []}) if last else first_page)
-        page.route("**/api/webhooks?**", answer)
-
-    page = story.open("webhooks", f"/admin?token={OWNER}", prepare=prepare)
-    rows = page.locator("#webhook-list tr[data-webhook]")
-    wait_until("the four webhooks are listed", lambda: rows.count() == 4)
-    if len(asked) != 2 or "cursor=d2gtbmV3" not in asked[1]:
-        raise ScenarioFailure(f"the pages asked were {asked}")
-    failing = page.locator('#webhook-list tr[data-failing="true"]').evaluate_all("rows => rows.map(r => r.dataset.webhook)")
-    if sorted(failing) != ["wh-down", "wh-sprint"]:
-        raise ScenarioFailure(f"the rows marked failing are {failing}")
-    cells = page.locator('#webhook-list tr[data-webhook="wh-sprint"] td').all_inner_texts()
-    if cells[:4] != ["https://ci.example.org/hook", "sprint-42, demo", "the API", "17 events waiting"]:
-        raise ScenarioFailure(f"wh-sprint's row reads {cells}")
-    page.context.close()
+    """Webhooks made through the API, as the page lists them: one for the demo board whose
+    receiver refuses connections (a socket bound and never listening), with a rename of the board
+    committed after it, so an event waits and its attempts fail; one for a board with nothing."""
+    refusing = socket.socket()
+    refusing.bind(("127.0.0.1", 0))
+    try:
+        failing = api(story.server, "POST", "/api/webhooks",
+                      {"url": f"http://127.0.0.1:{refusing.getsockname()[1]}/hook", "boards": [BOARD]})
+        idle = api(story.server, "POST", "/api/webhooks", {"url": "https://hooks.example.com/in", "boards": ["quiet"]})
+        api(story.server, "PATCH", f"/api/boards/{BOARD}", {"title": "Demo, renamed for the webhook"})
+        page = story.open("webhooks", f"/admin?token={OWNER}")
+        rows = page.locator("#webhook-list tr[data-webhook]")
+        wait_until("both webhooks are listed", lambda: rows.count() == 2)
+        row = page.locator(f'#webhook-list tr[data-webhook="{failing["id"]}"]')
+        # The page refreshes every few seconds; the first attempt fails within one.
+        wait_until("the refused webhook is marked failing", lambda: row.get_attribute("data-failing") == "true", timeout=15)
+        cells = row.locator("td").all_inner_texts()
+        if cells[1:4] != [BOARD, "the API", "1 event waiting"] or "HTTP" in cells[4] or cells[4] == "never":
+            raise ScenarioFailure(f"the failing webhook's row reads {cells}")
+        quiet = page.locator(f'#webhook-list tr[data-webhook="{idle["id"]}"]').locator("td").all_inner_texts()
+        if quiet[1:5] != ["quiet", "the API", "0 events waiting", "never"]:
+            raise ScenarioFailure(f"the idle webhook's row reads {quiet}")
+        page.context.close()
+    finally:
+        refusing.close()
 
 
 # The drain before the revocation: a page whose user was revoked stops (close 1008) and does
