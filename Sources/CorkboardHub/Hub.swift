@@ -21,7 +21,7 @@ public final class Hub: Sendable {
     /// The revocations in force, checked on top of the access policy (`Hub+Revocations.swift`).
     let revocationSources = Mutex(RevocationSources())
     /// Boards being created now, counted against `maxBoards` until the store answers.
-    private let creating = Mutex(0)
+    let creating = Mutex(0)
     let logger: Logger
     let metrics: HubMetrics
     private let rooms = Mutex<[String: BoardRoom]>([:])

@@ -50,6 +50,7 @@ enum BoardAPI {
         }
 
         RevocationRoutes.add(using: route, hub: hub)
+        ArchiveRoutes.add(using: route, hub: hub)
 
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }

@@ -11,7 +11,7 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct OpenAPITests {
     static let paths: Set<String> = [
         "/api", "/api/boards", "/api/boards/{id}", "/api/boards/{id}/events", "/api/boards/{id}/ops", "/api/openapi.json",
-        "/api/revocations",
+        "/api/revocations", "/api/boards/{id}/archive",
     ]
 
     @Test func theDocumentNamesEveryPathWithTheMethodsTheServerAllows() throws {
@@ -122,7 +122,7 @@ import Testing
                 "--generation-database", "none", "--no-color", "--output-truncate", "true",
             ], environment: python.environment, workingDirectory: server.folder.path, timeout: 400)
         #expect(outcome.succeeded, "schemathesis failed:\n\(PythonTools.tail(outcome.standardOutput, lines: 120))\n\(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("Tested: 18"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
+        #expect(outcome.standardOutput.contains("Tested: 21"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
         #expect(server.isRunning)
     }
 
