@@ -114,16 +114,25 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Read boards from a file made by `corkboard export` (or by hand) into the store.",
         discussion: """
-            With SQLite, stop the server first. A board with the same id is replaced and gets a \
-            new epoch; a board with history keeps its seqs and log. A board past the server's \
-            limits (items, collections, ids, labels and titles, data, JSON nesting, seq \
-            0…2^53 − 1), or whose history does not lead to it, is refused, naming the board and \
-            what is wrong, before anything is written.
+            Into the store (--store, --data, --database-url; with SQLite, stop the server \
+            first): a board with the same id is replaced and gets a new epoch. Into a running \
+            server (--url, with an owner's --token where it has tokens): each board through PUT \
+            /api/boards/{id}/archive, at most 1 MiB each, one that exists replaced only with \
+            --replace (its members are closed to join again). A board with history keeps its \
+            seqs and log. A board past the server's limits (items, collections, ids, labels and \
+            titles, data, JSON nesting, seq 0…2^53 − 1), or whose history does not lead to it, \
+            is refused, naming the board and what is wrong, before anything is written.
             """)
 
     @OptionGroup var storage: ArchiveStoreOptions
 
     @OptionGroup var boardLimits: BoardLimitOptions
+
+    @OptionGroup(title: "Into a running server (--url): through PUT /api/boards/{id}/archive")
+    var server: AdminServerOptions
+
+    @Flag(help: "With --url: replace boards that exist (without it the server refuses them, 409).")
+    var replace = false
 
     @Argument(help: "The archive file (one board, or JSON Lines of several); - for standard input.")
     var file: String
@@ -160,6 +169,7 @@ struct ImportCommand: ParsableCommand {
             let problems = archive.validationProblems(limits: hub.boardSizeLimits)
             guard problems.isEmpty else { throw CommandFailure(SQLiteStoreError.invalidArchive(board: archive.board.id, problems: problems).description) }
         }
+        if server.url != nil { return try send(archives) }
         let store = try storage.openForWriting()
         defer { store.close() }
         for archive in archives {
@@ -179,6 +189,22 @@ struct ImportCommand: ParsableCommand {
             }
             let verb = imported.replacedExisting ? "replaced" : "created"
             print("\(verb) board \(imported.id) at seq \(imported.seq), epoch \(imported.epoch)")
+        }
+    }
+}
+
+extension ImportCommand {
+    /// `--url`: each board to the running server, one request each (the server holds each
+    /// body to 1 MiB), with an owner's token where the server has tokens.
+    fileprivate func send(_ archives: [BoardArchive]) throws {
+        let administration = try server.administration()
+        for archive in archives {
+            do {
+                let answer = try administration.importArchive(Array(try archive.encoded()), board: archive.board.id, replace: replace)
+                print("\(answer.replaced ? "replaced" : "created") board \(answer.id) at seq \(answer.seq), epoch \(answer.epoch)")
+            } catch let error as BoardAdministrationError {
+                throw CommandFailure("board \(String(reflecting: archive.board.id)): \(error.description)")
+            }
         }
     }
 }

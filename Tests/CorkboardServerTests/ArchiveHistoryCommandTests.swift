@@ -91,6 +91,33 @@ import Testing
         #expect(try String(contentsOfFile: again, encoding: .utf8) == String(contentsOfFile: file, encoding: .utf8))
     }
 
+    @Test func importWithURLSendsEveryBoardToARunningServer() throws {
+        let (folder, served) = try Self.seededFolder()
+        let file = folder.data.path + "/all.jsonl"
+        #expect(try folder.run(["export", "--data", folder.data.path, "--all", "--history", "--output", file]).0 == 0)
+        let running = try ArchiveFolder()
+        let (server, api) = try running.serve()
+        defer { running.stop(server) }
+        let url = "http://127.0.0.1:\(api.port)"
+
+        // The running server has a demo board of its own: refused without --replace (alpha and
+        // beta, before it in the file, went in: each board is a request of its own).
+        let (refused, _, refusal) = try running.run(["import", "--url", url, file])
+        #expect(refused == 1)
+        #expect(refusal.hasPrefix("corkboard: error: board \"demo\": \(url) answered 409: a board with this id already exists"), "\(refusal)")
+        let (status, output, log) = try running.run(["import", "--url", url, "--replace", file])
+        // Each board replaced, keeping the archive's seqs and log under a new epoch.
+        #expect(status == 0, "\(log)")
+        #expect(
+            output.split(separator: "\n").map { $0.prefix(while: { $0 != "," }) } == [
+                "replaced board alpha at seq 12", "replaced board beta at seq 12", "replaced board demo at seq 0",
+            ])
+        for id in ["alpha", "beta"] {
+            #expect(try api.document(id).board == served.documents[id]?.board)
+            #expect(try api.events(id) == served.logs[id])
+        }
+    }
+
     @Test func oneBoardWithHistoryReplacesABoardKeepingItsSeqsUnderANewEpoch() throws {
         let (folder, before) = try Self.seededFolder()
         let file = folder.data.path + "/alpha.json"
