@@ -69,15 +69,17 @@ struct ExportCommand: ParsableCommand {
             return
         }
         let summaries = try answer(of: store.listBoards).get(or: storage.place)
-        var lines = Data()
+        // A board at a time: a big store is never held whole. A file is written under a
+        // temporary name and renamed once complete.
+        let sink = try LineSink(output)
         var exported = 0
         for summary in summaries {
             // A board deleted since the listing is left out.
             guard let archive = try archive(of: summary.id, in: store) else { continue }
-            lines += try archive.encodedLine()
+            try sink.write(try archive.encodedLine())
             exported += 1
         }
-        try write(lines)
+        try sink.finish()
         if let output { FileHandle.standardError.write(Data("exported \(exported) board\(exported == 1 ? "" : "s") to \(output)\n".utf8)) }
     }
 
@@ -98,6 +100,44 @@ struct ExportCommand: ParsableCommand {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             throw CommandFailure("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Where `export --all` writes its lines: standard output, or `path + ".partial"` renamed to
+/// `path` by `finish`.
+private struct LineSink {
+    let path: String?
+    let handle: FileHandle
+
+    init(_ path: String?) throws {
+        self.path = path
+        guard let path else {
+            handle = FileHandle.standardOutput
+            return
+        }
+        guard FileManager.default.createFile(atPath: path + ".partial", contents: nil), let handle = FileHandle(forWritingAtPath: path + ".partial")
+        else { throw CommandFailure("cannot write \(path)") }
+        self.handle = handle
+    }
+
+    func write(_ data: Data) throws {
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            throw CommandFailure("cannot write \(path ?? "standard output"): \(error.localizedDescription)")
+        }
+    }
+
+    func finish() throws {
+        guard let path else { return }
+        do {
+            try handle.synchronize()
+            try handle.close()
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
+        } catch {
+            throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
         }
     }
 }
