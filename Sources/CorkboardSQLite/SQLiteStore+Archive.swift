@@ -3,8 +3,9 @@ import CorkboardStore
 import Dispatch
 import GRDB
 
-/// `corkboard export` and `corkboard import`: synchronous, for the command line, and the
-/// store contract's `importBoard`.
+/// Archives in and out of the SQLite store: the store contract's `importBoard` (what
+/// `corkboard import` and `PUT …/archive` call on every store), and synchronous `exportBoard`
+/// and `importBoard` for code that holds this store (they wait for its queue).
 extension SQLiteStore {
     /// The board's durable state, the board at its current seq (with its kept log when
     /// `history`), or nil when there is no such board. Works on a store opened with

@@ -54,7 +54,7 @@ public enum StoreBackup {
                 try? copy.close()
                 throw SQLiteStoreError.storage(path: source, reason: StorageFailure.reason(error, path: source))
             }
-            let contents = try check(copy, path: partial, fullIntegrityCheck: true)
+            let contents = try check(copy, path: partial)
             do {
                 // A single file: no -wal or -shm beside it to forget when copying it.
                 try copy.writeWithoutTransaction { db in
@@ -102,7 +102,7 @@ public enum StoreBackup {
                 throw StorageFailure.openError(error, path: file)
             }
             defer { try? backup.close() }
-            let contents = try check(backup, path: file, fullIntegrityCheck: true)
+            let contents = try check(backup, path: file)
             let copy = try makeFile(partial)
             do {
                 try backup.backup(to: copy)
@@ -141,10 +141,12 @@ public enum StoreBackup {
 
     /// That `database` is an undamaged Corkboard database whose schema this version knows,
     /// and what it holds.
-    private static func check(_ database: DatabaseQueue, path: String, fullIntegrityCheck: Bool) throws(SQLiteStoreError) -> BackupContents {
+    private static func check(_ database: DatabaseQueue, path: String) throws(SQLiteStoreError) -> BackupContents {
         do {
             return try database.read { db in
-                let problems = try String.fetchAll(db, sql: fullIntegrityCheck ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+                // The full check (indexes against tables too), not the store's quick_check at open:
+                // a backup is read once, and the restore is the last chance to find damage.
+                let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                 if problems != ["ok"] {
                     throw SQLiteStoreError.corrupt(path: path, detail: problems.prefix(3).joined(separator: "; "))
                 }
