@@ -17,6 +17,16 @@ extension BoardRoom {
         }
     }
 
+    /// A store shared by several nodes says the board was replaced (by whichever node
+    /// imported): a room holding that life of the board (its epoch) ends as the importing
+    /// node's did. A room that loaded the new board has its epoch and stays.
+    func replacedInStore(epoch: String) {
+        perform {
+            guard case .ready = self.readiness, self.epoch == epoch else { return }
+            self.replaced()
+        }
+    }
+
     /// The board under this id is another now (another epoch, maybe other seqs): nothing more
     /// is resolved here, and every member is closed with 1012 to join again. A member that
     /// rejoins resuming from the old epoch is welcomed with the new board's snapshot

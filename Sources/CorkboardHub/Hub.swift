@@ -95,6 +95,8 @@ public final class Hub: Sendable {
             }
         case .deleted(let board, let epoch):
             rooms.withLock { $0[board] }?.deletedInStore(epoch: epoch)
+        case .replaced(let board, let epoch):
+            rooms.withLock { $0[board] }?.replacedInStore(epoch: epoch)
         case .nodeAlive(let node):
             if node != cluster?.nodeName { nodes?.heard(node) }
         case .nodeStopping(let node):

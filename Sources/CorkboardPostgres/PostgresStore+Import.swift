@@ -45,7 +45,8 @@ extension PostgresStore {
     }
 
     /// The transaction: for a replaced board, its leases and its row (log, answers and folded
-    /// opIds cascade; the other nodes told through `corkboard_deletes`, as for a delete), then
+    /// opIds cascade; every node told through `corkboard_replacements`, so that its room of the
+    /// old board closes its members to join again), then
     /// the new row and its log, the events in one statement from a JSON array.
     private static func installing(_ plan: ArchiveImport, over existing: (seq: Int, epoch: String)?) throws -> [PostgresStatement] {
         let id = plan.board.id
@@ -58,7 +59,7 @@ extension PostgresStore {
                     WITH gone AS (DELETE FROM board WHERE id = $1 AND epoch = $2 AND seq = $3 RETURNING id, epoch)
                     SELECT pg_notify($4, id || ' ' || epoch) FROM gone
                     """,
-                    [id, existing.epoch, String(existing.seq), deletesChannel]),
+                    [id, existing.epoch, String(existing.seq), replacementsChannel]),
             ]
         }
         let snapshot = String(decoding: try JSONEncoder().encode(plan.snapshot), as: UTF8.self)
