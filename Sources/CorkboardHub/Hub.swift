@@ -21,7 +21,7 @@ public final class Hub: Sendable {
     /// The revocations in force, checked on top of the access policy (`Hub+Revocations.swift`).
     let revocationSources = Mutex(RevocationSources())
     /// Boards being created now, counted against `maxBoards` until the store answers.
-    private let creating = Mutex(0)
+    let creating = Mutex(0)
     let logger: Logger
     let metrics: HubMetrics
     let rooms = Mutex<[String: BoardRoom]>([:])
@@ -95,6 +95,8 @@ public final class Hub: Sendable {
             }
         case .deleted(let board, let epoch):
             rooms.withLock { $0[board] }?.deletedInStore(epoch: epoch)
+        case .replaced(let board, let epoch):
+            rooms.withLock { $0[board] }?.replacedInStore(epoch: epoch)
         case .nodeAlive(let node):
             if node != cluster?.nodeName { nodes?.heard(node) }
         case .nodeStopping(let node):

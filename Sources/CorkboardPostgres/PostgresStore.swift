@@ -52,6 +52,8 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
     static let commitsChannel = "corkboard_commits"
     static let presenceChannel = "corkboard_presence"
     static let deletesChannel = "corkboard_deletes"
+    /// "<board> <epoch>": that life of the board was replaced by an import.
+    static let replacementsChannel = "corkboard_replacements"
     /// Heartbeats: each node's name, every `heartbeatInterval`; and its name with
     /// `stoppingSuffix` when it closes.
     static let nodesChannel = "corkboard_nodes"
@@ -177,7 +179,10 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
         listener.onNotification = { [weak self] channel, payload in self?.received(channel: channel, payload: payload) }
         listener.onState = { [weak self] state in
             guard let self, case .ready = state else { return }
-            let statements = [Self.commitsChannel, Self.presenceChannel, Self.deletesChannel, Self.nodesChannel, Self.revocationsChannel].map {
+            let statements = [
+                Self.commitsChannel, Self.presenceChannel, Self.deletesChannel, Self.replacementsChannel, Self.nodesChannel,
+                Self.revocationsChannel,
+            ].map {
                 PostgresStatement("LISTEN \($0)")
             }
             listener.executeOnQueue(statements) { [weak self] result in
@@ -224,6 +229,10 @@ public final class PostgresStore: BoardStore, ClusterSignals, @unchecked Sendabl
             // "<board> <epoch>": the board id holds no space, the epoch may.
             guard let space = payload.firstIndex(of: " ") else { return }
             signal(.deleted(board: String(payload[..<space]), epoch: String(payload[payload.index(after: space)...])))
+        case Self.replacementsChannel:
+            // As a delete's: "<board> <epoch>".
+            guard let space = payload.firstIndex(of: " ") else { return }
+            signal(.replaced(board: String(payload[..<space]), epoch: String(payload[payload.index(after: space)...])))
         case Self.nodesChannel:
             // "<node>" beats; "<node> stopping" is its last word (a node's name holds no space).
             if payload.hasSuffix(Self.stoppingSuffix) {

@@ -57,12 +57,18 @@ enum BoardTables {
 
     /// A new board row whose log is empty: the snapshot is the board at `seq`.
     static func insertBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
+        try insertBoard(db, board, seq: seq, epoch: epoch, snapshot: board, snapshotSeq: seq)
+    }
+
+    /// A new board row: `board` at `seq` (its listed title and lock) whose snapshot is
+    /// `snapshot` at `snapshotSeq`; the events between are the caller's to insert.
+    static func insertBoard(_ db: Database, _ board: Board, seq: Int, epoch: String, snapshot: Board, snapshotSeq: Int) throws {
         try db.execute(
             sql: """
                 INSERT INTO board (id, title, locked, seq, epoch, snapshot, snapshotSeq, rejectionCount)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0)
                 """,
-            arguments: [board.id, board.title, board.locked, seq, epoch, try encode(board), seq])
+            arguments: [board.id, board.title, board.locked, seq, epoch, try encode(snapshot), snapshotSeq])
     }
 
     /// Deletes a board's row and every row kept for it; false when there was no such board.
@@ -77,18 +83,6 @@ enum BoardTables {
         try db.execute(sql: "DELETE FROM event WHERE board = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM rejection WHERE board = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM folded_op WHERE board = ?", arguments: [id])
-    }
-
-    /// Replaces a board's snapshot and history: the import over an existing board.
-    static func replaceBoard(_ db: Database, _ board: Board, seq: Int, epoch: String) throws {
-        try deleteHistory(db, board.id)
-        try db.execute(
-            sql: """
-                UPDATE board SET title = ?, locked = ?, seq = ?, epoch = ?, snapshot = ?, snapshotSeq = ?,
-                    rejectionCount = 0
-                WHERE id = ?
-                """,
-            arguments: [board.title, board.locked, seq, epoch, try encode(board), seq, board.id])
     }
 
     static func updateAfterAppend(_ db: Database, _ head: BoardHead) throws {

@@ -134,7 +134,7 @@ public final class SQLiteStore: BoardStore, Sendable {
 
     var isClosed: Bool { lifecycle.withLock { $0.closed } }
 
-    private static func makeDirectory(_ path: String) throws(SQLiteStoreError) {
+    static func makeDirectory(_ path: String) throws(SQLiteStoreError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .cannotCreateDirectory(path: path, reason: "it exists and is not a directory") }

@@ -28,6 +28,10 @@ public enum SQLiteStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case openedReadOnly(path: String)
     /// The store was closed.
     case closed(path: String)
+    /// A SQLite file that is not a Corkboard database (`corkboard restore` of another file).
+    case notCorkboard(path: String)
+    /// `corkboard restore` into a data folder that already holds a database (`file`).
+    case notEmpty(directory: String, file: String)
 
     public var description: String {
         switch self {
@@ -57,6 +61,10 @@ public enum SQLiteStoreError: Error, Sendable, Hashable, CustomStringConvertible
             return "\(path) was opened read-only (for export) and cannot be written"
         case .closed(let path):
             return "the store on \(path) is closed"
+        case .notCorkboard(let path):
+            return "\(path) is a SQLite database but not a corkboard one (it has no corkboard schema)"
+        case .notEmpty(let directory, let file):
+            return "the data directory \(directory) already holds a database (\(file)); restore only into an empty or new --data directory"
         }
     }
 

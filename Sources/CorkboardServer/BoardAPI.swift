@@ -54,6 +54,7 @@ enum BoardAPI {
         RevocationRoutes.add(using: route, hub: hub)
         AdminRoutes.add(using: route, hub: hub, node: node)
         WebhookRoutes.add(using: route, hub: hub, webhooks: webhooks)
+        ArchiveRoutes.add(using: route, hub: hub)
 
         route(.GET, "/api/boards") { request, responder in
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }

@@ -2,13 +2,20 @@ import CorkboardModel
 import Foundation
 
 /// One board as `corkboard export` writes it and `corkboard import` reads it: the board at
-/// a seq, its epoch, and a format number. Plain JSON a person can read and edit; history is
-/// not included (an import starts the board's log afresh), so there are no events to check:
-/// a board and a seq are all an archive can bring in.
+/// a seq, its epoch, a format number, and (format 2, `--history`) the kept log that leads to
+/// it. Plain JSON a person can read and edit. Format 1 carries no history (an import starts the
+/// board's log afresh); format 2 may carry `history`, the snapshot the store keeps and the
+/// events after it, so that an import keeps the board's seqs and its log
+/// (docs/storage.md#export-and-import).
 public struct BoardArchive: Sendable, Hashable, Codable {
-    /// The format this code writes. A file with a higher number was written by a newer
-    /// corkboard and is refused rather than half understood.
-    public static let currentFormat = 1
+    /// The highest format this code reads. A file with a higher number was written by a newer
+    /// corkboard and is refused rather than half understood. An archive is written with the
+    /// lowest format that holds it (`format(carryingHistory:)`), so that an export without
+    /// history is still read by a corkboard that knows only format 1.
+    public static let currentFormat = 2
+
+    /// The format an archive is written in: 2 with history, 1 without.
+    public static func format(carryingHistory: Bool) -> Int { carryingHistory ? 2 : 1 }
 
     public var format: Int
     /// The board (with its id) as it stands at `seq`.
@@ -17,15 +24,18 @@ public struct BoardArchive: Sendable, Hashable, Codable {
     /// The board's epoch at export. Optional so that a hand-written archive may leave it
     /// out: importing such a file as a new board gives it a fresh epoch.
     public var epoch: String?
+    /// The kept log (format 2): nil when the archive carries none.
+    public var history: ArchivedHistory?
 
-    public init(board: Board, seq: Int, epoch: String?, format: Int = BoardArchive.currentFormat) {
-        self.format = format
+    public init(board: Board, seq: Int, epoch: String?, history: ArchivedHistory? = nil, format: Int? = nil) {
+        self.format = format ?? Self.format(carryingHistory: history != nil)
         self.board = board
         self.seq = seq
         self.epoch = epoch
+        self.history = history
     }
 
-    private enum CodingKeys: String, CodingKey { case format, board, seq, epoch }
+    private enum CodingKeys: String, CodingKey { case format, board, seq, epoch, history }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +43,7 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         board = try container.decode(Board.self, forKey: .board)
         seq = try Self.decodeSeq(container)
         epoch = try container.decodeIfPresent(String.self, forKey: .epoch)
+        history = try container.decodeIfPresent(ArchivedHistory.self, forKey: .history)
     }
 
     /// `seq` as an Int; a number no Int holds (2^64, 2.5, 1e400) is named in the error, which
@@ -71,6 +82,10 @@ public struct BoardArchive: Sendable, Hashable, Codable {
         }
         problems += board.validationProblems()
         problems += limits.problems(of: board)
+        if let history {
+            if format < 2 { problems.append("history needs archive format 2 (this file says \(format))") }
+            problems += history.problems(leadingTo: board, at: seq, limits: limits)
+        }
         return problems
     }
 

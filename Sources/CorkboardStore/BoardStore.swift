@@ -50,6 +50,15 @@ public protocol BoardStore: AnyObject, Sendable {
         board id: String, after seq: Int, limit: Int,
         _ completion: @escaping @Sendable (Result<[CommittedEvent], StoreError>) -> Void)
 
+    /// Puts an archived board in (`corkboard import`, `PUT /api/boards/{id}/archive`), in one
+    /// transaction: what `ArchiveImport(archive, existing:)` plans, as a new board, or, when
+    /// `replacing`, in place of the board under its id (whose log, answers, folded opIds and
+    /// leases go, as with `deleteBoard`). `.alreadyExists` when the id is taken and not
+    /// `replacing`; `.conflict(currentSeq:)` when the plan has no seq left (a board without
+    /// history over one at the last seq). The caller validated the archive.
+    func importBoard(
+        _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, StoreError>) -> Void)
+
     /// Finishes the writes already handed over and releases what the store holds (files,
     /// locks, connections); blocks until done. Calls after it answer `.unavailable`.
     func close()

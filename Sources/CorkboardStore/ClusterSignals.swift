@@ -50,6 +50,10 @@ public enum StoreSignal: Sendable, Hashable {
     /// board and epoch send their members away and unload. The epoch keeps a board created
     /// anew under the same id meanwhile from being taken for the deleted one.
     case deleted(board: String, epoch: String)
+    /// `board`, in the life that began with `epoch`, was replaced by an import (by any node):
+    /// rooms of that board and epoch close their members to join again (they find the new
+    /// board) and unload.
+    case replaced(board: String, epoch: String)
     /// A node's heartbeat: it lives (a node not heard from for a while is gone, and so
     /// are its members' drags).
     case nodeAlive(String)

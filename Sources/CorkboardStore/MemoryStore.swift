@@ -190,6 +190,24 @@ public final class MemoryStore: BoardStore {
         entry.answers.removeAll { $0.decidedSeq <= seq }
     }
 
+    /// The planned board in place of whatever the id held, under the lock.
+    public func importBoard(
+        _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, StoreError>) -> Void
+    ) {
+        let result: Result<ImportedBoard, StoreError> = boards.withLock { boards in
+            guard boards != nil else { return .failure(Self.closed) }
+            let existing = boards?[archive.board.id]
+            if existing != nil && !replacing { return .failure(.alreadyExists) }
+            guard let plan = ArchiveImport(archive, existing: existing.map { ($0.seq, $0.epoch) }) else {
+                return .failure(.conflict(currentSeq: existing?.seq ?? 0))
+            }
+            boards?[archive.board.id] = Entry(
+                epoch: plan.epoch, base: plan.snapshot, title: plan.board.title, baseSeq: plan.snapshotSeq, events: plan.events)
+            return .success(plan.imported(replacedExisting: existing != nil))
+        }
+        completion(result)
+    }
+
     /// The board's entry (a copy sharing its storage), nil when there is none.
     private func lookUp(_ id: String) -> Result<Entry?, StoreError> {
         boards.withLock { boards in boards.map { .success($0[id]) } ?? .failure(Self.closed) }

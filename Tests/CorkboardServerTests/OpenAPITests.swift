@@ -12,7 +12,7 @@ import Testing
     static let paths: Set<String> = [
         "/api", "/api/boards", "/api/boards/{id}", "/api/boards/{id}/events", "/api/boards/{id}/ops", "/api/openapi.json",
         "/api/revocations", "/api/admin/access", "/api/admin/overview", "/api/admin/drain",
-        "/api/webhooks", "/api/webhooks/{id}",
+        "/api/webhooks", "/api/webhooks/{id}", "/api/boards/{id}/archive",
     ]
 
     @Test func theDocumentNamesEveryPathWithTheMethodsTheServerAllows() throws {
@@ -124,7 +124,7 @@ import Testing
                 "--generation-database", "none", "--no-color", "--output-truncate", "true",
             ], environment: python.environment, workingDirectory: server.folder.path, timeout: 400)
         #expect(outcome.succeeded, "schemathesis failed:\n\(PythonTools.tail(outcome.standardOutput, lines: 120))\n\(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("Tested: 30"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
+        #expect(outcome.standardOutput.contains("Tested: 33"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
         #expect(server.isRunning)
     }
 

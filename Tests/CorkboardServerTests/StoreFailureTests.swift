@@ -22,6 +22,11 @@ final class FlakyStore: BoardStore {
     func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         inner.deleteBoard(id, completion)
     }
+    func importBoard(
+        _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, StoreError>) -> Void
+    ) {
+        inner.importBoard(archive, replacing: replacing, completion)
+    }
 
     func loadBoard(_ id: String, historyLimit: Int, _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void) {
         inner.loadBoard(id, historyLimit: historyLimit, completion)

@@ -398,7 +398,9 @@ public final class PostgresCluster: @unchecked Sendable {
         return PostgresProcess(pid: pid, startTime: fields.startTime)
     }
 
-    private func client(_ tool: String, _ arguments: [String]) throws -> PythonTools.CommandOutcome {
+    /// Runs a client tool of the server's binaries (`pg_dump`, `pg_restore`, `createdb`, …)
+    /// against this server as its user: `-h`, `-p` and `-U` come first.
+    public func client(_ tool: String, _ arguments: [String]) throws -> PythonTools.CommandOutcome {
         try PythonTools.run(
             binaries + "/" + tool, ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user] + arguments,
             environment: Self.environment(), timeout: 60)

@@ -105,13 +105,14 @@ public struct BoardAdministration: Sendable {
     }
 
     /// One request, waited for; any answer at all is a response.
-    private func exchange(_ method: HTTPMethod, _ path: String) throws(BoardAdministrationError) -> HTTPClientCall.Response {
+    func exchange(_ method: HTTPMethod, _ path: String, body: [UInt8] = []) throws(BoardAdministrationError) -> HTTPClientCall.Response {
         var headers = HTTPHeaders()
         if let token { headers.set("Authorization", "Bearer \(token)") }
+        if !body.isEmpty { headers.set("Content-Type", "application/json") }
         let answer = Mutex<Result<HTTPClientCall.Response, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         HTTPClientCall.perform(
-            method, host: address.host, port: address.port, path: path, headers: headers, loop: Self.loop, transport: transport,
+            method, host: address.host, port: address.port, path: path, headers: headers, body: body, loop: Self.loop, transport: transport,
             timeout: timeout
         ) { result in
             answer.withLock { $0 = result }
@@ -125,7 +126,7 @@ public struct BoardAdministration: Sendable {
     }
 
     /// The body of a 2xx answer; any other fails with the server's message.
-    private func body(of response: HTTPClientCall.Response) throws(BoardAdministrationError) -> [UInt8] {
+    func body(of response: HTTPClientCall.Response) throws(BoardAdministrationError) -> [UInt8] {
         guard !(200..<300).contains(response.status) else { return response.body }
         // The API's error body names the reason; anything else is shown as sent.
         let message =
@@ -134,7 +135,7 @@ public struct BoardAdministration: Sendable {
         throw .refused(server: server, status: response.status, message: message)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(BoardAdministrationError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(BoardAdministrationError) -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {

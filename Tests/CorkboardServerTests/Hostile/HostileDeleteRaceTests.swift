@@ -20,6 +20,11 @@ final class HeldAppendStore: BoardStore {
         inner.createBoard(board, epoch: epoch, completion)
     }
     func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) { inner.deleteBoard(id, completion) }
+    func importBoard(
+        _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, StoreError>) -> Void
+    ) {
+        inner.importBoard(archive, replacing: replacing, completion)
+    }
     func loadBoard(_ id: String, historyLimit: Int, _ completion: @escaping @Sendable (Result<StoredBoard?, StoreError>) -> Void) {
         inner.loadBoard(id, historyLimit: historyLimit, completion)
     }

@@ -32,6 +32,11 @@ final class OutageStore: BoardStore {
     func deleteBoard(_ id: String, _ completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         inner.deleteBoard(id, completion)
     }
+    func importBoard(
+        _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, StoreError>) -> Void
+    ) {
+        inner.importBoard(archive, replacing: replacing, completion)
+    }
 
     func close() { inner.close() }
 
