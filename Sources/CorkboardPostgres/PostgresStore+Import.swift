@@ -60,6 +60,12 @@ extension PostgresStore {
                     SELECT pg_notify($4, id || ' ' || epoch) FROM gone
                     """,
                     [id, existing.epoch, String(existing.seq), replacementsChannel]),
+                // Told to the webhooks as a deletion, as deleteBoard tells it: the endpoints'
+                // cursors of the board go, its imported log is delivered from its start.
+                PostgresStatement(
+                    "INSERT INTO webhook_notice (kind, board, at) VALUES ($1, $2, $3::bigint)",
+                    [WebhookNotice.Kind.deleted.rawValue, id, String(WebhookNotice.nowMilliseconds)]),
+                PostgresStatement("DELETE FROM webhook_cursor WHERE stream = 'board:' || $1", [id]),
             ]
         }
         let snapshot = String(decoding: try JSONEncoder().encode(plan.snapshot), as: UTF8.self)
@@ -87,6 +93,10 @@ extension PostgresStore {
                     """,
                     [id, String(decoding: try encoder.encode(rows), as: UTF8.self)]))
         }
+        statements.append(
+            PostgresStatement(
+                "INSERT INTO webhook_notice (kind, board, at) VALUES ($1, $2, $3::bigint)",
+                [WebhookNotice.Kind.created.rawValue, id, String(WebhookNotice.nowMilliseconds)]))
         return statements
     }
 

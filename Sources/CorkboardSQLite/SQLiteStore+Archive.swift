@@ -71,10 +71,16 @@ extension SQLiteStore {
         guard let plan = ArchiveImport(archive, existing: existing.map { ($0.seq, $0.epoch) }) else {
             return .failure(.conflict(currentSeq: existing?.seq ?? 0))
         }
-        if existing != nil { _ = try BoardTables.deleteBoard(db, archive.board.id) }
+        // Told to the webhooks as what it is: the board there goes (its endpoints' cursors with
+        // it), a board comes, and its imported log is delivered from its start.
+        if existing != nil {
+            _ = try BoardTables.deleteBoard(db, archive.board.id)
+            try WebhookTables.record(db, .deleted, board: archive.board.id)
+        }
         try BoardTables.insertBoard(
             db, plan.board, seq: plan.seq, epoch: plan.epoch, snapshot: plan.snapshot, snapshotSeq: plan.snapshotSeq)
         _ = try BoardTables.insertEvents(db, board: plan.board.id, plan.events)
+        try WebhookTables.record(db, .created, board: plan.board.id)
         return .success(plan.imported(replacedExisting: existing != nil))
     }
 

@@ -203,6 +203,11 @@ public final class MemoryStore: BoardStore {
             }
             boards?[archive.board.id] = Entry(
                 epoch: plan.epoch, base: plan.snapshot, title: plan.board.title, baseSeq: plan.snapshotSeq, events: plan.events)
+            // As the durable stores tell the webhooks: the board there went, a board came.
+            webhooks.withLock { tables in
+                if existing != nil { tables.record(.deleted, board: archive.board.id) }
+                tables.record(.created, board: archive.board.id)
+            }
             return .success(plan.imported(replacedExisting: existing != nil))
         }
         completion(result)

@@ -80,6 +80,30 @@ import Testing
             try wait { store.webhookProgress(endpoint: "crm", $0) }.get() == WebhookProgress(notices: notices[1].id, boards: [:], status: "ok"))
     }
 
+    @Test(arguments: StoreFactory.all) func anImportIsToldAsABoardCreatedAndAReplacementDropsTheCursors(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let boards = opened.store
+        let store = try Self.keeping(boards)
+        try wait { store.startWebhookProgress(endpoint: "crm", boards: [:], $0) }.get()
+        let first = try #require(try wait { store.webhookProgress(endpoint: "crm", $0) }.get().notices)
+        let archive = BoardArchive(
+            board: try Contract.board(after: Contract.events(1...3)), seq: 3, epoch: "e-archive",
+            history: ArchivedHistory(snapshot: Contract.board(), snapshotSeq: 0, events: Contract.events(1...3)))
+
+        _ = try wait { boards.importBoard(archive, replacing: false, $0) }.get()
+        try wait { store.advanceWebhookCursor(endpoint: "crm", stream: .board("b"), to: 3, $0) }.get()
+        // A refused import tells nothing.
+        #expect(wait { boards.importBoard(archive, replacing: false, $0) }.failure == .alreadyExists)
+        _ = try wait { boards.importBoard(archive, replacing: true, $0) }.get()
+
+        let notices = try wait { store.webhookNotices(after: first, limit: 10, $0) }.get()
+        #expect(notices.map(\.kind) == [.created, .deleted, .created])
+        #expect(notices.allSatisfy { $0.board == "b" })
+        // The replaced board's cursor went: its imported log is delivered from seq 1.
+        #expect(try wait { store.webhookProgress(endpoint: "crm", $0) }.get().boards == [:])
+    }
+
     @Test(arguments: StoreFactory.all) func theDeliveryLeaseIsHeldByOneNodeAtATime(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }
