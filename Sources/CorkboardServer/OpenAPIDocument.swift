@@ -6,7 +6,7 @@
 /// and `OpenAPIDocument+OperationSchemas.swift`.
 enum OpenAPIDocument {
     /// Kept in the binary, not beside it: `corkboard` is installed as one file.
-    static let bytes = Array(json.utf8)
+    static let bytes = withConventions(json)
 
     static let json = #"""
         {

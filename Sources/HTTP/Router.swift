@@ -42,6 +42,7 @@ public typealias ProtocolSwitch = @Sendable (Connection) -> ConnectionHandler
 public struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Substring]
         let handler: HTTPHandler
     }
@@ -54,10 +55,14 @@ public struct Router: Sendable {
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-        routes.append(Route(method: method, segments: pattern.split(separator: "/"), handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler))
         // HEAD is served wherever GET is, with the body left out by the connection.
-        if method == .GET { routes.append(Route(method: .HEAD, segments: pattern.split(separator: "/"), handler: handler)) }
+        if method == .GET { routes.append(Route(method: .HEAD, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler)) }
     }
+
+    /// Every method and pattern served, in the order added: what a description of the routes
+    /// (an OpenAPI document) must name.
+    public var served: [(method: HTTPMethod, pattern: String)] { routes.map { ($0.method, $0.pattern) } }
 
     /// A method no route serves on a path that some route serves is 405 with `Allow`, whatever
     /// the method (TRACE, QUERY, a token of the client's own): the client learns what the path

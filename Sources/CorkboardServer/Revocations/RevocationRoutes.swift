@@ -51,8 +51,8 @@ enum RevocationRoutes {
 
         route(.DELETE, "/api/revocations") { request, responder in
             guard administrator(request, hub: hub, responder) else { return }
-            let pairs = request.queryPairs
-            guard pairs.count == 1, let target = TokenRevocation.target(kind: pairs[0].name, value: pairs[0].value) else {
+            guard let parameters = QueryParameters.read(request, accepting: ["sub", "jti"], responder) else { return }
+            guard parameters.count == 1, let (kind, value) = parameters.first, let target = TokenRevocation.target(kind: kind, value: value) else {
                 return responder.respond(.error(.badRequest, "name the revocation to take back: ?sub=USER or ?jti=TOKEN_ID"))
             }
             hub.withdrawRevocation(of: target) { result in
