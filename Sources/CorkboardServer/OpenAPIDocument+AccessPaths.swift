@@ -40,7 +40,7 @@ extension OpenAPIDocument {
           "/api/revocations": {
             "get": {
               "operationId": "listRevocations",
-              "summary": "The revocations kept in the store (an owner of every board only), a page at a time, sub before jti, each by its value.",
+              "summary": "The revocations kept in the store (an owner of every board only), a page at a time, by what they name (jti before sub), each by its value.",
               "parameters": [
                 {
                   "$ref": "#/components/parameters/Limit"
