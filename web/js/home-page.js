@@ -41,9 +41,8 @@ async function showBoards() {
     /** @type {string | undefined} */
     let cursor;
     do {
-      const query = new URLSearchParams({ limit: "1000" });
-      if (cursor !== undefined) query.set("cursor", cursor);
-      const response = await fetch(`/api/boards?${query}`, { headers: withToken({ Accept: "application/json" }, token) });
+      const query = cursor === undefined ? "" : `?${new URLSearchParams({ cursor })}`;
+      const response = await fetch(`/api/boards${query}`, { headers: withToken({ Accept: "application/json" }, token) });
       const advice = await refusal(response);
       if (advice) {
         list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
