@@ -220,6 +220,15 @@ extension OpenAPIDocument {
                   }
                 },
                 {
+                  "name": "cursor",
+                  "in": "query",
+                  "schema": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  }
+                },
+                {
                   "name": "limit",
                   "in": "query",
                   "schema": {
