@@ -27,8 +27,8 @@ public final class Hub: Sendable {
     let rooms = Mutex<[String: BoardRoom]>([:])
     private let clientCounter = Atomic<Int>(0)
     /// HTTP callers' operation budgets, in operations and in bytes, by address.
-    private let httpOperationRates: RateTable?
-    private let httpOperationByteRates: RateTable?
+    let httpOperationRates: RateTable?
+    let httpOperationByteRates: RateTable?
     /// `refusedHelloRate`, by client address.
     private let refusedHellos: RateTable?
     /// The serial queues every room's own queue runs on, one per core. A room's queue on its

@@ -50,6 +50,12 @@ struct TokenBucket: Sendable {
         return tokens >= 1 ? 0 : UInt64(((1 - tokens) / limit.perSecond * 1e9).rounded(.up))
     }
 
+    /// The tokens there are now (below zero while a message's debt is paid off).
+    mutating func tokens(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double {
+        refill(now)
+        return tokens
+    }
+
     /// A full bucket is the same as a new one, so a table of buckets may forget it.
     mutating func isFull(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         refill(now)
@@ -91,6 +97,13 @@ struct RateBuckets: Sendable {
         return allowed
     }
 
+    /// The tokens `caller` has now, without taking any (a caller not remembered has a full bucket).
+    mutating func tokens(_ caller: String, now: UInt64) -> Double {
+        guard var bucket = buckets[caller] else { return limit.burst }
+        defer { buckets[caller] = bucket }
+        return bucket.tokens(now: now)
+    }
+
     /// Whether `caller` has a token left, without taking it (a caller not remembered has a full bucket).
     mutating func hasToken(_ caller: String, now: UInt64) -> Bool {
         guard var bucket = buckets[caller] else { return true }
@@ -111,5 +124,11 @@ final class RateTable: Sendable {
 
     func hasToken(_ caller: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         buckets.withLock { $0.hasToken(caller, now: now) }
+    }
+
+    var limit: RateLimit { buckets.withLock { $0.limit } }
+
+    func tokens(_ caller: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double {
+        buckets.withLock { $0.tokens(caller, now: now) }
     }
 }

@@ -47,7 +47,8 @@ enum BoardAPI {
             }
         }
 
-        route(.GET, "/api/openapi.json") { _, responder in
+        route(.GET, "/api/openapi.json") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             responder.respond(.json(.ok, OpenAPIDocument.bytes))
         }
 
@@ -57,18 +58,25 @@ enum BoardAPI {
         ArchiveRoutes.add(using: route, hub: hub)
 
         route(.GET, "/api/boards") { request, responder in
+            guard let parameters = QueryParameters.read(request, accepting: ListPage.parameters, responder) else { return }
+            let page: ListPage
+            switch ListPage.parse(parameters) {
+            case .success(let parsed): page = parsed
+            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
+            }
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
             hub.listBoards { result in
                 responder.respond(
                     result.map { summaries in
-                        // Only the boards this token may see.
-                        let visible = summaries.filter { holder.role(on: $0.id) != nil }
-                        return json(.ok, BoardList(boards: visible))
+                        // Only the boards this token may see, in pages by id.
+                        let visible = page.slice(summaries.filter { holder.role(on: $0.id) != nil }, key: \.id)
+                        return json(.ok, BoardList(boards: visible.entries, next: visible.next))
                     })
             }
         }
 
         route(.POST, "/api/boards") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             switch WireFormat.decodeNewBoard(Data(request.body)) {
             case .failure(let error):
                 responder.respond(.error(.badRequest, error.message))
@@ -81,6 +89,7 @@ enum BoardAPI {
         }
 
         route(.GET, "/api/boards/{id}") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             let board = request.pathParameters["id"] ?? ""
             guard authorize(request, board: board, hub: hub, responder) != nil else { return }
             hub.document(board: board) { result in
@@ -93,6 +102,7 @@ enum BoardAPI {
         }
 
         route(.DELETE, "/api/boards/{id}") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             let board = request.pathParameters["id"] ?? ""
             guard let role = authorize(request, board: board, hub: hub, responder) else { return }
             guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may delete a board")) }
@@ -100,6 +110,7 @@ enum BoardAPI {
         }
 
         route(.PATCH, "/api/boards/{id}") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             let board = request.pathParameters["id"] ?? ""
             guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
             let title: String
@@ -114,7 +125,12 @@ enum BoardAPI {
                 caller: request.clientAddress ?? "local",
                 bytes: request.body.count
             ) { result in
-                responder.respond(result.map { BoardRename.response(to: $0, board: board, title: title) })
+                responder.respond(
+                    result.map { outcome in
+                        let response = BoardRename.response(to: outcome, board: board, title: title)
+                        guard response.status == .tooManyRequests else { return response }
+                        return RateLimitFields.tooManyRequests(response, hub: hub, caller: request.clientAddress ?? "local")
+                    })
             }
         }
 
@@ -146,6 +162,7 @@ enum BoardAPI {
             EventStreamRoute.handler(hub: hub, settings: eventStreams, outputBound: outputBound, openStreams: openStreams))
 
         route(.POST, "/api/boards/{id}/ops") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             let board = request.pathParameters["id"] ?? ""
             guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
@@ -156,16 +173,14 @@ enum BoardAPI {
                 ) { result in
                     responder.respond(
                         result.map { outcome in
-                            let message = ServerMessage(outcome)
-                            var response = json(status(of: message), message)
-                            // A whole second always refills at least one token of any rate.
-                            if response.status == .tooManyRequests { response.headers.set("Retry-After", "1") }
-                            return response
+                            let response = OperationAnswer.response(ServerMessage(outcome))
+                            guard response.status == .tooManyRequests else { return response }
+                            return RateLimitFields.tooManyRequests(response, hub: hub, caller: request.clientAddress ?? "local")
                         })
                 }
             case .rejected(let rejected):
                 // It names its opId: the operation's outcome, as a WebSocket member gets it.
-                responder.respond(json(.badRequest, ServerMessage.rejected(rejected)))
+                responder.respond(OperationAnswer.response(.rejected(rejected)))
             case .error(let error):
                 responder.respond(.error(.badRequest, error.message))
             case .message:

@@ -25,11 +25,8 @@ enum BoardRename {
         case .rejected(let rejection), .repeated(.rejected(let rejection)):
             guard rejection.code == .rateLimited else { return .error(BoardAPI.status(of: rejection.code), rejection.message) }
             // The rate's own message asks for the same opId again, which a PATCH does not have.
-            // A whole second always refills at least one token of any rate.
-            var response = HTTPResponse.error(
-                .tooManyRequests, "more operations from this address than the server's rate allows; retry after Retry-After")
-            response.headers.set("Retry-After", "1")
-            return response
+            // Its Retry-After and RateLimit fields are added by the route (RateLimitFields).
+            return .error(.tooManyRequests, "more operations from this address than the server's rate allows; retry after Retry-After")
         }
     }
 

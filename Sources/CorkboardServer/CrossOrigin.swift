@@ -35,8 +35,8 @@ struct CrossOrigin: Sendable {
             response.headers.set("Vary", response.headers["Vary"].map { "\($0), Origin" } ?? "Origin")
             if let origin {
                 response.headers.set("Access-Control-Allow-Origin", origin)
-                // A 429's `Retry-After` says when to try again; a page must be able to read it.
-                response.headers.set("Access-Control-Expose-Headers", "Retry-After")
+                // A 429's `Retry-After` and RateLimit fields say when to try again; a page must be able to read them.
+                response.headers.set("Access-Control-Expose-Headers", RateLimitFields.exposed.joined(separator: ", "))
             }
             return response
         }

@@ -40,7 +40,15 @@ extension OpenAPIDocument {
           "/api/revocations": {
             "get": {
               "operationId": "listRevocations",
-              "summary": "The revocations kept in the store (an owner of every board only).",
+              "summary": "The revocations kept in the store (an owner of every board only), a page at a time, by what they name (jti before sub), each by its value.",
+              "parameters": [
+                {
+                  "$ref": "#/components/parameters/Limit"
+                },
+                {
+                  "$ref": "#/components/parameters/Cursor"
+                }
+              ],
               "responses": {
                 "200": {
                   "description": "The revocations.",
@@ -69,6 +77,14 @@ extension OpenAPIDocument {
             "head": {
               "operationId": "listRevocationsHead",
               "summary": "GET without the body.",
+              "parameters": [
+                {
+                  "$ref": "#/components/parameters/Limit"
+                },
+                {
+                  "$ref": "#/components/parameters/Cursor"
+                }
+              ],
               "responses": {
                 "200": {
                   "description": "As GET."
@@ -265,6 +281,10 @@ extension OpenAPIDocument {
                 "items": {
                   "$ref": "#/components/schemas/Revocation"
                 }
+              },
+              "next": {
+                "type": "string",
+                "description": "present when there is a next page: its cursor"
               }
             }
           }

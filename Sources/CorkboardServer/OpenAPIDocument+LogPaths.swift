@@ -136,10 +136,19 @@ extension OpenAPIDocument {
                   "schema": {
                     "type": "integer",
                     "minimum": 0,
-                    "maximum": 9007199254740991,
-                    "default": 0
+                    "maximum": 9007199254740991
                   },
-                  "description": "the cursor: events after this seq"
+                  "description": "the cursor: events after this seq (0 when neither since nor cursor is given)"
+                },
+                {
+                  "name": "cursor",
+                  "in": "query",
+                  "schema": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "description": "the same cursor as since, by the name every list takes (give one of the two)"
                 },
                 {
                   "name": "limit",
@@ -207,8 +216,16 @@ extension OpenAPIDocument {
                   "schema": {
                     "type": "integer",
                     "minimum": 0,
-                    "maximum": 9007199254740991,
-                    "default": 0
+                    "maximum": 9007199254740991
+                  }
+                },
+                {
+                  "name": "cursor",
+                  "in": "query",
+                  "schema": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
                   }
                 },
                 {

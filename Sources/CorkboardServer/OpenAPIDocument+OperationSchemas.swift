@@ -419,12 +419,16 @@ extension OpenAPIDocument {
           },
           "Rejected": {
             "type": "object",
-            "description": "The operation's rejection; nothing changed.",
+            "description": "The operation's rejection; nothing changed. Over HTTP it carries error, as every error body does.",
             "required": [
               "type",
               "code"
             ],
             "properties": {
+              "error": {
+                "type": "string",
+                "description": "the status's reason, lower case (over HTTP)"
+              },
               "type": {
                 "type": "string",
                 "const": "rejected"
@@ -434,6 +438,7 @@ extension OpenAPIDocument {
                 "description": "the opId as sent"
               },
               "code": {
+                "type": "string",
                 "enum": [
                   "invalid",
                   "gone",
@@ -465,7 +470,7 @@ extension OpenAPIDocument {
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 9007199254740991,
-                "description": "present when the board has events after this page: the since of the next"
+                "description": "present when the board has events after this page: the since (or cursor) of the next"
               }
             }
           }

@@ -8,7 +8,15 @@ extension OpenAPIDocument {
           "/api/boards": {
             "get": {
               "operationId": "listBoards",
-              "summary": "The boards the token may see, sorted by id.",
+              "summary": "The boards the token may see, sorted by id, a page at a time.",
+              "parameters": [
+                {
+                  "$ref": "#/components/parameters/Limit"
+                },
+                {
+                  "$ref": "#/components/parameters/Cursor"
+                }
+              ],
               "responses": {
                 "200": {
                   "description": "The boards.",
@@ -37,6 +45,14 @@ extension OpenAPIDocument {
             "head": {
               "operationId": "listBoardsHead",
               "summary": "GET without the body.",
+              "parameters": [
+                {
+                  "$ref": "#/components/parameters/Limit"
+                },
+                {
+                  "$ref": "#/components/parameters/Cursor"
+                }
+              ],
               "responses": {
                 "200": {
                   "description": "As GET."

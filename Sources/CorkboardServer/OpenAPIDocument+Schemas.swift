@@ -192,6 +192,10 @@ extension OpenAPIDocument {
                 "items": {
                   "$ref": "#/components/schemas/BoardSummary"
                 }
+              },
+              "next": {
+                "type": "string",
+                "description": "present when there is a next page: its cursor"
               }
             }
           },

@@ -6,7 +6,7 @@
 /// and `OpenAPIDocument+OperationSchemas.swift`.
 enum OpenAPIDocument {
     /// Kept in the binary, not beside it: `corkboard` is installed as one file.
-    static let bytes = Array(json.utf8)
+    static let bytes = withConventions(json)
 
     static let json = #"""
         {
@@ -14,7 +14,7 @@ enum OpenAPIDocument {
           "info": {
             "title": "Corkboard HTTP API",
             "version": "\#(CorkboardVersion.current)",
-            "description": "Boards of collections of items, reordered live by people and bots. The normative description is docs/protocol.md#8-http-api; the WebSocket protocol (corkboard.v1 on /ws) is not described here. Every failure that is not an operation's outcome has the body {\"error\",\"message\"}."
+            "description": "Boards of collections of items, reordered live by people and bots. The normative description is docs/protocol.md#8-http-api; the WebSocket protocol (corkboard.v1 on /ws) is not described here. The conventions of every endpoint (docs/protocol.md#conventions): lists in pages (limit, cursor, next), unknown or repeated query parameters refused with 400, every error body with error and message (a rejected operation's also with its type, opId and code), and a 429 with Retry-After and the RateLimit-Policy and RateLimit fields."
           },
           "security": [
             {},
@@ -102,7 +102,7 @@ enum OpenAPIDocument {
               "bearer": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "A token of the token file, or a signed per-user token: a JWT, HS256 with a token secret, or RS256 or ES256 with a public key or JWK Set (docs/security.md#signed-tokens); ignored in open mode."
+                "description": "Either a token of the token file (--tokens, docs/security.md#token-file), or a signed per-user token minted by your backend: a JWT, HS256 with a token secret (--token-secret-file), or RS256 or ES256 checked with a public key (--token-public-key-file) or a JWK Set (--token-jwks-file) (docs/security.md#signed-tokens); a revoked one is refused (docs/security.md#revoking-tokens). Ignored in open mode."
               }
             }
           }

@@ -40,8 +40,12 @@ enum OperationsRoutes {
         }
     }
 
-    /// 503 `{"status":"unavailable","reason":"…"}`.
+    /// 503 `{"status":"unavailable","reason":"…"}`, with the `error` and `message` every error
+    /// body has (docs/protocol.md#conventions) beside what load balancers' checks already read.
     private static func notReady(_ reason: String) -> HTTPResponse {
-        .json(.serviceUnavailable, Array(#"{"status":"unavailable","reason":\#(JSONString.quote(reason))}"#.utf8))
+        let reason = JSONString.quote(reason)
+        return .json(
+            .serviceUnavailable,
+            Array(#"{"status":"unavailable","reason":\#(reason),"error":"service unavailable","message":\#(reason)}"#.utf8))
     }
 }

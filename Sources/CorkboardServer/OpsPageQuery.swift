@@ -1,7 +1,8 @@
-/// The query of `GET /api/boards/{id}/ops`: `since` (the cursor: a seq, default 0) and
-/// `limit` (events per page, 1…10,000, default 1,000). Anything else, a repeated parameter or
-/// a value out of range is refused (400) rather than guessed at: a client that misspells
-/// `limit` learns it at once instead of reading pages of a size it did not ask for.
+/// The query of `GET /api/boards/{id}/ops`: where the page starts, `since` or `cursor` (the
+/// same thing, the seq after which it starts, default 0: `cursor` is the name every list takes,
+/// docs/protocol.md#conventions, and `since` the one clients used first), and `limit` (events
+/// per page, 1…10,000, default 1,000: a log is read in larger pages than a list). Anything else,
+/// a repeated parameter or a value out of range is refused (400), as everywhere.
 struct OpsPageQuery: Equatable {
     static let defaultLimit = 1000
     static let maxLimit = 10_000
@@ -11,31 +12,28 @@ struct OpsPageQuery: Equatable {
 
     /// The query, or the message of the 400 that refuses it.
     static func parse(_ pairs: [(name: String, value: String)]) -> Result<OpsPageQuery, QueryError> {
+        let parameters: [String: String]
+        switch QueryParameters.parse(pairs, accepting: ["since", "cursor", "limit"], route: "GET …/ops") {
+        case .success(let parsed): parameters = parsed
+        case .failure(let error): return .failure(error)
+        }
         var query = OpsPageQuery()
-        var seen: Set<String> = []
-        for (name, value) in pairs {
-            guard seen.insert(name).inserted else { return .failure(QueryError("\(name) is given twice")) }
-            switch name {
-            case "since":
-                guard let since = Int(value), since >= 0 else {
-                    return .failure(QueryError("since must be a seq (a whole number ≥ 0), not \"\(value)\""))
-                }
-                query.since = since
-            case "limit":
-                guard let limit = Int(value), (1...maxLimit).contains(limit) else {
-                    return .failure(QueryError("limit must be a whole number from 1 to \(maxLimit), not \"\(value)\""))
-                }
-                query.limit = limit
-            default:
-                return .failure(QueryError("unknown query parameter \"\(name)\": GET …/ops takes since and limit"))
+        if parameters["since"] != nil && parameters["cursor"] != nil {
+            return .failure(QueryError("give since or cursor, not both: they are the same seq"))
+        }
+        for name in ["since", "cursor"] {
+            guard let value = parameters[name] else { continue }
+            guard let since = Int(value), since >= 0 else {
+                return .failure(QueryError("\(name) must be a seq (a whole number ≥ 0), not \"\(value)\""))
             }
+            query.since = since
+        }
+        if let value = parameters["limit"] {
+            guard let limit = Int(value), (1...maxLimit).contains(limit) else {
+                return .failure(QueryError("limit must be a whole number from 1 to \(maxLimit), not \"\(value)\""))
+            }
+            query.limit = limit
         }
         return .success(query)
     }
-}
-
-/// Why a query was refused: the message of its 400.
-struct QueryError: Error, Equatable {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

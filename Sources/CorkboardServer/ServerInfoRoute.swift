@@ -12,6 +12,7 @@ enum ServerInfoRoute {
     static func add(to router: inout Router, allowedOrigins: Set<String>?) {
         router.add(.GET, "/api") { request, responder in
             let responder = CrossOrigin.readableByAnyOrigin(responder)
+            guard QueryParameters.read(request, responder) != nil else { return }
             let origin = request.headers["Origin"]
             var info: [String: JSONValue] = [
                 "server": "corkboard", "version": .string(CorkboardVersion.current), "protocol": "corkboard.v1",

@@ -34,11 +34,16 @@ public struct BoardDocument: Sendable, Hashable, Codable {
     }
 }
 
-/// `GET /api/boards`: `{"boards":[{"id","title","seq"}]}`.
+/// `GET /api/boards?limit=N&cursor=C`: `{"boards":[{"id","title","seq"}],"next":C}`, in pages
+/// by id; `next` (the `cursor` of the next page) only when there is one.
 public struct BoardList: Sendable, Hashable, Codable {
     public var boards: [BoardSummary]
+    public var next: String?
 
-    public init(boards: [BoardSummary]) { self.boards = boards }
+    public init(boards: [BoardSummary], next: String? = nil) {
+        self.boards = boards
+        self.next = next
+    }
 }
 
 /// `GET /api/boards/{id}/ops?since=N&limit=M`: `{"events":[…],"next":S}`, each event exactly

@@ -62,6 +62,10 @@ public struct Router: Sendable {
         if method == .GET { routes.append(Route(method: .HEAD, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler)) }
     }
 
+    /// Every method and pattern served, in the order added: what a description of the routes
+    /// (an OpenAPI document) must name.
+    public var served: [(method: HTTPMethod, pattern: String)] { routes.map { ($0.method, $0.pattern) } }
+
     /// A method no route serves on a path that some route serves is 405 with `Allow`, whatever
     /// the method (TRACE, QUERY, a token of the client's own): the client learns what the path
     /// takes. Elsewhere an unknown method is 501, and a known one goes to the fallback.

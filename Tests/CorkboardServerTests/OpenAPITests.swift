@@ -1,19 +1,48 @@
+import CorkboardHub
 import CorkboardModel
-import CorkboardServer
+import CorkboardStore
 import CorkboardWire
 import Foundation
+import HTTP
+import Logging
+import Sockets
 import TestSupport
 import Testing
+
+@testable import CorkboardServer
 
 /// The OpenAPI 3.1 description served at `GET /api/openapi.json`: it names exactly the paths
 /// and methods the server serves, and schemathesis, driving a real `corkboard serve` from it,
 /// finds no answer that breaks it (docs/protocol.md#8-http-api).
 @Suite(.threadsOfTheirOwn) struct OpenAPITests {
-    static let paths: Set<String> = [
-        "/api", "/api/boards", "/api/boards/{id}", "/api/boards/{id}/events", "/api/boards/{id}/ops", "/api/openapi.json",
-        "/api/revocations", "/api/admin/access", "/api/admin/overview", "/api/admin/drain",
-        "/api/webhooks", "/api/webhooks/{id}", "/api/boards/{id}/archive",
-    ]
+    /// Every `/api` route the server adds (the API's and `GET /api`'s), as `METHOD path`: a route
+    /// added without its description in the document fails `theDocumentNamesEveryRouteTheServerServes`.
+    static func servedRoutes() -> Set<String> {
+        var logger = Logger(label: "openapi-test")
+        logger.logLevel = .critical
+        let hub = Hub(store: MemoryStore(), logger: logger)
+        let router = Routes.make(
+            configuration: ServerConfiguration(), staticFiles: nil, hub: hub, metrics: ServerMetrics(), traffic: TrafficCounters(),
+            readiness: Readiness())
+        return Set(router.served.filter { $0.pattern.hasPrefix("/api") }.map { "\($0.method.rawValue) \($0.pattern)" })
+    }
+
+    static func documentedRoutes(_ document: JSONObject) throws -> Set<String> {
+        var routes: Set<String> = []
+        for (path, item) in try #require(document["paths"]?.objectValue) {
+            for method in (item.objectValue ?? [:]).keys where method != "parameters" { routes.insert("\(method.uppercased()) \(path)") }
+        }
+        return routes
+    }
+
+    @Test func theDocumentNamesEveryRouteTheServerServes() throws {
+        let server = try TestServer()
+        let document = try #require(try BoardAPI(port: server.port).get("/api/openapi.json").object)
+        let served = Self.servedRoutes()
+        let documented = try Self.documentedRoutes(document)
+        #expect(served.subtracting(documented).isEmpty, "served, not in the document: \(served.subtracting(documented).sorted())")
+        #expect(documented.subtracting(served).isEmpty, "in the document, not served: \(documented.subtracting(served).sorted())")
+    }
 
     @Test func theDocumentNamesEveryPathWithTheMethodsTheServerAllows() throws {
         let server = try TestServer()
@@ -26,7 +55,7 @@ import Testing
         // The document describes this server's API: its version is the server's (docs/versioning.md).
         #expect(document["info"]?.objectValue?["version"] == .string(CorkboardVersion.current))
         let paths = try #require(document["paths"]?.objectValue)
-        #expect(Set(paths.keys) == Self.paths)
+        #expect(paths.count >= 7)
         for (path, item) in paths {
             let documented = Set((item.objectValue ?? [:]).keys.filter { $0 != "parameters" }.map { $0.uppercased() })
             // The server's own list, from the path's OPTIONS.
@@ -41,6 +70,36 @@ import Testing
             let names = reference.split(separator: "/").dropFirst().map(String.init)
             let target = names.reduce(JSONValue.object(document) as JSONValue?) { $0?.objectValue?[$1] }
             #expect(target != nil, "\(reference) leads nowhere")
+        }
+    }
+
+    /// The conventions (docs/protocol.md#conventions) in the document: every operation lists the
+    /// 400 an unknown query parameter gets, every one taking a body the 413 of one too large,
+    /// every 429 its Retry-After and RateLimit headers, and the lists their limit and cursor.
+    @Test func everyOperationListsTheStatusesOfTheConventions() throws {
+        let server = try TestServer()
+        let document = try #require(try BoardAPI(port: server.port).get("/api/openapi.json").object)
+        for (path, item) in try #require(document["paths"]?.objectValue) {
+            for (method, operation) in item.objectValue ?? [:] where !["parameters", "options"].contains(method) {
+                let fields = try #require(operation.objectValue)
+                let responses = fields["responses"]?.objectValue ?? [:]
+                #expect(responses["400"] != nil, "\(method.uppercased()) \(path) does not list 400")
+                if fields["requestBody"] != nil { #expect(responses["413"] != nil, "\(method.uppercased()) \(path) does not list 413") }
+                if let tooMany = responses["429"]?.objectValue {
+                    let headers = Set((tooMany["headers"]?.objectValue ?? [:]).keys)
+                    #expect(headers.isSuperset(of: ["Retry-After", "RateLimit-Policy", "RateLimit"]), "\(method.uppercased()) \(path): \(headers)")
+                }
+            }
+        }
+        for path in ["/api/boards", "/api/revocations"] {
+            let listing = document["paths"]?.objectValue?[path]?.objectValue?["get"]?.objectValue?["parameters"]
+            guard case .array(let parameters)? = listing else {
+                Issue.record("\(path) has no parameters")
+                continue
+            }
+            #expect(
+                Set(parameters.compactMap { $0.objectValue?["$ref"]?.stringValue })
+                    == ["#/components/parameters/Limit", "#/components/parameters/Cursor"], "\(path)")
         }
     }
 
@@ -84,48 +143,71 @@ import Testing
 
     @Test func schemathesisFindsNothingWrong() throws {
         let python = try SchemathesisTools.python()
-        let server = try ChildServer(createsBoard: false)
-        var demo = HubFixture.standardBoard
-        demo.id = "demo"
-        try BoardAPI(port: server.port).createBoard(demo)
-        let config = try server.folder.write(
-            "schemathesis.toml",
-            """
-            # 413 (a body over 1 MiB) is a refusal too; 410 and 423 answer a request that is
-            # wrong for the board's state.
-            [checks.negative_data_rejection]
-            expected-statuses = [400, 403, 404, 405, 409, 410, 413, 423, 429]
-            """)
-        // In the server's folder: schemathesis keeps a cache in its working folder.
-        let outcome = try PythonTools.run(
-            python.executable,
-            [
-                "-m", "schemathesis.cli", "--config-file", config, "run", "http://127.0.0.1:\(server.port)/api/openapi.json",
-                "--checks", "all",
-                // Left out: positive_data_acceptance, because a request the schema allows may
-                // rightly be refused (ids are unique per board and counted in bytes, operations
-                // meet the board's state); ensure_resource_availability, because schemathesis
-                // puts an id it read from a response into the path without encoding `%` (a
-                // board created as "%2E" is then asked for as /api/boards/%2E, that is ".").
-                // The test above covers such ids.
-                "--exclude-checks", "positive_data_acceptance,ensure_resource_availability",
-                // The preflights answer for any id, existing or not (a page must not learn
-                // which boards exist before its request is made), which schemathesis takes
-                // for a deleted board still there. CrossOriginTests checks them.
-                "--exclude-method", "OPTIONS",
-                // The event stream never ends by itself: a request schemathesis makes to it would
-                // wait for its timeout. Its HEAD is checked; EventStreamTests check the stream.
-                "--exclude-operation-id", "streamEvents",
-                // Any seed; 23 stopped passing when info.version changed (the document is part of
-                // what the seed drives): its fuzzing of DELETE /api/boards/{id} then hits an
-                // IndexError inside Hypothesis 6.170's target optimiser ("Index 26 out of range"),
-                // a fault of the tool, reported as a runtime error, not a check.
-                "--max-examples", "20", "--max-time", "100", "--workers", "1", "--seed", "29",
-                "--generation-database", "none", "--no-color", "--output-truncate", "true",
-            ], environment: python.environment, workingDirectory: server.folder.path, timeout: 400)
+        // A fresh server for each seed: what a run leaves (boards, opIds already used) would
+        // change the next one's answers (a repeated opId is answered with its first outcome).
+        func runOnNewServer(seed: Int) throws -> (outcome: PythonTools.CommandOutcome, stillRunning: Bool) {
+            let server = try ChildServer(createsBoard: false)
+            var demo = HubFixture.standardBoard
+            demo.id = "demo"
+            try BoardAPI(port: server.port).createBoard(demo)
+            return (try run(seed: seed, server: server), server.isRunning)
+        }
+        func run(seed: Int, server: ChildServer) throws -> PythonTools.CommandOutcome {
+            let config = try server.folder.write(
+                "schemathesis.toml",
+                """
+                # 413 (a body over 1 MiB) is a refusal too; 410 and 423 answer a request that is
+                # wrong for the board's state.
+                [checks.negative_data_rejection]
+                expected-statuses = [400, 403, 404, 405, 409, 410, 413, 423, 429]
+                """)
+            // In the server's folder: schemathesis keeps a cache in its working folder.
+            return try PythonTools.run(
+                python.executable,
+                [
+                    "-m", "schemathesis.cli", "--config-file", config, "run", "http://127.0.0.1:\(server.port)/api/openapi.json",
+                    "--checks", "all",
+                    // Left out: positive_data_acceptance, because a request the schema allows may
+                    // rightly be refused (ids are unique per board and counted in bytes, operations
+                    // meet the board's state); ensure_resource_availability, because schemathesis
+                    // puts an id it read from a response into the path without encoding `%` (a
+                    // board created as "%2E" is then asked for as /api/boards/%2E, that is ".").
+                    // The test above covers such ids.
+                    "--exclude-checks", "positive_data_acceptance,ensure_resource_availability",
+                    // The preflights answer for any id, existing or not (a page must not learn
+                    // which boards exist before its request is made), which schemathesis takes
+                    // for a deleted board still there. CrossOriginTests checks them.
+                    "--exclude-method", "OPTIONS",
+                    // The event stream never ends by itself: a request schemathesis makes to it would
+                    // wait for its timeout. Its HEAD is checked; EventStreamTests check the stream.
+                    "--exclude-operation-id", "streamEvents",
+                    "--max-examples", "20", "--max-time", "100", "--workers", "1", "--seed", "\(seed)",
+                    "--generation-database", "none", "--no-color", "--output-truncate", "true",
+                ], environment: python.environment, workingDirectory: server.folder.path, timeout: 400)
+        }
+        // Seeds in turn, moving on only past a fault of the tool: Hypothesis 6.170's target
+        // optimiser (which schemathesis always feeds) fails inside itself now and then
+        // ("IndexError: Index 32 out of range" in conjecture/optimiser.py), reported as a runtime
+        // error, not a check; which seed meets it changes with the document (23, then 29 did).
+        // Any other failure fails the test at once.
+        var (outcome, stillRunning) = try runOnNewServer(seed: 29)
+        for seed in [31, 37] where !outcome.succeeded && Self.isOptimiserFault(outcome.standardOutput) {
+            (outcome, stillRunning) = try runOnNewServer(seed: seed)
+        }
         #expect(outcome.succeeded, "schemathesis failed:\n\(PythonTools.tail(outcome.standardOutput, lines: 120))\n\(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("Tested: 33"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
-        #expect(server.isRunning)
+        // Every operation it selected (all but the preflights and the stream) ran, whatever paths
+        // other files add to the document.
+        let selected = outcome.standardOutput.firstMatch(of: /Selected: (\d+)\//).map { String($0.1) } ?? "none"
+        #expect(Int(selected) ?? 0 >= 18, "operations selected: \(selected)")
+        #expect(
+            outcome.standardOutput.contains("Tested: \(selected)\n"), "every documented operation ran:\n\(PythonTools.tail(outcome.standardOutput))")
+        #expect(stillRunning)
+    }
+
+    /// Whether schemathesis failed only with Hypothesis' own IndexError in its target optimiser.
+    static func isOptimiserFault(_ output: String) -> Bool {
+        output.contains("conjecture/optimiser.py") && output.contains("IndexError") && output.contains("Runtime Error: 1")
+            && !output.contains("Failures:")
     }
 
     static func collectReferences(_ value: JSONValue, into references: inout [String]) {

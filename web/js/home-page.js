@@ -34,15 +34,26 @@ async function refusal(response) {
 
 async function showBoards() {
   try {
-    const response = await fetch("/api/boards", { headers: withToken({ Accept: "application/json" }, token) });
-    const advice = await refusal(response);
-    if (advice) {
-      list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
-      return;
-    }
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    /** @type {{ boards: BoardSummary[] }} */
-    const { boards } = await response.json();
+    // Every board, page after page (docs/protocol.md#conventions): a server with more boards
+    // than a page holds shows them all, never a silently cut list.
+    /** @type {BoardSummary[]} */
+    const boards = [];
+    /** @type {string | undefined} */
+    let cursor;
+    do {
+      const query = cursor === undefined ? "" : `?${new URLSearchParams({ cursor })}`;
+      const response = await fetch(`/api/boards${query}`, { headers: withToken({ Accept: "application/json" }, token) });
+      const advice = await refusal(response);
+      if (advice) {
+        list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
+        return;
+      }
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      /** @type {{ boards: BoardSummary[], next?: string }} */
+      const page = await response.json();
+      boards.push(...page.boards);
+      cursor = page.next;
+    } while (cursor !== undefined);
     list.replaceChildren(
       ...boards.map((board) => {
         const item = document.createElement("li");

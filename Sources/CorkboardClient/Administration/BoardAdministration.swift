@@ -56,9 +56,19 @@ public struct BoardAdministration: Sendable {
         transport = { try context.makeClientSession(serverName: host) }
     }
 
-    /// `GET /api/boards`: every board the token may see, as the server lists them.
+    /// `GET /api/boards`: every board the token may see, in the server's order (by id), page
+    /// after page (docs/protocol.md#conventions) until a page has no `next`. The cursor is
+    /// base64url, which a query carries as it is.
     public func listBoards() throws(BoardAdministrationError) -> [BoardSummary] {
-        try decode(BoardList.self, from: body(of: exchange(.GET, "/api/boards"))).boards
+        var boards: [BoardSummary] = []
+        var cursor: String?
+        repeat {
+            let target = "/api/boards?limit=1000" + (cursor.map { "&cursor=" + $0 } ?? "")
+            let page = try decode(BoardList.self, from: body(of: exchange(.GET, target)))
+            boards += page.boards
+            cursor = page.next
+        } while cursor != nil
+        return boards
     }
 
     /// `GET /api/boards/{id}`: the board with its seq and epoch; nil when the server has no

@@ -11,22 +11,21 @@ struct EventStreamQuery: Equatable {
 
     /// The query, or the message of the 400 that refuses it.
     static func parse(_ pairs: [(name: String, value: String)], lastEventID: String?) -> Result<EventStreamQuery, QueryError> {
+        let parameters: [String: String]
+        switch QueryParameters.parse(pairs, accepting: ["since", "epoch"], route: "GET …/events") {
+        case .success(let parsed): parameters = parsed
+        case .failure(let error): return .failure(error)
+        }
         var query = EventStreamQuery()
-        var seen: Set<String> = []
-        for (name, value) in pairs {
-            guard seen.insert(name).inserted else { return .failure(QueryError("\(name) is given twice")) }
-            switch name {
-            case "since":
-                guard let since = seq(value) else {
-                    return .failure(QueryError("since must be a seq (a whole number from 0 to \(Limits.maximumSeq)), not \"\(value)\""))
-                }
-                query.since = since
-            case "epoch":
-                guard !value.isEmpty else { return .failure(QueryError("epoch must not be empty")) }
-                query.epoch = value
-            default:
-                return .failure(QueryError("unknown query parameter \"\(name)\": GET …/events takes since and epoch"))
+        if let value = parameters["since"] {
+            guard let since = seq(value) else {
+                return .failure(QueryError("since must be a seq (a whole number from 0 to \(Limits.maximumSeq)), not \"\(value)\""))
             }
+            query.since = since
+        }
+        if let value = parameters["epoch"] {
+            guard !value.isEmpty else { return .failure(QueryError("epoch must not be empty")) }
+            query.epoch = value
         }
         // An EventSource that has seen no id yet sends no header; an empty one means the same.
         if let lastEventID = lastEventID?.trimmingOWS(), !lastEventID.isEmpty {

@@ -14,14 +14,27 @@ enum RevocationRoutes {
 
     static func add(using route: Route, hub: Hub) {
         route(.GET, "/api/revocations") { request, responder in
+            guard let parameters = QueryParameters.read(request, accepting: ListPage.parameters, responder) else { return }
+            let page: ListPage
+            switch ListPage.parse(parameters) {
+            case .success(let parsed): page = parsed
+            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
+            }
             guard administrator(request, hub: hub, responder) else { return }
             hub.listRevocations { result in
                 responder.respond(
-                    result.map { revocations in BoardAPI.json(.ok, JSONValue.object(["revocations": .array(revocations.map(RevocationEntry.json))])) })
+                    result.map { revocations in
+                        // In pages by what they name: `sub` before `jti`, each by its value.
+                        let listed = page.slice(revocations) { $0.target.kind + ":" + $0.target.value }
+                        var body: [String: JSONValue] = ["revocations": .array(listed.entries.map(RevocationEntry.json))]
+                        if let next = listed.next { body["next"] = .string(next) }
+                        return BoardAPI.json(.ok, JSONValue.object(body))
+                    })
             }
         }
 
         route(.POST, "/api/revocations") { request, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             guard administrator(request, hub: hub, responder) else { return }
             let now = Date()
             let revocation: TokenRevocation
@@ -38,8 +51,8 @@ enum RevocationRoutes {
 
         route(.DELETE, "/api/revocations") { request, responder in
             guard administrator(request, hub: hub, responder) else { return }
-            let pairs = request.queryPairs
-            guard pairs.count == 1, let target = TokenRevocation.target(kind: pairs[0].name, value: pairs[0].value) else {
+            guard let parameters = QueryParameters.read(request, accepting: ["sub", "jti"], responder) else { return }
+            guard parameters.count == 1, let (kind, value) = parameters.first, let target = TokenRevocation.target(kind: kind, value: value) else {
                 return responder.respond(.error(.badRequest, "name the revocation to take back: ?sub=USER or ?jti=TOKEN_ID"))
             }
             hub.withdrawRevocation(of: target) { result in

@@ -293,9 +293,23 @@ def smoke(run):
 
 @scenario("board-list")
 def board_list(run):
-    """`/` lists every board; its form creates a board with To do/Doing/Done and opens /b/{id}."""
-    status, listed = run.server.http("GET", "/api/boards")
-    expected = sorted((f"/b/{b['id']}", b["title"]) for b in listed["boards"])
+    """`/` lists every board, past the API's first page of 100 (it follows `next`); its form creates
+    a board with To do/Doing/Done and opens /b/{id}."""
+    many = [f"many-{n:03}" for n in range(150)]
+    for board in many:
+        status, created = run.server.http("POST", "/api/boards", {"id": board, "title": f"Many {board}", "collections": []})
+        if status != 201:
+            raise ScenarioFailure(f"POST /api/boards {board}: {status} {created}")
+    listed_boards, cursor = [], None
+    while True:
+        status, listed = run.server.http("GET", "/api/boards" + (f"?cursor={cursor}" if cursor else ""))
+        listed_boards += listed["boards"]
+        cursor = listed.get("next")
+        if not cursor:
+            break
+    expected = sorted((f"/b/{b['id']}", b["title"]) for b in listed_boards)
+    if len(expected) < 151:
+        raise ScenarioFailure(f"the API lists {len(expected)} boards, not the 150 made and the demo")
     if ("/b/demo", "Demo") not in expected:
         raise ScenarioFailure(f"the server has no demo board: {listed}")
     page = run.new_page("A")
@@ -335,6 +349,11 @@ def board_list(run):
     page.goto(run.server.origin + "/")
     wait_until("the list shows the new board",
                lambda: lists(expected + [("/b/made-in-browser", "Made in the browser")]))
+    # The other scenarios share this server: it is left with the boards it had, and the one made here.
+    for board in many:
+        status, _ = run.server.http("DELETE", f"/api/boards/{board}")
+        if status != 204:
+            raise ScenarioFailure(f"DELETE /api/boards/{board}: {status}")
     return f"listed {len(expected)} board(s); created made-in-browser from the form"
 
 
