@@ -20,9 +20,26 @@ enum HTTPAuthorization {
         return nil
     }
 
+    /// Whether the request's token is an owner's of every board (who revokes tokens, makes
+    /// webhooks and uses the admin API: each reaches every board), after answering 401 without a
+    /// valid token and 403 with `refusal` for any other token.
+    static func administrator(_ request: HTTPRequest, hub: Hub, refusal: String, _ responder: HTTPResponder) -> Bool {
+        guard let holder = holder(request, hub: hub, responder) else { return false }
+        guard holder.isAdministrator else {
+            responder.respond(.error(.forbidden, refusal))
+            return false
+        }
+        return true
+    }
+
     private static func unauthorized(_ message: String, challenge: String) -> HTTPResponse {
         var response = HTTPResponse.error(.unauthorized, message)
         response.headers.set("WWW-Authenticate", challenge)
         return response
     }
+}
+
+extension TokenHolder {
+    /// An owner of every board (`"boards": "*"`).
+    var isAdministrator: Bool { role == .owner && boards == .all }
 }

@@ -17,30 +17,25 @@ enum AdminRoutes {
         // Asked first by the page, so that it never makes a request it would be refused: a
         // 401 or 403 is what a browser logs as an error, and the page has to say why instead.
         route(.GET, "/api/admin/access") { request, responder in
-            guard noQuery(request, responder) else { return }
+            guard QueryParameters.read(request, responder) != nil else { return }
             responder.respond(BoardAPI.json(.ok, access(request, hub: hub)))
         }
 
         route(.GET, "/api/admin/overview") { request, responder in
-            guard administrator(request, hub: hub, responder) else { return }
-            let query: AdminPageQuery
-            switch AdminPageQuery.parse(request.queryPairs) {
-            case .success(let parsed): query = parsed
-            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
-            }
+            guard administrator(request, hub: hub, responder), let page = ListPage.read(request, responder) else { return }
             hub.onlineBoards { boards in
-                responder.respond(BoardAPI.json(.ok, overview(boards, query: query, hub: hub, node: node)))
+                responder.respond(BoardAPI.json(.ok, overview(boards, page: page, hub: hub, node: node)))
             }
         }
 
         route(.POST, "/api/admin/drain") { request, responder in
-            guard noQuery(request, responder), administrator(request, hub: hub, responder) else { return }
+            guard QueryParameters.read(request, responder) != nil, administrator(request, hub: hub, responder) else { return }
             node.drain(hub: hub)
             responder.respond(BoardAPI.json(.ok, node.json(hub: hub)))
         }
 
         route(.DELETE, "/api/admin/drain") { request, responder in
-            guard noQuery(request, responder), administrator(request, hub: hub, responder) else { return }
+            guard QueryParameters.read(request, responder) != nil, administrator(request, hub: hub, responder) else { return }
             guard !node.readiness.isShuttingDown else {
                 return responder.respond(.error(.conflict, "the node is shutting down (SIGTERM): its drain cannot be taken back"))
             }
@@ -73,16 +68,15 @@ enum AdminRoutes {
     static let refusal = "only an owner of every board (\"boards\": \"*\") may use the admin page"
 
     /// The overview: this node, the other nodes alive, and one page of the boards open here.
-    static func overview(_ boards: [OnlineBoard], query: AdminPageQuery, hub: Hub, node: NodeStatus) -> JSONValue {
-        let after = query.after.map { after in boards.filter { $0.board > after } } ?? boards
-        let page = Array(after.prefix(query.limit))
+    static func overview(_ boards: [OnlineBoard], page: ListPage, hub: Hub, node: NodeStatus) -> JSONValue {
+        let shown = page.slice(boards) { $0.board }
         let here = NodeStatus.id(hub)
         var answer: [String: JSONValue] = [
             "node": node.json(hub: hub),
             "nodes": .array(hub.otherNodes.map { .object(["id": .string($0)]) }),
-            "boards": .array(page.map { board($0, here: here) }),
+            "boards": .array(shown.entries.map { board($0, here: here) }),
         ]
-        if after.count > page.count, let last = page.last { answer["next"] = .string(AdminPageQuery.cursor(after: last.board)) }
+        if let next = shown.next { answer["next"] = .string(next) }
         return .object(answer)
     }
 
@@ -104,25 +98,7 @@ enum AdminRoutes {
         return .object(fields)
     }
 
-    /// Whether the request's token is an owner's of every board, after answering 401 or 403 when it is not.
     private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return false }
-        guard holder.isAdministrator else {
-            responder.respond(.error(.forbidden, refusal))
-            return false
-        }
-        return true
+        HTTPAuthorization.administrator(request, hub: hub, refusal: refusal, responder)
     }
-
-    /// Whether the request has no query, after answering 400 when it has one.
-    private static func noQuery(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
-        guard let name = request.queryPairs.first?.name else { return true }
-        responder.respond(.error(.badRequest, "unknown query parameter \"\(name)\" (this route takes none)"))
-        return false
-    }
-}
-
-extension TokenHolder {
-    /// An owner of every board: who may revoke tokens and use the admin API.
-    fileprivate var isAdministrator: Bool { role == .owner && boards == .all }
 }

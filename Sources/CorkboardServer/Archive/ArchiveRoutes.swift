@@ -77,16 +77,8 @@ enum ArchiveRoutes {
     /// The one query parameter a route takes, `name=true|false` (false when absent), or nil
     /// after answering 400 for any other parameter, a repeat, or another value.
     private static func flag(_ name: String, of request: HTTPRequest, _ responder: HTTPResponder) -> Bool? {
-        let pairs = request.queryPairs
-        if let other = pairs.first(where: { $0.name != name }) {
-            responder.respond(.error(.badRequest, "unknown query parameter \(String(reflecting: other.name)): this route takes \(name)"))
-            return nil
-        }
-        guard pairs.count <= 1 else {
-            responder.respond(.error(.badRequest, "\(name) is given more than once"))
-            return nil
-        }
-        switch pairs.first?.value {
+        guard let parameters = QueryParameters.read(request, accepting: [name], responder) else { return nil }
+        switch parameters[name] {
         case nil, "false": return false
         case "true": return true
         case let value?:

@@ -1,3 +1,5 @@
+import HTTP
+
 /// One page of a list endpoint (docs/protocol.md#conventions): `limit` (1…1000, default 100)
 /// entries after the `cursor`'s, in the order of their sort key, and the cursor of the next
 /// page when there is one.
@@ -27,6 +29,18 @@ struct ListPage: Equatable {
             page.after = key
         }
         return .success(page)
+    }
+
+    /// The page a list route's request asks for (it takes `limit` and `cursor`, and nothing
+    /// else), or nil after answering 400.
+    static func read(_ request: HTTPRequest, _ responder: HTTPResponder) -> ListPage? {
+        guard let parameters = QueryParameters.read(request, accepting: Self.parameters, responder) else { return nil }
+        switch parse(parameters) {
+        case .success(let page): return page
+        case .failure(let error):
+            responder.respond(.error(.badRequest, error.message))
+            return nil
+        }
     }
 
     /// This page of `entries`, sorted here by `key` (unique per entry), and the `next` cursor

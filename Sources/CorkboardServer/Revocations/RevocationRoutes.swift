@@ -14,12 +14,7 @@ enum RevocationRoutes {
 
     static func add(using route: Route, hub: Hub) {
         route(.GET, "/api/revocations") { request, responder in
-            guard let parameters = QueryParameters.read(request, accepting: ListPage.parameters, responder) else { return }
-            let page: ListPage
-            switch ListPage.parse(parameters) {
-            case .success(let parsed): page = parsed
-            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
-            }
+            guard let page = ListPage.read(request, responder) else { return }
             guard administrator(request, hub: hub, responder) else { return }
             hub.listRevocations { result in
                 responder.respond(
@@ -68,11 +63,6 @@ enum RevocationRoutes {
     /// Whether the request's token is an owner's of every board (as `/metrics`' is), after
     /// answering 401 or 403 when it is not.
     private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return false }
-        guard holder.role == .owner, holder.boards == .all else {
-            responder.respond(.error(.forbidden, "only an owner of every board (\"boards\": \"*\") may revoke tokens"))
-            return false
-        }
-        return true
+        HTTPAuthorization.administrator(request, hub: hub, refusal: "only an owner of every board (\"boards\": \"*\") may revoke tokens", responder)
     }
 }

@@ -17,25 +17,18 @@ enum WebhookRoutes {
     static func add(using route: Route, hub: Hub, webhooks: WebhookDeliverer?) {
         route(.GET, "/api/webhooks") { request, responder in
             guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
-            let page: WebhookListQuery
-            do throws(WebhookListQuery.Refusal) {
-                page = try WebhookListQuery(request.queryPairs)
-            } catch {
-                return responder.respond(.error(.badRequest, error.description))
-            }
+            guard let page = ListPage.read(request, responder) else { return }
             endpoints(webhooks, responder) { endpoints in
-                let after = endpoints.filter { endpoint in page.after.map { endpoint.id > $0 } ?? true }
-                let shown = Array(after.prefix(page.limit))
-                listings(shown, webhooks, responder) { listed in
-                    let next = after.count > shown.count ? shown.last.map { WebhookListQuery.cursor(after: $0.id) } : nil
-                    responder.respond(BoardAPI.json(.ok, WebhookPage(webhooks: listed, next: next)))
+                let shown = page.slice(endpoints) { $0.id }
+                listings(shown.entries, webhooks, responder) { listed in
+                    responder.respond(BoardAPI.json(.ok, WebhookPage(webhooks: listed, next: shown.next)))
                 }
             }
         }
 
         route(.GET, "/api/webhooks/{id}") { request, responder in
             guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
-            guard request.queryPairs.isEmpty else { return responder.respond(.error(.badRequest, "GET /api/webhooks/{id} takes no query parameters")) }
+            guard QueryParameters.read(request, responder) != nil else { return }
             let id = request.pathParameters["id"] ?? ""
             endpoints(webhooks, responder) { endpoints in
                 guard let endpoint = endpoints.first(where: { $0.id == id }) else {
@@ -47,7 +40,7 @@ enum WebhookRoutes {
 
         route(.POST, "/api/webhooks") { request, responder in
             guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
-            guard request.queryPairs.isEmpty else { return responder.respond(.error(.badRequest, "POST /api/webhooks takes no query parameters")) }
+            guard QueryParameters.read(request, responder) != nil else { return }
             let fields: WebhookEntry.Fields
             do {
                 fields = try WebhookEntry.fields(try StrictJSON.parse(Data(request.body)), idAllowed: false)
@@ -77,7 +70,7 @@ enum WebhookRoutes {
 
         route(.DELETE, "/api/webhooks/{id}") { request, responder in
             guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
-            guard request.queryPairs.isEmpty else { return responder.respond(.error(.badRequest, "DELETE /api/webhooks/{id} takes no query parameters")) }
+            guard QueryParameters.read(request, responder) != nil else { return }
             let id = request.pathParameters["id"] ?? ""
             if webhooks.fileEndpoints.withLock({ $0.contains { $0.id == id } }) {
                 return responder.respond(.error(.conflict, "the webhook \"\(id)\" comes from the webhooks file: remove it there and reload (SIGHUP)"))
@@ -146,50 +139,12 @@ enum WebhookRoutes {
         return webhooks
     }
 
-    /// Whether the request's token is an owner's of every board, after answering 401 or 403
-    /// when it is not: an endpoint receives every board's events it names.
+    /// Whether the request's token is an owner's of every board: an endpoint receives the events
+    /// of every board it names.
     private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return false }
-        guard holder.role == .owner, holder.boards == .all else {
-            responder.respond(.error(.forbidden, "only an owner of every board (\"boards\": \"*\") may manage webhooks"))
-            return false
-        }
-        return true
+        HTTPAuthorization.administrator(
+            request, hub: hub, refusal: "only an owner of every board (\"boards\": \"*\") may manage webhooks", responder)
     }
-}
-
-/// `limit` (1…1000, default 100) and `cursor` of `GET /api/webhooks`; anything else, or either
-/// given twice, is refused.
-struct WebhookListQuery {
-    var limit = 100
-    /// The id the previous page ended with.
-    var after: String?
-
-    struct Refusal: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    init(_ pairs: [(name: String, value: String)]) throws(Refusal) {
-        var seen: Set<String> = []
-        for (name, value) in pairs {
-            guard seen.insert(name).inserted else { throw Refusal(description: "the query parameter \"\(name)\" is given twice") }
-            switch name {
-            case "limit":
-                guard let number = Int(value), (1...1000).contains(number) else { throw Refusal(description: "limit is a whole number 1…1000") }
-                limit = number
-            case "cursor":
-                guard let data = Data(base64Encoded: value), let id = String(data: data, encoding: .utf8), !id.isEmpty else {
-                    throw Refusal(description: "cursor is the \"next\" of a previous page")
-                }
-                after = id
-            default:
-                throw Refusal(description: "unknown query parameter \"\(name)\" (GET /api/webhooks takes limit and cursor)")
-            }
-        }
-    }
-
-    /// The opaque cursor of the page after the one ending with `id`.
-    static func cursor(after id: String) -> String { Data(id.utf8).base64EncodedString() }
 }
 
 extension Result {

@@ -62,8 +62,8 @@ import Testing
         let body = String(decoding: try archive.encoded(), as: UTF8.self)
         let cases: [(String, String, String, Int, String)] = [
             ("GET", "/api/boards/board/archive?history=yes", "", 400, "history must be true or false, not \"yes\""),
-            ("GET", "/api/boards/board/archive?limit=3", "", 400, "unknown query parameter \"limit\": this route takes history"),
-            ("GET", "/api/boards/board/archive?history=true&history=true", "", 400, "history is given more than once"),
+            ("GET", "/api/boards/board/archive?limit=3", "", 400, "unknown query parameter \"limit\": GET /api/boards/board/archive takes only history"),
+            ("GET", "/api/boards/board/archive?history=true&history=true", "", 400, "history is given twice"),
             ("GET", "/api/boards/nope/archive", "", 404, "no such board"),
             ("PUT", "/api/boards/other/archive", body, 400, "the archive is of board \"board\", not of \"other\""),
             ("PUT", "/api/boards/x/archive", "{", 400, ""),
