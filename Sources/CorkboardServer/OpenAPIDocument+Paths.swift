@@ -1,7 +1,7 @@
 extension OpenAPIDocument {
     /// Every `/api` route, its methods, parameters, bodies and responses: the boards here,
     /// their logs (the event stream, the ops pages) and this document in +LogPaths.swift.
-    static let paths = "{\n" + accessPaths + ",\n" + boardPaths + ",\n" + logPaths + ",\n" + adminPaths + ",\n" + webhookPaths + ",\n" + archivePaths + "\n}"
+    static let paths = "{\n" + [accessPaths, boardPaths, logPaths, adminPaths, webhookPaths, archivePaths].joined(separator: ",\n") + "\n}"
 
     /// `/api/boards` and `/api/boards/{id}`: listing, creating, reading, renaming, deleting.
     static let boardPaths = #"""

@@ -2,7 +2,8 @@ extension OpenAPIDocument {
     /// The shapes of the bodies the routes take and give. Ids, texts, seqs and data are
     /// described once (`Id`, `Text`, `Seq`, `Data`) and referred to everywhere: the board's
     /// here, the operations and their outcomes in +OperationSchemas.swift.
-    static let schemas = "{\n" + boardSchemas + ",\n" + operationSchemas + ",\n" + accessSchemas + ",\n" + adminSchemas + ",\n" + webhookSchemas + ",\n" + archiveSchemas + "\n}"
+    static let schemas =
+        "{\n" + [boardSchemas, operationSchemas, accessSchemas, adminSchemas, webhookSchemas, archiveSchemas].joined(separator: ",\n") + "\n}"
 
     /// Ids, texts, seqs, data, the error body, and boards with their collections, items and
     /// folders, as read and as created: members of `schemas`.
