@@ -1,7 +1,7 @@
 /// The version `corkboard --version` prints and `/metrics` reports in `corkboard_build_info`:
 /// one constant, raised with each release.
 public enum CorkboardVersion {
-    public static let current = "0.26.0"
+    public static let current = "0.27.0"
 
     /// The Swift compiler the binary was built with, to the minor version.
     public static let swift: String = {
@@ -18,6 +18,6 @@ public enum CorkboardVersion {
         #endif
     }()
 
-    /// What `--version` prints: `corkboard 0.26.0 (Swift 6.3)`.
+    /// What `--version` prints: `corkboard 0.27.0 (Swift 6.3)`.
     public static var line: String { "corkboard \(current) (Swift \(swift))" }
 }
