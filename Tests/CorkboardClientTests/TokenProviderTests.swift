@@ -42,6 +42,9 @@ import Testing
         configuration.tokenRetryBackoff = Backoff(initial: 0.01, maximum: 0.05)
         configuration.offersDeflate = false
         configuration.operationTimeout = 90
+        // What is checked is the provider's part, not how long a join may take: the suite's
+        // opening seconds, with hundreds of tests starting at once, once kept a join past 10 s.
+        configuration.joinTimeout = 90
         configuration.tokenProvider = { try provider.next() }
         return BoardClient(configuration)
     }

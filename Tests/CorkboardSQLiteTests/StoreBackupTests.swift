@@ -103,10 +103,12 @@ import Testing
         store.close()
         let file = directory.path + "/backup.sqlite"
         _ = try StoreBackup.backUp(directory: directory.path + "/data", to: file)
-        // As a corkboard before token revocations (migration v5) left it.
+        // As a corkboard before token revocations (migration v5) and webhooks (v6) left it.
         try DatabaseQueue(path: file).write { db in
-            try db.execute(sql: "DROP TABLE revocation")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v5:%'")
+            for table in ["revocation", "webhook_endpoint", "webhook_cursor", "webhook_status", "webhook_notice"] {
+                try db.execute(sql: "DROP TABLE \(table)")
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v5:%' OR identifier LIKE 'v6:%'")
         }
         let restored = try TemporaryDirectory()
         let contents = try StoreBackup.restore(from: file, into: restored.path, keepEpochs: true)
