@@ -21,21 +21,34 @@ extension BoardRoom {
     /// node's did. A room of a board created anew under the id meanwhile has another epoch
     /// and stays; one that loaded after the delete found no board and is gone already.
     func deletedInStore(epoch: String) {
-        perform {
-            guard case .ready = self.readiness, self.epoch == epoch else { return }
-            self.deleted()
-        }
+        endIfHolding(epoch: epoch) { $0.deleted() }
     }
 
     /// The board is gone from the store: nothing more is resolved here (what was queued
     /// meets a store that no longer has the board), and every member is told and closed.
     func deleted() {
+        end { Self.refuse($0, .gone, "the board was deleted", close: .policyViolation) }
+    }
+
+    /// Ends the room with `end` if it holds the life of the board another node ended in the
+    /// shared store (its epoch).
+    func endIfHolding(epoch: String, _ end: @escaping @Sendable (BoardRoom) -> Void) {
+        perform {
+            guard case .ready = self.readiness, self.epoch == epoch else { return }
+            end(self)
+        }
+    }
+
+    /// This life of the board is over (deleted, or replaced by an import): the room stops
+    /// resolving, leaves the hub (the next `hello` or request loads afresh), and every member
+    /// is sent away by `farewell`.
+    func end(_ farewell: (any MemberLink) -> Void) {
         if case .ready = readiness { hub.metrics.boardsLoaded.decrement() }
         markMissing()
         hub.forget(self)
         let links = members.values.map(\.link)
         for key in Array(members.keys) { remove(key) }
         joining.removeAll()
-        for link in links { Self.refuse(link, .gone, "the board was deleted", close: .policyViolation) }
+        for link in links { farewell(link) }
     }
 }

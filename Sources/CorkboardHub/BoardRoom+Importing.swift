@@ -21,23 +21,13 @@ extension BoardRoom {
     /// imported): a room holding that life of the board (its epoch) ends as the importing
     /// node's did. A room that loaded the new board has its epoch and stays.
     func replacedInStore(epoch: String) {
-        perform {
-            guard case .ready = self.readiness, self.epoch == epoch else { return }
-            self.replaced()
-        }
+        endIfHolding(epoch: epoch) { $0.replaced() }
     }
 
-    /// The board under this id is another now (another epoch, maybe other seqs): nothing more
-    /// is resolved here, and every member is closed with 1012 to join again. A member that
-    /// rejoins resuming from the old epoch is welcomed with the new board's snapshot
-    /// (docs/protocol.md#resume).
+    /// The board under this id is another now (another epoch, maybe other seqs): every member
+    /// is closed with 1012 to join again. A member that rejoins resuming from the old epoch is
+    /// welcomed with the new board's snapshot (docs/protocol.md#resume).
     func replaced() {
-        if case .ready = readiness { hub.metrics.boardsLoaded.decrement() }
-        markMissing()
-        hub.forget(self)
-        let links = members.values.map(\.link)
-        for key in Array(members.keys) { remove(key) }
-        joining.removeAll()
-        for link in links { link.close(.serviceRestart, reason: "the board was replaced; join again") }
+        end { $0.close(.serviceRestart, reason: "the board was replaced; join again") }
     }
 }

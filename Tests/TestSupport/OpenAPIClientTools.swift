@@ -34,10 +34,6 @@ public enum OpenAPIClientTools {
     }
 
     private static func runEnvironment(_ packages: String) -> [String: String] {
-        var environment = PythonTools.cleanEnvironment()
-        environment["PYTHONPATH"] = packages
-        environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-        environment["HOME"] = folder + "/home"
-        return environment
+        PythonTools.toolEnvironment(packages: packages, home: folder + "/home")
     }
 }

@@ -247,6 +247,17 @@ public enum PythonTools {
         return environment
     }
 
+    /// The environment a pinned tool runs in: a clean one whose PYTHONPATH is its `packages`
+    /// and whose HOME is `home` (where the tool keeps its caches and example databases), with
+    /// pip's version check off.
+    public static func toolEnvironment(packages: String, home: String) -> [String: String] {
+        var environment = cleanEnvironment()
+        environment["PYTHONPATH"] = packages
+        environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        environment["HOME"] = home
+        return environment
+    }
+
     /// Progress for CI logs, on standard error: unbuffered, so it shows while a test runs.
     public static func log(_ message: String) {
         FileHandle.standardError.write(Data("[python-tools] \(message)\n".utf8))

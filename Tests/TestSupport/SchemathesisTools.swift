@@ -31,13 +31,9 @@ public enum SchemathesisTools {
             environment: runEnvironment)
     }
 
+    /// Hypothesis keeps its example database in the working folder unless told otherwise;
+    /// schemathesis' own reports and caches go under the install too (its HOME).
     private static func runEnvironment(_ packages: String) -> [String: String] {
-        var environment = PythonTools.cleanEnvironment()
-        environment["PYTHONPATH"] = packages
-        environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-        // Hypothesis keeps its example database in the working folder unless told otherwise;
-        // schemathesis' own reports and caches go under the install too.
-        environment["HOME"] = folder + "/home"
-        return environment
+        PythonTools.toolEnvironment(packages: packages, home: folder + "/home")
     }
 }

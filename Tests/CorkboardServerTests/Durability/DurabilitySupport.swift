@@ -73,11 +73,13 @@ final class ServedChild {
     let process: ServerProcess
     let port: UInt16
 
-    init(data: String, webRoot: String, sync: String = "full") throws {
-        process = try ServerProcess([
-            "serve", "--port", "0", "--data", data, "--no-demo", "--web-root", webRoot,
-            "--sync", sync, "--op-rate", "0", "--log-level", "error",
-        ])
+    convenience init(data: String, webRoot: String, sync: String = "full") throws {
+        try self.init(data: data, options: ["--web-root", webRoot, "--sync", sync, "--op-rate", "0", "--log-level", "error"])
+    }
+
+    /// `corkboard serve --port 0 --data DATA --no-demo` with `options`.
+    init(data: String, options: [String]) throws {
+        process = try ServerProcess(["serve", "--port", "0", "--data", data, "--no-demo"] + options)
         guard let port = process.waitForListeningPort() else {
             throw HubTestFailure("corkboard serve did not start: \(process.standardError)")
         }

@@ -17,7 +17,7 @@ import Testing
     @Test func everyEventArrivesSignedAndInOrderThroughOutagesAndASIGKILL() throws {
         let receiver = try WebhookReceiver()
         let data = try TemporaryDirectory("corkboard-webhooks")
-        var server = try WebhookServedChild(data: data.path)
+        var server = try webhookServedChild(data: data.path)
         let made = try server.api.post("/api/webhooks", body: #"{"url":"http://127.0.0.1:\#(receiver.port)/hook"}"#)
         try #require(made.status == 201, "\(made)")
         let secretText = try #require(made.object?["secret"]?.stringValue)
@@ -58,7 +58,7 @@ import Testing
 
         // Killed while deliveries wait; started again on the same data, the cursors resume.
         try server.crash()
-        server = try WebhookServedChild(data: data.path)
+        server = try webhookServedChild(data: data.path)
         receiver.fail(with: nil)
         try receiver.start()
         try commit(4)
@@ -138,38 +138,8 @@ import Testing
 }
 
 /// `corkboard serve` on a data folder, with webhook retries capped at a second.
-final class WebhookServedChild {
-    let process: ServerProcess
-    let port: UInt16
-
-    init(data: String, extra: [String] = []) throws {
-        process = try ServerProcess(
-            ["serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warning", "--op-rate", "0", "--webhook-retry-max", "1"]
-                + extra)
-        guard let port = process.waitForListeningPort() else {
-            throw HubTestFailure("corkboard serve did not start: \(process.standardError)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        if process.process.isRunning {
-            process.signal(SIGKILL)
-            _ = process.waitForExit(timeout: 5)
-        }
-    }
-
-    var api: BoardAPI { BoardAPI(port: port) }
-
-    func crash() throws {
-        process.signal(SIGKILL)
-        guard process.waitForExit(timeout: 10) != nil else { throw HubTestFailure("corkboard did not die on SIGKILL") }
-    }
-
-    func stop() {
-        process.signal(SIGTERM)
-        #expect(process.waitForExit() == 0, "stderr: \(process.standardError)")
-    }
+func webhookServedChild(data: String, extra: [String] = []) throws -> ServedChild {
+    try ServedChild(data: data, options: ["--log-level", "warning", "--op-rate", "0", "--webhook-retry-max", "1"] + extra)
 }
 
 /// The value `produce` gives once it gives one, or nil after `timeout` seconds.

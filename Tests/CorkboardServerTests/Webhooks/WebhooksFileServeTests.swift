@@ -25,7 +25,7 @@ import Testing
         let receiver = try WebhookReceiver()
         let folder = try TemporaryDirectory("corkboard-webhooks-file")
         let path = try folder.write("webhooks.json", Self.file("crm", port: receiver.port))
-        let server = try WebhookServedChild(data: folder.path + "/data", extra: ["--webhooks", path])
+        let server = try webhookServedChild(data: folder.path + "/data", extra: ["--webhooks", path])
         defer { server.stop() }
         let api = server.api
 
