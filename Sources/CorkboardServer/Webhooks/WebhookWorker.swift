@@ -198,6 +198,21 @@ final class WebhookWorker: @unchecked Sendable {
 
     /// Moves the cursor past `sent` in the store, then goes on with the next message.
     private func advance(past sent: Pending) {
+        guard let gone = sent.forgets else { return moveCursor(past: sent) }
+        // The deletion dropped the board's cursor in the store, but a message of the old board
+        // still in flight then may have written it again: reset first, so that a board created
+        // anew under the id is delivered from seq 1 after a restart too (a crash in between
+        // tells the notice again, which resets again).
+        store.advanceWebhookCursor(endpoint: endpoint.id, stream: .board(gone), to: 0) { [self] result in
+            queue.async { [self] in
+                guard case .failure(let error) = result else { return moveCursor(past: sent) }
+                busy = false
+                logger.warning("webhook \(endpoint.id): the cursor of the deleted board \(gone) cannot be reset: \(error)")
+            }
+        }
+    }
+
+    private func moveCursor(past sent: Pending) {
         store.advanceWebhookCursor(endpoint: endpoint.id, stream: sent.stream, to: sent.position) { [self] result in
             queue.async { [self] in
                 busy = false
