@@ -29,22 +29,8 @@ extension Hub {
     public func importBoard(
         _ archive: BoardArchive, replacing: Bool, _ completion: @escaping @Sendable (Result<ImportedBoard, HubError>) -> Void
     ) {
-        guard let limit = configuration.maxBoards else { return room(for: archive.board.id).importArchive(archive, replacing: replacing, completion) }
-        creating.withLock { $0 += 1 }
-        store.listBoards { listed in
-            let finish: @Sendable (Result<ImportedBoard, HubError>) -> Void = { result in
-                self.creating.withLock { $0 -= 1 }
-                completion(result)
-            }
-            switch listed {
-            case .failure(let error):
-                finish(.failure(HubError(error)))
-            case .success(let boards)
-            where !boards.contains(where: { $0.id == archive.board.id }) && boards.count + self.creating.withLock({ $0 }) > limit:
-                finish(.failure(.limitReached("the server holds its maximum of \(limit) boards")))
-            case .success:
-                self.room(for: archive.board.id).importArchive(archive, replacing: replacing, finish)
-            }
+        withinBoardLimit(sparing: archive.board.id, completion) { finish in
+            self.room(for: archive.board.id).importArchive(archive, replacing: replacing, finish)
         }
     }
 }

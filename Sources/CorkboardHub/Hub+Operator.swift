@@ -14,10 +14,9 @@ extension Hub {
     /// The boards open on this node (sorted by id) with their members, each room read on its
     /// own queue; a board still loading answers once it has loaded.
     public func onlineBoards(_ completion: @escaping @Sendable ([OnlineBoard]) -> Void) {
-        let open = rooms.withLock { Array($0.values) }
         let found = Mutex<[OnlineBoard]>([])
         let group = DispatchGroup()
-        for room in open {
+        for room in openRooms {
             group.enter()
             room.perform {
                 if case .ready = room.readiness { found.withLock { $0.append(room.online) } }
@@ -32,7 +31,7 @@ extension Hub {
     /// Ends every member's connection on this node with `code` (a drain: 1001, join again
     /// elsewhere), event streams included; new connections are still taken.
     public func disconnectEveryMember(_ code: MemberClose, reason: String) {
-        for room in rooms.withLock({ Array($0.values) }) {
+        for room in openRooms {
             room.perform {
                 for member in room.members.values { member.link.close(code, reason: reason) }
             }

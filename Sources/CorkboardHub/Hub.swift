@@ -21,10 +21,12 @@ public final class Hub: Sendable {
     /// The revocations in force, checked on top of the access policy (`Hub+Revocations.swift`).
     let revocationSources = Mutex(RevocationSources())
     /// Boards being created now, counted against `maxBoards` until the store answers.
-    let creating = Mutex(0)
+    private let creating = Mutex(0)
     let logger: Logger
     let metrics: HubMetrics
-    let rooms = Mutex<[String: BoardRoom]>([:])
+    private let rooms = Mutex<[String: BoardRoom]>([:])
+    /// The rooms open now (each one's state is read on its own queue).
+    var openRooms: [BoardRoom] { rooms.withLock { Array($0.values) } }
     private let clientCounter = Atomic<Int>(0)
     /// HTTP callers' operation budgets, in operations and in bytes, by address.
     let httpOperationRates: RateTable?
@@ -63,7 +65,7 @@ public final class Hub: Sendable {
         nodes?.start { [weak self] node in
             guard let self else { return }
             logger.warning("node \(node) stopped (or stopped beating): its members' drags end and they leave")
-            for room in rooms.withLock({ Array($0.values) }) {
+            for room in openRooms {
                 room.nodeGone(node)
                 room.membersGone(withNode: node)
             }
@@ -79,7 +81,7 @@ public final class Hub: Sendable {
         case .committed(let board, let seq):
             rooms.withLock { $0[board] }?.follow(upTo: seq)
         case .resynchronize:
-            for room in rooms.withLock({ Array($0.values) }) {
+            for room in openRooms {
                 room.checkStore()
                 // Membership messages may have been lost too: every list is asked for again.
                 room.shareListAgain()
@@ -168,7 +170,7 @@ public final class Hub: Sendable {
 
     /// Judges every member's token again under the access in force now (`BoardRoom.recheckAccess`).
     func recheckEveryMember() {
-        for room in rooms.withLock({ Array($0.values) }) { room.recheckAccess() }
+        for room in openRooms { room.recheckAccess() }
     }
 
     /// A fresh client id (`c1`, `c2`, …), unique within this process; with a shared store,
@@ -210,22 +212,31 @@ public final class Hub: Sendable {
         if let problem = configuration.boardSizeLimits.problems(of: board).first {
             return completion(.failure(.invalid(problem)))
         }
-        guard let limit = configuration.maxBoards else { return insertBoard(board, completion) }
-        // Counted before the store is asked, so that boards created side by side cannot
-        // overshoot the limit together.
+        withinBoardLimit(completion) { finish in self.insertBoard(board, finish) }
+    }
+
+    /// `make`s a board if one more stays within `maxBoards` (a board of the id `sparing` already
+    /// there is not one more), else answers `limitReached`. Boards being made are counted before
+    /// the store is asked, so that boards made side by side cannot overshoot the limit together.
+    func withinBoardLimit<Value: Sendable>(
+        sparing existing: String? = nil, _ completion: @escaping @Sendable (Result<Value, HubError>) -> Void,
+        _ make: @escaping @Sendable (@escaping @Sendable (Result<Value, HubError>) -> Void) -> Void
+    ) {
+        guard let limit = configuration.maxBoards else { return make(completion) }
         creating.withLock { $0 += 1 }
         store.listBoards { listed in
-            let finish: @Sendable (Result<BoardDocument, HubError>) -> Void = { result in
+            let finish: @Sendable (Result<Value, HubError>) -> Void = { result in
                 self.creating.withLock { $0 -= 1 }
                 completion(result)
             }
             switch listed {
             case .failure(let error):
                 finish(.failure(HubError(error)))
-            case .success(let boards) where boards.count + self.creating.withLock({ $0 }) > limit:
+            case .success(let boards)
+            where !boards.contains(where: { $0.id == existing }) && boards.count + self.creating.withLock({ $0 }) > limit:
                 finish(.failure(.limitReached("the server holds its maximum of \(limit) boards")))
             case .success:
-                self.insertBoard(board, finish)
+                make(finish)
             }
         }
     }

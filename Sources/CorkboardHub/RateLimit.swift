@@ -106,9 +106,7 @@ struct RateBuckets: Sendable {
 
     /// Whether `caller` has a token left, without taking it (a caller not remembered has a full bucket).
     mutating func hasToken(_ caller: String, now: UInt64) -> Bool {
-        guard var bucket = buckets[caller] else { return true }
-        defer { buckets[caller] = bucket }
-        return bucket.wait(now: now) == 0
+        buckets[caller] == nil || tokens(caller, now: now) >= 1
     }
 }
 

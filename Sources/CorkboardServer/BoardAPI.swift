@@ -58,12 +58,7 @@ enum BoardAPI {
         ArchiveRoutes.add(using: route, hub: hub)
 
         route(.GET, "/api/boards") { request, responder in
-            guard let parameters = QueryParameters.read(request, accepting: ListPage.parameters, responder) else { return }
-            let page: ListPage
-            switch ListPage.parse(parameters) {
-            case .success(let parsed): page = parsed
-            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
-            }
+            guard let page = ListPage.read(request, responder) else { return }
             guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
             hub.listBoards { result in
                 responder.respond(
@@ -127,9 +122,8 @@ enum BoardAPI {
             ) { result in
                 responder.respond(
                     result.map { outcome in
-                        let response = BoardRename.response(to: outcome, board: board, title: title)
-                        guard response.status == .tooManyRequests else { return response }
-                        return RateLimitFields.tooManyRequests(response, hub: hub, caller: request.clientAddress ?? "local")
+                        RateLimitFields.added(
+                            to: BoardRename.response(to: outcome, board: board, title: title), hub: hub, caller: request.clientAddress ?? "local")
                     })
             }
         }
@@ -173,9 +167,8 @@ enum BoardAPI {
                 ) { result in
                     responder.respond(
                         result.map { outcome in
-                            let response = OperationAnswer.response(ServerMessage(outcome))
-                            guard response.status == .tooManyRequests else { return response }
-                            return RateLimitFields.tooManyRequests(response, hub: hub, caller: request.clientAddress ?? "local")
+                            RateLimitFields.added(
+                                to: OperationAnswer.response(ServerMessage(outcome)), hub: hub, caller: request.clientAddress ?? "local")
                         })
                 }
             case .rejected(let rejected):

@@ -33,18 +33,17 @@ enum Routes {
             webhooks: webhooks)
         // A board's page is one page for every board; its script reads the id from the path.
         if let staticFiles {
-            router.add(.GET, "/b/{id}") { request, responder in
-                var page = request
-                page.target = "/board.html"
-                staticFiles.handle(page, responder)
+            func page(_ pattern: String, _ file: String) {
+                router.add(.GET, pattern) { request, responder in
+                    var page = request
+                    page.target = file
+                    staticFiles.handle(page, responder)
+                }
             }
+            page("/b/{id}", "/board.html")
             // The operator's page (docs/security.md#the-admin-page): the page is public, what it
             // shows comes from /api/admin for an owner of every board.
-            router.add(.GET, "/admin") { request, responder in
-                var page = request
-                page.target = "/admin.html"
-                staticFiles.handle(page, responder)
-            }
+            page("/admin", "/admin.html")
             // The browser SDK (web/sdk/) is imported by pages of other origins too, and any page
             // may read it (`Access-Control-Allow-Origin: *`): its files are as public as the board
             // page that imports them, and a page whose origin `--allowed-origins` does not list

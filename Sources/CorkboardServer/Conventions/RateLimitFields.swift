@@ -14,8 +14,10 @@ enum RateLimitFields {
     /// The header names a page must be allowed to read (`Access-Control-Expose-Headers`).
     static let exposed = ["Retry-After", "RateLimit-Policy", "RateLimit"]
 
-    /// `response` as a 429 for `caller`: `Retry-After` and, when the hub has rates, their fields.
-    static func tooManyRequests(_ response: HTTPResponse, hub: Hub, caller: String) -> HTTPResponse {
+    /// `response`, and if it is a 429, for `caller`: `Retry-After` and, when the hub has rates,
+    /// their fields.
+    static func added(to response: HTTPResponse, hub: Hub, caller: String) -> HTTPResponse {
+        guard response.status == .tooManyRequests else { return response }
         var response = response
         let quotas = hub.httpOperationQuotas(caller: caller)
         // A whole second always refills at least one token of any rate.

@@ -32,6 +32,18 @@ import Testing
         #expect(try fixture.api.document("copy").board == fixture.api.document("board").board.with(id: "copy"))
     }
 
+    @Test func atTheBoardLimitANewBoardIsRefusedAndAReplacementIsNot() throws {
+        let fixture = try HubFixture { $0.hub.maxBoards = 1 }
+        var archive = try fixture.api.get("/api/boards/board/archive").decode(BoardArchive.self)
+        let replaced = try fixture.api.send(
+            "PUT", "/api/boards/board/archive?replace=true", body: String(decoding: try archive.encoded(), as: UTF8.self))
+        #expect(replaced.status == 200, "replacing the one board is not one more: \(replaced)")
+        archive.board.id = "second"
+        let refused = try fixture.api.send("PUT", "/api/boards/second/archive", body: String(decoding: try archive.encoded(), as: UTF8.self))
+        #expect(refused.status == 507, "\(refused)")
+        #expect(refused.object?["message"] == .string("the server holds its maximum of 1 boards"))
+    }
+
     @Test func replacingNeedsReplaceTrueAndSendsTheMembersToJoinAgain() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")
