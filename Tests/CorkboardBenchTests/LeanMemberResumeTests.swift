@@ -12,7 +12,7 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct LeanMemberResumeTests {
     // A hang guard only: the test waits for a thread of the blocking executor, behind the
     // run's long socket tests (it went over one minute so on CI, taking milliseconds itself).
-    @Test(.timeLimit(.minutes(5))) func theHelloResumesAndTheReplayThatCameWithTheWelcomeIsCounted() throws {
+    @Test(.runningTimeLimit(.minutes(5))) func theHelloResumesAndTheReplayThatCameWithTheWelcomeIsCounted() throws {
         let server = try ScriptedServer()
         let hello = Mutex<String?>(nil)
         let answered = DispatchSemaphore(value: 0)

@@ -7,7 +7,7 @@ import Testing
 /// and then SIGKILL: every client is back, resumed (not sent a snapshot), with every event of
 /// its board once; and the figures exist. No timing is asserted.
 @Suite(.threadsOfTheirOwn) struct RestartScenarioTests {
-    @Test(.timeLimit(.minutes(3))) func everyClientResumesGapFreeAfterSIGTERMAndSIGKILL() async throws {
+    @Test(.runningTimeLimit(.minutes(3))) func everyClientResumesGapFreeAfterSIGTERMAndSIGKILL() async throws {
         let result = try await BlockingWork {
             var configuration = RestartScenario.Configuration()
             configuration.executable = ServerProcess.executablePath

@@ -21,7 +21,7 @@ import Testing
         return try await BlockingWork { try body("ws://127.0.0.1:\(port)", pid) }.value
     }
 
-    @Test(.timeLimit(.minutes(5))) func fanoutStepsUntilTheLimitAndChecksEveryDelivery() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func fanoutStepsUntilTheLimitAndChecksEveryDelivery() async throws {
         let result = try await withServer { url, _ in
             var configuration = FanoutScenario.Configuration()
             configuration.url = url
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5))) func fanoutStopsAtTheFirstStepOverTheLimit() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func fanoutStopsAtTheFirstStepOverTheLimit() async throws {
         let result = try await withServer { url, _ in
             var configuration = FanoutScenario.Configuration()
             configuration.url = url
@@ -58,7 +58,7 @@ import Testing
         #expect(result.stop.contains("passed the"))
     }
 
-    @Test(.timeLimit(.minutes(5))) func joinStormMeasuresTheJoinsTheBytesAndTheFanoutAfterwards() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func joinStormMeasuresTheJoinsTheBytesAndTheFanoutAfterwards() async throws {
         let result = try await withServer { url, _ in
             var configuration = JoinStormScenario.Configuration()
             configuration.url = url
@@ -75,7 +75,7 @@ import Testing
         #expect(result.fanout.duplicates == 0 && result.fanout.missing == 0)
     }
 
-    @Test(.timeLimit(.minutes(5))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func opsCommitsEveryMoveOnOneBoardAndOnMany() async throws {
         let variants = try await withServer { url, _ in
             var configuration = OpsScenario.Configuration()
             configuration.url = url
@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5))) func memoryReadsTheServersResidentSizeByProcessID() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func memoryReadsTheServersResidentSizeByProcessID() async throws {
         let result = try await withServer { url, pid in
             var configuration = MemoryScenario.Configuration()
             configuration.url = url
@@ -108,7 +108,7 @@ import Testing
         #expect(result.residentBefore > 0 && result.residentIdle > result.residentBefore)
     }
 
-    @Test(.timeLimit(.minutes(5))) func presenceDeliversDragsToWatchersAndTimesThem() async throws {
+    @Test(.runningTimeLimit(.minutes(5))) func presenceDeliversDragsToWatchersAndTimesThem() async throws {
         let result = try await withServer { url, _ in
             var configuration = PresenceScenario.Configuration()
             configuration.url = url

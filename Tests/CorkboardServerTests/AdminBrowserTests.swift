@@ -15,7 +15,7 @@ import Testing
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/admin-browser"
 
-    @Test(.timeLimit(.minutes(8)), arguments: checks)
+    @Test(.runningTimeLimit(.minutes(8)), arguments: checks)
     func check(_ name: String) async throws {
         try await BlockingWork { AdminBrowserRun.shared }.value.get().expect(name, listed: Self.checks)
     }

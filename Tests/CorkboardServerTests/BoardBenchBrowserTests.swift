@@ -12,7 +12,7 @@ import Testing
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-bench"
     static let measures = ["first render", "pick-up", "placeholder", "drop", "remote move"]
 
-    @Test(.timeLimit(.minutes(6))) func producesEveryFigure() async throws {
+    @Test(.runningTimeLimit(.minutes(6))) func producesEveryFigure() async throws {
         let run = try await BlockingWork { BrowserRun.bench }.value.get()
         let result = try #require(
             run.results["page"], "the bench measured no page (\(run.note ?? "no note")):\n\(PythonTools.tail(run.output, lines: 60))")

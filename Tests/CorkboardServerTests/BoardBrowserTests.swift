@@ -26,7 +26,7 @@ import Testing
 
     /// Async, waiting for the shared run on a thread of its own: fifteen cases blocked on it
     /// would hold every cooperative thread for the run's half minute and starve other suites.
-    @Test(.timeLimit(.minutes(12)), arguments: scenarios)
+    @Test(.runningTimeLimit(.minutes(12)), arguments: scenarios)
     func scenario(_ name: String) async throws {
         let run = try await BlockingWork { BrowserRun.shared }.value.get()
         #expect(Set(run.results.keys) == Set(Self.scenarios), "the script's scenarios are the ones listed here")

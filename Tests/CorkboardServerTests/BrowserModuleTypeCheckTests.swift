@@ -41,7 +41,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.runningTimeLimit(.minutes(5)))
     func theBrowserModulesCheckClean() throws {
         let outcome = try Self.check(Self.web)
         #expect(
@@ -54,7 +54,7 @@ import Testing
 
     /// Every module opts in (`// @ts-check` first, for editors that open one file without the
     /// project), and the project's `include` really takes each one.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.runningTimeLimit(.minutes(5)))
     func everyModuleIsChecked() throws {
         let modules = try Self.modules()
         #expect(modules.count >= 15, "web/js and web/sdk hold the browser modules: \(modules)")
@@ -75,7 +75,7 @@ import Testing
     /// check and is named: so the clean run above means something (checkJs is on, the wire
     /// types are real types and not `any`, strict null checks hold).
     @Test(
-        .timeLimit(.minutes(5)),
+        .runningTimeLimit(.minutes(5)),
         arguments: [
             (
                 mistake: """

@@ -8,7 +8,7 @@ import Testing
 /// `swift test` fails with node's report when one fails. Node comes with node-typescript
 /// (`.ci/run` installs it); without it the suite fails, saying so, rather than skip.
 @Suite(.threadsOfTheirOwn) struct BrowserSDKUnitTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.runningTimeLimit(.minutes(5)))
     func theSDKUnitTestsPass() throws {
         guard let node = PythonTools.executableOnPath("node") ?? PythonTools.executableOnPath("nodejs") else {
             Issue.record("no node on PATH: the SDK's unit tests run in Node; install it with apt-get install -y nodejs (node-typescript pulls it)")

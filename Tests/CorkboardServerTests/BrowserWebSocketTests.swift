@@ -33,7 +33,7 @@ import Testing
 
     static let chromium = "/usr/bin/chromium"
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.runningTimeLimit(.minutes(2)))
     func chromiumExchangesCompressedMessages() throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.chromium),

@@ -75,7 +75,7 @@ import Testing
 
     /// The checked-in declarations are what `build-types.sh` writes now: a module whose JSDoc
     /// changed without `web/sdk/build-types.sh` being run fails here, naming the file.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.runningTimeLimit(.minutes(5)))
     func theDeclarationsAreUpToDate() throws {
         let fresh = try TemporaryDirectory("corkboard-sdk-types")
         let outcome = try Self.tsc(["-p", Self.sdk + "/tsconfig.types.json", "--outDir", fresh.path])
@@ -98,7 +98,7 @@ import Testing
 
     /// The example uses every event with its typed detail, the store API and `getToken`, through
     /// the package's declarations (resolved by its `types`), under `--strict`.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.runningTimeLimit(.minutes(5)))
     func theTypeScriptExampleCompiles() throws {
         let outcome = try Self.tsc(["--noEmit", "-p", Self.example + "/tsconfig.json"])
         #expect(
@@ -132,7 +132,7 @@ import Testing
     /// property used as what it is not, in a program beside the example, fails its check; so the
     /// passing example above means the declarations are typed (not `any`).
     @Test(
-        .timeLimit(.minutes(5)),
+        .runningTimeLimit(.minutes(5)),
         arguments: [
             (
                 mistake: #"live.addEventListener("board", (event) => event.detail.cuase);"#,

@@ -26,7 +26,8 @@ public final class BlockingWork<T: Sendable>: Sendable {
     }
 }
 
-/// A thread that runs the jobs of one task, started at once, and ends when closed.
+/// A thread that runs the jobs of one task (with its child tasks: `BlockingWork`'s, or a test's
+/// under `.threadsOfTheirOwn`), started at once, and ends when closed.
 final class DedicatedThread: TaskExecutor, @unchecked Sendable {
     private let ready = NSCondition()
     private var jobs: [UnownedJob] = [] // guarded by `ready`

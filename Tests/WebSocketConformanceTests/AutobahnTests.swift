@@ -31,7 +31,7 @@ import Testing
     /// Async, with the long blocking parts (installing, building the release server, the
     /// wstest shards) on threads of their own: a test that blocked one of the few cooperative
     /// threads for minutes would starve the suites that run beside it.
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func fuzzingClientCasesAllPass() async throws {
         let suite = try await BlockingWork { try PythonTools.autobahnTestsuite() }.value
         let patterns = Self.selectedPatterns

@@ -10,7 +10,7 @@ import Testing
 /// test's limit is the build's own bound (`ReleaseBuild`, 20 minutes), as Autobahn's is: a
 /// loaded fresh-clone run spent 263 s building before the first echo, past a 5-minute limit.
 @Suite(.serialized, .threadsOfTheirOwn) struct PythonClientTests {
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func textAndBinaryMessagesOfEverySizeComeBackIdentical() throws {
         let server = try EchoServerProcess()
         let observed = try PythonClient.run("echo", against: server.echoURL, expecting: EchoObservation.self)
@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func theCorkboardSubprotocolIsSelectedWhenOffered() throws {
         let server = try EchoServerProcess()
         let observed = try PythonClient.run("subprotocol", against: server.echoURL, expecting: SubprotocolObservation.self)
@@ -33,7 +33,7 @@ import Testing
         #expect(observed.selectedForUnknownOnly == nil)
     }
 
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func aPingIsAnsweredWithAPong() throws {
         let server = try EchoServerProcess()
         let observed = try PythonClient.run("ping", against: server.echoURL, expecting: PingObservation.self)
@@ -43,7 +43,7 @@ import Testing
 
     /// The server answers the client's close with 1000 and then ends TCP itself (RFC 6455 §7.1.1),
     /// so the client does not wait out its close timeout.
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func theCloseHandshakeCompletesWith1000() throws {
         let server = try EchoServerProcess()
         let observed = try PythonClient.run("close", against: server.echoURL, expecting: CloseObservation.self)
@@ -52,7 +52,7 @@ import Testing
     }
 
     /// (Five minutes like the others: the first test to need the release server builds it.)
-    @Test(.timeLimit(.minutes(20)))
+    @Test(.runningTimeLimit(.minutes(20)))
     func version8IsRefusedWith426AndTheSupportedVersion() throws {
         let server = try EchoServerProcess()
         let response = try BlockingClient.request(

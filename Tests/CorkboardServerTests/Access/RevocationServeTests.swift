@@ -129,7 +129,7 @@ import WebSocket
         #expect(lines.count == 1 && lines[0].hasPrefix(line), "\(process.standardError)")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aRevocationSendsTheUsersMembersAwayOnEveryNode() async throws {
         try await offPool {
             let folder = try TemporaryDirectory("corkboard-revocations-cluster")

@@ -14,7 +14,7 @@ import Testing
         return try #require(answer.object, "\(answer)")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aNodeListsTheOtherNodesAndTheirMembersOnItsBoards() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())

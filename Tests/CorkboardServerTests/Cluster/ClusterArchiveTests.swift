@@ -8,7 +8,7 @@ import Testing
 /// An import through one node of a PostgreSQL cluster replaces the board for every node: the
 /// members on the others are closed to join again, and rejoin the new board.
 @Suite(.threadsOfTheirOwn) struct ClusterArchiveTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aBoardReplacedThroughOneNodeSendsTheMembersOfEveryNodeToJoinAgain() throws {
         let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
         defer { for node in nodes { node.stop() } }

@@ -11,7 +11,7 @@ import Testing
 /// through the balancer, land on another node and resume; restarted, the node takes the
 /// board's new connections again while the others stay, and everyone converges.
 @Suite(.threadsOfTheirOwn) struct ClusterBalancerTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func botsThroughTheBalancerSeeOneServiceAndEachBoardStaysOnOneNode() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.runningTimeLimit(.minutes(4)))
     func killingABoardsNodeBehindTheBalancerLosesNothing() async throws {
         try await offPool {
             let databaseURL = try PostgresCluster.shared().createDatabase()

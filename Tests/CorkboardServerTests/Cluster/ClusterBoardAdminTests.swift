@@ -9,7 +9,7 @@ import Testing
 /// operation and reaches the members on every node; the delete, served by one node, sends the
 /// board's members on every node away (`error gone`, close 1008) and unloads it there.
 @Suite(.threadsOfTheirOwn) struct ClusterBoardAdminTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aRenameAndADeleteOnOneNodeReachTheMembersOfAnother() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())

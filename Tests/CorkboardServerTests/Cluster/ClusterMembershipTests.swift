@@ -10,7 +10,7 @@ import Testing
 /// member is connected to, the people list of a board is everyone's, bounded and coalesced as
 /// on one node, and the members of a node that dies leave everyone's list within the bound.
 @Suite(.threadsOfTheirOwn) struct ClusterMembershipTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aMemberOnEachOfThreeNodesSeesTheOtherTwo() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aNodeStoppedCleanlyTakesItsMembersOffTheListsAtOnce() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aBigAudienceIsBoundedAcrossNodesAndPagedInFull() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())

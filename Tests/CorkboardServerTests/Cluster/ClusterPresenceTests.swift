@@ -9,7 +9,7 @@ import Testing
 /// leased in the database so no other node grants them, a drop's clear follows its commit
 /// everywhere, and a killed node's drags end as `left` while its leases lapse.
 @Suite(.threadsOfTheirOwn) struct ClusterPresenceTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aDragOnOneNodeIsSeenAndRespectedOnTheOthers() async throws {
         try await offPool {
             let databaseURL = try PostgresCluster.shared().createDatabase()
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func twoNodesRacingForOneItemGrantItOnce() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -97,7 +97,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aKilledNodesDragsEndAsLeftAndItsLeasesLapse() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())

@@ -9,7 +9,7 @@ import Testing
 /// board whichever node takes an operation, fan-out across nodes, nothing acknowledged lost
 /// when a node is killed, resume on another node, and a database restart under live nodes.
 @Suite(.threadsOfTheirOwn) struct ClusterTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func clientsOnThreeNodesConvergeOnOneOrder() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func aKilledNodeLosesNothingAcknowledgedAndItsClientsResumeElsewhere() async throws {
         try await offPool {
             let nodes = try ClusterNode.start(3, databaseURL: try PostgresCluster.shared().createDatabase())
@@ -132,7 +132,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.runningTimeLimit(.minutes(4)))
     func aDatabaseRestartRefusesOperationsMeanwhileAndTheNodesCatchUp() async throws {
         try await offPool {
             let cluster = try PostgresCluster.start()

@@ -11,7 +11,7 @@ import Testing
 /// `target_session_attrs=read-write`, writers on both nodes; the primary's processes are all
 /// SIGKILLed at once and the standby is promoted, as an operator (or Patroni) would.
 @Suite(.threadsOfTheirOwn) struct PrimaryFailoverTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.runningTimeLimit(.minutes(3)))
     func losingThePrimaryRefusesOperationsUntilTheStandbyIsPromotedAndLosesNothingAcknowledged() async throws {
         try await offPool {
             let run = try FailoverRun(synchronousStandby: true)
@@ -78,7 +78,7 @@ import Testing
     /// what the primary acknowledged and had not yet sent to the standby when it died is gone.
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["CORKBOARD_MEASURE_ASYNC_FAILOVER"] == "1"),
-        .timeLimit(.minutes(3)))
+        .runningTimeLimit(.minutes(3)))
     func measureWhatAnAsynchronousStandbyLoses() async throws {
         try await offPool {
             let run = try FailoverRun(synchronousStandby: false)
