@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        // `swift package generate-documentation`: the DocC catalogs of the library products, built
+        // by .ci/run with warnings as errors (a plugin only: nothing of it is linked).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.

@@ -16,7 +16,7 @@ public struct Backoff: Sendable, Hashable {
     /// The random share of each delay, 0…1: 0.5 waits between half and all of it.
     public var jitter: Double
 
-    /// The Swift client's policy between reconnect attempts (`BoardClientConfiguration`), which
+    /// The Swift client's policy between reconnect attempts (``BoardClientConfiguration``), which
     /// the restart bench's clients follow too.
     public static let reconnect = Backoff(initial: 0.1, maximum: 5)
 

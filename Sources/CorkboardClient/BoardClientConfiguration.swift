@@ -1,7 +1,7 @@
 import CorkboardModel
 import Dispatch
 
-/// Everything a `BoardClient` needs to know before it connects.
+/// Everything a ``BoardClient`` needs to know before it connects.
 public struct BoardClientConfiguration: Sendable {
     /// Server host name or address (`127.0.0.1`, `::1`, `corkboard.local`).
     public var host: String

@@ -19,7 +19,7 @@ public enum ConnectionState: Sendable, Hashable {
 
 /// What a watcher sees: the connection's states and the board's traffic, in the order the
 /// client handled it. Answers to this client's own operations come back as their
-/// `OperationResult`, not here (a `committed` does come here: it changed the replica).
+/// ``OperationResult``, not here (a `committed` does come here: it changed the replica).
 public enum BoardEvent: Sendable, Hashable {
     case connection(ConnectionState)
     /// A `welcome`: a new snapshot (`resumed` false: the replica was replaced) or a resume.

@@ -7,7 +7,7 @@ import TLS
 import WebSocket
 import WebSocketDeflate
 
-/// The state machine behind `BoardClient`: one connection at a time, the replica, the
+/// The state machine behind ``BoardClient``: one connection at a time, the replica, the
 /// operations waiting for answers, reconnects.
 ///
 /// Confinement: every stored `var` is read and written only on `loop.queue`. The socket
@@ -102,7 +102,7 @@ final class ClientCore: @unchecked Sendable {
         }
     }
 
-    /// The `BoardClient` is gone: say goodbye if joined, and stop.
+    /// The ``BoardClient`` is gone: say goodbye if joined, and stop.
     func abandon() {
         if phase == .joined { socket?.close(.goingAway, reason: "client released") } else { socket?.connection.abort() }
         finish(nil)

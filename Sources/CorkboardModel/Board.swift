@@ -22,7 +22,7 @@ public struct Item: Sendable, Hashable, Codable {
 
 /// An ordered list of items with a title ("To do", "Done").
 ///
-/// Named `BoardCollection` so it does not shadow Swift's `Collection` protocol.
+/// Named ``BoardCollection`` so it does not shadow Swift's `Collection` protocol.
 public struct BoardCollection: Sendable, Hashable, Codable {
     public var id: CollectionID
     public var title: String

@@ -1,4 +1,4 @@
-/// Applying a resolved operation to a plain `Board`: what a client replica does with
+/// Applying a resolved operation to a plain ``Board``: what a client replica does with
 /// each `committed` event. The server's engine applies the same operations to its
 /// indexed form (`IndexedBoard`); the property tests hold the two to the same result.
 

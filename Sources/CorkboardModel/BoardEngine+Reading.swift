@@ -1,5 +1,5 @@
 /// Cheap reads of the current board for the hub (drag placeholders, presence) and for
-/// benchmarks, without materialising the whole `Board`.
+/// benchmarks, without materialising the whole ``Board``.
 extension BoardEngine {
     /// The ids of the collections (the columns, not folders' lists), in board order.
     public var collectionIDs: [CollectionID] {

@@ -1,6 +1,6 @@
 /// The server's board: the single sequencer's state for one board (docs/protocol.md#5-resolution).
 ///
-/// The hub keeps one `BoardEngine` per active board and calls `apply` for each
+/// The hub keeps one ``BoardEngine`` per active board and calls `apply` for each
 /// operation in arrival order. The engine resolves it against the current board and
 /// its history, assigns the next seq, and remembers the outcome by opId. It is a value:
 /// no locks, no I/O; whoever owns it (the board's serial queue or actor) serialises it.

@@ -1,5 +1,5 @@
 /// When and by whom an operation was committed (docs/protocol.md#outcomes): taken by the hub
-/// and handed to `BoardEngine.apply`, which copies it into the `CommittedEvent`. The engine
+/// and handed to `BoardEngine.apply`, which copies it into the ``CommittedEvent``. The engine
 /// reads no clock and knows no tokens, so it stays pure and deterministic, and the answer it
 /// remembers for an opId carries the stamp of its first commit, byte for byte.
 public struct CommitStamp: Sendable, Hashable {

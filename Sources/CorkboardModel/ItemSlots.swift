@@ -1,5 +1,5 @@
 /// Items kept by small integer handle, a freed handle reused for the next item, and each
-/// item's handle by id: how `IndexedBoard` and `FoldingBoard` hold their items, so that their
+/// item's handle by id: how `IndexedBoard` and ``FoldingBoard`` hold their items, so that their
 /// lists hold `Int32`s rather than ids.
 struct ItemSlots<Record: HoldingAnItem> {
     /// By handle; nil for a free handle.

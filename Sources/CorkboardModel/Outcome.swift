@@ -10,10 +10,10 @@ public struct CommittedEvent: Sendable, Hashable, Codable {
     public var op: BoardOperation
     /// True when resolution changed what the client asked for.
     public var adjusted: Bool
-    /// The server's commit time, milliseconds since 1970-01-01 UTC (`CommitStamp`). Nil, and
+    /// The server's commit time, milliseconds since 1970-01-01 UTC (``CommitStamp``). Nil, and
     /// absent on the wire, only for events stored before the stores kept it.
     public var at: Int?
-    /// The author: a signed token's subject, else the name given in `hello` (`CommitStamp`).
+    /// The author: a signed token's subject, else the name given in `hello` (``CommitStamp``).
     /// Nil, and absent on the wire, only for events stored before the stores kept it.
     public var by: String?
 

@@ -1,6 +1,6 @@
 /// Operations as a client asks for them (docs/protocol.md#4-operations), before resolution.
 
-/// What a client asked for. Unlike `BoardOperation`, a move may come in offsets form.
+/// What a client asked for. Unlike ``BoardOperation``, a move may come in offsets form.
 public enum RequestedOperation: Sendable, Hashable {
     /// Move by anchor, shaped like SwiftUI's `ReorderDifference`.
     case move(sources: [ItemID], destination: Destination)

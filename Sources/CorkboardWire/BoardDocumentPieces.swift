@@ -29,7 +29,7 @@ public struct BoardDocumentPieces: Sequence, IteratorProtocol, Sendable {
         return writer.takeBytes()
     }
 
-    /// Keys in sorted order, as `WireFormat`'s encoder writes them: a document's
+    /// Keys in sorted order, as ``WireFormat``'s encoder writes them: a document's
     /// `collections, epoch, folders?, id, locked, seq, title`; a collection's `id, items, title`.
     /// A folder's items go in one piece.
     private mutating func step() {

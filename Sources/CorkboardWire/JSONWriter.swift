@@ -1,6 +1,6 @@
 import CorkboardModel
 
-/// Writes JSON straight into bytes, in the form `WireFormat`'s `JSONEncoder` gives: keys in
+/// Writes JSON straight into bytes, in the form ``WireFormat``'s `JSONEncoder` gives: keys in
 /// sorted order, `/` left unescaped, control characters escaped, integral numbers without a
 /// fraction. Used for the messages the server sends most (`committed`, `drag`, …): encoding
 /// each `committed` through `JSONEncoder` took about a tenth of the server's CPU.

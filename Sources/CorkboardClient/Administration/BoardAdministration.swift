@@ -11,7 +11,7 @@ import TLS
 /// as `corkboard boards` does: list them, read one, delete one. Each call is one request on a
 /// connection of its own (`HTTPClientCall`), and waits for its answer.
 ///
-/// Every failure is a `BoardAdministrationError`, whose description is the one line the
+/// Every failure is a ``BoardAdministrationError``, whose description is the one line the
 /// command prints: an answer other than 2xx carries the server's own message.
 ///
 /// ```swift
@@ -159,7 +159,7 @@ public struct BoardAdministration: Sendable {
     }
 }
 
-/// Why a `BoardAdministration` call failed. Its description is one line (control characters
+/// Why a ``BoardAdministration`` call failed. Its description is one line (control characters
 /// written escaped), what `corkboard boards` prints after `corkboard: error: `.
 public enum BoardAdministrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No answer: nobody listening, a TLS verdict, a timeout, a broken response.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a `RandomPlayer` did, by outcome, and the summary line `corkboard bot random` ends with.
+/// What a ``RandomPlayer`` did, by outcome, and the summary line `corkboard bot random` ends with.
 public struct RandomPlayTally: Sendable, Equatable {
     /// Actions taken; each is one operation, a drag's drop included.
     public var actions = 0

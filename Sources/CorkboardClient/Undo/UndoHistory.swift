@@ -3,7 +3,7 @@ import CorkboardModel
 /// One client's undo and redo stacks. `record` a step for each of its own changes; `undo`
 /// and `redo` give the operations to send (the step already moved to the other stack), and
 /// `failed` puts a step back when the server refused those operations for a passing reason,
-/// so it can be tried again. The same history as the browser SDK's `UndoHistory`.
+/// so it can be tried again. The same history as the browser SDK's ``UndoHistory``.
 public struct UndoHistory: Sendable {
     /// At most this many steps are kept to undo; the oldest go first.
     public var limit: Int
