@@ -115,7 +115,10 @@ let package = Package(
         // Members in memory for in-process hub tests, and the board client every hub test uses.
         .target(
             name: "HubTestSupport",
-            dependencies: ["CorkboardHub", "CorkboardModel", "CorkboardWire", "WebSocket"],
+            dependencies: [
+                "CorkboardHub", "CorkboardModel", "CorkboardWire", "CorkboardStore", "WebSocket", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/HubTestSupport"),
 
         .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel", "TestSupport"]),

@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func manyPlaceholderMovesInATickGoOutAsOneChangeWithTheLatest() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair(Self.batching)
+        let (fixture, ada, bob) = try HubFixture.pair(Self.batching)
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         for index in 0..<30 { try ada.send(.dragOver(collection: "done", index: index % 3)) }
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func startsMovesAndClearsOfATickKeepTheirOrderAndNoClearIsLost() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair(Self.batching)
+        let (fixture, ada, bob) = try HubFixture.pair(Self.batching)
         defer { withExtendedLifetime(fixture) {} }
         // Three drags of Ada in one burst, and one of Bob's between them.
         for round in 0..<3 {
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aWatcherWhoJoinsMidDragSeesItAndThenItsChanges() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair(Self.batching)
+        let (fixture, ada, bob) = try HubFixture.pair(Self.batching)
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         try ada.send(.dragOver(collection: "done", index: 1))
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aLeaverIsClearedBeforeItsPeerLeftEvenMidTick() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair(Self.batching)
+        let (fixture, ada, bob) = try HubFixture.pair(Self.batching)
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         try ada.send(.dragOver(collection: "done", index: 1))
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func anExpiredDragIsToldToItsHolderInTheBatch() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair {
+        let (fixture, ada, bob) = try HubFixture.pair {
             Self.batching(&$0)
             $0.maxDragDuration = .milliseconds(300)
         }
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func smallBoardsKeepTheSingleMessages() throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair { $0.dragBatchAudience = 3 }
+        let (fixture, ada, bob) = try HubFixture.pair { $0.dragBatchAudience = 3 }
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         #expect(try bob.waitFor(type: "drag").dragUpdate?.items == ["i1"])

@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: Form.allCases)
     func theDropsCommittedComesBeforeItsClear(form: Form) throws {
-        let (fixture, ada, bob) = try HubPresenceTests.pair(form.configure)
+        let (fixture, ada, bob) = try HubFixture.pair(form.configure)
         defer { withExtendedLifetime(fixture) {} }
         try ada.send(.dragStart(items: ["i1"]))
         // Placeholder moves still waiting (paced, or for the tick) when the drop comes.

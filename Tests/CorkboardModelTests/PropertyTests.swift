@@ -29,7 +29,11 @@ import Testing
                 case .committed(let commit):
                     let event = commit.event
                     #expect(event.seq == simulation.log.count + 1)
-                    checkOffsetsReading(request, event: event, view: client.replica.board, board: before)
+                    if case .moveByOffsets(let collection, let offsets, let toOffset, let toCollection) = request.operation {
+                        try checkOffsetsReading(
+                            collection: collection, offsets: offsets, toOffset: toOffset, toCollection: toCollection, event: event,
+                            view: client.replica.board, board: before)
+                    }
                     switch event.op {
                     case .insert(let items, _): expectedIDs.formUnion(items.map(\.id))
                     case .delete(let items):
@@ -119,21 +123,24 @@ import Testing
 
     /// An offsets move names the items the client saw at those offsets, and the item
     /// at `toOffset` when it is still a non-source item of the destination.
-    private func checkOffsetsReading(_ request: OperationRequest, event: CommittedEvent, view: Board, board: Board) {
-        guard case .moveByOffsets(let collection, let offsets, let toOffset, let toCollection) = request.operation,
-            case .move(let sources, let destination) = event.op,
-            let source = view.list(named: collection),
-            let target = view.list(named: toCollection ?? collection)
-        else { return }
+    private func checkOffsetsReading(
+        collection: CollectionID, offsets: [Int], toOffset: Int, toCollection: CollectionID?, event: CommittedEvent, view: Board, board: Board
+    ) throws {
+        let move: (sources: [ItemID], destination: Destination)? =
+            if case .move(let sources, let destination) = event.op { (sources, destination) } else { nil }
+        let (sources, destination) = try #require(move, "an offsets move was committed as \(event.op)")
+        let source = try #require(view.list(named: collection), "the offsets name a list the client saw")
+        let target = try #require(view.list(named: toCollection ?? collection), "the offsets name a list the client saw")
         let seen = Set(offsets).sorted().map { view.items(in: source)[$0].id }
         let current = Set(board.allItemIDs)
         #expect(sources == seen.filter { current.contains($0) })
-        guard toOffset < view.items(in: target).count else { return }
-        let anchor = view.items(in: target)[toOffset].id
-        if let now = board.location(of: anchor), board.listID(now.list) == destination.collection,
-            !sources.contains(anchor)
-        {
-            #expect(destination.before == anchor)
+        // `toOffset` at the end of the list names no item: nothing more to read.
+        let targetItems = view.items(in: target)
+        if toOffset < targetItems.count {
+            let anchor = targetItems[toOffset].id
+            if let now = board.location(of: anchor), board.listID(now.list) == destination.collection, !sources.contains(anchor) {
+                #expect(destination.before == anchor)
+            }
         }
     }
 }

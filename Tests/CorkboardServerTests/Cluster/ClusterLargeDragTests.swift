@@ -59,10 +59,7 @@ import Testing
             // A newcomer on a node that knows the drag hears of it right after its welcome.
             _ = try bob.waitFor(type: "drag.over")
             let dan = try BoardTestClient(port: nodes[1].port, board: "board", name: "Dan")
-            guard case .drag(let known) = try dan.nextMessage() else {
-                Issue.record("no drag after the welcome: \(dan.log)")
-                return
-            }
+            let known = try #require(try dan.nextMessage().dragUpdate, "no drag after the welcome: \(dan.log)")
             #expect(known == DragUpdate(client: ada.clientID, name: "Ada", items: items, over: DragTarget(collection: "b", index: 2, before: "b3")))
 
             // Each of them sees the item list once, and the drag end once.

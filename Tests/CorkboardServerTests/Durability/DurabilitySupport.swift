@@ -55,7 +55,7 @@ final class RestartableServer {
 
     /// The graceful shutdown: every connection closed, then the store closed (its lock released).
     func stop() {
-        guard let server else { return }
+        guard let server else { return } // stopped already: a second stop (a test's and its defer's) does nothing
         self.server = nil
         let done = DispatchSemaphore(value: 0)
         server.shutdown { done.signal() }

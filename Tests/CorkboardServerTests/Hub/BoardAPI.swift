@@ -126,8 +126,10 @@ struct BoardAPI {
     }
 }
 
-/// A server with one board created over HTTP, and helpers to join it.
-final class HubFixture {
+/// A server with one board created over HTTP, joined over real WebSockets on `/ws`: the
+/// `.socket` case of the hub suites that run over both harnesses (`HubHarness`), and the fixture
+/// of every server test that joins a board.
+final class HubFixture: HubUnderTest {
     let server: TestServer
     let api: BoardAPI
     let board: Board
@@ -151,16 +153,16 @@ final class HubFixture {
 
     var port: UInt16 { server.port }
 
-    func join(
-        _ name: String, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil,
-        subprotocol: String? = "corkboard.v1", observe: Bool = false
-    ) throws -> BoardTestClient {
-        try BoardTestClient(
-            port: port, board: board.id, name: name, resumeFrom: previous, resume: resume, subprotocol: subprotocol, observe: observe)
+    /// A WebSocket on `/ws` offering the `corkboard.v1` subprotocol, not joined yet.
+    func newConnection(_ name: String) throws -> any TestClientTransport {
+        try WebSocketClientTransport(port: port)
+    }
+
+    /// Joins with this subprotocol offered in the handshake (nil: none).
+    func join(_ name: String, subprotocol: String?) throws -> BoardTestClient {
+        try BoardTestClient(transport: WebSocketClientTransport(port: port, subprotocol: subprotocol), board: board.id, name: name)
     }
 
     /// The board as the server has it now.
     func document() throws -> BoardDocument { try api.document(board.id) }
 }
-
-extension HubFixture: BoardHost {}

@@ -119,10 +119,7 @@ import Testing
         let response = try fixture.api.perform("board", request)
         #expect(response.status == 200)
         #expect(response.http.header("Content-Type")?.hasPrefix("application/json") == true)
-        guard case .committed(let event) = try response.message() else {
-            Issue.record("not a committed body: \(response)")
-            return
-        }
+        let event = try #require(try response.message().committedEvent, "not a committed body: \(response)")
         #expect(event.seq == 1)
         #expect(event.opId == "http-1")
         #expect(event.op == .move(sources: ["i1"], destination: Destination(collection: "done", before: "i7")))
@@ -204,11 +201,7 @@ import Testing
         // Each event exactly as the WebSocket `committed` message.
         let page = try fixture.api.get("/api/boards/board/ops?since=2")
         #expect(page.status == 200)
-        let raw = try #require(page.object?["events"])
-        guard case .array(let events) = raw else {
-            Issue.record("events is not an array: \(page.text)")
-            return
-        }
+        let events = try #require(page.object?["events"]?.elements, "events is not an array: \(page.text)")
         #expect(events.count == 1)
         let fromSocket = try JSONDecoder().decode(JSONValue.self, from: Data(ada.rawLog.last!.utf8))
         #expect(events.first == fromSocket)

@@ -41,10 +41,7 @@ import Testing
         #expect(editor.welcome.role == .editor)
         #expect(try viewer.reject(.move(sources: ["i1"], destination: Destination(collection: "done"))).code == .forbidden)
         try viewer.send(.dragStart(items: ["i1"]))
-        guard case .rejected(let drag) = try viewer.waitFor(type: "rejected") else {
-            Issue.record("no rejection")
-            return
-        }
+        let drag = try #require(try viewer.waitFor(type: "rejected").rejection)
         #expect(drag.ref == "drag.start" && drag.code == .forbidden)
         // The viewer still receives everything.
         let event = try editor.commit(.move(sources: ["i1"], destination: Destination(collection: "done")))

@@ -11,6 +11,16 @@ final class WebSocketClientTransport: TestClientTransport {
 
     init(ws: WebSocketTestClient) { self.ws = ws }
 
+    /// Opens a WebSocket on `path` of the server on `port`, offering `subprotocol` (nil: none);
+    /// throws unless the handshake is answered 101.
+    convenience init(port: UInt16, path: String = "/ws", subprotocol: String? = "corkboard.v1") throws {
+        let ws = try WebSocketTestClient(port: port, path: path, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
+        guard ws.handshakeResponse.status == 101 else {
+            throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
+        }
+        self.init(ws: ws)
+    }
+
     func send(text: String) throws { try ws.send(text: text) }
 
     func receive() throws -> TestClientEvent {
@@ -51,15 +61,9 @@ extension BoardTestClient {
         resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1", observe: Bool = false, namingBoard: Bool = false
     ) throws {
         let query = board.addingPercentEncoding(withAllowedCharacters: .alphanumerics).map { "?board=" + $0 } ?? ""
-        let ws = try WebSocketTestClient(
-            port: port, path: "/ws" + (namingBoard ? query : ""),
-            extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
-        guard ws.handshakeResponse.status == 101 else {
-            throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
-        }
         try self.init(
-            transport: WebSocketClientTransport(ws: ws), board: board, name: name, token: token, resumeFrom: previous, resume: resume,
-            observe: observe)
+            transport: WebSocketClientTransport(port: port, path: "/ws" + (namingBoard ? query : ""), subprotocol: subprotocol), board: board,
+            name: name, token: token, resumeFrom: previous, resume: resume, observe: observe)
     }
 
     /// The WebSocket under this client.

@@ -70,7 +70,7 @@ final class WebhookReceiver: Sendable {
                 $0 = nil
                 return running
             })
-        else { return }
+        else { return } // stopped already: a second stop does nothing
         let done = DispatchSemaphore(value: 0)
         server.shutdown(grace: .seconds(1)) { done.signal() }
         done.wait()
