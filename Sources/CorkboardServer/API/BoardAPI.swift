@@ -1,9 +1,9 @@
+import CoreMetrics
 import CorkboardHub
 import CorkboardModel
 import CorkboardWire
 import Foundation
 import HTTP
-import Prometheus
 
 /// The JSON API (docs/protocol.md#8-http-api) on top of the hub: the same resolver and the
 /// same broadcast as the WebSocket, with the status the protocol gives each outcome.
@@ -18,169 +18,27 @@ enum BoardAPI {
     /// `node` is what the admin API tells of this node and drains.
     static func add(
         to router: inout Router, hub: Hub, allowedOrigins: Set<String>? = nil, outputBound: Int = 4 << 20,
-        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Prometheus.Gauge? = nil,
+        eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Meter? = nil,
         node: NodeStatus = NodeStatus(), webhooks: WebhookDeliverer? = nil
     ) {
-        let pageBytes = pageBudget(outputBound: outputBound)
-        let documentLengths = DocumentLengths()
-        let crossOrigin = CrossOrigin(allowedOrigins: allowedOrigins)
-        // Each path's methods, for its `OPTIONS` (added once every route is known).
-        var methods: [(pattern: String, methods: [HTTPMethod])] = []
+        var table = APIRouteTable(crossOrigin: CrossOrigin(allowedOrigins: allowedOrigins))
         func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-            if let index = methods.firstIndex(where: { $0.pattern == pattern }) {
-                methods[index].methods.append(method)
-            } else {
-                methods.append((pattern, [method]))
-            }
-            router.add(method, pattern) { request, responder in
-                let responder = crossOrigin.responder(for: request, responder)
-                if let refusal = crossOrigin.refusal(of: request) { return responder.respond(refusal) }
-                handler(request, responder)
-            }
-        }
-        defer {
-            for (pattern, served) in methods {
-                router.add(.OPTIONS, pattern) { request, responder in
-                    let responder = crossOrigin.responder(for: request, responder)
-                    responder.respond(crossOrigin.refusal(of: request) ?? crossOrigin.preflight(request, methods: served))
-                }
-            }
+            table.add(method, pattern, to: &router, handler)
         }
 
         route(.GET, "/api/openapi.json") { request, responder in
             guard QueryParameters.read(request, responder) != nil else { return }
             responder.respond(.json(.ok, OpenAPIDocument.bytes))
         }
-
         RevocationRoutes.add(using: route, hub: hub)
         AdminRoutes.add(using: route, hub: hub, node: node)
         WebhookRoutes.add(using: route, hub: hub, webhooks: webhooks)
         ArchiveRoutes.add(using: route, hub: hub)
-
-        route(.GET, "/api/boards") { request, responder in
-            guard let page = ListPage.read(request, responder) else { return }
-            guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
-            hub.listBoards { result in
-                responder.respond(
-                    result.map { summaries in
-                        // Only the boards this token may see, in pages by id.
-                        let visible = page.slice(summaries.filter { holder.role(on: $0.id) != nil }, key: \.id)
-                        return json(.ok, BoardList(boards: visible.entries, next: visible.next))
-                    })
-            }
-        }
-
-        route(.POST, "/api/boards") { request, responder in
-            guard QueryParameters.read(request, responder) != nil else { return }
-            switch WireFormat.decodeNewBoard(Data(request.body)) {
-            case .failure(let error):
-                responder.respond(.error(.badRequest, error.message))
-            case .success(let board):
-                // Creating a board is an owner's act, like locking one.
-                guard let role = authorize(request, board: board.id, hub: hub, responder) else { return }
-                guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may create boards")) }
-                hub.createBoard(board) { result in responder.respond(result.map { json(.created, $0) }) }
-            }
-        }
-
-        route(.GET, "/api/boards/{id}") { request, responder in
-            guard QueryParameters.read(request, responder) != nil else { return }
-            let board = request.pathParameters["id"] ?? ""
-            guard authorize(request, board: board, hub: hub, responder) != nil else { return }
-            hub.document(board: board) { result in
-                // Off the board's queue: counting a large board's bytes takes a while, and
-                // the board's members should not wait for it.
-                DispatchQueue.global().async {
-                    responder.respond(result.map { documentResponse($0, lengths: documentLengths) })
-                }
-            }
-        }
-
-        route(.DELETE, "/api/boards/{id}") { request, responder in
-            guard QueryParameters.read(request, responder) != nil else { return }
-            let board = request.pathParameters["id"] ?? ""
-            guard let role = authorize(request, board: board, hub: hub, responder) else { return }
-            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may delete a board")) }
-            hub.deleteBoard(board) { result in responder.respond(result.map { HTTPResponse(status: .noContent) }) }
-        }
-
-        route(.PATCH, "/api/boards/{id}") { request, responder in
-            guard QueryParameters.read(request, responder) != nil else { return }
-            let board = request.pathParameters["id"] ?? ""
-            guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
-            let title: String
-            switch WireFormat.decodeBoardRename(Data(request.body)) {
-            case .success(let decoded): title = decoded
-            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
-            }
-            // The resolver refuses it too; said here in the API's words, as for DELETE.
-            guard role.canLock else { return responder.respond(.error(.forbidden, "only an owner may rename a board")) }
-            hub.submit(
-                BoardRename.request(title: title), board: board, role: role, author: holder.httpAuthor,
-                caller: request.clientAddress ?? "local",
-                bytes: request.body.count
-            ) { result in
-                responder.respond(
-                    result.map { outcome in
-                        RateLimitFields.added(
-                            to: BoardRename.response(to: outcome, board: board, title: title), hub: hub, caller: request.clientAddress ?? "local")
-                    })
-            }
-        }
-
-        route(.GET, "/api/boards/{id}/ops") { request, responder in
-            let board = request.pathParameters["id"] ?? ""
-            guard authorize(request, board: board, hub: hub, responder) != nil else { return }
-            let query: OpsPageQuery
-            switch OpsPageQuery.parse(request.queryPairs) {
-            case .success(let parsed): query = parsed
-            case .failure(let error): return responder.respond(.error(.badRequest, error.message))
-            }
-            // One more than the page: whether it is there tells if the page is the last.
-            hub.events(board: board, since: query.since, limit: query.limit + 1) { result in
-                responder.respond(
-                    result.map { events in
-                        do {
-                            let page = try EventPage.encodedPage(
-                                Array(events.prefix(query.limit)), byteBudget: pageBytes, more: events.count > query.limit)
-                            return .json(.ok, page.body)
-                        } catch {
-                            return .error(.internalServerError, "the answer could not be encoded: \(error)")
-                        }
-                    })
-            }
-        }
-
-        route(
-            .GET, "/api/boards/{id}/events",
-            EventStreamRoute.handler(hub: hub, settings: eventStreams, outputBound: outputBound, openStreams: openStreams))
-
-        route(.POST, "/api/boards/{id}/ops") { request, responder in
-            guard QueryParameters.read(request, responder) != nil else { return }
-            let board = request.pathParameters["id"] ?? ""
-            guard let (role, holder) = authorizeHolder(request, board: board, hub: hub, responder) else { return }
-            switch WireFormat.decodeClientMessage(Data(request.body)) {
-            case .message(.operation(let operation)):
-                hub.submit(
-                    operation, board: board, role: role, author: holder.httpAuthor, caller: request.clientAddress ?? "local",
-                    bytes: request.body.count
-                ) { result in
-                    responder.respond(
-                        result.map { outcome in
-                            RateLimitFields.added(
-                                to: OperationAnswer.response(ServerMessage(outcome)), hub: hub, caller: request.clientAddress ?? "local")
-                        })
-                }
-            case .rejected(let rejected):
-                // It names its opId: the operation's outcome, as a WebSocket member gets it.
-                responder.respond(OperationAnswer.response(.rejected(rejected)))
-            case .error(let error):
-                responder.respond(.error(.badRequest, error.message))
-            case .message:
-                responder.respond(
-                    .error(.badRequest, "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))
-            }
-        }
+        BoardRoutes.add(using: route, hub: hub)
+        BoardLogRoutes.add(
+            using: route, hub: hub, pageBytes: pageBudget(outputBound: outputBound),
+            eventStream: EventStreamRoute.handler(hub: hub, settings: eventStreams, outputBound: outputBound, openStreams: openStreams))
+        table.finish(on: &router)
     }
 
     /// Bytes a page of `…/ops` may take (one event may pass it alone): a quarter of the output
@@ -211,7 +69,7 @@ enum BoardAPI {
     }
 
     /// As `authorize`, with the token's holder (who an operation is by).
-    private static func authorizeHolder(
+    static func authorizeHolder(
         _ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder
     ) -> (role: Role, holder: TokenHolder)? {
         guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return nil }

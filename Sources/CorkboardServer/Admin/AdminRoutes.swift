@@ -8,12 +8,10 @@ import HTTP
 /// nodes alive, and draining the node. Owners of every board only, as `/api/revocations`: the
 /// overview names every board and every person on them, and a drain sends everyone here away.
 enum AdminRoutes {
-    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
-
     /// Members listed per board in the overview (`memberCount` says how many there are).
     static let membersPerBoard = 1000
 
-    static func add(using route: Route, hub: Hub, node: NodeStatus) {
+    static func add(using route: APIRoute, hub: Hub, node: NodeStatus) {
         // Asked first by the page, so that it never makes a request it would be refused: a
         // 401 or 403 is what a browser logs as an error, and the page has to say why instead.
         route(.GET, "/api/admin/access") { request, responder in

@@ -10,9 +10,7 @@ import HTTP
 /// server (`PUT`, `?replace=true` over an existing board), the same archives `corkboard export`
 /// and `corkboard import` read and write.
 enum ArchiveRoutes {
-    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
-
-    static func add(using route: Route, hub: Hub) {
+    static func add(using route: APIRoute, hub: Hub) {
         route(.GET, "/api/boards/{id}/archive") { request, responder in
             let board = request.pathParameters["id"] ?? ""
             guard let history = flag("history", of: request, responder), owner(request, board: board, hub: hub, responder) else { return }

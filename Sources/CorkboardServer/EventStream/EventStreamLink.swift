@@ -1,8 +1,8 @@
+import CoreMetrics
 import CorkboardHub
 import CorkboardWire
 import Dispatch
 import HTTP
-import Prometheus
 import Sockets
 import Synchronization
 
@@ -43,7 +43,7 @@ final class EventStreamLink: MemberLink, ConnectionHandler, LoopTickable, @unche
     private let headOnly: Bool
     private let settings: EventStreamSettings
     let outputBound: Int
-    private let openStreams: Prometheus.Gauge?
+    private let openStreams: Meter?
     private let sessionQueue = DispatchQueue(label: "corkboard.event-stream")
     private var session: HubSession?
     private var connection: Connection?
@@ -60,7 +60,7 @@ final class EventStreamLink: MemberLink, ConnectionHandler, LoopTickable, @unche
             "Transfer-Encoding": "chunked",
         ])
 
-    init(responder: HTTPResponder, headOnly: Bool, settings: EventStreamSettings, outputBound: Int, openStreams: Prometheus.Gauge?) {
+    init(responder: HTTPResponder, headOnly: Bool, settings: EventStreamSettings, outputBound: Int, openStreams: Meter?) {
         self.responder = responder
         self.headOnly = headOnly
         self.settings = settings

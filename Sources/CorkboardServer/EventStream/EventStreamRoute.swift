@@ -1,13 +1,13 @@
+import CoreMetrics
 import CorkboardHub
 import HTTP
-import Prometheus
 
 /// `GET /api/boards/{id}/events` (docs/protocol.md#event-stream): the board's committed
 /// events as server-sent events, for integrations. Read access as for `GET /api/boards/{id}`
 /// (401, 403, 404 alike); the query is checked before anything is followed (400).
 enum EventStreamRoute {
     static func handler(
-        hub: Hub, settings: EventStreamSettings, outputBound: Int, openStreams: Prometheus.Gauge?
+        hub: Hub, settings: EventStreamSettings, outputBound: Int, openStreams: Meter?
     ) -> HTTPHandler {
         { request, responder in
             let board = request.pathParameters["id"] ?? ""

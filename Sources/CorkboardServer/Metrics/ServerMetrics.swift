@@ -24,12 +24,18 @@ final class ServerMetrics: Sendable {
     private let tokenReloadFailures: Prometheus.Counter
     private let storedBoards: Prometheus.Gauge
     /// Event streams open now (`GET /api/boards/{id}/events`), kept by the streams themselves.
-    let eventStreams: Prometheus.Gauge
+    let eventStreams: Meter
     /// Requests per route and their durations, recorded as the router answers them.
     let routes: HTTPRouteMetrics
     private let process: ProcessMetrics
     /// The traffic reading last copied in: counters only ever grow by the difference.
     private let copied = Mutex(TrafficCounters.Reading.zero)
+
+    /// The HELP of the families recorded through `factory` (swift-metrics) by the server
+    /// itself; the hub's are `Hub.metricHelp`.
+    static let help = [
+        "corkboard_event_streams": "Event streams (GET /api/boards/{id}/events) open now; each is also one of the connections."
+    ]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -39,7 +45,7 @@ final class ServerMetrics: Sendable {
             .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
             .seconds(1), .milliseconds(2500),
         ]
-        self.factory = DescribedMetricsFactory(base: factory, help: Hub.metricHelp)
+        self.factory = DescribedMetricsFactory(base: factory, help: Hub.metricHelp.merging(Self.help) { hub, _ in hub })
         func describe(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "corkboard", metricName: name, unitName: unit, helpText: help)
         }
@@ -61,8 +67,7 @@ final class ServerMetrics: Sendable {
                 "token_reload_failures", "total", "Reloads (SIGHUP) that kept the previous tokens because the token file or secret file was refused."))
         storedBoards = registry.makeGauge(
             descriptor: describe("boards_stored", "", "Boards the store holds, every node's (read at each scrape; kept when the store does not answer)."))
-        eventStreams = registry.makeGauge(
-            descriptor: describe("event_streams", "", "Event streams (GET /api/boards/{id}/events) open now; each is also one of the connections."))
+        eventStreams = Meter(label: "corkboard_event_streams", factory: self.factory)
         registry.makeGauge(
             descriptor: describe("build_info", "", "Always 1: the version of this server, and the Swift it was built with, in its labels."),
             labels: [("version", CorkboardVersion.current), ("swift", CorkboardVersion.swift)]

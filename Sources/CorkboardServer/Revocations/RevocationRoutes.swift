@@ -10,9 +10,7 @@ import HTTP
 /// sharing the store refuses the tokens, and the members holding them are disconnected on
 /// every node at once.
 enum RevocationRoutes {
-    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
-
-    static func add(using route: Route, hub: Hub) {
+    static func add(using route: APIRoute, hub: Hub) {
         route(.GET, "/api/revocations") { request, responder in
             guard let page = ListPage.read(request, responder) else { return }
             guard administrator(request, hub: hub, responder) else { return }

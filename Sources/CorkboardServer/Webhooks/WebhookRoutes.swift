@@ -12,9 +12,7 @@ import Synchronization
 /// them); those of the webhooks file are listed too, marked `"source":"file"`, and are changed
 /// only in the file (a `DELETE` of one answers 409).
 enum WebhookRoutes {
-    typealias Route = (HTTPMethod, String, @escaping HTTPHandler) -> Void
-
-    static func add(using route: Route, hub: Hub, webhooks: WebhookDeliverer?) {
+    static func add(using route: APIRoute, hub: Hub, webhooks: WebhookDeliverer?) {
         route(.GET, "/api/webhooks") { request, responder in
             guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
             guard let page = ListPage.read(request, responder) else { return }
