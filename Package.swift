@@ -5,7 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "Corkboard",
-    platforms: [.macOS(.v14)],
+    // Linux only (Debian is what it is built and tested on): the sockets, TLS and the stores
+    // import Glibc, so no Apple platform is claimed.
     products: [
         .executable(name: "corkboard", targets: ["corkboard"]),
         .library(name: "CorkboardModel", targets: ["CorkboardModel"]),

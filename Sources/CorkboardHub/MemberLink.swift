@@ -50,7 +50,7 @@ public enum MemberClose: UInt16, Sendable, Hashable {
 
 extension [any MemberLink] {
     /// Sends `text` to every link, with one `broadcast` per type of link (in the server there
-    /// is one: WebSockets), so each transport encodes it once.
+    /// are two: WebSockets and event streams), so each transport frames it once.
     func broadcast(_ text: String) {
         guard let first = self.first else { return }
         let kind = type(of: first)

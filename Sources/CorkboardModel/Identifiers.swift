@@ -36,11 +36,6 @@ public enum Limits {
     /// refused rather than committed, and a stored or imported board beyond it is refused.
     public static let maximumSeq = 9_007_199_254_740_991
 
-    /// True for a seq a board may be at: 0…`maximumSeq`.
-    public static func isValidSeq(_ seq: Int) -> Bool {
-        seq >= 0 && seq <= maximumSeq
-    }
-
     /// True for a non-empty id of at most 128 UTF-8 bytes in Unicode NFC, without NUL. An id
     /// in another form is refused rather than normalised: a client that sent it would
     /// otherwise hold a spelling the server never uses, and could not find its own item again

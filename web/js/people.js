@@ -25,11 +25,6 @@ export function displayName(params) {
   return guest;
 }
 
-/** @param {string} name */
-export function rememberName(name) {
-  localStorage.setItem(NAME_KEY, name);
-}
-
 /**
  * `?token=` (stored for next time, and taken out of the address so that a copied link does not
  * carry it) or the stored token; null in open mode.
