@@ -83,7 +83,9 @@ let package = Package(
                 "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardPostgres", "CorkboardModel", "CorkboardWire",
                 "HTTP", "Sockets", "TLS", "WebSocket", "WebSocketDeflate", "COpenSSL", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            // The OpenAPI document, in the binary (`corkboard` is installed as one file).
+            resources: [.embedInCode("OpenAPI/openapi.json")]),
         // The bot client library: a board replica over our own WebSocket client, typed
         // operations with async results, reconnect and resume; `bot random`'s strategy and
         // the lines `corkboard bot` prints; `corkboard boards`' calls of the HTTP API and its table.

@@ -3,26 +3,24 @@ import CorkboardWire
 import Foundation
 
 /// What every operation of the document has by the API's conventions (docs/protocol.md#conventions),
-/// added here once rather than written into each path (so a path added in a file of its own has
-/// it too): a 400 (an unknown or repeated query parameter is refused on every route), a 413 where
+/// added here once rather than written into each path of `openapi.json` (so a path added there
+/// has them too): a 400 (an unknown or repeated query parameter is refused on every route), a 413 where
 /// a body is taken, the `RateLimit-Policy` and `RateLimit` headers beside `Retry-After` on a 429,
 /// and the `limit` and `cursor` parameters lists refer to.
 extension OpenAPIDocument {
-    /// The served document: `text` with the conventions; `text` itself if it cannot be read
-    /// (OpenAPITests reads what is served, and fails then).
-    static func withConventions(_ text: String) -> [UInt8] {
-        guard case .object(var document)? = try? StrictJSON.parse(Data(text.utf8)),
-            case .object(var paths)? = document["paths"], case .object(var components)? = document["components"],
-            let encoded = try? { () throws -> [UInt8] in
-                for (path, item) in paths { paths[path] = withConventions(pathItem: item) }
-                document["paths"] = .object(paths)
-                components["parameters"] = merged(components["parameters"], listParameters)
-                components["headers"] = merged(components["headers"], rateLimitHeaders)
-                document["components"] = .object(components)
-                return Array(try WireFormat.encode(JSONValue.object(document)))
-            }()
-        else { return Array(text.utf8) }
-        return encoded
+    /// `document` with the conventions; nil if it has no `paths` or `components` object or
+    /// cannot be encoded.
+    static func withConventions(_ document: [String: JSONValue]) -> [UInt8]? {
+        var document = document
+        guard case .object(var paths)? = document["paths"], case .object(var components)? = document["components"] else {
+            return nil
+        }
+        for (path, item) in paths { paths[path] = withConventions(pathItem: item) }
+        document["paths"] = .object(paths)
+        components["parameters"] = merged(components["parameters"], listParameters)
+        components["headers"] = merged(components["headers"], rateLimitHeaders)
+        document["components"] = .object(components)
+        return try? Array(WireFormat.encode(JSONValue.object(document)))
     }
 
     private static let methods: Set<String> = ["get", "put", "post", "delete", "patch"]
