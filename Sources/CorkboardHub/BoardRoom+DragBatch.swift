@@ -27,7 +27,8 @@ extension BoardRoom {
     private func scheduleDragTick() {
         guard !dragBatch.tickScheduled else { return }
         dragBatch.tickScheduled = true
-        queue.asyncAfter(deadline: max(.now(), dragBatch.lastFlush + hub.configuration.dragBroadcastInterval)) {
+        let clock = hub.clock
+        clock.schedule(at: max(clock.now(), dragBatch.lastFlush + hub.configuration.dragBroadcastInterval), on: queue) {
             self.dragBatch.tickScheduled = false
             self.flushDragBatch()
         }
@@ -38,7 +39,7 @@ extension BoardRoom {
     /// member who joined during the tick already saw the earlier ones in its `welcome`).
     func flushDragBatch() {
         guard !dragBatch.isEmpty else { return }
-        dragBatch.lastFlush = .now()
+        dragBatch.lastFlush = hub.clock.now()
         let entries = dragBatch.take()
         guard let first = entries.first else { return }
         let skipped = Set(entries.compactMap(\.skipped))

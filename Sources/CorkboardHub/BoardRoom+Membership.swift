@@ -63,13 +63,13 @@ extension BoardRoom {
     /// for the tick, which tells them all in one message.
     private func tellsAtOnce(costing bytes: Int) -> Bool {
         guard !membershipTick.isScheduled && roster.count <= MembershipLimits.listedPeers else { return false }
-        return announcementBudget?.take(Double(bytes)) != false
+        return announcementBudget?.take(Double(bytes), now: hub.clock.now().uptimeNanoseconds) != false
     }
 
     private func scheduleMembershipTick() {
         guard !membershipTick.isScheduled else { return }
         membershipTick.isScheduled = true
-        queue.asyncAfter(deadline: .now() + hub.configuration.membershipTick) {
+        hub.clock.schedule(after: hub.configuration.membershipTick, on: queue) {
             // Encoded once, to every member: the newcomers of the tick too (a client ignores
             // itself and peers it already knows).
             guard let change = self.membershipTick.flush(count: self.roster.count) else { return }

@@ -31,7 +31,7 @@ extension BoardRoom {
     private func scheduleSharing() {
         guard !sharedChanges.isScheduled else { return }
         sharedChanges.isScheduled = true
-        queue.asyncAfter(deadline: .now() + hub.configuration.membershipTick) {
+        hub.clock.schedule(after: hub.configuration.membershipTick, on: queue) {
             guard let cluster = self.hub.cluster else { return }
             let (joined, left) = self.sharedChanges.takeAll()
             for part in NodeMembership.changes(node: cluster.nodeName, board: self.id, joined: joined, left: left) {
@@ -69,7 +69,7 @@ extension BoardRoom {
         whenListsCame = loaded
         shareList(asking: true)
         if awaitedLists.isEmpty { return finishGathering() }
-        queue.asyncAfter(deadline: .now() + Self.listWait) { self.finishGathering() }
+        hub.clock.schedule(after: Self.listWait, on: queue) { self.finishGathering() }
     }
 
     private func finishGathering() {

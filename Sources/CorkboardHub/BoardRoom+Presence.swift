@@ -34,7 +34,7 @@ extension BoardRoom {
                 return member.link.send(.rejected(.dragStartBusy(holder: holder)))
             }
             self.dragCounter += 1
-            let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter, now: self.hub.clock.now())
             self.members[key]?.drag = drag
             self.hub.metrics.drags.increment()
             // The only time this drag's items are sent: its placeholder moves go as `drag.over`.
@@ -77,7 +77,7 @@ extension BoardRoom {
         }
         let before = engine.itemID(at: index, in: collection, excluding: dragged)
         drag.state.over = DragTarget(collection: collection, index: index, before: before)
-        drag.lastUpdate = .now()
+        drag.lastUpdate = hub.clock.now()
         drag.unsent = true
         members[key]?.drag = drag
         broadcastDrag(of: key)
@@ -105,7 +105,7 @@ extension BoardRoom {
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
-        if let wait = leaseCooldowns.wait(before: items, by: member.leaseHolders, now: DispatchTime.now().uptimeNanoseconds) {
+        if let wait = leaseCooldowns.wait(before: items, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
             let seconds = Int((Double(wait) / 1e9).rounded(.up))
             return refuse(.rateLimited, "your drag of these items expired; they are free for the others for \(seconds) more s")
         }
@@ -135,13 +135,13 @@ extension BoardRoom {
             let over = drag.state.over
         else { return }
         let interval = hub.configuration.dragBroadcastInterval
-        let now = DispatchTime.now()
+        let now = hub.clock.now()
         // A batching board paces by its tick, which keeps only the latest placeholder.
         if now < drag.lastBroadcast + interval, !batchesDrags {
             drag.flushScheduled = true
             members[key]?.drag = drag
             let generation = drag.generation
-            queue.asyncAfter(deadline: drag.lastBroadcast + interval) {
+            hub.clock.schedule(at: drag.lastBroadcast + interval, on: queue) {
                 guard self.members[key]?.drag?.generation == generation else { return }
                 self.members[key]?.drag?.flushScheduled = false
                 self.broadcastDrag(of: key)
@@ -163,9 +163,9 @@ extension BoardRoom {
         let generation = drag.generation
         let configuration = hub.configuration
         let expiry = configuration.maxDragDuration.map { drag.started + $0 }
-        queue.asyncAfter(deadline: min(drag.lastUpdate + configuration.dragTimeout, expiry ?? .distantFuture)) {
+        hub.clock.schedule(at: min(drag.lastUpdate + configuration.dragTimeout, expiry ?? .distantFuture), on: queue) {
             guard let current = self.members[key]?.drag, current.generation == generation else { return }
-            let now = DispatchTime.now()
+            let now = self.hub.clock.now()
             if let expiry, now >= expiry {
                 if let member = self.members[key] {
                     self.leaseCooldowns.expired(

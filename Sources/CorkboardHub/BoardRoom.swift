@@ -54,7 +54,7 @@ final class BoardRoom: @unchecked Sendable {
     var leaseCooldowns = LeaseCooldowns()
     var dragCounter = 0
     /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
-    var dragBatch = DragBatch()
+    var dragBatch: DragBatch
     /// Drags of members of other nodes (a shared store), by client: their origin node, so
     /// that a node gone silent has its drags ended, and what this room's members were shown.
     var remoteDrags: [ClientID: RemoteDrag] = [:]
@@ -78,7 +78,8 @@ final class BoardRoom: @unchecked Sendable {
         self.id = id
         self.hub = hub
         queue = DispatchQueue(label: "corkboard.board.\(id)", target: hub.roomTarget())
-        announcementBudget = hub.configuration.announcementByteRate.map { TokenBucket($0) }
+        announcementBudget = hub.configuration.announcementByteRate.map { TokenBucket($0, now: hub.clock.now().uptimeNanoseconds) }
+        dragBatch = DragBatch(now: hub.clock.now())
     }
 
     // MARK: Loading

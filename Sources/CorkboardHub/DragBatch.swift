@@ -20,7 +20,11 @@ struct DragBatch {
     private var lastOfClient: [ClientID: Int] = [:]
     /// When a tick is due, and when the last batch went out (ticks are at least one interval apart).
     var tickScheduled = false
-    var lastFlush: DispatchTime = .now()
+    var lastFlush: DispatchTime
+
+    /// An empty batch of a room opened at `now` (the hub's clock): its first tick is at
+    /// least one interval later, as every tick after a flush.
+    init(now: DispatchTime) { lastFlush = now }
 
     var isEmpty: Bool { entries.isEmpty }
 
