@@ -65,21 +65,18 @@ extension BoardRoom {
     /// answered or `listWait` passed.
     func gatherLists(then loaded: @escaping () -> Void) {
         guard hub.cluster != nil else { return loaded() }
-        awaitedLists = hub.liveNodes()
-        whenListsCame = loaded
+        let ready = listGathering.start(awaiting: hub.liveNodes(), then: loaded)
         shareList(asking: true)
-        if awaitedLists.isEmpty { return finishGathering() }
-        hub.clock.schedule(after: Self.listWait, on: queue) { self.finishGathering() }
+        if let ready { return ready() }
+        hub.clock.schedule(after: Self.listWait, on: queue) { self.listWaitPassed() }
     }
 
-    private func finishGathering() {
-        guard let loaded = whenListsCame else { return }
-        if !awaitedLists.isEmpty {
-            hub.logger.notice("board \(id): no list of peers from node(s) \(awaitedLists.sorted()) within \(Self.listWait)")
+    private func listWaitPassed() {
+        guard let passed = listGathering.waitPassed() else { return }
+        if !passed.silent.isEmpty {
+            hub.logger.notice("board \(id): no list of peers from node(s) \(passed.silent) within \(Self.listWait)")
         }
-        whenListsCame = nil
-        awaitedLists = []
-        loaded()
+        passed.then()
     }
 
     /// A membership message of another node. Applied at once, loading or not: the lists
@@ -113,9 +110,7 @@ extension BoardRoom {
 
     /// A loading room has the node's list, or will never have it (the node is gone).
     private func stopAwaiting(_ node: String) {
-        guard whenListsCame != nil else { return }
-        awaitedLists.remove(node)
-        if awaitedLists.isEmpty { finishGathering() }
+        listGathering.settled(node)?()
     }
 
     private func removeRemote(_ peers: [ListedPeer]) {

@@ -46,8 +46,7 @@ final class BoardRoom: @unchecked Sendable {
     /// be told to them, and (while loading) the nodes whose lists are awaited, and what then runs.
     var remoteRoster = RemoteRoster()
     var sharedChanges = MembershipTick()
-    var awaitedLists: Set<String> = []
-    var whenListsCame: (() -> Void)?
+    var listGathering = PeerListGathering<() -> Void>()
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
     /// Items whose drag expired, kept from their holder for `leaseCooldown`.
@@ -63,11 +62,9 @@ final class BoardRoom: @unchecked Sendable {
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
     var held: [() -> Void] = []
-    /// Following other nodes (a shared store): the highest seq they announced, whether
-    /// events are being read from the store now, and work waiting for that to finish.
-    var announcedSeq = 0
-    var isCatchingUp = false
-    var afterCatchUp: [() -> Void] = []
+    /// Following other nodes (a shared store): what they announced, whether the store is
+    /// being read now, and the work waiting for that to finish (BoardRoom+Following.swift).
+    var following = StoreFollowing<() -> Void>()
     /// Members whose join waits for that reading (a resume from a seq not seen here yet).
     var joining: Set<MemberKey> = []
     /// The durable board written for `welcome`, and the epoch and seq it is of
@@ -139,7 +136,7 @@ final class BoardRoom: @unchecked Sendable {
         self.engine = engine
         epoch = stored.epoch
         pipeline = CommitPipeline(durableSeq: engine.seq)
-        announcedSeq = max(announcedSeq, engine.seq)
+        following.loaded(seq: engine.seq)
     }
 
     /// Runs `work` on the queue, after loading has finished.
@@ -215,12 +212,12 @@ final class BoardRoom: @unchecked Sendable {
     /// Runs an operation now, or holds it (and everything after it) while the store is
     /// far behind.
     private func sequence(_ work: @escaping () -> Void) {
-        if held.isEmpty && !isBackedUp && !isCatchingUp { work() } else { held.append(work) }
+        if held.isEmpty && !isBackedUp && !following.isReading { work() } else { held.append(work) }
     }
 
     /// Runs what was held, as long as nothing holds it again.
     func releaseHeld() {
-        while !held.isEmpty && !isBackedUp && !isCatchingUp { held.removeFirst()() }
+        while !held.isEmpty && !isBackedUp && !following.isReading { held.removeFirst()() }
     }
 
     /// Too much waits for the store: half the history's count, or half its byte budget
@@ -266,12 +263,11 @@ final class BoardRoom: @unchecked Sendable {
         case .failure(.conflict(let seq)):
             // Another node extended the board first: nothing of this batch was written.
             hub.metrics.conflicts.increment()
-            announcedSeq = max(announcedSeq, seq)
             revertToDurable()
             let conflicted = pipeline.batchConflicted()
             for opId in conflicted.forgotten { engine.forgetAnswer(to: opId) }
             deliver(conflicted.deliveries)
-            catchUp(thenResolve: conflicted.resolutions)
+            catchUp(afterConflictAt: seq, thenResolve: conflicted.resolutions)
         case .failure(.notFound):
             // A DELETE (here, or on another node) went first: nothing of the batch was
             // written, and nothing will be. Answered as for a board that is not there (HTTP
@@ -293,7 +289,7 @@ final class BoardRoom: @unchecked Sendable {
         // Others committed meanwhile, or someone waits for the store to be read: now that
         // nothing of this room's own is on its way, read it (a store that is down answers
         // at once, and the waiting ones go on with what this room has).
-        if (announcedSeq > pipeline.durableSeq || !afterCatchUp.isEmpty) && pipeline.isIdle && !isCatchingUp { catchUp() }
+        catchUpAfterOwnBatch()
     }
 
     private func revertToDurable() {
