@@ -18,7 +18,7 @@ extension BoardRoom {
     /// A drag change to every member but `key` (nil: to all), now or at the next tick.
     func sendDragToOthers(of key: MemberKey?, _ message: ServerMessage) {
         guard batchesDrags, let change = DragChange(message) else { return sendToOthers(of: key, message) }
-        dragBatch.add(change, skipping: key, joinCounter: joinCounter)
+        dragBatch.add(change, skipping: key, joinCounter: membership.joinCounter)
         scheduleDragTick()
     }
 

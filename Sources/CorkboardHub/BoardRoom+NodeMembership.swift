@@ -17,23 +17,20 @@ extension BoardRoom {
 
     /// A peer of this node joined or left: the other nodes hear of it with the next tick.
     func shareJoin(of peer: ListedPeer) {
-        guard hub.cluster != nil else { return }
-        sharedChanges.join(PeerName(client: peer.client, name: peer.name))
+        guard hub.cluster != nil, membership.share(joinOf: peer) else { return }
         scheduleSharing()
     }
 
     func shareLeave(of peer: ListedPeer) {
-        guard hub.cluster != nil else { return }
-        sharedChanges.leave(peer.client)
+        guard hub.cluster != nil, membership.share(leaveOf: peer) else { return }
         scheduleSharing()
     }
 
+    /// The first change of a tick: the tick that tells the other nodes.
     private func scheduleSharing() {
-        guard !sharedChanges.isScheduled else { return }
-        sharedChanges.isScheduled = true
         hub.clock.schedule(after: hub.configuration.membershipTick, on: queue) {
             guard let cluster = self.hub.cluster else { return }
-            let (joined, left) = self.sharedChanges.takeAll()
+            let (joined, left) = self.membership.takeShared()
             for part in NodeMembership.changes(node: cluster.nodeName, board: self.id, joined: joined, left: left) {
                 cluster.publish(presence: part.encoded())
             }
@@ -45,7 +42,7 @@ extension BoardRoom {
     func shareList(asking: Bool, to: String? = nil) {
         guard let cluster = hub.cluster else { return }
         // The list holds every change still waiting for the tick (which then finds none).
-        _ = sharedChanges.takeAll()
+        _ = membership.takeShared()
         let own = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
         let peers = own.map { PeerName(client: $0.client, name: $0.name) }
         for part in NodeMembership.list(node: cluster.nodeName, board: id, peers: peers, asking: asking, to: to) {
@@ -85,14 +82,8 @@ extension BoardRoom {
         queue.async {
             guard let cluster = self.hub.cluster else { return }
             if message.ask && (message.to == nil || message.to == cluster.nodeName) { self.shareList(asking: false) }
-            let changes = self.remoteRoster.apply(message) {
-                self.joinCounter += 1
-                return self.joinCounter
-            }
-            for peer in changes.joined {
-                self.roster.add(peer)
-                self.announceJoin(of: peer, except: nil)
-            }
+            let changes = self.membership.apply(message)
+            for peer in changes.joined { self.listJoin(of: peer, except: nil) }
             self.removeRemote(changes.left)
             // An ask carries this node's list too, so it never makes the others ask back.
             if let node = changes.askNode { self.shareList(asking: true, to: node) }
@@ -103,7 +94,7 @@ extension BoardRoom {
     /// Another node stopped beating: its peers leave.
     func membersGone(withNode node: String) {
         queue.async {
-            self.removeRemote(self.remoteRoster.nodeGone(node))
+            self.removeRemote(self.membership.nodeGone(node))
             self.stopAwaiting(node)
         }
     }
@@ -114,9 +105,6 @@ extension BoardRoom {
     }
 
     private func removeRemote(_ peers: [ListedPeer]) {
-        for peer in peers {
-            roster.remove(peer)
-            announceLeave(of: peer, except: nil)
-        }
+        for peer in peers { listLeave(of: peer, except: nil) }
     }
 }

@@ -35,17 +35,10 @@ final class BoardRoom: @unchecked Sendable {
     /// Committed events on their way to the store, and the answers waiting behind them.
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
-    var joinCounter = 0
-    /// Its peers in join order, and the joins and leaves waiting for the membership tick.
-    var roster = PeerRoster()
-    var membershipTick = MembershipTick()
-    /// What `peer.joined` and `peer.left` may still cost the members at once
-    /// (`HubConfiguration.announcementByteRate`); beyond it changes wait for the tick.
-    var announcementBudget: TokenBucket?
-    /// With a shared store: the peers of other nodes, this node's joins and leaves waiting to
-    /// be told to them, and (while loading) the nodes whose lists are awaited, and what then runs.
-    var remoteRoster = RemoteRoster()
-    var sharedChanges = MembershipTick()
+    /// Who is on the board, of every node, in join order, and what of it waits for a tick
+    /// (BoardRoom+Membership.swift, +NodeMembership.swift).
+    var membership: RoomMembership
+    /// With a shared store, while loading: the nodes whose lists are awaited, and what then runs.
     var listGathering = PeerListGathering<() -> Void>()
     /// Items held by live drags (presence: never persisted), and a counter naming drags.
     var leases = LeaseTable()
@@ -75,7 +68,7 @@ final class BoardRoom: @unchecked Sendable {
         self.id = id
         self.hub = hub
         queue = DispatchQueue(label: "corkboard.board.\(id)", target: hub.roomTarget())
-        announcementBudget = hub.configuration.announcementByteRate.map { TokenBucket($0, now: hub.clock.now().uptimeNanoseconds) }
+        membership = RoomMembership(announcementByteRate: hub.configuration.announcementByteRate, now: hub.clock.now().uptimeNanoseconds)
         dragBatch = DragBatch(now: hub.clock.now())
     }
 
