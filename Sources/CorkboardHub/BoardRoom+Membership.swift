@@ -16,7 +16,7 @@ extension BoardRoom {
         for member in members.values where member.drag != nil && dragging.count < bound {
             if let listing = member.listing { dragging.append(listing) }
         }
-        for client in remoteDrags.keys where dragging.count < bound {
+        for client in drags.remote.keys where dragging.count < bound {
             if let peer = membership.remotePeer(client), dragState(of: peer) != nil { dragging.append(peer) }
         }
         dragging.sort { $0.order < $1.order }
@@ -34,7 +34,7 @@ extension BoardRoom {
     /// The peer's drag, whichever node it is on (one of another node once its items are known).
     private func dragState(of peer: ListedPeer) -> DragState? {
         if peer.node == nil { return peer.member?.drag?.state }
-        return remoteDrags[peer.client]?.update(of: peer.client).map { DragState(items: $0.items, over: $0.over) }
+        return drags.remoteDrag(of: peer.client)?.update(of: peer.client).map { DragState(items: $0.items, over: $0.over) }
     }
 
     /// A peer joined (of this node, or of another): listed, and told to everyone but `key`

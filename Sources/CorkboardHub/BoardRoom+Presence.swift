@@ -19,7 +19,7 @@ extension BoardRoom {
         }
         // Held here already (by a member of this node, or of another one): no need to ask the
         // store. A refused drag.start ends the member's previous drag all the same.
-        if let holder = engine.otherHolder(of: items, for: member.client, in: leases) {
+        if let holder = engine.otherHolder(of: items, for: member.client, in: drags.leases) {
             clearDrag(of: key, .cancel)
             return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
@@ -28,13 +28,12 @@ extension BoardRoom {
             // A new drag replaces the member's previous one, which ends as cancelled (its
             // items were given back in the store when the new ones were leased).
             self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
-            if let holder = self.engine.otherHolder(of: items, for: member.client, in: self.leases)
-                ?? self.leases.acquire(items, for: member.client)
+            if let holder = self.engine.otherHolder(of: items, for: member.client, in: self.drags.leases)
+                ?? self.drags.lease(items, to: member.client)
             {
                 return member.link.send(.rejected(.dragStartBusy(holder: holder)))
             }
-            self.dragCounter += 1
-            let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter, now: self.hub.clock.now())
+            let drag = LiveDrag(items: Self.unique(items), generation: self.drags.nextGeneration(), now: self.hub.clock.now())
             self.members[key]?.drag = drag
             self.hub.metrics.drags.increment()
             // The only time this drag's items are sent: its placeholder moves go as `drag.over`.
@@ -105,7 +104,7 @@ extension BoardRoom {
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
-        if let wait = leaseCooldowns.wait(before: items, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
+        if let wait = drags.coolDown(before: items, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
             let seconds = Int((Double(wait) / 1e9).rounded(.up))
             return refuse(.rateLimited, "your drag of these items expired; they are free for the others for \(seconds) more s")
         }
@@ -121,7 +120,7 @@ extension BoardRoom {
         guard let member = members[key], member.drag != nil else { return }
         members[key]?.drag = nil
         hub.metrics.drags.decrement()
-        leases.releaseAll(heldBy: member.client)
+        drags.release(heldBy: member.client)
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
         sendDragToOthers(of: reason == .expired ? nil : key, cleared)
         publish(cleared)
@@ -168,7 +167,7 @@ extension BoardRoom {
             let now = self.hub.clock.now()
             if let expiry, now >= expiry {
                 if let member = self.members[key] {
-                    self.leaseCooldowns.expired(
+                    self.drags.expired(
                         current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds,
                         until: (now + configuration.leaseCooldown).uptimeNanoseconds)
                 }

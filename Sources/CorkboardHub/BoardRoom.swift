@@ -40,17 +40,10 @@ final class BoardRoom: @unchecked Sendable {
     var membership: RoomMembership
     /// With a shared store, while loading: the nodes whose lists are awaited, and what then runs.
     var listGathering = PeerListGathering<() -> Void>()
-    /// Items held by live drags (presence: never persisted), and a counter naming drags.
-    var leases = LeaseTable()
-    /// Items whose drag expired, kept from their holder for `leaseCooldown`.
-    var leaseCooldowns = LeaseCooldowns()
-    var dragCounter = 0
+    /// Leases, cool-downs, drag generations and other nodes' drags (RoomDrags.swift).
+    var drags = RoomDrags()
     /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
     var dragBatch: DragBatch
-    /// Drags of members of other nodes (a shared store), by client: their origin node, so
-    /// that a node gone silent has its drags ended, and what this room's members were shown.
-    var remoteDrags: [ClientID: RemoteDrag] = [:]
-    var remoteLookupCounter = 0
     /// Operations waiting because too many events are not durable yet (the store is slow),
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
@@ -223,7 +216,7 @@ final class BoardRoom: @unchecked Sendable {
 
     func resolve(_ request: OperationRequest, client: ClientID, author: String, role: Role, target: ReplyTarget) {
         let stamp = CommitStamp(at: max(CommitClock.millisecondsSince1970(), engine.latestCommitTime ?? 0), by: author)
-        let outcome = engine.apply(request, client: client, role: role, leases: leases, stamp: stamp)
+        let outcome = engine.apply(request, client: client, role: role, leases: drags.leases, stamp: stamp)
         let resolution = Resolution(request: request, client: client, author: author, role: role, target: target)
         if case .committed(let commit) = outcome {
             pipeline.add(commit.event, from: target, resolution: resolution)
