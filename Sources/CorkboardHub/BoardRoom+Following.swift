@@ -50,7 +50,7 @@ extension BoardRoom {
         let redo = resolutions.map { resolution in { self.resolve(resolution) } }
         guard let action = following.conflicted(at: seq, durableSeq: pipeline.durableSeq, redo: redo) else {
             // Already reading: the undone operations go first when it finishes.
-            return held.insert(contentsOf: redo, at: 0)
+            return holdFirst(redo)
         }
         run(action)
     }

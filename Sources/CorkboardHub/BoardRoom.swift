@@ -31,7 +31,7 @@ final class BoardRoom: @unchecked Sendable {
     private var phase: Phase = .loading([])
     /// The sequencer: resolves and applies operations. Set when the board is loaded.
     var engine: BoardEngine!
-    var epoch = ""
+    private(set) var epoch = ""
     /// Committed events on their way to the store, and the answers waiting behind them.
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
@@ -47,7 +47,7 @@ final class BoardRoom: @unchecked Sendable {
     /// Operations waiting because too many events are not durable yet (the store is slow),
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
-    var held: [() -> Void] = []
+    private var held: [() -> Void] = []
     /// Following other nodes (a shared store): what they announced, whether the store is
     /// being read now, and the work waiting for that to finish (BoardRoom+Following.swift).
     var following = StoreFollowing<() -> Void>()
@@ -199,6 +199,12 @@ final class BoardRoom: @unchecked Sendable {
     /// far behind.
     private func sequence(_ work: @escaping () -> Void) {
         if held.isEmpty && !isBackedUp && !following.isReading { work() } else { held.append(work) }
+    }
+
+    /// Holds `work` before everything held already (operations a conflict undid while the
+    /// room was reading the store: they came first).
+    func holdFirst(_ work: [() -> Void]) {
+        held.insert(contentsOf: work, at: 0)
     }
 
     /// Runs what was held, as long as nothing holds it again.

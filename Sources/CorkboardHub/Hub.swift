@@ -144,12 +144,12 @@ public final class Hub: Sendable {
 
     /// Whether `address` may still have a first message read (`refusedHelloRate`).
     func mayTryHello(from address: String) -> Bool {
-        refusedHellos?.hasToken(address) ?? true
+        refusedHellos?.hasToken(address, now: clock.now().uptimeNanoseconds) ?? true
     }
 
     /// A `hello` from `address` was refused for its token or for not being one.
     func helloRefused(from address: String) {
-        _ = refusedHellos?.take(address)
+        _ = refusedHellos?.take(address, now: clock.now().uptimeNanoseconds)
     }
 
     /// The access policy in force now, the revocations in force applied.
@@ -282,12 +282,12 @@ public final class Hub: Sendable {
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
         guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
-        if let rates = httpOperationRates, !rates.take(caller) {
+        if let rates = httpOperationRates, !rates.take(caller, now: clock.now().uptimeNanoseconds) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
         }
         // The commit carries `author` as its `by`: counted with the body, as it is stored and sent with it.
-        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes + author.utf8.count)) {
+        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes + author.utf8.count), now: clock.now().uptimeNanoseconds) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.byteRateLimitedRejection(request.opId))))
         }
