@@ -1,13 +1,15 @@
 import Dispatch
 import HubTestSupport
+import TestSupport
 import Testing
 
 @testable import CorkboardHub
 
 /// Other nodes' liveness (docs/architecture.md, "Several nodes"), in the hub's time: a node
 /// not heard from for the timeout is found gone at the next check, once; one heard from
-/// meanwhile stays; one that said it stops is gone at once.
-@Suite struct NodeLivenessTests {
+/// meanwhile stays; one that said it stops is gone at once. (Its own threads: advancing the
+/// clock waits on the liveness queue.)
+@Suite(.threadsOfTheirOwn) struct NodeLivenessTests {
     /// Liveness with a 3 s timeout (checked every second) on a clock the test advances, and
     /// the nodes it found gone.
     static func liveness() -> (NodeLiveness, ManualClock, Locked<[String]>) {
