@@ -18,17 +18,12 @@ extension BoardRoom {
     /// A drag change to every member but `key` (nil: to all), now or at the next tick.
     func sendDragToOthers(of key: MemberKey?, _ message: ServerMessage) {
         guard batchesDrags, let change = DragChange(message) else { return sendToOthers(of: key, message) }
-        dragBatch.add(change, skipping: key, joinCounter: joinCounter)
-        scheduleDragTick()
-    }
-
-    /// The next tick: one interval after the last, or at once (after what is queued now)
-    /// on a board that was quiet, so a lone change is not held back.
-    private func scheduleDragTick() {
-        guard !dragBatch.tickScheduled else { return }
-        dragBatch.tickScheduled = true
-        queue.asyncAfter(deadline: max(.now(), dragBatch.lastFlush + hub.configuration.dragBroadcastInterval)) {
-            self.dragBatch.tickScheduled = false
+        let clock = hub.clock
+        let tick = dragBatch.add(
+            change, skipping: key, joinCounter: membership.joinCounter, now: clock.now(), interval: hub.configuration.dragBroadcastInterval)
+        guard let tick else { return }
+        clock.schedule(at: tick, on: queue) {
+            self.dragBatch.tickCame()
             self.flushDragBatch()
         }
     }
@@ -38,8 +33,7 @@ extension BoardRoom {
     /// member who joined during the tick already saw the earlier ones in its `welcome`).
     func flushDragBatch() {
         guard !dragBatch.isEmpty else { return }
-        dragBatch.lastFlush = .now()
-        let entries = dragBatch.take()
+        let entries = dragBatch.take(now: hub.clock.now())
         guard let first = entries.first else { return }
         let skipped = Set(entries.compactMap(\.skipped))
         let earliest = entries.map(\.joinCounter).min() ?? first.joinCounter

@@ -21,11 +21,9 @@ extension BoardRoom {
     func follow(upTo seq: Int) {
         perform {
             guard case .ready = self.readiness else { return }
-            self.announcedSeq = max(self.announcedSeq, seq)
             // A batch of this room's own is being written: it ends in success or a conflict,
             // and `batchFinished` catches up after either.
-            guard self.announcedSeq > self.pipeline.durableSeq, self.pipeline.isIdle else { return }
-            self.catchUp()
+            self.run(self.following.announced(seq, durableSeq: self.pipeline.durableSeq, writing: !self.pipeline.isIdle))
         }
     }
 
@@ -33,41 +31,44 @@ extension BoardRoom {
     func checkStore() {
         perform {
             guard case .ready = self.readiness else { return }
-            self.announcedSeq = max(self.announcedSeq, self.pipeline.durableSeq + 1)
-            if self.pipeline.isIdle { self.catchUp() }
+            self.run(self.following.storeReconnected(durableSeq: self.pipeline.durableSeq, writing: !self.pipeline.isIdle))
         }
     }
 
     /// Runs `work` once the room has read the store up to at least `seq` (a member resuming
     /// from a seq this room has not seen yet), or at once when it is there already.
     func afterCatchingUp(to seq: Int, _ work: @escaping () -> Void) {
-        guard seq > pipeline.durableSeq else { return work() }
-        afterCatchUp.append(work)
-        announcedSeq = max(announcedSeq, seq)
-        if pipeline.isIdle { catchUp() }
+        switch following.admit(work, reaching: seq, durableSeq: pipeline.durableSeq, writing: !pipeline.isIdle) {
+        case .runNow(let work): work()
+        case .waits(let action): run(action)
+        }
     }
 
-    /// Reads and applies every event after the durable seq; then resolves `resolutions`
-    /// (undone by a conflict) and releases what waited.
-    func catchUp(thenResolve resolutions: [Resolution] = []) {
-        guard !isCatchingUp else {
+    /// Another node extended the board first: the room reads what it committed, then
+    /// resolves `resolutions` (undone by the conflict) anew, then what waited.
+    func catchUp(afterConflictAt seq: Int, thenResolve resolutions: [Resolution]) {
+        let redo = resolutions.map { resolution in { self.resolve(resolution) } }
+        guard let action = following.conflicted(at: seq, durableSeq: pipeline.durableSeq, redo: redo) else {
             // Already reading: the undone operations go first when it finishes.
-            held.insert(contentsOf: resolutions.map { resolution in { self.resolve(resolution) } }, at: 0)
-            return
+            return holdFirst(redo)
         }
-        isCatchingUp = true
-        readEvents(then: resolutions)
+        run(action)
     }
 
-    private func readEvents(then resolutions: [Resolution]) {
-        // Every commit announced before this read began is in what it returns.
-        let announced = announcedSeq
-        hub.store.events(board: id, after: pipeline.durableSeq, limit: Self.catchUpPage) { result in
-            self.queue.async { self.eventsRead(result, announcedBefore: announced, then: resolutions) }
+    /// This room's own batch finished: others committed meanwhile, or someone waits for the
+    /// store to be read, and now nothing of its own is on its way.
+    func catchUpAfterOwnBatch() {
+        run(following.ownBatchFinished(durableSeq: pipeline.durableSeq, writing: !pipeline.isIdle))
+    }
+
+    private func run(_ action: StoreFollowing<() -> Void>.Action) {
+        guard case .read(let after) = action else { return }
+        hub.store.events(board: id, after: after, limit: Self.catchUpPage) { result in
+            self.queue.async { self.eventsRead(result) }
         }
     }
 
-    func eventsRead(_ result: Result<[CommittedEvent], StoreError>, announcedBefore announced: Int, then resolutions: [Resolution]) {
+    func eventsRead(_ result: Result<[CommittedEvent], StoreError>) {
         var readEverything = true
         switch result {
         case .success(let events):
@@ -75,19 +76,17 @@ extension BoardRoom {
                 do {
                     try engine.append(event)
                 } catch {
-                    return restart("event \(event.seq) from the store does not apply: \(error)", then: resolutions)
+                    return restart("event \(event.seq) from the store does not apply: \(error)")
                 }
                 pipeline.follow(event)
                 broadcastFollowed(event)
             }
             engine.protectHistory(after: pipeline.durableSeq)
-            if events.count == Self.catchUpPage { return readEvents(then: resolutions) }
-            // The store holds nothing more than what was read: an announcement (or a
-            // reconnect's "maybe") from before the read is settled.
-            if announcedSeq <= announced { announcedSeq = pipeline.durableSeq }
+            let next = following.pageRead(count: events.count, pageSize: Self.catchUpPage, durableSeq: pipeline.durableSeq)
+            guard next == .none else { return run(next) }
         case .failure(.pruned(let start)):
             // So far behind that the log no longer reaches back: only a fresh load helps.
-            return restart("the log starts after \(start), this room is at \(pipeline.durableSeq)", then: resolutions)
+            return restart("the log starts after \(start), this room is at \(pipeline.durableSeq)")
         case .failure(let error):
             // The store is unreachable: what waits is resolved on the board as this room has
             // it; its batch is refused (`unavailable`) or conflicts and catches up again.
@@ -96,15 +95,17 @@ extension BoardRoom {
             // `.resynchronize` once its connection is back, or the next conflict, tries again.
             readEverything = false
         }
-        isCatchingUp = false
-        for resolution in resolutions { resolve(resolution) }
-        let waiting = afterCatchUp
-        afterCatchUp = []
-        for work in waiting { work() }
+        finishCatchingUp(readEverything: readEverything)
+    }
+
+    /// Runs what waited for the read: the operations a conflict undid, then the work that
+    /// waited for a seq, then the held operations; and reads again if others announced more
+    /// while this read was on its way.
+    private func finishCatchingUp(readEverything: Bool) {
+        for work in following.finishReading() { work() }
         releaseHeld()
         writeNextBatch()
-        // Announced while this read was on its way.
-        if readEverything && announcedSeq > pipeline.durableSeq && pipeline.isIdle { catchUp() }
+        if readEverything { run(following.readAgainIfBehind(durableSeq: pipeline.durableSeq, writing: !pipeline.isIdle)) }
     }
 
     private func resolve(_ resolution: Resolution) {
@@ -124,7 +125,7 @@ extension BoardRoom {
     /// or an event does not apply): it loads the board afresh, and its members are closed
     /// with 1012 to join again, since what they missed is no longer in the log. What waits
     /// is resolved on the reloaded board.
-    private func restart(_ reason: String, then resolutions: [Resolution]) {
+    private func restart(_ reason: String) {
         hub.logger.error("board \(id): reloading from the store: \(reason)")
         for (key, member) in members {
             remove(key)
@@ -143,7 +144,8 @@ extension BoardRoom {
                     // Left as it was: the next batch conflicts or fails, and tries again.
                     self.hub.logger.error("board \(self.id) could not be reloaded: \(result)")
                 }
-                self.eventsRead(.success([]), announcedBefore: self.announcedSeq, then: resolutions)
+                self.following.reloaded(seq: self.pipeline.durableSeq)
+                self.finishCatchingUp(readEverything: true)
             }
         }
     }

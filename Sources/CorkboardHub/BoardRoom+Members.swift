@@ -103,12 +103,12 @@ extension BoardRoom {
         hub.metrics.members.increment()
         let client = hub.nextClientID()
         let peers = welcomePeers()
-        let count = roster.count + (hello.observe ? 0 : 1)
+        let count = membership.roster.count + (hello.observe ? 0 : 1)
         let durable = pipeline.durableSeq
-        joinCounter += 1
+        let order = membership.nextJoinOrder()
         let member = Member(
             client: client, name: hello.name, author: holder.author(named: hello.name), role: role, observes: hello.observe,
-            token: hello.token, link: link, order: joinCounter)
+            token: hello.token, link: link, order: order)
         // An observer is told what it may do: read, as a viewer, whatever its token grants.
         let shownRole = hello.observe ? Role.viewer : role
         let tokenExpiresAt = holder.expires.map(Self.milliseconds)
@@ -127,10 +127,9 @@ extension BoardRoom {
         }
         showRemoteDrags(to: key)
         if !member.observes {
-            let listing = ListedPeer(client: client, name: hello.name, order: joinCounter, member: member)
+            let listing = ListedPeer(client: client, name: hello.name, order: order, member: member)
             member.listing = listing
-            roster.add(listing)
-            announceJoin(of: listing, except: key)
+            listJoin(of: listing, except: key)
             shareJoin(of: listing)
         }
         hub.logger.debug("board \(id): \(client) (\(hello.name)) joined as \(role.rawValue)\(member.observes ? ", observing" : "")")
@@ -210,8 +209,7 @@ extension BoardRoom {
         guard let member = members.removeValue(forKey: key) else { return }
         hub.metrics.members.decrement()
         if let listing = member.listing {
-            roster.remove(listing)
-            announceLeave(of: listing, except: key)
+            listLeave(of: listing, except: key)
             shareLeave(of: listing)
         }
         hub.logger.debug("board \(id): \(member.client) left")

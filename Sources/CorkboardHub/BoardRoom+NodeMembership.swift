@@ -17,23 +17,20 @@ extension BoardRoom {
 
     /// A peer of this node joined or left: the other nodes hear of it with the next tick.
     func shareJoin(of peer: ListedPeer) {
-        guard hub.cluster != nil else { return }
-        sharedChanges.join(PeerName(client: peer.client, name: peer.name))
+        guard hub.cluster != nil, membership.share(joinOf: peer) else { return }
         scheduleSharing()
     }
 
     func shareLeave(of peer: ListedPeer) {
-        guard hub.cluster != nil else { return }
-        sharedChanges.leave(peer.client)
+        guard hub.cluster != nil, membership.share(leaveOf: peer) else { return }
         scheduleSharing()
     }
 
+    /// The first change of a tick: the tick that tells the other nodes.
     private func scheduleSharing() {
-        guard !sharedChanges.isScheduled else { return }
-        sharedChanges.isScheduled = true
-        queue.asyncAfter(deadline: .now() + hub.configuration.membershipTick) {
+        hub.clock.schedule(after: hub.configuration.membershipTick, on: queue) {
             guard let cluster = self.hub.cluster else { return }
-            let (joined, left) = self.sharedChanges.takeAll()
+            let (joined, left) = self.membership.takeShared()
             for part in NodeMembership.changes(node: cluster.nodeName, board: self.id, joined: joined, left: left) {
                 cluster.publish(presence: part.encoded())
             }
@@ -45,7 +42,7 @@ extension BoardRoom {
     func shareList(asking: Bool, to: String? = nil) {
         guard let cluster = hub.cluster else { return }
         // The list holds every change still waiting for the tick (which then finds none).
-        _ = sharedChanges.takeAll()
+        _ = membership.takeShared()
         let own = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
         let peers = own.map { PeerName(client: $0.client, name: $0.name) }
         for part in NodeMembership.list(node: cluster.nodeName, board: id, peers: peers, asking: asking, to: to) {
@@ -65,21 +62,18 @@ extension BoardRoom {
     /// answered or `listWait` passed.
     func gatherLists(then loaded: @escaping () -> Void) {
         guard hub.cluster != nil else { return loaded() }
-        awaitedLists = hub.liveNodes()
-        whenListsCame = loaded
+        let ready = listGathering.start(awaiting: hub.liveNodes(), then: loaded)
         shareList(asking: true)
-        if awaitedLists.isEmpty { return finishGathering() }
-        queue.asyncAfter(deadline: .now() + Self.listWait) { self.finishGathering() }
+        if let ready { return ready() }
+        hub.clock.schedule(after: Self.listWait, on: queue) { self.listWaitPassed() }
     }
 
-    private func finishGathering() {
-        guard let loaded = whenListsCame else { return }
-        if !awaitedLists.isEmpty {
-            hub.logger.notice("board \(id): no list of peers from node(s) \(awaitedLists.sorted()) within \(Self.listWait)")
+    private func listWaitPassed() {
+        guard let passed = listGathering.waitPassed() else { return }
+        if !passed.silent.isEmpty {
+            hub.logger.notice("board \(id): no list of peers from node(s) \(passed.silent) within \(Self.listWait)")
         }
-        whenListsCame = nil
-        awaitedLists = []
-        loaded()
+        passed.then()
     }
 
     /// A membership message of another node. Applied at once, loading or not: the lists
@@ -88,14 +82,8 @@ extension BoardRoom {
         queue.async {
             guard let cluster = self.hub.cluster else { return }
             if message.ask && (message.to == nil || message.to == cluster.nodeName) { self.shareList(asking: false) }
-            let changes = self.remoteRoster.apply(message) {
-                self.joinCounter += 1
-                return self.joinCounter
-            }
-            for peer in changes.joined {
-                self.roster.add(peer)
-                self.announceJoin(of: peer, except: nil)
-            }
+            let changes = self.membership.apply(message)
+            for peer in changes.joined { self.listJoin(of: peer, except: nil) }
             self.removeRemote(changes.left)
             // An ask carries this node's list too, so it never makes the others ask back.
             if let node = changes.askNode { self.shareList(asking: true, to: node) }
@@ -106,22 +94,17 @@ extension BoardRoom {
     /// Another node stopped beating: its peers leave.
     func membersGone(withNode node: String) {
         queue.async {
-            self.removeRemote(self.remoteRoster.nodeGone(node))
+            self.removeRemote(self.membership.nodeGone(node))
             self.stopAwaiting(node)
         }
     }
 
     /// A loading room has the node's list, or will never have it (the node is gone).
     private func stopAwaiting(_ node: String) {
-        guard whenListsCame != nil else { return }
-        awaitedLists.remove(node)
-        if awaitedLists.isEmpty { finishGathering() }
+        listGathering.settled(node)?()
     }
 
     private func removeRemote(_ peers: [ListedPeer]) {
-        for peer in peers {
-            roster.remove(peer)
-            announceLeave(of: peer, except: nil)
-        }
+        for peer in peers { listLeave(of: peer, except: nil) }
     }
 }

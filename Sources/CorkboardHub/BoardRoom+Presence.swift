@@ -19,7 +19,7 @@ extension BoardRoom {
         }
         // Held here already (by a member of this node, or of another one): no need to ask the
         // store. A refused drag.start ends the member's previous drag all the same.
-        if let holder = engine.otherHolder(of: items, for: member.client, in: leases) {
+        if let holder = engine.otherHolder(of: items, for: member.client, in: drags.leases) {
             clearDrag(of: key, .cancel)
             return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
@@ -28,13 +28,12 @@ extension BoardRoom {
             // A new drag replaces the member's previous one, which ends as cancelled (its
             // items were given back in the store when the new ones were leased).
             self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
-            if let holder = self.engine.otherHolder(of: items, for: member.client, in: self.leases)
-                ?? self.leases.acquire(items, for: member.client)
+            if let holder = self.engine.otherHolder(of: items, for: member.client, in: self.drags.leases)
+                ?? self.drags.lease(items, to: member.client)
             {
                 return member.link.send(.rejected(.dragStartBusy(holder: holder)))
             }
-            self.dragCounter += 1
-            let drag = LiveDrag(items: Self.unique(items), generation: self.dragCounter)
+            let drag = LiveDrag(items: Self.unique(items), generation: self.drags.nextGeneration(), now: self.hub.clock.now())
             self.members[key]?.drag = drag
             self.hub.metrics.drags.increment()
             // The only time this drag's items are sent: its placeholder moves go as `drag.over`.
@@ -77,7 +76,7 @@ extension BoardRoom {
         }
         let before = engine.itemID(at: index, in: collection, excluding: dragged)
         drag.state.over = DragTarget(collection: collection, index: index, before: before)
-        drag.lastUpdate = .now()
+        drag.lastUpdate = hub.clock.now()
         drag.unsent = true
         members[key]?.drag = drag
         broadcastDrag(of: key)
@@ -105,7 +104,7 @@ extension BoardRoom {
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
-        if let wait = leaseCooldowns.wait(before: items, by: member.leaseHolders, now: DispatchTime.now().uptimeNanoseconds) {
+        if let wait = drags.coolDown(before: items, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
             let seconds = Int((Double(wait) / 1e9).rounded(.up))
             return refuse(.rateLimited, "your drag of these items expired; they are free for the others for \(seconds) more s")
         }
@@ -121,7 +120,7 @@ extension BoardRoom {
         guard let member = members[key], member.drag != nil else { return }
         members[key]?.drag = nil
         hub.metrics.drags.decrement()
-        leases.releaseAll(heldBy: member.client)
+        drags.release(heldBy: member.client)
         let cleared = ServerMessage.dragCleared(client: member.client, reason: reason)
         sendDragToOthers(of: reason == .expired ? nil : key, cleared)
         publish(cleared)
@@ -135,13 +134,13 @@ extension BoardRoom {
             let over = drag.state.over
         else { return }
         let interval = hub.configuration.dragBroadcastInterval
-        let now = DispatchTime.now()
+        let now = hub.clock.now()
         // A batching board paces by its tick, which keeps only the latest placeholder.
         if now < drag.lastBroadcast + interval, !batchesDrags {
             drag.flushScheduled = true
             members[key]?.drag = drag
             let generation = drag.generation
-            queue.asyncAfter(deadline: drag.lastBroadcast + interval) {
+            hub.clock.schedule(at: drag.lastBroadcast + interval, on: queue) {
                 guard self.members[key]?.drag?.generation == generation else { return }
                 self.members[key]?.drag?.flushScheduled = false
                 self.broadcastDrag(of: key)
@@ -163,12 +162,12 @@ extension BoardRoom {
         let generation = drag.generation
         let configuration = hub.configuration
         let expiry = configuration.maxDragDuration.map { drag.started + $0 }
-        queue.asyncAfter(deadline: min(drag.lastUpdate + configuration.dragTimeout, expiry ?? .distantFuture)) {
+        hub.clock.schedule(at: min(drag.lastUpdate + configuration.dragTimeout, expiry ?? .distantFuture), on: queue) {
             guard let current = self.members[key]?.drag, current.generation == generation else { return }
-            let now = DispatchTime.now()
+            let now = self.hub.clock.now()
             if let expiry, now >= expiry {
                 if let member = self.members[key] {
-                    self.leaseCooldowns.expired(
+                    self.drags.expired(
                         current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds,
                         until: (now + configuration.leaseCooldown).uptimeNanoseconds)
                 }

@@ -94,17 +94,16 @@ extension BoardRoom {
             // A new drag of that client. The origin cleared its previous one first; should that
             // clear have been lost, the previous one ends here.
             endRemoteDrag(of: client, .cancel)
-            remoteDrags[client] = RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: presence.over)
+            drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: presence.over), ofRemote: client)
             if let items = presence.items { show(items, ofRemoteDrag: client) } else { lookUpItems(ofRemoteDrag: client) }
         case .over:
             guard let over = presence.over else { return }
-            guard remoteDrags[client] != nil else {
+            guard drags.remoteDrag(of: client) != nil else {
                 // Its start was missed (this room loaded later, or the notification was lost).
-                remoteDrags[client] = RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: over)
+                drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: over), ofRemote: client)
                 return lookUpItems(ofRemoteDrag: client)
             }
-            remoteDrags[client]?.over = over
-            if remoteDrags[client]?.items != nil { sendDragToOthers(of: nil, .dragOver(client: client, over: over)) }
+            if drags.move(remote: client, to: over) { sendDragToOthers(of: nil, .dragOver(client: client, over: over)) }
         case .cleared:
             endRemoteDrag(of: client, presence.reason ?? .cancel)
         }
@@ -113,21 +112,15 @@ extension BoardRoom {
     /// Reads from the store what a remote drag holds, then shows it; nothing is shown when
     /// it holds nothing any more (its clear is then on its way, or it never started here).
     private func lookUpItems(ofRemoteDrag client: ClientID) {
-        remoteLookupCounter += 1
-        let lookup = remoteLookupCounter
-        remoteDrags[client]?.lookup = lookup
+        let lookup = drags.startLookup(ofRemote: client)
         // Remote drags come from a shared store only; without one there is nothing to show.
-        guard let cluster = hub.cluster else {
-            remoteDrags[client] = nil
-            return
-        }
+        guard let cluster = hub.cluster else { return drags.forget(remote: client) }
         cluster.leasedItems(board: id, holder: client) { result in
             self.queue.async {
-                guard self.remoteDrags[client]?.lookup == lookup, self.remoteDrags[client]?.items == nil else { return }
+                guard self.drags.awaits(lookup, ofRemote: client) else { return }
                 guard case .success(let items) = result, !items.isEmpty else {
                     // Forgotten: a later placeholder move of it asks again.
-                    self.remoteDrags[client] = nil
-                    return
+                    return self.drags.forget(remote: client)
                 }
                 // The leases keep no order: the items go in the board's.
                 let held = Set(items)
@@ -138,17 +131,13 @@ extension BoardRoom {
 
     /// The items of a remote drag are known: they count as held here, and the members see it.
     private func show(_ items: [ItemID], ofRemoteDrag client: ClientID) {
-        remoteDrags[client]?.items = items
-        // The origin holds the store's lease: here the items only count as held.
-        leases.releaseAll(heldBy: client)
-        _ = leases.acquire(items, for: client)
-        if let update = remoteDrags[client]?.update(of: client) { sendDragToOthers(of: nil, .drag(update)) }
+        if let update = drags.show(items, ofRemote: client) { sendDragToOthers(of: nil, .drag(update)) }
     }
 
     /// A member who just joined hears of the other nodes' drags in progress (`welcome.peers`
     /// lists only this node's members).
     func showRemoteDrags(to key: MemberKey) {
-        for (client, drag) in remoteDrags {
+        for (client, drag) in drags.remote {
             guard let update = drag.update(of: client) else { continue }
             reply(WireText.encode(.drag(update)), to: key)
         }
@@ -157,13 +146,12 @@ extension BoardRoom {
     /// Another node stopped beating: its members' drags end as if they had left.
     func nodeGone(_ node: String) {
         perform {
-            for (client, drag) in self.remoteDrags where drag.node == node { self.endRemoteDrag(of: client, .left) }
+            for (client, drag) in self.drags.remote where drag.node == node { self.endRemoteDrag(of: client, .left) }
         }
     }
 
     private func endRemoteDrag(of client: ClientID, _ reason: DragClearReason) {
-        guard let drag = remoteDrags.removeValue(forKey: client) else { return }
-        leases.releaseAll(heldBy: client)
+        guard let drag = drags.end(remote: client) else { return }
         // A drag this room never showed ends without a word.
         if drag.items != nil { sendDragToOthers(of: nil, .dragCleared(client: client, reason: reason)) }
     }

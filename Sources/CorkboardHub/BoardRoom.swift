@@ -31,43 +31,26 @@ final class BoardRoom: @unchecked Sendable {
     private var phase: Phase = .loading([])
     /// The sequencer: resolves and applies operations. Set when the board is loaded.
     var engine: BoardEngine!
-    var epoch = ""
+    private(set) var epoch = ""
     /// Committed events on their way to the store, and the answers waiting behind them.
     var pipeline = CommitPipeline(durableSeq: 0)
     var members: [MemberKey: Member] = [:]
-    var joinCounter = 0
-    /// Its peers in join order, and the joins and leaves waiting for the membership tick.
-    var roster = PeerRoster()
-    var membershipTick = MembershipTick()
-    /// What `peer.joined` and `peer.left` may still cost the members at once
-    /// (`HubConfiguration.announcementByteRate`); beyond it changes wait for the tick.
-    var announcementBudget: TokenBucket?
-    /// With a shared store: the peers of other nodes, this node's joins and leaves waiting to
-    /// be told to them, and (while loading) the nodes whose lists are awaited, and what then runs.
-    var remoteRoster = RemoteRoster()
-    var sharedChanges = MembershipTick()
-    var awaitedLists: Set<String> = []
-    var whenListsCame: (() -> Void)?
-    /// Items held by live drags (presence: never persisted), and a counter naming drags.
-    var leases = LeaseTable()
-    /// Items whose drag expired, kept from their holder for `leaseCooldown`.
-    var leaseCooldowns = LeaseCooldowns()
-    var dragCounter = 0
+    /// Who is on the board, of every node, in join order, and what of it waits for a tick
+    /// (BoardRoom+Membership.swift, +NodeMembership.swift).
+    var membership: RoomMembership
+    /// With a shared store, while loading: the nodes whose lists are awaited, and what then runs.
+    var listGathering = PeerListGathering<() -> Void>()
+    /// Leases, cool-downs, drag generations and other nodes' drags (RoomDrags.swift).
+    var drags = RoomDrags()
     /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
-    var dragBatch = DragBatch()
-    /// Drags of members of other nodes (a shared store), by client: their origin node, so
-    /// that a node gone silent has its drags ended, and what this room's members were shown.
-    var remoteDrags: [ClientID: RemoteDrag] = [:]
-    var remoteLookupCounter = 0
+    var dragBatch: DragBatch
     /// Operations waiting because too many events are not durable yet (the store is slow),
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
-    var held: [() -> Void] = []
-    /// Following other nodes (a shared store): the highest seq they announced, whether
-    /// events are being read from the store now, and work waiting for that to finish.
-    var announcedSeq = 0
-    var isCatchingUp = false
-    var afterCatchUp: [() -> Void] = []
+    private var held: [() -> Void] = []
+    /// Following other nodes (a shared store): what they announced, whether the store is
+    /// being read now, and the work waiting for that to finish (BoardRoom+Following.swift).
+    var following = StoreFollowing<() -> Void>()
     /// Members whose join waits for that reading (a resume from a seq not seen here yet).
     var joining: Set<MemberKey> = []
     /// The durable board written for `welcome`, and the epoch and seq it is of
@@ -78,7 +61,8 @@ final class BoardRoom: @unchecked Sendable {
         self.id = id
         self.hub = hub
         queue = DispatchQueue(label: "corkboard.board.\(id)", target: hub.roomTarget())
-        announcementBudget = hub.configuration.announcementByteRate.map { TokenBucket($0) }
+        membership = RoomMembership(announcementByteRate: hub.configuration.announcementByteRate, now: hub.clock.now().uptimeNanoseconds)
+        dragBatch = DragBatch(now: hub.clock.now())
     }
 
     // MARK: Loading
@@ -138,7 +122,7 @@ final class BoardRoom: @unchecked Sendable {
         self.engine = engine
         epoch = stored.epoch
         pipeline = CommitPipeline(durableSeq: engine.seq)
-        announcedSeq = max(announcedSeq, engine.seq)
+        following.loaded(seq: engine.seq)
     }
 
     /// Runs `work` on the queue, after loading has finished.
@@ -214,12 +198,18 @@ final class BoardRoom: @unchecked Sendable {
     /// Runs an operation now, or holds it (and everything after it) while the store is
     /// far behind.
     private func sequence(_ work: @escaping () -> Void) {
-        if held.isEmpty && !isBackedUp && !isCatchingUp { work() } else { held.append(work) }
+        if held.isEmpty && !isBackedUp && !following.isReading { work() } else { held.append(work) }
+    }
+
+    /// Holds `work` before everything held already (operations a conflict undid while the
+    /// room was reading the store: they came first).
+    func holdFirst(_ work: [() -> Void]) {
+        held.insert(contentsOf: work, at: 0)
     }
 
     /// Runs what was held, as long as nothing holds it again.
     func releaseHeld() {
-        while !held.isEmpty && !isBackedUp && !isCatchingUp { held.removeFirst()() }
+        while !held.isEmpty && !isBackedUp && !following.isReading { held.removeFirst()() }
     }
 
     /// Too much waits for the store: half the history's count, or half its byte budget
@@ -232,7 +222,7 @@ final class BoardRoom: @unchecked Sendable {
 
     func resolve(_ request: OperationRequest, client: ClientID, author: String, role: Role, target: ReplyTarget) {
         let stamp = CommitStamp(at: max(CommitClock.millisecondsSince1970(), engine.latestCommitTime ?? 0), by: author)
-        let outcome = engine.apply(request, client: client, role: role, leases: leases, stamp: stamp)
+        let outcome = engine.apply(request, client: client, role: role, leases: drags.leases, stamp: stamp)
         let resolution = Resolution(request: request, client: client, author: author, role: role, target: target)
         if case .committed(let commit) = outcome {
             pipeline.add(commit.event, from: target, resolution: resolution)
@@ -265,12 +255,11 @@ final class BoardRoom: @unchecked Sendable {
         case .failure(.conflict(let seq)):
             // Another node extended the board first: nothing of this batch was written.
             hub.metrics.conflicts.increment()
-            announcedSeq = max(announcedSeq, seq)
             revertToDurable()
             let conflicted = pipeline.batchConflicted()
             for opId in conflicted.forgotten { engine.forgetAnswer(to: opId) }
             deliver(conflicted.deliveries)
-            catchUp(thenResolve: conflicted.resolutions)
+            catchUp(afterConflictAt: seq, thenResolve: conflicted.resolutions)
         case .failure(.notFound):
             // A DELETE (here, or on another node) went first: nothing of the batch was
             // written, and nothing will be. Answered as for a board that is not there (HTTP
@@ -292,7 +281,7 @@ final class BoardRoom: @unchecked Sendable {
         // Others committed meanwhile, or someone waits for the store to be read: now that
         // nothing of this room's own is on its way, read it (a store that is down answers
         // at once, and the waiting ones go on with what this room has).
-        if (announcedSeq > pipeline.durableSeq || !afterCatchUp.isEmpty) && pipeline.isIdle && !isCatchingUp { catchUp() }
+        catchUpAfterOwnBatch()
     }
 
     private func revertToDurable() {

@@ -18,16 +18,37 @@ struct DragBatch {
     private(set) var entries: [Entry] = []
     /// Where each client's last pending change is, to fold a placeholder move into it.
     private var lastOfClient: [ClientID: Int] = [:]
-    /// When a tick is due, and when the last batch went out (ticks are at least one interval apart).
-    var tickScheduled = false
-    var lastFlush: DispatchTime = .now()
+    /// Whether a tick is due, and when the last batch went out (ticks are at least one interval apart).
+    private var tickScheduled = false
+    private var lastFlush: DispatchTime
+
+    /// An empty batch of a room opened at `now` (the hub's clock): its first tick is at
+    /// least one interval later, as every tick after a flush.
+    init(now: DispatchTime) { lastFlush = now }
 
     var isEmpty: Bool { entries.isEmpty }
 
-    /// Queues a change. A placeholder move replaces the pending move of the same drag, or
-    /// becomes the placeholder of its pending start; starts and clears are always kept, so
-    /// every drag a watcher was told of ends in its clear.
-    mutating func add(_ change: DragChange, skipping key: MemberKey?, joinCounter: Int) {
+    /// Queues a change at `now` and says when the room must run the next tick: one `interval`
+    /// after the last flush, or now (after what is queued) on a board that was quiet, so a lone
+    /// change is not held back; nil when a tick is due already.
+    mutating func add(
+        _ change: DragChange, skipping key: MemberKey?, joinCounter: Int, now: DispatchTime, interval: DispatchTimeInterval
+    ) -> DispatchTime? {
+        queue(change, skipping: key, joinCounter: joinCounter)
+        guard !tickScheduled else { return nil }
+        tickScheduled = true
+        return max(now, lastFlush + interval)
+    }
+
+    /// The tick came: the next change schedules another.
+    mutating func tickCame() {
+        tickScheduled = false
+    }
+
+    /// A placeholder move replaces the pending move of the same drag, or becomes the
+    /// placeholder of its pending start; starts and clears are always kept, so every drag a
+    /// watcher was told of ends in its clear.
+    private mutating func queue(_ change: DragChange, skipping key: MemberKey?, joinCounter: Int) {
         if case .moved(let client, let over) = change, let index = lastOfClient[client] {
             switch entries[index].change {
             case .moved:
@@ -45,8 +66,9 @@ struct DragBatch {
         entries.append(Entry(change: change, skipped: key, joinCounter: joinCounter))
     }
 
-    /// Takes the pending changes, leaving the batch empty.
-    mutating func take() -> [Entry] {
+    /// Takes the pending changes at `now` (a flush), leaving the batch empty.
+    mutating func take(now: DispatchTime) -> [Entry] {
+        lastFlush = now
         defer {
             entries = []
             lastOfClient = [:]

@@ -46,7 +46,7 @@ extension BoardRoom {
             OnlineMember(
                 client: member.client, name: member.name, user: member.author, role: member.role, node: nil, observes: member.observes)
         }
-        let elsewhere = remoteRoster.peers.values.sorted { $0.order < $1.order }.map { peer in
+        let elsewhere = membership.remotePeers.sorted { $0.order < $1.order }.map { peer in
             OnlineMember(client: peer.client, name: peer.name, user: nil, role: nil, node: peer.node, observes: false)
         }
         return OnlineBoard(board: id, members: here + elsewhere)

@@ -20,14 +20,16 @@ extension Hub {
     /// The HTTP operation rates `caller` is held to and what is left of each; none without limits.
     public func httpOperationQuotas(caller: String) -> [RateQuota] {
         var quotas: [RateQuota] = []
-        if let rates = httpOperationRates { quotas.append(Self.quota("ops", unit: "requests", rates, caller)) }
-        if let rates = httpOperationByteRates { quotas.append(Self.quota("op-bytes", unit: "content-bytes", rates, caller)) }
+        if let rates = httpOperationRates { quotas.append(Self.quota("ops", unit: "requests", rates, caller, now: clock.now().uptimeNanoseconds)) }
+        if let rates = httpOperationByteRates {
+            quotas.append(Self.quota("op-bytes", unit: "content-bytes", rates, caller, now: clock.now().uptimeNanoseconds))
+        }
         return quotas
     }
 
-    private static func quota(_ name: String, unit: String, _ rates: RateTable, _ caller: String) -> RateQuota {
+    private static func quota(_ name: String, unit: String, _ rates: RateTable, _ caller: String, now: UInt64) -> RateQuota {
         let limit = rates.limit
-        let tokens = rates.tokens(caller)
+        let tokens = rates.tokens(caller, now: now)
         return RateQuota(
             name: name, unit: unit, quota: Int(limit.burst.rounded(.down)),
             window: max(1, Int((limit.burst / limit.perSecond).rounded(.up))), remaining: max(0, Int(tokens.rounded(.down))),

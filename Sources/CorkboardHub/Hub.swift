@@ -12,6 +12,8 @@ import Synchronization
 /// everything happens in arrival order on the room's queue.
 public final class Hub: Sendable {
     public let configuration: HubConfiguration
+    /// `configuration.clock`: the time every deadline of the hub is read and scheduled in.
+    let clock: any HubClock
     let store: BoardStore
     /// The store's signals when it is shared by several nodes (PostgreSQL); nil for a store of
     /// one node, whose rooms then decide drags and leases alone.
@@ -54,13 +56,14 @@ public final class Hub: Sendable {
         self.metrics = HubMetrics(factory: metrics)
         accessPolicy = Mutex(NameBoundAccess(access))
         self.configuration = configuration
+        clock = configuration.clock
         self.logger = logger
         httpOperationRates = configuration.operationRate.map(RateTable.init)
         httpOperationByteRates = configuration.operationByteRate.map(RateTable.init)
         refusedHellos = configuration.refusedHelloRate.map(RateTable.init)
         roomTargets = (0..<max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))).map { DispatchQueue(label: "corkboard.boards.\($0)", qos: .userInitiated) }
         clientSuffix = cluster.map { "-" + $0.nodeName } ?? ""
-        nodes = cluster.map { _ in NodeLiveness(timeout: configuration.nodeTimeout) }
+        nodes = cluster.map { _ in NodeLiveness(timeout: configuration.nodeTimeout, clock: configuration.clock) }
         cluster?.observe { [weak self] signal in self?.heard(signal) }
         nodes?.start { [weak self] node in
             guard let self else { return }
@@ -141,12 +144,12 @@ public final class Hub: Sendable {
 
     /// Whether `address` may still have a first message read (`refusedHelloRate`).
     func mayTryHello(from address: String) -> Bool {
-        refusedHellos?.hasToken(address) ?? true
+        refusedHellos?.hasToken(address, now: clock.now().uptimeNanoseconds) ?? true
     }
 
     /// A `hello` from `address` was refused for its token or for not being one.
     func helloRefused(from address: String) {
-        _ = refusedHellos?.take(address)
+        _ = refusedHellos?.take(address, now: clock.now().uptimeNanoseconds)
     }
 
     /// The access policy in force now, the revocations in force applied.
@@ -279,12 +282,12 @@ public final class Hub: Sendable {
         _ completion: @escaping @Sendable (Result<Outcome, HubError>) -> Void
     ) {
         guard Limits.isValidID(board) else { return completion(.failure(.notFound)) }
-        if let rates = httpOperationRates, !rates.take(caller) {
+        if let rates = httpOperationRates, !rates.take(caller, now: clock.now().uptimeNanoseconds) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.rateLimitedRejection(request.opId))))
         }
         // The commit carries `author` as its `by`: counted with the body, as it is stored and sent with it.
-        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes + author.utf8.count)) {
+        if let rates = httpOperationByteRates, !rates.take(caller, cost: Double(bytes + author.utf8.count), now: clock.now().uptimeNanoseconds) {
             metrics.rejected(.rateLimited)
             return completion(.success(.rejected(configuration.byteRateLimitedRejection(request.opId))))
         }

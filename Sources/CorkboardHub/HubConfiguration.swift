@@ -83,6 +83,9 @@ public struct HubConfiguration: Sendable {
     /// With a shared store: another node not heard from for this long (heartbeats come every
     /// 2 s) is gone, and the drags of its members end with reason `left`.
     public var nodeTimeout: Double = 7
+    /// The hub's time (`HubClock`): every deadline of its rooms, drags and nodes is read and
+    /// scheduled through it. The real clock by default; a test passes one whose time it advances.
+    public var clock: any HubClock = DispatchClock()
 
     public init() {}
 

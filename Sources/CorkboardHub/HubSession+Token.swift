@@ -66,7 +66,7 @@ extension HubSession {
         expiryCheck += 1
         guard let deadline = expiryDeadline else { return }
         let check = expiryCheck
-        let delay = max(0, deadline.timeIntervalSinceNow)
+        let delay = max(0, deadline.timeIntervalSince(hub.clock.wallTime()))
         // Whole milliseconds, bounded: a token valid for years must not overflow the interval.
         let milliseconds = Int(min(delay, 365 * 86_400) * 1000) + 1
         link.schedule(after: .milliseconds(milliseconds)) { [weak self] in self?.checkExpiry(check) }
@@ -82,7 +82,7 @@ extension HubSession {
             let expires = credentials?.holder.expires
         else { return }
         // Scheduled early (a capped delay, a clock that moved): look again then.
-        guard Date() >= deadline else { return scheduleExpiryCheck() }
+        guard hub.clock.wallTime() >= deadline else { return scheduleExpiryCheck() }
         phase = .closed
         room.leave(key)
         BoardRoom.refuse(link, .unauthorized, "the token expired at \(expires.formatted(.iso8601))", close: .tokenExpired)

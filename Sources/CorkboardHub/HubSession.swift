@@ -64,19 +64,23 @@ public final class HubSession: @unchecked Sendable {
         self.hub = hub
         self.link = link
         self.address = address
-        operationBudget = hub.configuration.operationRate.map { TokenBucket($0) }
-        operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
-        peersPageByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0) }
-        presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0) }
-        pingBudget = hub.configuration.pingRate.map { TokenBucket($0) }
-        dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0))) }
+        let now = hub.clock.now().uptimeNanoseconds
+        operationBudget = hub.configuration.operationRate.map { TokenBucket($0, now: now) }
+        operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0, now: now) }
+        peersPageByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0, now: now) }
+        presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0, now: now) }
+        pingBudget = hub.configuration.pingRate.map { TokenBucket($0, now: now) }
+        dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0)), now: now) }
     }
+
+    /// Now on the hub's clock, by which the buckets fill (a test advances it).
+    private var now: UInt64 { hub.clock.now().uptimeNanoseconds }
 
     var key: MemberKey { ObjectIdentifier(self) }
 
     /// Takes one token from the operation budget; false when it is spent.
     func takeOperationToken() -> Bool {
-        operationBudget?.take() != false
+        operationBudget?.take(now: now) != false
     }
 
     /// Whether the session still waits for `hello` (the transport's deadline matters only then).
@@ -100,11 +104,11 @@ public final class HubSession: @unchecked Sendable {
         let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
         switch decoded {
         case .message(.operation(let request)):
-            if operationBudget?.take() == false {
+            if operationBudget?.take(now: now) == false {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
             }
-            if operationByteBudget?.take(Double(text.utf8.count + authorBytes)) == false {
+            if operationByteBudget?.take(Double(text.utf8.count + authorBytes), now: now) == false {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
             }
@@ -124,7 +128,7 @@ public final class HubSession: @unchecked Sendable {
             flushDragOver(to: room)
             // Counted, but never refused or delayed: an end only gives items back, and
             // refusing it would leave them held.
-            _ = presenceBudget?.take()
+            _ = presenceBudget?.take(now: now)
             room.dragEnd(from: key)
         case .message(.ping(let id)):
             answerPing(id)
@@ -132,19 +136,19 @@ public final class HubSession: @unchecked Sendable {
             refreshToken(token, room: room)
         case .message(.peersList(let after, let limit)):
             // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
-            guard presenceBudget?.take() != false else {
+            guard presenceBudget?.take(now: now) != false else {
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
             }
             // And by its answer's bytes: the most a page of `limit` maximal names takes
             // now, settled with what the room wrote once it answered (a page of drags may
             // take more, and then the budget is in debt).
             let estimate = MembershipLimits.pageByteEstimate(limit: limit)
-            guard peersPageByteBudget?.take(Double(estimate)) != false else {
+            guard peersPageByteBudget?.take(Double(estimate), now: now) != false else {
                 let rate = hub.configuration.operationByteRate.map { "\(Int($0.perSecond))" } ?? ""
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list answers beyond \(rate) bytes per second")))
             }
             room.listPeers(after: after, limit: limit, for: key) { [self] bytes in
-                self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.settle(Double(bytes - estimate)) }
+                self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.settle(Double(bytes - estimate), now: self.now) }
             }
         case .error(let error):
             link.send(.error(error))
@@ -182,7 +186,7 @@ public final class HubSession: @unchecked Sendable {
     /// A `pong` straight from the connection's queue: it proves this connection alive, so it
     /// never waits behind the room's work.
     private func answerPing(_ id: String) {
-        guard pingBudget?.take() != false else {
+        guard pingBudget?.take(now: now) != false else {
             let rate = hub.configuration.pingRate.map { "\(Int($0.perSecond))" } ?? ""
             return link.send(.error(ErrorMessage(code: .rateLimited, message: "more than \(rate) pings per second")))
         }
@@ -211,11 +215,11 @@ public final class HubSession: @unchecked Sendable {
     /// receive stay bounded however fast drags are started. A start over the item limit
     /// takes no item tokens: the room refuses it `invalid`.
     private func rateRefusal(ofDragOf items: [ItemID]) -> Rejected? {
-        if presenceBudget?.take() == false {
+        if presenceBudget?.take(now: now) == false {
             let rate = hub.configuration.presenceRate.map { "\(Int($0.perSecond))" } ?? ""
             return .dragStart(.rateLimited, "more than \(rate) presence messages per second; start the drag again shortly")
         }
-        if let limit = hub.configuration.maxDragItems, items.count <= limit, dragItemBudget?.take(Double(items.count)) == false {
+        if let limit = hub.configuration.maxDragItems, items.count <= limit, dragItemBudget?.take(Double(items.count), now: now) == false {
             return .dragStart(.rateLimited, "drags may pick up at most \(limit) items per second; start the drag again shortly")
         }
         return nil
@@ -228,18 +232,18 @@ public final class HubSession: @unchecked Sendable {
             return room.dragOver(collection: collection, index: index, from: key)
         }
         defer { presenceBudget = budget }
-        if waitingDragOver == nil, budget.take() {
+        if waitingDragOver == nil, budget.take(now: now) {
             return room.dragOver(collection: collection, index: index, from: key)
         }
         waitingDragOver = (collection, index)
         guard !dragOverFlushScheduled else { return }
         dragOverFlushScheduled = true
-        let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait()))
+        let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait(now: now)))
         // A strong capture, for at most one token's wait (a weak one costs a side table).
         link.schedule(after: delay) { [self] in
             self.dragOverFlushScheduled = false
             guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
-            _ = self.presenceBudget?.take()
+            _ = self.presenceBudget?.take(now: self.now)
             self.flushDragOver(to: room)
         }
     }

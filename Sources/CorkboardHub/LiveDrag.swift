@@ -21,10 +21,11 @@ struct LiveDrag {
     /// The opId of the holder's move that drops it: its outcome clears the drag.
     var dropOpId: OperationID?
 
-    init(items: [ItemID], generation: Int) {
+    /// A drag that starts `now` (the hub's clock).
+    init(items: [ItemID], generation: Int, now: DispatchTime) {
         state = DragState(items: items, over: nil)
         self.generation = generation
-        started = .now()
+        started = now
         lastUpdate = started
         // Its `drag` goes out at once and takes the first pacing slot.
         lastBroadcast = started

@@ -28,7 +28,10 @@ public protocol MemberLink: AnyObject, Sendable {
     /// Ends the connection with the protocol's close `code` (docs/protocol.md#close-codes) and a short reason.
     func close(_ code: MemberClose, reason: String)
 
-    /// Runs `work` after `delay` on the serial queue the member's session is called on.
+    /// Runs `work` after `delay` on the serial queue the member's session is called on. The
+    /// session reckons `delay` by the hub's clock (`HubConfiguration.clock`: a token's expiry,
+    /// a coalesced `drag.over`); a link under a hub whose clock a test advances schedules on
+    /// that clock too (`MemoryLink` in Tests/HubTestSupport does), the server's on its loop.
     func schedule(after delay: DispatchTimeInterval, _ work: @escaping @Sendable () -> Void)
 }
 

@@ -4,42 +4,52 @@ import Dispatch
 /// they send): a node not heard from for `timeout` is gone, and so is one that said it stops;
 /// `onGone` hears of each once.
 ///
-/// Confinement: `lastHeard`, `stopped`, `onGone` and the timer are touched only on `queue`,
-/// which is what makes `@unchecked Sendable` true.
+/// Confinement: `lastHeard`, `stopped`, `onGone` and the checks are touched only on `queue`,
+/// which is what makes `@unchecked Sendable` true. Time is the hub's clock: a test advances it
+/// past the timeout and sees the node found gone.
 final class NodeLiveness: @unchecked Sendable {
     private let queue = DispatchQueue(label: "corkboard.nodes")
+    private let clock: any HubClock
     private var lastHeard: [String: UInt64] = [:]
     /// Nodes that said they stop: a message of theirs still on its way does not bring them back
     /// (a node's name is new at every start).
     private var stopped: Set<String> = []
     private var onGone: (@Sendable (String) -> Void)?
-    private let timer: DispatchSourceTimer
     let timeout: Double
 
-    init(timeout: Double) {
+    init(timeout: Double, clock: any HubClock) {
         self.timeout = timeout
-        timer = DispatchSource.makeTimerSource(queue: queue)
+        self.clock = clock
     }
 
     /// Starts checking, every second (or third of the timeout when that is shorter): a node
-    /// is found gone at most that long after its timeout.
+    /// is found gone at most that long after its timeout. The checks stop with the hub (each
+    /// holds the liveness weakly).
     func start(onGone: @escaping @Sendable (String) -> Void) {
-        let timeout = UInt64(timeout * 1e9)
-        let period = min(1, self.timeout / 3)
-        queue.async { self.onGone = onGone }
-        timer.schedule(deadline: .now() + period, repeating: period)
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
-            for (node, heard) in lastHeard where now - heard > timeout {
-                lastHeard[node] = nil
-                onGone(node)
-            }
+        queue.async {
+            self.onGone = onGone
+            self.scheduleCheck()
         }
-        timer.resume()
     }
 
-    deinit { timer.cancel() }
+    private var period: DispatchTimeInterval { .nanoseconds(Int(min(1, timeout / 3) * 1e9)) }
+
+    private func scheduleCheck() {
+        clock.schedule(after: period, on: queue) { [weak self] in
+            guard let self else { return }
+            check()
+            scheduleCheck()
+        }
+    }
+
+    private func check() {
+        let timeout = UInt64(timeout * 1e9)
+        let now = clock.now().uptimeNanoseconds
+        for (node, heard) in lastHeard where now - heard > timeout {
+            lastHeard[node] = nil
+            onGone?(node)
+        }
+    }
 
     /// The nodes heard from within the timeout (not yet found gone).
     func alive() -> Set<String> {
@@ -49,7 +59,7 @@ final class NodeLiveness: @unchecked Sendable {
     func heard(_ node: String) {
         queue.async {
             guard !self.stopped.contains(node) else { return }
-            self.lastHeard[node] = DispatchTime.now().uptimeNanoseconds
+            self.lastHeard[node] = self.clock.now().uptimeNanoseconds
         }
     }
 

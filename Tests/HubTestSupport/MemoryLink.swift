@@ -36,11 +36,15 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
     private var unreadBytes = 0
     private var drainWaiters: [@Sendable () -> Void] = []
     private var session: HubSession?
+    /// The hub's clock: the session's timers (a token's expiry, a coalesced `drag.over`) run
+    /// in the hub's time, as the server's loop runs them in its own.
+    private let clock: any HubClock
 
     /// A new connection to `hub`: its session waits for `hello` like a new WebSocket's.
     public init(hub: Hub, outputBound: Int = 4 * 1024 * 1024, label: String = "member") {
         self.outputBound = outputBound
         queue = DispatchQueue(label: "corkboard.memory-link.\(label)")
+        clock = hub.configuration.clock
         queue.sync { session = hub.makeSession(link: self, address: nil) }
     }
 
@@ -88,7 +92,7 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
     }
 
     public func schedule(after delay: DispatchTimeInterval, _ work: @escaping @Sendable () -> Void) {
-        queue.asyncAfter(deadline: .now() + delay, execute: work)
+        clock.schedule(at: clock.now() + delay, on: queue, work)
     }
 
     private func endSession() {
