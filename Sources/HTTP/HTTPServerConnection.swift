@@ -50,8 +50,11 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private let configuration: HTTPServerConfiguration
     private let logger: Logger
     private var machine: HTTPConnectionStateMachine
-    /// Fires at the machine's deadline.
-    private let timer: DispatchSourceTimer
+    /// The machine's deadline, on the loop's clock. (Lazy only to capture `self`; made in `init`.)
+    /// Weakly: the connection lets go of its handler when it closes, and the timer must not keep it.
+    private lazy var timer: LoopTimer = connection.loop.clock.makeTimer(queue: connection.loop.queue) { [weak self] in
+        self?.deadlinePassed()
+    }
     /// The instant the timer is set for (nil: never), to set it again only when the machine's changes.
     private var timerDeadline: DispatchTime?
     /// The request in flight, for the access log and the response's framing.
@@ -66,11 +69,8 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        machine = HTTPConnectionStateMachine(configuration: configuration, now: .now())
-        timer = DispatchSource.makeTimerSource(queue: connection.loop.queue)
-        timer.setEventHandler { [weak self] in self?.deadlinePassed() }
+        machine = HTTPConnectionStateMachine(configuration: configuration, now: connection.loop.clock.now)
         syncTimer()
-        timer.resume()
     }
 
     // MARK: ConnectionHandler
@@ -102,7 +102,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
 
     // MARK: Carrying out the machine's actions
 
-    private var now: DispatchTime { .now() }
+    private var now: DispatchTime { connection.loop.clock.now }
 
     private var output: HTTPConnectionStateMachine.Output {
         .init(pending: connection.pendingOutputBytes, written: connection.bytesWritten)
@@ -151,7 +151,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         let deadline = machine.deadline
         guard deadline != timerDeadline else { return }
         timerDeadline = deadline
-        timer.schedule(deadline: deadline ?? .distantFuture)
+        timer.schedule(at: deadline ?? .distantFuture)
     }
 
     private func deadlinePassed() {

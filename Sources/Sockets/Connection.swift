@@ -77,7 +77,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var writeSuspended = true
     /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
     private var pendingCancels = 1
-    private var lingerTimer: DispatchSourceTimer?
+    private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
     private var written = 0
     private var onClose: [@Sendable (CloseReason) -> Void] = []
@@ -423,23 +423,21 @@ public final class Connection: @unchecked Sendable, Hashable {
             self.writeSource = nil
             writeSuspended = true
         }
-        if let failed = machine.writeShutDown(succeeded: socket.shutdownWrite(), now: .now()) { return perform(failed) }
+        if let failed = machine.writeShutDown(succeeded: socket.shutdownWrite(), now: loop.clock.now) { return perform(failed) }
         // After the caller's turn, as when the descriptor closes: a handler that closes in the
         // middle of its own work (a WebSocket noting its close code) finishes that work first.
         loop.queue.async { self.notifyHandlerOfClose() }
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
         // A strong capture, released when the timer is cancelled (in `tearDown`).
-        timer.setEventHandler { self.lingerTimerFired() }
-        timer.schedule(deadline: machine.lingerDeadline ?? .now())
-        timer.resume()
+        let timer = loop.clock.makeTimer(queue: loop.queue) { self.lingerTimerFired() }
+        timer.schedule(at: machine.lingerDeadline ?? loop.clock.now)
         lingerTimer = timer
         syncReading()
     }
 
     private func lingerTimerFired() {
-        perform(machine.lingerTimeReached(now: .now()))
+        perform(machine.lingerTimeReached(now: loop.clock.now))
         // Fired before the deadline (it never should): wait for it again.
-        if let deadline = machine.lingerDeadline { lingerTimer?.schedule(deadline: deadline) }
+        if let deadline = machine.lingerDeadline { lingerTimer?.schedule(at: deadline) }
     }
 
     /// Drops a peer that stopped reading (a protocol's own judgement, such as an HTTP response
