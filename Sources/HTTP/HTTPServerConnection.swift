@@ -110,6 +110,8 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
 
     /// Carries out `first`, then whatever the machine says follows, and sets the timer to its deadline.
     private func proceed(_ first: HTTPConnectionStateMachine.Action?) {
+        // One reading of the clock per event: the loop does not wait in between.
+        let now = self.now
         var action = first
         while true {
             if let action { perform(action) }
