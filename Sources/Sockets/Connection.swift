@@ -11,44 +11,6 @@ import Dispatch
 /// Confinement: every mutable property is touched only on `loop.queue`. Public methods may be
 /// called from any thread and hop to the loop, which is why the class is `@unchecked Sendable`.
 public final class Connection: @unchecked Sendable, Hashable {
-    public enum CloseReason: Equatable, Sendable {
-        /// We closed it (after flushing what was queued).
-        case local
-        /// The peer closed its side.
-        case peerClosed
-        /// The peer reset the connection or went away mid-write (ECONNRESET, EPIPE).
-        case reset
-        /// The peer stopped reading and the output bound was reached.
-        case outputOverflow
-        /// We aborted it without flushing (shutdown deadline, protocol violation).
-        case aborted
-        case failed(Int32)
-        /// The transport filter gave up: a failed TLS handshake (an untrusted certificate, a
-        /// protocol version we refuse, a client that speaks plain HTTP) or a corrupt record.
-        case transportFailed(TransportFailure)
-    }
-
-    public struct Limits: Sendable {
-        /// Bytes that may wait for a slow reader before the connection is dropped.
-        public var maxPendingOutput: Int
-        /// Reads per readiness event before yielding the loop to other connections.
-        public var readsPerEvent: Int
-        /// A lingering close (see `close`) reads and discards for at most this long...
-        public var lingerTime: DispatchTimeInterval
-        /// ...and at most this many bytes, then closes whatever the peer still sends.
-        public var lingerBytes: Int
-
-        public init(
-            maxPendingOutput: Int = 4 * 1024 * 1024, readsPerEvent: Int = 8,
-            lingerTime: DispatchTimeInterval = .seconds(2), lingerBytes: Int = 4 * 1024 * 1024
-        ) {
-            self.maxPendingOutput = maxPendingOutput
-            self.readsPerEvent = readsPerEvent
-            self.lingerTime = lingerTime
-            self.lingerBytes = lingerBytes
-        }
-    }
-
     public let socket: Socket
     public let loop: IOLoop
     public let remoteAddress: SocketAddress?
