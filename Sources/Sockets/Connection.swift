@@ -1,29 +1,9 @@
 import Dispatch
-import Glibc
 
-/// What a connection tells the protocol code on top of it. Every call arrives on the connection's loop.
-public protocol ConnectionHandler: AnyObject {
-    /// Bytes just read; valid only during the call.
-    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
-    /// The peer finished sending (FIN). The default closes once pending output is written.
-    func connectionDidReadEOF(_ connection: Connection)
-    /// Everything queued has been written (after the queue was non-empty).
-    func connectionDidDrain(_ connection: Connection)
-    /// The server is shutting down gracefully. The default closes once pending output is written;
-    /// a protocol with a request in flight finishes it first.
-    func connectionShouldShutDown(_ connection: Connection)
-    /// Called once, when nothing more can be sent: after the descriptor was closed, or when a
-    /// lingering close starts (the descriptor is closed up to `Limits.lingerTime` later).
-    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason)
-}
-
-extension ConnectionHandler {
-    public func connectionDidReadEOF(_ connection: Connection) { connection.close() }
-    public func connectionDidDrain(_ connection: Connection) {}
-    public func connectionShouldShutDown(_ connection: Connection) { connection.close() }
-}
-
-/// One accepted (or connected) TCP socket, driven by a read and a write DispatchSource on its loop.
+/// One accepted (or connected) TCP socket, driven by a read and a write DispatchSource on its
+/// loop: the shell that keeps the descriptor, the sources and the buffers, and carries out
+/// what its `ConnectionStateMachine` decides (reading or not, the output bound, the lingering
+/// close, the close reason).
 ///
 /// With a transport filter (TLS), bytes read pass through the filter before the handler sees
 /// them, and bytes sent wait as plaintext until a flush encodes them into the output queue.
@@ -31,48 +11,6 @@ extension ConnectionHandler {
 /// Confinement: every mutable property is touched only on `loop.queue`. Public methods may be
 /// called from any thread and hop to the loop, which is why the class is `@unchecked Sendable`.
 public final class Connection: @unchecked Sendable, Hashable {
-    public enum CloseReason: Equatable, Sendable {
-        /// We closed it (after flushing what was queued).
-        case local
-        /// The peer closed its side.
-        case peerClosed
-        /// The peer reset the connection or went away mid-write (ECONNRESET, EPIPE).
-        case reset
-        /// The peer stopped reading and the output bound was reached.
-        case outputOverflow
-        /// We aborted it without flushing (shutdown deadline, protocol violation).
-        case aborted
-        case failed(Int32)
-        /// The transport filter gave up: a failed TLS handshake (an untrusted certificate, a
-        /// protocol version we refuse, a client that speaks plain HTTP) or a corrupt record.
-        case transportFailed(TransportFailure)
-    }
-
-    public struct Limits: Sendable {
-        /// Bytes that may wait for a slow reader before the connection is dropped.
-        public var maxPendingOutput: Int
-        /// Reads per readiness event before yielding the loop to other connections.
-        public var readsPerEvent: Int
-        /// A lingering close (see `close`) reads and discards for at most this long...
-        public var lingerTime: DispatchTimeInterval
-        /// ...and at most this many bytes, then closes whatever the peer still sends.
-        public var lingerBytes: Int
-
-        public init(
-            maxPendingOutput: Int = 4 * 1024 * 1024, readsPerEvent: Int = 8,
-            lingerTime: DispatchTimeInterval = .seconds(2), lingerBytes: Int = 4 * 1024 * 1024
-        ) {
-            self.maxPendingOutput = maxPendingOutput
-            self.readsPerEvent = readsPerEvent
-            self.lingerTime = lingerTime
-            self.lingerBytes = lingerBytes
-        }
-    }
-
-    /// `lingering`: everything was written and the write side shut down; input is read and
-    /// discarded until the peer closes or the linger limits are reached (see `close`).
-    private enum State { case open, closingAfterFlush, lingering, closed }
-
     public let socket: Socket
     public let loop: IOLoop
     public let remoteAddress: SocketAddress?
@@ -81,34 +19,27 @@ public final class Connection: @unchecked Sendable, Hashable {
     private let counters: TrafficCounters?
     /// TLS, when the connection has it.
     private let filter: TransportFilter?
-    /// What was sent and not yet encoded by the filter (unused without one).
-    private var plaintext = PlaintextQueue()
-    /// The filter failed: nothing more is decoded or encoded, only its alert is flushed.
-    private var filterFailed = false
-    private var closeNotified = false
     /// Ciphertext encoded ahead of the socket: a large send is encoded as the socket drains.
     static let encodeAhead = 256 * 1024
 
+    private var machine: ConnectionStateMachine
     private var handler: ConnectionHandler?
-    private var state = State.open
     private var output = OutputQueue()
+    /// What was sent and not yet encoded by the filter (unused without one).
+    private var plaintext = PlaintextQueue()
     private var flushScheduled = false
     private let readSource: DispatchSourceRead
     /// Made the first time a write would block: most connections never fill their socket
     /// buffer, and a source (with its handlers) is a good part of an idle connection's memory.
     private var writeSource: DispatchSourceWrite?
-    /// Reading starts in `start`; writing waits for the socket only while output is blocked
-    /// (true also while there is no write source).
+    /// Whether the sources are suspended now (Dispatch counts suspensions, and an over-resumed
+    /// source is a crash): reading until `start`, writing while there is no write source or
+    /// the socket takes output.
     private var readSuspended = true
     private var writeSuspended = true
     /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
     private var pendingCancels = 1
-    private var closeReason = CloseReason.local
-    /// The peer sent FIN: nothing of its input can be left unread when we close.
-    private var peerFinished = false
-    /// Bytes discarded while lingering, and the deadline of the linger.
-    private var lingered = 0
-    private var lingerTimer: DispatchSourceTimer?
+    private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
     private var written = 0
     private var onClose: [@Sendable (CloseReason) -> Void] = []
@@ -123,6 +54,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         self.remoteAddress = remoteAddress
         self.limits = limits
         self.counters = counters
+        machine = ConnectionStateMachine(limits: limits, hasFilter: filter != nil)
         counters?.connectionOpened()
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
@@ -163,16 +95,12 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func startOnLoop(_ handler: ConnectionHandler) {
         // Aborted before it started (its sources are cancelled already): nothing to start.
-        guard state == .open else { return }
+        guard machine.start() else { return }
         self.handler = handler
         // Strong captures: libdispatch releases a source's handlers once it is cancelled,
         // which breaks the cycle, and a live source must keep its connection alive.
         readSource.setEventHandler { self.readAvailable() }
-        // Resumed exactly once: an over-resumed source is a crash in libdispatch.
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()
-        }
+        syncReading()
         if let filter {
             filter.start()
             pumpFilterOutput()
@@ -183,13 +111,41 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Replaces the protocol handler (an HTTP connection upgrading to WebSocket). On the loop only.
     public func replaceHandler(_ handler: ConnectionHandler) {
         precondition(loop.isCurrent)
-        if state != .closed { self.handler = handler }
+        if machine.state != .closed { self.handler = handler }
+    }
+
+    // MARK: Carrying out the machine's actions
+
+    private func perform(_ action: ConnectionStateMachine.Action?) {
+        switch action {
+        case nil:
+            syncReading()
+        case .terminate:
+            tearDown()
+        case .flush:
+            syncReading()
+            scheduleFlush()
+        case .shutDownWrite:
+            shutDownWriteAndLinger()
+        case .tellHandlerEOF:
+            syncReading()
+            handler?.connectionDidReadEOF(self)
+        case .tellHandlerDrained:
+            handler?.connectionDidDrain(self)
+        }
+    }
+
+    /// Suspends or resumes the read source to match the machine (never once it is cancelled).
+    private func syncReading() {
+        guard machine.state != .closed, machine.isReading == readSuspended else { return }
+        readSuspended = !machine.isReading
+        if readSuspended { readSource.suspend() } else { readSource.resume() }
     }
 
     // MARK: Reading
 
     private func readAvailable() {
-        if state == .lingering { return discardInput() }
+        if machine.state == .lingering { return discardInput() }
         // Replies produced while handling these bytes go out together right after.
         defer { loop.flushPending() }
         // Decoded bytes left over from before a pause come before anything newer.
@@ -199,7 +155,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         // does not fire again for it (a client that sent, then reset, stayed connected until
         // its idle timeout).
         for _ in 0..<limits.readsPerEvent {
-            guard state == .open, !readSuspended else { return }
+            guard machine.delivers else { return }
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
                 counters?.received(count)
@@ -212,14 +168,9 @@ public final class Connection: @unchecked Sendable, Hashable {
             case .wouldBlock:
                 return
             case .endOfFile:
-                pauseReading()
-                peerFinished = true
-                closeReason = .peerClosed
-                handler?.connectionDidReadEOF(self)
-                return
+                return perform(machine.readEndOfFile())
             case .failed(let code):
-                terminate(code == ECONNRESET || code == EPIPE ? .reset : .failed(code))
-                return
+                return perform(machine.readFailed(code))
             }
         }
     }
@@ -230,12 +181,13 @@ public final class Connection: @unchecked Sendable, Hashable {
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
                 counters?.received(count)
-                lingered += count
-                if lingered > limits.lingerBytes { return terminate(closeReason) }
+                if let action = machine.discarded(count: count) { return perform(action) }
             case .wouldBlock:
                 return
-            case .endOfFile, .failed:
-                return terminate(closeReason)
+            case .endOfFile:
+                return perform(machine.readEndOfFile())
+            case .failed(let code):
+                return perform(machine.readFailed(code))
             }
         }
     }
@@ -246,16 +198,14 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func deliverDecoded() -> Bool {
         guard let filter else { return true }
         defer { pumpFilterOutput() }
-        while state == .open && !readSuspended {
+        while machine.delivers {
             switch filter.read(into: loop.readBuffer) {
             case .bytes(let count):
                 handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
             case .needMore:
                 return true
             case .closed:
-                pauseReading()
-                closeReason = .peerClosed
-                handler?.connectionDidReadEOF(self)
+                perform(machine.filterClosed())
                 return false
             case .failed(let failure):
                 failTransport(failure)
@@ -268,45 +218,34 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Moves what the filter has to send (handshake messages, alerts) to the output queue, and
     /// flushes what waited for the handshake once it is done.
     private func pumpFilterOutput() {
-        guard let filter, state != .closed else { return }
+        guard let filter, machine.state != .closed else { return }
         while let encoded = filter.takeOutput() { output.append(encoded) }
-        if !output.isEmpty || (filter.isEstablished && !plaintext.isEmpty && !filterFailed) { scheduleFlush() }
+        if !output.isEmpty || (canEncode && !plaintext.isEmpty) { scheduleFlush() }
     }
 
     /// The filter gave up: its alert (if any) is still sent, then the connection closes.
     private func failTransport(_ failure: TransportFailure) {
-        guard state != .closed else { return }
-        filterFailed = true
+        guard machine.state != .closed else { return }
         plaintext.removeAll()
-        closeReason = .transportFailed(failure)
         while let alert = filter?.takeOutput() { output.append(alert) }
-        if output.isEmpty { return terminate(closeReason) }
-        state = .closingAfterFlush
-        if !readSuspended {
-            readSuspended = true
-            readSource.suspend()
-        }
-        scheduleFlush()
+        perform(machine.filterFailed(failure, outputLeft: !output.isEmpty))
     }
 
     /// Stops reading until `resumeReading`: backpressure for a peer that sends faster than we answer.
     public func pauseReading() {
         precondition(loop.isCurrent)
-        // A lingering connection keeps reading (and discarding) until it closes: see `linger`.
-        guard !readSuspended, state == .open || state == .closingAfterFlush else { return }
-        readSuspended = true
-        readSource.suspend()
+        machine.pauseReading()
+        syncReading()
     }
 
     public func resumeReading() {
         precondition(loop.isCurrent)
-        guard readSuspended, state == .open else { return }
-        readSuspended = false
-        readSource.resume()
+        guard machine.resumeReading() else { return }
+        syncReading()
         // The filter may hold decoded bytes the socket will not announce again.
         if filter?.hasBufferedInput == true {
             loop.queue.async {
-                guard self.state == .open, !self.readSuspended else { return }
+                guard self.machine.delivers else { return }
                 defer { self.loop.flushPending() }
                 _ = self.deliverDecoded()
             }
@@ -344,14 +283,15 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
 
     private func enqueue(_ chunk: ByteChunk) {
-        guard state == .open || state == .closingAfterFlush, !filterFailed else { return }
-        let pending = output.byteCount + plaintext.byteCount
-        if pending > 0 && pending + chunk.count > limits.maxPendingOutput {
-            terminate(.outputOverflow)
+        switch machine.enqueue(count: chunk.count, pending: output.byteCount + plaintext.byteCount) {
+        case .drop:
             return
+        case .overflow:
+            tearDown()
+        case .accept:
+            if filter != nil { plaintext.append(chunk) } else { output.append(chunk) }
+            scheduleFlush()
         }
-        if filter != nil { plaintext.append(chunk) } else { output.append(chunk) }
-        scheduleFlush()
     }
 
     private func scheduleFlush() {
@@ -367,7 +307,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     }
 
     private func flush() {
-        guard state != .closed else { return }
+        guard machine.state != .closed else { return }
         let wasPending = !output.isEmpty || !plaintext.isEmpty
         while true {
             guard encodeForFilter() else { return }
@@ -383,22 +323,17 @@ public final class Connection: @unchecked Sendable, Hashable {
                     writeSuspended = true
                     writeSource.suspend()
                 }
-                if state == .closingAfterFlush {
-                    linger()
-                } else if wasPending && plaintext.isEmpty {
-                    handler?.connectionDidDrain(self)
-                }
             case .wouldBlock, .endOfFile:
                 awaitWritable()
-            case .failed(let code):
-                terminate(code == EPIPE || code == ECONNRESET ? .reset : .failed(code))
+            case .failed:
+                break
             }
-            return
+            return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: !plaintext.isEmpty))
         }
     }
 
     /// The filter takes plaintext: its handshake is done and it has not failed.
-    private var canEncode: Bool { filter?.isEstablished == true && !filterFailed }
+    private var canEncode: Bool { filter?.isEstablished == true && !machine.filterFailed }
 
     /// Encodes waiting plaintext into the output queue (up to `encodeAhead`), then the
     /// close_notify of a closing connection. False when the filter failed (and the
@@ -409,8 +344,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             failTransport(failure)
             return false
         }
-        if state == .closingAfterFlush && plaintext.isEmpty && !closeNotified {
-            closeNotified = true
+        if machine.closeNotifyDue(plaintextLeft: !plaintext.isEmpty) {
             filter.close()
             while let encoded = filter.takeOutput() { output.append(encoded) }
         }
@@ -422,7 +356,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Registers a callback for when the connection has closed (e.g. to leave a registry). Any thread.
     public func whenClosed(_ callback: @escaping @Sendable (CloseReason) -> Void) {
         loop.execute {
-            if self.state == .closed { callback(self.closeReason) } else { self.onClose.append(callback) }
+            if self.machine.state == .closed { callback(self.machine.closeReason) } else { self.onClose.append(callback) }
         }
     }
 
@@ -434,24 +368,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// before the peer read them. Any thread.
     public func close() {
         loop.execute {
-            guard self.state == .open else { return }
-            // Before its handshake is done a filtered connection has nothing it could send.
-            if let filter = self.filter, !filter.isEstablished { return self.terminate(self.closeReason) }
-            self.state = .closingAfterFlush
-            if !self.readSuspended {
-                self.readSuspended = true
-                self.readSource.suspend()
-            }
-            // A filtered connection flushes in any case: its close_notify is still to be sent.
-            if self.output.isEmpty && self.filter == nil { self.linger() } else { self.scheduleFlush() }
+            self.perform(self.machine.close(filterEstablished: self.filter?.isEstablished ?? true, outputEmpty: self.output.isEmpty))
         }
     }
 
     /// Everything is written: half-closes and discards input until the peer closes (see `close`).
     /// The handler hears of the close now; the descriptor is closed when the linger ends.
-    private func linger() {
-        // Without a handler (closed before it started) nothing reads: close at once.
-        guard !peerFinished, handler != nil else { return terminate(closeReason) }
+    private func shutDownWriteAndLinger() {
         // Nothing is written any more: the write source goes now, while the descriptor is
         // whole. Once both directions are shut (the half-close below, then the peer's FIN),
         // epoll reports a hang-up, and libdispatch crashed (in _dispatch_unote_register_muxed)
@@ -462,46 +385,45 @@ public final class Connection: @unchecked Sendable, Hashable {
             self.writeSource = nil
             writeSuspended = true
         }
-        guard socket.shutdownWrite() else { return terminate(closeReason) }
-        state = .lingering
+        if let failed = machine.writeShutDown(succeeded: socket.shutdownWrite(), now: loop.clock.now) { return perform(failed) }
         // After the caller's turn, as when the descriptor closes: a handler that closes in the
         // middle of its own work (a WebSocket noting its close code) finishes that work first.
         loop.queue.async { self.notifyHandlerOfClose() }
-        let timer = DispatchSource.makeTimerSource(queue: loop.queue)
-        // A strong capture, released when the timer is cancelled (in `terminate`).
-        timer.setEventHandler { self.terminate(self.closeReason) }
-        timer.schedule(deadline: .now() + limits.lingerTime)
-        timer.resume()
+        // A strong capture, released when the timer is cancelled (in `tearDown`).
+        let timer = loop.clock.makeTimer(queue: loop.queue) { self.lingerTimerFired() }
+        timer.schedule(at: machine.lingerDeadline ?? loop.clock.now)
         lingerTimer = timer
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()
-        }
+        syncReading()
+    }
+
+    private func lingerTimerFired() {
+        perform(machine.lingerTimeReached(now: loop.clock.now))
+        // Fired before the deadline (it never should): wait for it again.
+        if let deadline = machine.lingerDeadline { lingerTimer?.schedule(at: deadline) }
     }
 
     /// Drops a peer that stopped reading (a protocol's own judgement, such as an HTTP response
     /// that stalled): closed at once and counted like an overflow of the output bound. Any thread.
     public func dropSlowConsumer() {
-        loop.execute { self.terminate(.outputOverflow) }
+        loop.execute { self.perform(self.machine.abort(.outputOverflow)) }
     }
 
     /// Closes at once, dropping unwritten output. Any thread.
     public func abort() {
-        loop.execute { self.terminate(.aborted) }
+        loop.execute { self.perform(self.machine.abort()) }
     }
 
     /// Asks the handler to wind down (graceful server shutdown). Any thread.
     public func requestShutdown() {
         loop.execute {
-            guard self.state == .open, let handler = self.handler else { return }
+            guard self.machine.takesShutdown, let handler = self.handler else { return }
             handler.connectionShouldShutDown(self)
         }
     }
 
-    private func terminate(_ reason: CloseReason) {
-        guard state != .closed else { return }
-        state = .closed
-        closeReason = reason
+    /// The machine closed the connection: every source is cancelled, and the last cancel
+    /// handler closes the descriptor.
+    private func tearDown() {
         lingerTimer?.cancel()
         lingerTimer = nil
         // A suspended source must be resumed before it is cancelled, or it is never released.
@@ -521,11 +443,12 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func finishClose() {
         socket.close()
-        counters?.connectionClosed(closeReason)
+        let reason = machine.closeReason
+        counters?.connectionClosed(reason)
         notifyHandlerOfClose()
         let callbacks = onClose
         onClose = []
-        for callback in callbacks { callback(closeReason) }
+        for callback in callbacks { callback(reason) }
     }
 
     /// Tells the handler, once, and lets go of it and of the output.
@@ -534,7 +457,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         self.handler = nil
         output = OutputQueue()
         plaintext.removeAll()
-        handler?.connectionDidClose(self, reason: closeReason)
+        handler?.connectionDidClose(self, reason: machine.closeReason)
     }
 
     public static func == (lhs: Connection, rhs: Connection) -> Bool { lhs === rhs }

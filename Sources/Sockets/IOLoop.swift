@@ -23,12 +23,15 @@ public final class IOLoop: Sendable {
     private let inbox = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
     /// Periodic checks of the objects on this loop (`startTicking`).
     let ticker: LoopTicker
+    /// Where everything timed on this loop takes its time from (see `LoopClock`).
+    public let clock: any LoopClock
 
-    init(index: Int, readBufferSize: Int) {
+    init(index: Int, readBufferSize: Int, clock: any LoopClock) {
         self.index = index
+        self.clock = clock
         queue = DispatchQueue(label: "corkboard.io.\(index)", qos: .userInitiated)
         queue.setSpecific(key: Self.identity, value: index)
-        ticker = LoopTicker(queue: queue)
+        ticker = LoopTicker(queue: queue, clock: clock)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         stagingBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     }

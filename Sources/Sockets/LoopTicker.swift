@@ -15,13 +15,17 @@ public protocol LoopTickable: AnyObject {
 /// Confinement: used only on its loop's queue, hence `@unchecked Sendable`.
 final class LoopTicker: @unchecked Sendable {
     private let queue: DispatchQueue
+    private let clock: any LoopClock
     private var entries: [ObjectIdentifier: (object: LoopTickable, interval: UInt64)] = [:]
     /// How many entries asked for each interval (in nanoseconds), to find the shortest one.
     private var intervals: [UInt64: Int] = [:]
-    private var timer: DispatchSourceTimer?
+    private var timer: LoopTimer?
     private var timerInterval: UInt64 = 0
 
-    init(queue: DispatchQueue) { self.queue = queue }
+    init(queue: DispatchQueue, clock: any LoopClock) {
+        self.queue = queue
+        self.clock = clock
+    }
 
     func add(_ object: LoopTickable, every interval: DispatchTimeInterval) {
         let nanoseconds = max(1_000_000, interval.nanoseconds)
@@ -54,19 +58,14 @@ final class LoopTicker: @unchecked Sendable {
         guard shortest != timerInterval else { return }
         timerInterval = shortest
         let interval = DispatchTimeInterval.nanoseconds(Int(shortest))
-        if let timer {
-            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .nanoseconds(Int(shortest / 10)))
-            return
-        }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .nanoseconds(Int(shortest / 10)))
-        timer.setEventHandler { [unowned self] in tick() }
-        timer.resume()
+        // The ticker lives as long as its loop; the handler need not keep it.
+        let timer = self.timer ?? clock.makeTimer(queue: queue) { [unowned self] in tick() }
+        timer.schedule(at: clock.now + interval, repeating: interval, leeway: .nanoseconds(Int(shortest / 10)))
         self.timer = timer
     }
 
     private func tick() {
-        let now = DispatchTime.now()
+        let now = clock.now
         // A check may add or remove entries (a connection closing): call a snapshot.
         for entry in Array(entries.values) { entry.object.loopDidTick(now: now) }
     }

@@ -31,7 +31,8 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     private let compression: WebSocketMessageCompression?
     private var session: WebSocketSession
     private var handler: WebSocketHandler?
-    private var lastHeard = DispatchTime.now()
+    /// When the peer was last heard from, on the loop's clock.
+    private var lastHeard: DispatchTime
     private var pingSentAt: DispatchTime?
     private var closeDeadline: DispatchTime?
     private var finished: (WebSocketCloseCode, String)?
@@ -51,6 +52,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         closeTimeout = options.closeTimeout
         self.handler = handler
         self.compression = compression
+        lastHeard = connection.loop.clock.now
         session = WebSocketSession(
             role: role, maxMessageSize: options.maxMessageSize,
             acceptsBinary: options.acceptsBinary, compression: compression)
@@ -141,7 +143,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     // MARK: ConnectionHandler
 
     public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        lastHeard = .now()
+        lastHeard = connection.loop.clock.now
         pingSentAt = nil
         session.append(bytes)
         while let actions = session.nextActions() { perform(actions) }
@@ -179,7 +181,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
                 connection.send(bytes)
                 if session.state == .closing && closeDeadline == nil {
                     // From now on only the closing handshake's deadline matters.
-                    closeDeadline = DispatchTime.now() + closeTimeout
+                    closeDeadline = connection.loop.clock.now + closeTimeout
                     connection.loop.startTicking(self, every: .milliseconds(100))
                 }
             case .deliver(let message):

@@ -45,7 +45,8 @@ final class WebSocketTestServer {
     let port: UInt16
     let handler = RecordingHandler()
 
-    init(configure: (inout WebSocketOptions) -> Void = { _ in }) throws {
+    /// `clock`: where the loops' timers take their time (a test's `ManualLoopClock` to move it by hand).
+    init(clock: any LoopClock = SystemLoopClock(), configure: (inout WebSocketOptions) -> Void = { _ in }) throws {
         var options = WebSocketOptions()
         options.subprotocols = ["corkboard.v1"]
         configure(&options)
@@ -54,7 +55,7 @@ final class WebSocketTestServer {
         router.add(.GET, "/ws", WebSocketUpgrade.route(options: options) { _ in handler })
         var logger = Logger(label: "ws-test")
         logger.logLevel = .critical
-        http = HTTPServer(router: router, loops: IOLoopGroup(count: 2), logger: logger)
+        http = HTTPServer(router: router, loops: IOLoopGroup(count: 2, clock: clock), logger: logger)
         port = try http.start(host: "127.0.0.1", port: 0).port
     }
 

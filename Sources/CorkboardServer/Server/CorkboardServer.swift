@@ -80,7 +80,7 @@ public final class CorkboardServer: Sendable {
             webhooks: webhooks)
         http = HTTPServer(
             router: router, configuration: httpConfiguration,
-            loops: IOLoopGroup(count: configuration.loopCount),
+            loops: IOLoopGroup(count: configuration.loopCount, clock: configuration.loopClock),
             connectionLimits: Connection.Limits(maxPendingOutput: configuration.maxPendingOutput),
             counters: traffic, transport: certificate?.sessions, logger: logger)
     }

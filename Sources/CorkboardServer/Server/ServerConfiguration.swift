@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./data"
     /// I/O loops (serial queues) connections are spread over; about one per core.
     public var loopCount = System.coreCount
+    /// Where the loops' timers take their time from (HTTP timeouts, WebSocket liveness, the
+    /// hello deadline, lingering closes): the system's clock, or a test's that it advances.
+    public var loopClock: any LoopClock = SystemLoopClock()
     public var http = HTTPServerConfiguration()
     /// WebSocket limits, timeouts and the Origin allow-list (subprotocol `corkboard.v1` is always offered).
     public var webSocket: WebSocketOptions = {

@@ -28,7 +28,7 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     func webSocketDidOpen(_ socket: WebSocketConnection) {
         session = hub.makeSession(link: socket, address: address)
         let timeout = hub.configuration.helloTimeout
-        helloWait = (socket, .now() + timeout, socket.maxMessageSize)
+        helloWait = (socket, socket.connection.loop.clock.now + timeout, socket.maxMessageSize)
         // Until it said hello, a client may send no more than a hello needs: a bigger first
         // message ends the connection (1009) at its frame header, its bytes never read.
         socket.maxMessageSize = min(socket.maxMessageSize, HubSession.maximumHelloBytes)

@@ -224,23 +224,6 @@ import WebSocket
         #expect(misnamed.welcome.board == fixture.board && misnamed.welcome.count == 2)
     }
 
-    /// Socket only: the deadline is the server's timer on the socket's loop (in memory the
-    /// transport tells the session it passed: HubMemberLinkTests).
-    @Test func noHelloWithinTheDeadlineCloses1008() throws {
-        let fixture = try HubFixture { $0.hub.helloTimeout = .milliseconds(300) }
-        let client = try WebSocketTestClient(port: fixture.port, extraHeaders: "Sec-WebSocket-Protocol: corkboard.v1\r\n")
-        #expect(client.handshakeResponse.status == 101)
-        let started = Date()
-        // An `error` may come first ("where it can"); the close frame must come.
-        #expect(try client.receiveClose() == .policyViolation)
-        let waited = Date().timeIntervalSince(started)
-        #expect(waited > 0.1 && waited < 3, "closed after \(waited) s")
-        // A client that says hello in time is not affected by the deadline.
-        let ada = try fixture.join("Ada")
-        usleep(500_000)
-        try ada.commit(.delete(items: ["i1"]))
-    }
-
     /// Socket only: the handshake, the hello and an operation arrive in one TCP write.
     @Test func operationsSentRightBehindTheHelloFollowTheWelcome() throws {
         let fixture = try HubFixture()
