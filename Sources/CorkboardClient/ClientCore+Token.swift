@@ -44,7 +44,7 @@ extension ClientCore {
                 case .success(let token):
                     self.providedToken = token
                     self.send(.token(token))
-                case .failure(let error):
+                case .failure:
                     self.retryTokenRefresh(attempt: attempt)
                 }
             }
