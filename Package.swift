@@ -9,6 +9,7 @@ let package = Package(
     // import Glibc, so no Apple platform is claimed.
     products: [
         .executable(name: "corkboard", targets: ["corkboard"]),
+        .executable(name: "corkboard-bench", targets: ["corkboard-bench"]),
         .library(name: "CorkboardModel", targets: ["CorkboardModel"]),
         .library(name: "CorkboardWire", targets: ["CorkboardWire"]),
         .library(name: "CorkboardClient", targets: ["CorkboardClient"]),
@@ -94,7 +95,7 @@ let package = Package(
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "HTTP", "Sockets", "TLS"]),
         // <sys/epoll.h>, for the benchmark's lean clients (Linux).
         .target(name: "CEpoll"),
-        // Benchmarks behind `corkboard bench`.
+        // Benchmarks behind `corkboard-bench`.
         .target(
             name: "CorkboardBench",
             dependencies: [
@@ -102,15 +103,30 @@ let package = Package(
                 "CEpoll", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
 
-        // Thin executable: parses options, wires modules, runs.
+        // Thin executable: parses options, wires modules, runs. No benchmark in it.
         .executableTarget(
             name: "corkboard",
             dependencies: [
-                "CorkboardServer", "CorkboardHub", "CorkboardSQLite", "CorkboardPostgres", "CorkboardStore", "CorkboardBench",
-                "CorkboardClient",
-                "WebSocketDeflate", "Sockets",
+                "CorkboardServer", "CorkboardServeCommand", "CorkboardHub", "CorkboardSQLite", "CorkboardPostgres", "CorkboardStore",
+                "CorkboardClient", "CorkboardModel", "CorkboardWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `serve`'s options and process (settings, signals, the listening line), shared by both
+        // executables so that the benchmarks measure the server as `corkboard serve` runs it.
+        .target(
+            name: "CorkboardServeCommand",
+            dependencies: [
+                "CorkboardServer", "HTTP", "Sockets", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The benchmarks' executable, apart from the production one: every `corkboard-bench`
+        // scenario, and `serve` with the test WebSockets (/ws/echo, /ws/broadcast) added.
+        .executableTarget(
+            name: "corkboard-bench",
+            dependencies: [
+                "CorkboardBench", "CorkboardServeCommand", "CorkboardServer", "CorkboardModel", "CorkboardStore", "CorkboardSQLite",
+                "CorkboardPostgres", "HTTP", "WebSocket", "WebSocketDeflate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Blocking clients, temporary folders and child processes for the tests.

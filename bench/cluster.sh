@@ -13,13 +13,15 @@
 #      configuration (examples/scale-out/nginx.conf, its upstream pointed at the nodes), in
 #      front of one node, then of three: board affinity sends a board's clients to one node;
 #      the proxy's own cost is in both.
-# CLUSTER_BASELINE=path/to/corkboard runs another build (say the release before a change)
+# CLUSTER_BASELINE=path/to/corkboard-bench runs another build (say the release before a change)
 # beside this one in every direct and SQLite step, in alternating order: a before and after
-# in one sitting.
+# in one sitting. A build from before 0.28 has its benchmarks in `corkboard bench`: give its
+# `corkboard` instead, run_bench finds them there. The direct steps' nodes are started by the
+# bench itself (`corkboard-bench serve`, the server with the test WebSockets added).
 # Starts a throwaway PostgreSQL cluster (Debian's `postgresql`, default durability: fsync and
 # synchronous_commit on) and nginx (Debian's `nginx`) on free loopback ports, as the `postgres`
 # user when run as root, and removes them afterwards. Extra arguments go to every
-# `corkboard bench cluster` run (e.g. --moves 20000); JSON records go to
+# `corkboard-bench cluster` run (e.g. --moves 20000); JSON records go to
 # bench/results/raw/cluster-*.json unless CLUSTER_JSON=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,8 +52,17 @@ as_owner "$bin/pg_ctl" -D "$folder/data" -l "$folder/log" -w -t 60 \
 "$bin/createdb" -h 127.0.0.1 -p "$port" -U corkboard bench
 database="postgres://corkboard@127.0.0.1:$port/bench"
 
-swift build -c release --product corkboard ${CORKBOARD_SCRATCH:+--scratch-path "$CORKBOARD_SCRATCH"} >/dev/null
+for product in corkboard corkboard-bench; do
+  swift build -c release --product "$product" ${CORKBOARD_SCRATCH:+--scratch-path "$CORKBOARD_SCRATCH"} >/dev/null
+done
 corkboard="${CORKBOARD_SCRATCH:-.build}/release/corkboard"
+bench="${CORKBOARD_SCRATCH:-.build}/release/corkboard-bench"
+# A benchmark of build $1: `corkboard-bench X`, or `corkboard bench X` in a build before 0.28.
+run_bench() { # build subcommand [args...]
+  local build=$1
+  shift
+  if [ "$(basename "$build")" = corkboard ]; then "$build" bench "$@"; else "$build" "$@"; fi
+}
 echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (fsync on, synchronous_commit on)"
 json() { [ "${CLUSTER_JSON:-1}" = 0 ] || echo "--json bench/results/raw/cluster-$1.json"; }
 
@@ -105,11 +116,11 @@ start_balancer three "$three_port" "${node_ports[@]}"
 echo "nginx $("$nginx" -v 2>&1 | sed 's/.*nginx\///') on 127.0.0.1:$one_port (node 1) and 127.0.0.1:$three_port (nodes ${node_ports[*]})"
 
 psql_bench() { psql -h 127.0.0.1 -p "$port" -U corkboard -d bench -Atc "$1"; }
-builds=("$corkboard")
-[ -n "${CLUSTER_BASELINE:-}" ] && builds=("$CLUSTER_BASELINE" "$corkboard")
-label() { if [ "$1" = "$corkboard" ]; then echo "this build"; else echo "baseline"; fi; }
+builds=("$bench")
+[ -n "${CLUSTER_BASELINE:-}" ] && builds=("$CLUSTER_BASELINE" "$bench")
+label() { if [ "$1" = "$bench" ]; then echo "this build"; else echo "baseline"; fi; }
 read -r -a shapes <<<"${CLUSTER_SHAPES:-1:48 100:100 1000:3000}"
-# One `bench cluster` run of one shape, with the WAL flushes PostgreSQL made meanwhile.
+# One `corkboard-bench cluster` run of one shape, with the WAL flushes PostgreSQL made meanwhile.
 direct() { # build nodes boards clients json-name [args...]
   local build=$1 nodes=$2 boards=$3 clients=$4 name=$5
   shift 5
@@ -120,7 +131,7 @@ direct() { # build nodes boards clients json-name [args...]
   "$bin/createdb" -h 127.0.0.1 -p "$port" -U corkboard "$fresh"
   before=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
   # shellcheck disable=SC2046
-  output=$("$build" bench cluster --database-url "${database%/bench}/$fresh" --nodes "$nodes" --boards "$boards" \
+  output=$(run_bench "$build" cluster --database-url "${database%/bench}/$fresh" --nodes "$nodes" --boards "$boards" \
     --clients "$clients" $(json "$name") "$@")
   after=$(psql_bench "SELECT wal_sync FROM pg_stat_wal")
   echo "$output" | grep -v '^cluster:' | sed "s/^/  [$(label "$build")] /"
@@ -172,7 +183,7 @@ for round in $(seq "$rounds"); do
       for build in "${builds_order[@]}"; do
         for b in "${!builds[@]}"; do [ "${builds[$b]}" = "$build" ] && sqlite_port=${sqlite_ports[$b]}; done
         # shellcheck disable=SC2046
-        "$build" bench cluster --urls "ws://127.0.0.1:$sqlite_port/ws" --nodes 1 --boards "$boards" --clients "$clients" \
+        run_bench "$build" cluster --urls "ws://127.0.0.1:$sqlite_port/ws" --nodes 1 --boards "$boards" --clients "$clients" \
           $(json "sqlite-$boards-$(label "$build" | tr ' ' -)-r$round") "$@" | grep -v '^cluster:' | sed "s/^/  [$(label "$build")] SQLite: /"
       done
     fi
@@ -182,7 +193,7 @@ for round in $(seq "$rounds"); do
     echo "== round $round, through nginx in front of $nodes node(s)"
     if [ "$nodes" = 1 ]; then balancer=$one_port; else balancer=$three_port; fi
     # shellcheck disable=SC2046
-    "$corkboard" bench cluster --urls "ws://127.0.0.1:$balancer/ws" --behind "$nodes" --nodes 1 --boards 1,100 \
+    "$bench" cluster --urls "ws://127.0.0.1:$balancer/ws" --behind "$nodes" --nodes 1 --boards 1,100 \
       $(json "balanced-$nodes-r$round") "$@"
   done
 done

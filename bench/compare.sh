@@ -9,7 +9,9 @@
 #   MAX_CLIENTS=10000 OPS_MOVES=20000 MEMORY_CONNECTIONS=10000 bench/compare.sh
 #
 # Only loopback; each server is started fresh for each scenario (memory figures need a
-# server that has not served anything yet) and stopped after it.
+# server that has not served anything yet) and stopped after it. Corkboard is the production
+# `corkboard serve`, but for `echo`, which needs the test WebSocket /ws/echo: that one is
+# `corkboard-bench serve` (the same server, options and code, with the test WebSockets added).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,9 +29,11 @@ RAW=${RAW:-bench/results/raw}
 # 10,000 connections on each side need more descriptors than the usual 1,024.
 ulimit -n "$(ulimit -Hn)"
 
-echo "== building Corkboard (release)"
+echo "== building Corkboard and its benchmarks (release)"
 swift build -c release --product corkboard >/dev/null
+swift build -c release --product corkboard-bench >/dev/null
 corkboard="$(swift build -c release --show-bin-path)/corkboard"
+bench="$(swift build -c release --show-bin-path)/corkboard-bench"
 case " $SERVERS " in
 *" hummingbird "*|*" flyingfox "*|*" node-ws "*)
     echo "== building the peers (release)"
@@ -37,9 +41,12 @@ case " $SERVERS " in
     peers="$(swift build -c release --package-path bench/peers --show-bin-path)" ;;
 esac
 
-server_command() {
+server_command() { # server scenario
     case "$1" in
-    corkboard)   echo "$corkboard serve --port 0 --no-demo --store memory --echo-endpoint --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
+    corkboard)
+        local binary=$corkboard
+        [ "$2" = echo ] && binary=$bench
+        echo "$binary serve --port 0 --no-demo --store memory --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
     corkboard-sqlite) echo "$corkboard serve --port 0 --no-demo --store sqlite --log-level warning --max-connections 0 --web-root $root/web --data $scratch/data" ;;
     hummingbird) echo "$peers/hummingbird-peer --port 0" ;;
     flyingfox)   echo "$peers/flyingfox-peer --port 0" ;;
@@ -60,12 +67,12 @@ stop_server() {
 scratch=$(mktemp -d)
 trap 'stop_server; rm -rf "$scratch"' EXIT
 
-# Starts server $1, sets server_pid and port (read from its "listening on …:PORT" line).
+# Starts server $1 for scenario $2, sets server_pid and port (read from its "listening on …:PORT" line).
 start_server() {
     rm -rf "$scratch/data"
     local log="$scratch/server.log"
     # shellcheck disable=SC2046
-    $(server_command "$1") >"$log" 2>&1 &
+    $(server_command "$1" "$2") >"$log" 2>&1 &
     server_pid=$!
     port=""
     for _ in $(seq 200); do
@@ -82,18 +89,18 @@ for server in $SERVERS; do
     for scenario in $SCENARIOS; do
         [ "$scenario" = presence ] && [ "$server" != corkboard ] && continue   # the peers have no presence
         [ "$server" = corkboard-sqlite ] && [ "$scenario" != ops ] && continue
-        start_server "$server"
+        start_server "$server" "$scenario"
         url="ws://127.0.0.1:$port"
         out="$RAW/$server-$scenario.json"
         echo "== $server: $scenario (pid $server_pid, port $port)"
         common=(--url "$url" --server "$server" --json "$out")
         case "$scenario" in
-        memory)         "$corkboard" bench memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" ;;
-        memory-deflate) "$corkboard" bench memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" --deflate ;;
-        fanout)         "$corkboard" bench fanout "${common[@]}" --step "$STEP" --max-clients "$MAX_CLIENTS" --limit "$LIMIT_MS" ;;
-        ops)            "$corkboard" bench ops "${common[@]}" --moves "$OPS_MOVES" ;;
-        echo)           "$corkboard" bench ws-echo --url "$url" --server "$server" --json "$out" ;;
-        presence)       "$corkboard" bench presence "${common[@]}" ;;
+        memory)         "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" ;;
+        memory-deflate) "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" --deflate ;;
+        fanout)         "$bench" fanout "${common[@]}" --step "$STEP" --max-clients "$MAX_CLIENTS" --limit "$LIMIT_MS" ;;
+        ops)            "$bench" ops "${common[@]}" --moves "$OPS_MOVES" ;;
+        echo)           "$bench" ws-echo --url "$url" --server "$server" --json "$out" ;;
+        presence)       "$bench" presence "${common[@]}" ;;
         *) echo "unknown scenario $scenario" >&2; exit 64 ;;
         esac || echo "!! $server $scenario failed (exit $?); the report leaves it out"
         stop_server
@@ -102,4 +109,4 @@ done
 
 machine="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(swift --version 2>/dev/null | head -1); node $(node --version 2>/dev/null || echo none); run $(date -u +%Y-%m-%dT%H:%MZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== report"
-"$corkboard" bench report --raw "$RAW" --out bench/results --machine "$machine"
+"$bench" report --raw "$RAW" --out bench/results --machine "$machine"

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 
-/// The server a network benchmark measures: one given by URL, or a fresh `corkboard serve`
-/// child process (the same executable as the bench) with the test endpoints enabled.
+/// The server a network benchmark measures: one given by URL, or a fresh `corkboard-bench serve`
+/// child process (the executable running the bench): the server as `corkboard serve` runs it,
+/// with the test WebSockets (`/ws/echo`, `/ws/broadcast`) that `ws-echo` and `ws-fanout` use.
 public final class BenchTarget {
     public let host: String
     public let port: UInt16
@@ -29,7 +30,7 @@ public final class BenchTarget {
             child = nil
             return
         }
-        let child = try ServerChild(arguments: ["--echo-endpoint", "--max-message-bytes", String(16 << 20)] + serverArguments)
+        let child = try ServerChild(arguments: ["--max-message-bytes", String(16 << 20)] + serverArguments)
         try child.start()
         host = "127.0.0.1"
         port = child.port

@@ -6,7 +6,7 @@ import Sockets
 import Synchronization
 import WebSocket
 
-/// Durable committed operations (issue #8): for each `--sync` mode a fresh `corkboard serve`
+/// Durable committed operations (issue #8): for each `--sync` mode a fresh `corkboard-bench serve`
 /// with the SQLite store, and for each board count a fixed number of moves sent by `clients`
 /// clients, each keeping `inFlight` moves outstanding per connection. A `committed` answer
 /// leaves the server only once its batch is durable, so the latency from sending a move to

@@ -32,7 +32,7 @@ struct MembershipTick {
     /// The tick's message and a fresh tick. A tick of more joins or more leaves than the
     /// bound names none of them, only `count`: fifty names of a storm's thousands tell a
     /// member nothing it can use (its list is stale either way), and during a restart under a
-    /// board of 5,000 those names were 92 % of all bytes sent (`corkboard bench restart`).
+    /// board of 5,000 those names were 92 % of all bytes sent (`corkboard-bench restart`).
     mutating func flush(count: Int) -> PeersChange? {
         defer { self = MembershipTick() }
         let joined = joined.filter { stillJoined.contains($0.client) }

@@ -26,7 +26,7 @@ public enum WebSocketUpgrade {
 }
 
 /// Echoes every message back: the endpoint Autobahn|Testsuite tests the protocol against
-/// (`corkboard serve --echo-endpoint`).
+/// (`/ws/echo` of `corkboard-bench serve`).
 public final class EchoWebSocketHandler: WebSocketHandler {
     public init() {}
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CorkboardClient
+import CorkboardServeCommand
 import Foundation
 
 /// The options of the commands that administer a running server over its HTTP API.

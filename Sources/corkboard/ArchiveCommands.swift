@@ -3,6 +3,7 @@ import CorkboardClient
 import CorkboardHub
 import CorkboardModel
 import CorkboardSQLite
+import CorkboardServeCommand
 import CorkboardServer
 import CorkboardStore
 import Foundation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CorkboardClient
 import CorkboardSQLite
+import CorkboardServeCommand
 import CorkboardStore
 import Foundation
 

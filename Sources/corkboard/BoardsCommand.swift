@@ -1,5 +1,6 @@
 import ArgumentParser
 import CorkboardClient
+import CorkboardServeCommand
 
 /// `corkboard boards list|delete`: board administration through a running server's HTTP API,
 /// not on the store directly. Only the server can delete a board that people have open: it

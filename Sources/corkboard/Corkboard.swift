@@ -8,7 +8,7 @@ struct Corkboard: ParsableCommand {
         abstract: "Corkboard: shared boards that many people and bots reorder together, live.",
         version: CorkboardVersion.line,
         subcommands: [
-            ServeCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, BenchCommand.self,
+            ServeCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self,
             BotCommand.self, TokenCommand.self, BoardsCommand.self, WebhookCommand.self,
         ])
 }

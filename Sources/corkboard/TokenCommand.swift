@@ -1,6 +1,7 @@
 import ArgumentParser
 import CorkboardHub
 import CorkboardModel
+import CorkboardServeCommand
 import CorkboardServer
 import Foundation
 

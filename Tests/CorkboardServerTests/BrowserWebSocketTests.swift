@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Debian's headless Chromium, a real browser that always offers permessage-deflate, opens a
-/// WebSocket to `/ws/echo`, exchanges small and large (compressed) messages, and closes. The
+/// WebSocket to `/ws/echo` of `corkboard-bench serve`, exchanges small and large (compressed) messages, and closes. The
 /// page then reports what it saw to a one-shot listener of the test's: waiting on a real
 /// request, not on Chromium's virtual clock, keeps the test right on a loaded machine.
 @Suite(.threadsOfTheirOwn) struct BrowserWebSocketTests {
@@ -41,7 +41,9 @@ import Testing
         let web = try TemporaryDirectory("corkboard-web")
         try web.write("index.html", Self.page)
         let data = try TemporaryDirectory("corkboard-data")
-        let server = try ServerProcess(["serve", "--port", "0", "--echo-endpoint", "--web-root", web.path, "--data", data.path])
+        // The test WebSockets are `corkboard-bench serve`'s, never the production server's.
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--web-root", web.path, "--data", data.path], executable: ServerProcess.benchExecutablePath)
         let port = try #require(server.waitForListeningPort())
 
         let receiver = try ReportReceiver()

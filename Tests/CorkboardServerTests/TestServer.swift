@@ -1,6 +1,7 @@
 import CorkboardStore
 import Dispatch
 import Foundation
+import HTTP
 import Logging
 import TestSupport
 
@@ -15,8 +16,12 @@ final class TestServer {
 
     static let page = "<!doctype html><title>Corkboard test</title>" + String(repeating: "<div class=card>card</div>", count: 200)
 
-    /// `store` replaces the one the configuration names (a store that fails on purpose).
-    init(store: BoardStore? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// `store` replaces the one the configuration names (a store that fails on purpose);
+    /// `addingRoutes` are routes of the embedding program (`CorkboardServer.init`'s).
+    init(
+        store: BoardStore? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        addingRoutes: (inout Router) -> Void = { _ in }
+    ) throws {
         webRoot = try TemporaryDirectory("corkboard-web")
         data = try TemporaryDirectory("corkboard-data")
         try webRoot.write("index.html", Self.page)
@@ -30,7 +35,7 @@ final class TestServer {
         configure(&configuration)
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
-        server = try CorkboardServer(configuration: configuration, logger: logger, store: store)
+        server = try CorkboardServer(configuration: configuration, logger: logger, store: store, addingRoutes: addingRoutes)
         port = try server.start().port
     }
 

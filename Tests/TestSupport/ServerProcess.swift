@@ -1,7 +1,7 @@
 import Foundation
 
-/// The real `corkboard` executable, run as a child process: for what only a process shows
-/// (signals, exit codes, environment variables, descriptor limits, one-line errors).
+/// The real `corkboard` executable (or `corkboard-bench`), run as a child process: for what only
+/// a process shows (signals, exit codes, environment variables, descriptor limits, one-line errors).
 public final class ServerProcess {
     public let process = Process()
     private let output = Pipe()
@@ -9,16 +9,23 @@ public final class ServerProcess {
     private let collected = CollectedOutput()
 
     /// The `corkboard` binary built next to the test bundle (`swift test` builds every product).
-    public static var executablePath: String {
+    public static var executablePath: String { builtExecutable("corkboard") }
+
+    /// The `corkboard-bench` binary built beside it: the benchmarks, and a `serve` that runs the
+    /// same server with the test WebSockets `/ws/echo` and `/ws/broadcast` added.
+    public static var benchExecutablePath: String { builtExecutable("corkboard-bench") }
+
+    private static func builtExecutable(_ name: String) -> String {
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
         // The test binary may sit inside a `.xctest` folder.
         if folder.pathExtension == "xctest" { folder = folder.deletingLastPathComponent() }
-        return folder.appendingPathComponent("corkboard").path
+        return folder.appendingPathComponent(name).path
     }
 
     /// Starts `corkboard arguments...`; `shell` wraps it in `sh -c` (e.g. to lower `ulimit -n` first).
-    /// `executable` defaults to the debug build next to the tests (`ReleaseBuild` gives an optimised one).
+    /// `executable` defaults to the debug build next to the tests (`benchExecutablePath` for
+    /// `corkboard-bench`; `ReleaseBuild` gives optimised ones).
     public init(
         _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
         executable: String = ServerProcess.executablePath

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Autobahn|Testsuite's fuzzingclient against a real `corkboard serve --echo-endpoint` (issue 3):
+/// Autobahn|Testsuite's fuzzingclient against `/ws/echo` of a real `corkboard-bench serve` (issue 3):
 /// every case must end OK, NON-STRICT or INFORMATIONAL, both in `behavior` and `behaviorClose`.
 @Suite(.threadsOfTheirOwn) struct AutobahnTests {
     /// The groups CI runs: the core protocol and permessage-deflate (12.*, 13.*). 9.* (large

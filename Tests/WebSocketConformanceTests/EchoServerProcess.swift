@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 
-/// `corkboard serve --echo-endpoint` as a child process on an ephemeral loopback port, with
-/// throwaway web root and data folders: the server the conformance tests talk to.
+/// `corkboard-bench serve` (the server with the test WebSockets added) as a child process on an
+/// ephemeral loopback port, with throwaway web root and data folders: the server the
+/// conformance tests talk to, on `/ws/echo`.
 final class EchoServerProcess {
     let server: ServerProcess
     let port: UInt16
@@ -17,15 +18,14 @@ final class EchoServerProcess {
         // debug build would make the run several times longer without testing anything more.
         server = try ServerProcess(
             [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--echo-endpoint",
+                "serve", "--host", "127.0.0.1", "--port", "0",
                 "--web-root", webRoot.path, "--data", data.path,
             ],
-            executable: try ReleaseBuild.corkboard())
+            executable: try ReleaseBuild.corkboardBench())
         guard let port = server.waitForListeningPort() else {
-            // Most likely a build without the echo endpoint: the option parser says so here.
             throw PythonTools.Failure(
                 """
-                `corkboard serve --echo-endpoint` did not start listening \
+                `corkboard-bench serve` did not start listening \
                 (running: \(server.process.isRunning)):
                 \(server.standardOutput)\(server.standardError)
                 """)

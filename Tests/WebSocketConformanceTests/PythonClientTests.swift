@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The Python `websockets` client (an independent, widely used implementation) against a real
-/// `corkboard serve --echo-endpoint` over loopback sockets.
+/// `corkboard-bench serve` (the server with its test WebSockets) over loopback sockets.
 ///
 /// Serialized: the first test waits for the release build of the server (minutes on CI), and
 /// one test waiting holds one thread, where five would hold most of `.threadsOfTheirOwn`. Each

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One scenario's figures against one server: what `corkboard bench fanout|ops|presence|memory`
-/// writes with `--json`, and what `corkboard bench report` turns into tables and a plot.
+/// One scenario's figures against one server: what `corkboard-bench fanout|ops|presence|memory`
+/// writes with `--json`, and what `corkboard-bench report` turns into tables and a plot.
 public struct BenchRecord: Codable, Sendable {
     /// The server measured, as named on the command line (`corkboard`, `hummingbird`, …).
     public var server: String

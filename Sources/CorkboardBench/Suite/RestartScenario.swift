@@ -5,7 +5,7 @@ import Glibc
 import Sockets
 import Synchronization
 
-/// A reconnect storm (issue #24): `corkboard serve` on its default SQLite store as a child
+/// A reconnect storm (issue #24): the server on its default SQLite store as a child
 /// process; `bigBoardMembers` clients on one board and `spreadMembers` over `spreadBoards`
 /// more, with moves committed at a steady rate throughout. The server is stopped by each of
 /// `signals` in turn and started again on the same port and data; every client reconnects with
@@ -16,7 +16,8 @@ import Synchronization
 /// server's memory per idle member once everybody has joined.
 public struct RestartScenario {
     public struct Configuration: Sendable {
-        /// The `corkboard` executable to run as the server; nil: this process's own.
+        /// The executable whose `serve` runs the server (`corkboard` or `corkboard-bench`); nil:
+        /// this process's own (`corkboard-bench serve`).
         public var executable: String?
         public var bigBoardMembers = 5_000
         public var spreadMembers = 5_000

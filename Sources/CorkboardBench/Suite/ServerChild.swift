@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 
-/// A `corkboard serve` child process with its own temporary folder (web root and `--data`),
-/// which can be stopped by a signal and started again on the same port and data: what the
-/// restart scenario needs, and what `BenchTarget` starts when no URL is given.
+/// A server child process (`EXECUTABLE serve …`) with its own temporary folder (web root and
+/// `--data`), which can be stopped by a signal and started again on the same port and data:
+/// what the restart scenario needs, and what `BenchTarget` starts when no URL is given.
 ///
 /// Confinement: used from the bench's one driving thread.
 public final class ServerChild {
@@ -16,7 +16,9 @@ public final class ServerChild {
     /// Fixed after the first start, so that a restart listens where the clients knock.
     public private(set) var port: UInt16 = 0
 
-    /// `executable` defaults to this process's own (the `corkboard` command running the bench).
+    /// `executable` defaults to this process's own: `corkboard-bench`, whose `serve` is the
+    /// server of `corkboard serve` (same options, same code) with the test WebSockets added.
+    /// Any executable with that `serve` will do, `corkboard` itself included.
     public init(executable: String? = nil, arguments: [String]) throws {
         self.executable = try executable ?? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         self.arguments = arguments

@@ -26,7 +26,16 @@ public final class CorkboardServer: Sendable {
 
     /// Checks the configuration (web root, data folder) without binding anything yet.
     /// `store` replaces the one `configuration.store` names (tests use it to play a failing disk).
-    public init(configuration: ServerConfiguration, logger: Logger, store: BoardStore? = nil) throws {
+    ///
+    /// `addingRoutes` lets a program that embeds the server serve routes of its own beside the
+    /// server's: it is called once, here, with the router once it holds every route of the
+    /// server. They are added after the server's, and the router takes the first route that
+    /// matches, so a path the server serves stays the server's; they go through the same
+    /// connections, limits, access log and per-route metrics. `corkboard-bench serve` adds its
+    /// test WebSockets (`/ws/echo`, `/ws/broadcast`) this way; `corkboard serve` adds none.
+    public init(
+        configuration: ServerConfiguration, logger: Logger, store: BoardStore? = nil, addingRoutes: (inout Router) -> Void = { _ in }
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         let staticFiles: StaticFiles?
@@ -77,7 +86,7 @@ public final class CorkboardServer: Sendable {
         }
         let router = Routes.make(
             configuration: configuration, staticFiles: staticFiles, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness,
-            webhooks: webhooks)
+            webhooks: webhooks, addingRoutes: addingRoutes)
         http = HTTPServer(
             router: router, configuration: httpConfiguration,
             loops: IOLoopGroup(count: configuration.loopCount, clock: configuration.loopClock),

@@ -3,11 +3,12 @@ import HTTP
 import Sockets
 import WebSocket
 
-/// The server's HTTP surface: the board WebSocket, the JSON API, health, static files.
+/// The server's HTTP surface: the board WebSocket, the JSON API, health, static files, then
+/// whatever routes the program embedding the server adds (`CorkboardServer.init`'s `addingRoutes`).
 enum Routes {
     static func make(
         configuration: ServerConfiguration, staticFiles: StaticFiles?, hub: Hub, metrics: ServerMetrics, traffic: TrafficCounters,
-        readiness: Readiness, webhooks: WebhookDeliverer? = nil
+        readiness: Readiness, webhooks: WebhookDeliverer? = nil, addingRoutes: (inout Router) -> Void = { _ in }
     ) -> Router {
         // Without a web root (an API-only node) every other path is a JSON 404.
         var router = staticFiles.map { Router(fallback: $0.handle) } ?? Router()
@@ -59,7 +60,8 @@ enum Routes {
             }
         }
         OperationsRoutes.add(to: &router, hub: hub, metrics: metrics, traffic: traffic, readiness: readiness)
-        if configuration.echoEndpoint { BenchEndpoints.add(to: &router, options: configuration.webSocket) }
+        // Last: the embedding program's routes never shadow the server's (the first match wins).
+        addingRoutes(&router)
         return router
     }
 }

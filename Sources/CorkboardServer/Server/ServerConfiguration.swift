@@ -40,9 +40,6 @@ public struct ServerConfiguration: Sendable {
         get { (webSocket.extensions as? DeflateNegotiator)?.configuration ?? DeflateConfiguration(mode: .off) }
         set { webSocket.extensions = newValue.mode == .off ? nil : DeflateNegotiator(configuration: newValue) }
     }
-    /// Serves `GET /ws/echo` (echoes every message, for Autobahn|Testsuite) and
-    /// `GET /ws/broadcast` (fans every message out to all, for benchmarks); never for production.
-    public var echoEndpoint = false
     /// Where boards and their logs are kept: SQLite in `dataDirectory` unless told otherwise.
     public var store: StoreKind = .sqlite
     /// How hard the SQLite store pushes each commit to the disk (`--sync`; see docs/storage.md).

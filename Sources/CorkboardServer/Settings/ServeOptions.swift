@@ -51,7 +51,6 @@ public struct ServeOptions: Sendable {
     public var idleTimeout: Int?
     public var drainSeconds: Int?
     public var noDemo = false
-    public var echoEndpoint = false
 
     public init() {}
 }

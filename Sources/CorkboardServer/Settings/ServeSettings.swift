@@ -122,7 +122,6 @@ public struct ServeSettings: Sendable {
 
         settings.drainDelay = try values.integer(options.drainSeconds, "CORKBOARD_DRAIN_SECONDS").map { .seconds($0) } ?? settings.drainDelay
         settings.createsDemoBoard = !values.flag(options.noDemo, "CORKBOARD_NO_DEMO")
-        settings.echoEndpoint = values.flag(options.echoEndpoint, "CORKBOARD_ECHO_ENDPOINT")
         let levelName = values.string(options.logLevel, "CORKBOARD_LOG_LEVEL") ?? Logger.Level.info.rawValue
         guard let level = Logger.Level(rawValue: levelName) else { throw .unknownLogLevel(levelName) }
         let formatName = values.string(options.logFormat, "CORKBOARD_LOG_FORMAT") ?? LogFormat.text.rawValue

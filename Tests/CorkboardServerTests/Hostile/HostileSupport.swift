@@ -161,7 +161,7 @@ final class ChildServer: @unchecked Sendable {
     }
 }
 
-/// Lets this test process open thousands of sockets (as `corkboard bench` does).
+/// Lets this test process open thousands of sockets (as `corkboard-bench` does).
 func raiseDescriptorLimit() -> Int {
     var limit = rlimit()
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)

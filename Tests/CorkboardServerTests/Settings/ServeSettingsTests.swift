@@ -49,7 +49,7 @@ import Testing
         #expect(server.hub.presenceRate == RateLimit(perSecond: 60))
         #expect(server.hub.maxDragItems == 1_000 && server.hub.maxDragDuration == .seconds(120))
         #expect(server.hub.dragBatchAudience == 50)
-        #expect(server.createsDemoBoard && !server.echoEndpoint)
+        #expect(server.createsDemoBoard)
         #expect(server.trustedProxies.isEmpty)
     }
 
@@ -161,9 +161,6 @@ import Testing
         Setting(
             variable: "CORKBOARD_NO_DEMO", text: "1", option: { $0.noDemo = true },
             read: { "\($0.configuration.createsDemoBoard)" }, expected: "false"),
-        Setting(
-            variable: "CORKBOARD_ECHO_ENDPOINT", text: "1", option: { $0.echoEndpoint = true },
-            read: { "\($0.configuration.echoEndpoint)" }, expected: "true"),
     ]
 
     @Test(arguments: everySetting)
@@ -205,8 +202,8 @@ import Testing
     }
 
     @Test func aFlagVariableCountsOnlyAsOne() throws {
-        #expect(try settings(ServeOptions(), ["CORKBOARD_NO_DEMO": "yes", "CORKBOARD_ECHO_ENDPOINT": "0"]).configuration.createsDemoBoard)
-        #expect(try !settings(ServeOptions(), ["CORKBOARD_ECHO_ENDPOINT": "true"]).configuration.echoEndpoint)
+        #expect(try settings(ServeOptions(), ["CORKBOARD_NO_DEMO": "yes"]).configuration.createsDemoBoard)
+        #expect(try settings(ServeOptions(), ["CORKBOARD_NO_DEMO": "true"]).configuration.createsDemoBoard)
     }
 
     @Test func zeroTurnsLimitsAndRatesOff() throws {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CorkboardServer
 
-/// The options of `BoardLimitValues`, shared by `serve` and `import`.
-struct BoardLimitOptions: ParsableArguments {
+/// The options of `BoardLimitValues`, shared by `serve` (of both executables) and `import`.
+public struct BoardLimitOptions: ParsableArguments {
     @Option(
         help:
             "Items one board holds; an insert past it is rejected invalid, an import past it refused. 0: no limit (env: CORKBOARD_MAX_ITEMS_PER_BOARD; default 10000)."
@@ -15,7 +15,9 @@ struct BoardLimitOptions: ParsableArguments {
     )
     var maxCollectionsPerBoard: Int?
 
-    var values: BoardLimitValues {
+    public init() {}
+
+    public var values: BoardLimitValues {
         BoardLimitValues(maxItemsPerBoard: maxItemsPerBoard, maxCollectionsPerBoard: maxCollectionsPerBoard)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CorkboardBench
 import Foundation
 
-/// `corkboard bench peers-flood`: `peers.list` requests that ask for pages of long names (issue #31).
+/// `corkboard-bench peers-flood`: `peers.list` requests that ask for pages of long names (issue #31).
 struct PeersFloodBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peers-flood",

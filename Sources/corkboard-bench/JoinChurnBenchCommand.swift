@@ -2,7 +2,7 @@ import ArgumentParser
 import CorkboardBench
 import Foundation
 
-/// `corkboard bench join-churn`: joins that leave at once, on a big board (issue #31).
+/// `corkboard-bench join-churn`: joins that leave at once, on a big board (issue #31).
 struct JoinChurnBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join-churn",

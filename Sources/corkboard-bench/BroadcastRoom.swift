@@ -1,18 +1,5 @@
-import HTTP
-import Sockets
 import Synchronization
 import WebSocket
-
-/// WebSocket endpoints for conformance tests and benchmarks, served only with `--echo-endpoint`:
-/// `/ws/echo` returns every message to its sender (Autobahn|Testsuite); `/ws/broadcast` sends
-/// every message to everybody connected there, encoded once (the fan-out path the hub uses).
-enum BenchEndpoints {
-    static func add(to router: inout Router, options: WebSocketOptions) {
-        router.add(.GET, "/ws/echo", WebSocketUpgrade.route(options: options) { _ in EchoWebSocketHandler() })
-        let room = BroadcastRoom()
-        router.add(.GET, "/ws/broadcast", WebSocketUpgrade.route(options: options) { _ in room })
-    }
-}
 
 /// Everyone on `/ws/broadcast`. Members join and leave on their own loops, hence the lock.
 final class BroadcastRoom: WebSocketHandler, Sendable {

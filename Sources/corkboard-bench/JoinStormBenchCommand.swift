@@ -2,7 +2,7 @@ import ArgumentParser
 import CorkboardBench
 import Foundation
 
-/// `corkboard bench join-storm`: a board of N members, M more join at once.
+/// `corkboard-bench join-storm`: a board of N members, M more join at once.
 struct JoinStormBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join-storm",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CorkboardBench
 import Foundation
 
-/// `corkboard bench restart`: a reconnect storm after a server restart, SIGTERM then SIGKILL.
+/// `corkboard-bench restart`: a reconnect storm after a server restart, SIGTERM then SIGKILL.
 struct RestartBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restart",
@@ -22,7 +22,7 @@ struct RestartBenchCommand: ParsableCommand {
     @Option(help: "Signals that stop the server, one round each: term, kill.") var signals = "term,kill"
     @Option(help: "The corkboard executable to run as the server (another build, for before/after); default: this one.")
     var serverExecutable: String?
-    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
+    @Option(help: "Write the figures as JSON records to this file (see `corkboard-bench report`).") var json: String?
 
     func run() throws {
         let named = signals.split(separator: ",").map { $0 == "term" ? SIGTERM : $0 == "kill" ? SIGKILL : -1 }

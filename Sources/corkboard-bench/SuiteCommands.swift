@@ -12,11 +12,11 @@ func say(_ line: String) {
 struct SuiteTargetOptions: ParsableArguments {
     @Option(
         help:
-            "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the scenario's part of the protocol; for ws-echo, one echoing on /ws/echo). Default: start a corkboard server."
+            "Server to measure, e.g. ws://127.0.0.1:8080 (any server speaking the scenario's part of the protocol; for ws-echo, one echoing on /ws/echo). Default: start one (corkboard-bench serve)."
     )
     var url: String?
     @Option(help: "The server's name in the results.") var server = "corkboard"
-    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
+    @Option(help: "Write the figures as JSON records to this file (see `corkboard-bench report`).") var json: String?
 
     func write(_ records: [BenchRecord]) throws {
         guard let json else { return }
@@ -24,7 +24,7 @@ struct SuiteTargetOptions: ParsableArguments {
     }
 }
 
-/// `corkboard bench fanout`: clients that one board can serve under a broadcast latency limit.
+/// `corkboard-bench fanout`: clients that one board can serve under a broadcast latency limit.
 struct FanoutBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fanout",
@@ -60,7 +60,7 @@ struct FanoutBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench ops`: committed moves per second on one board and on many.
+/// `corkboard-bench ops`: committed moves per second on one board and on many.
 struct OpsBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ops",
@@ -99,7 +99,7 @@ struct OpsBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench heavy`: editors of big updates on one board, a good client on another.
+/// `corkboard-bench heavy`: editors of big updates on one board, a good client on another.
 struct HeavyEditorBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heavy",
@@ -138,7 +138,7 @@ struct HeavyEditorBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench presence`: drag updates sustained with many draggers and watchers.
+/// `corkboard-bench presence`: drag updates sustained with many draggers and watchers.
 struct PresenceBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presence",
@@ -184,7 +184,7 @@ struct PresenceBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench memory`: server memory per idle connection.
+/// `corkboard-bench memory`: server memory per idle connection.
 struct MemoryBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
@@ -218,7 +218,7 @@ struct MemoryBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench report`: the tables, goals and plot of one comparison run.
+/// `corkboard-bench report`: the tables, goals and plot of one comparison run.
 struct ReportBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -242,7 +242,7 @@ struct ReportBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench cluster`: nodes sharing one PostgreSQL database (issue #13).
+/// `corkboard-bench cluster`: nodes sharing one PostgreSQL database (issue #13).
 struct ClusterBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cluster",

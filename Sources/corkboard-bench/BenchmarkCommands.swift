@@ -2,21 +2,7 @@ import ArgumentParser
 import CorkboardBench
 import WebSocketDeflate
 
-/// `corkboard bench`: benchmarks that print figures. Subcommands arrive with the issues that need them.
-struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Run a benchmark and print its figures.",
-        subcommands: [
-            ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
-            HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, JoinChurnBenchCommand.self,
-            PeersFloodBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
-            PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
-            RestartBenchCommand.self, FoldBenchCommand.self,
-        ])
-}
-
-/// `corkboard bench model`: resolved operations per second of one board's sequencer.
+/// `corkboard-bench model`: resolved operations per second of one board's sequencer.
 struct ModelBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
@@ -33,18 +19,18 @@ struct ModelBenchCommand: ParsableCommand {
         configuration.operations = ops
         configuration.seed = seed
         let benchmark = ModelBenchmark(configuration: configuration)
-        print("corkboard bench model: \(configuration.collections) collections × \(configuration.itemsPerCollection) items, seed \(seed)")
+        print("corkboard-bench model: \(configuration.collections) collections × \(configuration.itemsPerCollection) items, seed \(seed)")
         print(try benchmark.run())
     }
 }
 
-/// `corkboard bench ws-echo`: WebSocket echo throughput against `/ws/echo`.
+/// `corkboard-bench ws-echo`: WebSocket echo throughput against `/ws/echo`.
 struct WebSocketEchoBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ws-echo",
         abstract: "Echo throughput: many clients, small messages, several in flight each.")
 
-    /// `--url` of a server that echoes on `/ws/echo` (corkboard with `--echo-endpoint`, or a peer).
+    /// `--url` of a server that echoes on `/ws/echo` (`corkboard-bench serve`, or a peer).
     @OptionGroup var target: SuiteTargetOptions
     @Option(help: "Client connections.") var connections = 100
     @Option(help: "Message size in bytes.") var size = 512
@@ -68,13 +54,13 @@ struct WebSocketEchoBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench ws-fanout`: time until the last of N members receives a broadcast.
+/// `corkboard-bench ws-fanout`: time until the last of N members receives a broadcast.
 struct WebSocketFanoutBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ws-fanout",
         abstract: "Fan-out: one message to N connections, time until the last one has it.")
 
-    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (served with --echo-endpoint). Default: start one.")
+    @Option(help: "Server to measure, e.g. ws://127.0.0.1:8080 (one serving /ws/broadcast: corkboard-bench serve). Default: start one.")
     var url: String?
     @Option(help: "Member counts, comma-separated.") var steps = "1000,2000,5000,10000"
     @Option(help: "Broadcasts per step.") var rounds = 20
@@ -92,7 +78,7 @@ struct WebSocketFanoutBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench ws-memory`: server memory per idle WebSocket connection.
+/// `corkboard-bench ws-memory`: server memory per idle WebSocket connection.
 struct WebSocketMemoryBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ws-memory",
@@ -110,7 +96,7 @@ struct WebSocketMemoryBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench hub`: moves through the collaboration hub, with growing numbers of members watching.
+/// `corkboard-bench hub`: moves through the collaboration hub, with growing numbers of members watching.
 struct HubBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hub",
@@ -140,7 +126,7 @@ struct HubBenchCommand: ParsableCommand {
     }
 }
 
-/// `corkboard bench durable`: durable committed ops/s and commit latency with the SQLite store (issue #8).
+/// `corkboard-bench durable`: durable committed ops/s and commit latency with the SQLite store (issue #8).
 struct DurableBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "durable",

@@ -6,7 +6,7 @@ import CorkboardSQLite
 import CorkboardStore
 import Foundation
 
-/// `corkboard bench fold`: another board's commit latency while one board's log of
+/// `corkboard-bench fold`: another board's commit latency while one board's log of
 /// whole-column moves is folded again and again (issue #31 item 2), on the store alone.
 struct FoldBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +22,7 @@ struct FoldBenchCommand: ParsableCommand {
     @Option(help: "Whole-column reversals appended to the heavy board.") var moves = 160
     @Option(help: "Reversals per second; 0 sends each once the last was answered.") var rate = 0.0
     @Option(help: "The store's history byte budget (--max-history-bytes of serve).") var maxHistoryBytes = BoardEngine.defaultHistoryByteBudget
-    @Option(help: "Write the figures as JSON records to this file (see `corkboard bench report`).") var json: String?
+    @Option(help: "Write the figures as JSON records to this file (see `corkboard-bench report`).") var json: String?
 
     func run() throws {
         guard items > 0, idBytes > 0, moves > 0, rate >= 0, maxHistoryBytes > 0 else { throw ValidationError("every figure must be positive") }
