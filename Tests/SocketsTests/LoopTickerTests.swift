@@ -25,7 +25,8 @@ import Testing
     private let clock = ManualLoopClock()
     private let queue = DispatchQueue(label: "loop-ticker-test")
 
-    @Test func everyObjectIsCalledAtTheShortestIntervalAskedWithTheTickTime() {
+    /// A ticker with one object asking every 2 s and one every second.
+    private func tickerWithSlowAndFast() -> (LoopTicker, slow: Recorder, fast: Recorder) {
         let ticker = LoopTicker(queue: queue, clock: clock)
         let slow = Recorder(start: clock.now)
         let fast = Recorder(start: clock.now)
@@ -33,19 +34,18 @@ import Testing
             ticker.add(slow, every: .seconds(2))
             ticker.add(fast, every: .seconds(1))
         }
+        return (ticker, slow, fast)
+    }
+
+    @Test func everyObjectIsCalledAtTheShortestIntervalAskedWithTheTickTime() {
+        let (ticker, slow, fast) = tickerWithSlowAndFast()
         clock.advance(by: .seconds(3))
         #expect(fast.ticks == [1, 2, 3])
         #expect(slow.ticks == [1, 2, 3], "called more often than it asked: checks compare times")
     }
 
     @Test func theTimerFollowsWhoIsLeftAndStopsWithTheLast() {
-        let ticker = LoopTicker(queue: queue, clock: clock)
-        let slow = Recorder(start: clock.now)
-        let fast = Recorder(start: clock.now)
-        queue.sync {
-            ticker.add(slow, every: .seconds(2))
-            ticker.add(fast, every: .seconds(1))
-        }
+        let (ticker, slow, fast) = tickerWithSlowAndFast()
         clock.advance(by: .seconds(1))
         queue.sync { ticker.remove(fast) }
         clock.advance(by: .seconds(4))
