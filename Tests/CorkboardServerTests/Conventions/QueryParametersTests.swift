@@ -42,7 +42,7 @@ import Testing
             let slice = page.slice(entries) { $0 }
             seen += slice.entries
             guard let next = slice.next else { break }
-            page.after = try #require(PageCursor.decode(next))
+            page.after = PageCursor.decode(next)
         }
         #expect(seen == ["a", "b", "c", "d", "e"])
         #expect(ListPage(limit: 5).slice(entries) { $0 }.next == nil, "the last page has no next")

@@ -30,7 +30,7 @@ import Testing
                 let editor = try BoardTestClient(port: port, board: "board", name: "Editor \(number)")
                 return Background { () throws -> Int in
                     _ = try editor.sync()
-                    let item = try #require(editor.board.allItemIDs.sorted()[number])
+                    let item = editor.board.allItemIDs.sorted()[number]
                     for round in 0..<Self.updatesPerEditor {
                         _ = try editor.commit(.updateItem(item: item, label: "Big \(round)", data: .replace(Self.blob)))
                     }
