@@ -26,13 +26,10 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        let merged = explicit.map { metadata.merging($0) { _, new in new } } ?? metadata
-        var text = #"{"ts":\#(JSONString.quote(Self.timestamp())),"level":\#(JSONString.quote(level.rawValue))"#
-        text += #","label":\#(JSONString.quote(label)),"message":\#(JSONString.quote(message.description))"#
+    public func log(event: LogEvent) {
+        let merged = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
+        var text = #"{"ts":\#(JSONString.quote(Self.timestamp())),"level":\#(JSONString.quote(event.level.rawValue))"#
+        text += #","label":\#(JSONString.quote(label)),"message":\#(JSONString.quote(event.message.description))"#
         if !merged.isEmpty { text += #","metadata":"# + Self.json(.dictionary(merged)) }
         write(text + "}\n")
     }
