@@ -16,7 +16,6 @@ waiting: both are rows, the failing one marked with its backlog and error) and `
 console error or warning, page error or response >= 400 on any page). Exit status 0 when every
 check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
-import argparse
 import base64
 import hashlib
 import hmac
@@ -32,7 +31,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from harness import CHROMIUM, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log, run_checks, wait_until
+from harness import PHONE, VIEWPORT, ScenarioFailure, launch_chromium, log, run_checks, start_run, wait_until
 
 SECRET = "an-admin-browser-test-secret-of-more-than-thirty-two-bytes"
 BOARD = "demo"
@@ -202,17 +201,7 @@ CHECKS = [("editor-refused", editor_refused), ("member-online", member_online), 
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--corkboard", required=True)
-    parser.add_argument("--web-root", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--watchdog", type=float, default=120)
-    args = parser.parse_args()
-    os.makedirs(args.output, exist_ok=True)
-    recorder = Recorder()
-    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-    summary = RunSummary(args.output, recorder, server, args.watchdog)
+    args, recorder, server, summary = start_run()
     results = summary.results
     folder = tempfile.mkdtemp(prefix="corkboard-admin-browser-")
     try:
@@ -221,8 +210,7 @@ def main():
         server.start(options=["--token-secret-file", os.path.join(folder, "secret")])
         log(f"corkboard serve at {server.origin}")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
-                                                 args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+            browser = launch_chromium(playwright)
             run_checks(CHECKS, Story(server, browser, recorder), recorder, results)
             browser.close()
         server.stop()

@@ -21,7 +21,6 @@ Escape puts it back, no move), `unlisted-origin` (the example on a third origin,
 error or response >= 400 on any page). Exit status 0 when
 every check passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog."""
 
-import argparse
 import functools
 import http.server
 import os
@@ -30,8 +29,8 @@ import threading
 import traceback
 import urllib.parse
 
-from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, VIEWPORT, Recorder, RunSummary, ScenarioFailure, Server, log,
-                     run_checks, wait_until)
+from harness import (DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, VIEWPORT, ScenarioFailure, launch_chromium, log, run_checks,
+                     start_run, wait_until)
 
 from playwright.sync_api import sync_playwright
 
@@ -455,18 +454,7 @@ CHECKS = [("loads", loads), ("pointer-reorder", pointer_reorder), ("keyboard-reo
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--corkboard", required=True)
-    parser.add_argument("--web-root", required=True)
-    parser.add_argument("--example", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--watchdog", type=float, default=120)
-    args = parser.parse_args()
-    os.makedirs(args.output, exist_ok=True)
-    recorder = Recorder()
-    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-    summary = RunSummary(args.output, recorder, server, args.watchdog)
+    args, recorder, server, summary = start_run(extra_arguments=[("--example", None)])
     results = summary.results
     site = StaticSite(args.example)
     try:
@@ -480,8 +468,7 @@ def main():
         if status != 201:
             raise ScenarioFailure(f"POST /api/boards: {status} {answer}")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
-                                                 args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+            browser = launch_chromium(playwright)
             story = Story(server, site, browser, recorder, args.output)
             run_checks(CHECKS, story, recorder, results, evidence=story.save_evidence, where=where)
             browser.close()

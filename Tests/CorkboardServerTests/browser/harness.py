@@ -2,6 +2,7 @@
 started again on the same port and data folder), the HTTP API, Chromium through Playwright,
 and a log of every console error or warning, page error and failed response on any page."""
 
+import argparse
 import json
 import os
 import re
@@ -303,6 +304,30 @@ FIRST_MOVE_JS = """() => {
     if (down !== null && window.__firstMove === null) window.__firstMove = event.timeStamp - down;
   }, {capture: true});
 }"""
+
+def start_run(extra_arguments=(), watchdog=120):
+    """What every browser script begins with: its arguments (`--corkboard`, `--web-root`,
+    `--data`, `--output`, `--watchdog`, and each (name, default) of `extra_arguments`, required
+    when the default is None), its output folder, and its run's Recorder, Server and RunSummary
+    (whose watchdog starts now). Returns (args, recorder, server, summary)."""
+    parser = argparse.ArgumentParser()
+    for name in ("--corkboard", "--web-root", "--data", "--output"):
+        parser.add_argument(name, required=True)
+    for name, default in extra_arguments:
+        parser.add_argument(name, required=default is None, default=default)
+    parser.add_argument("--watchdog", type=float, default=watchdog)
+    args = parser.parse_args()
+    os.makedirs(args.output, exist_ok=True)
+    recorder = Recorder()
+    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
+    return args, recorder, server, RunSummary(args.output, recorder, server, args.watchdog)
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, as every browser script runs it."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
+                                      args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+
 
 def wait_until(description, probe, timeout=10.0, interval=0.05):
     """Polls `probe()` until it returns something truthy and returns that; on timeout raises

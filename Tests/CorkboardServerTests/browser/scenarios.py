@@ -8,7 +8,6 @@ Prints progress, writes OUTPUT/summary.json ({"scenarios": [{"name", "passed", "
 scenario passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog.
 Written against the DOM contract of the client (see README.md)."""
 
-import argparse
 import json
 import os
 import re
@@ -16,8 +15,8 @@ import sys
 import time
 import traceback
 
-from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, PHONE, VIEWPORT, Recorder, RunSummary, ScenarioFailure,
-                     Server, log, short_traceback, wait_until)
+from harness import (CHROMIUM, DEFAULT_TIMEOUT_MS, FIRST_MOVE_JS, PHONE, VIEWPORT, Recorder, ScenarioFailure,
+                     launch_chromium, log, short_traceback, start_run, wait_until)
 
 from playwright.sync_api import sync_playwright
 
@@ -2596,27 +2595,14 @@ Run.save_screenshot = save_screenshot
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--corkboard", required=True)
-    parser.add_argument("--web-root", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--only", default="")
-    parser.add_argument("--watchdog", type=float, default=150)
-    args = parser.parse_args()
-    os.makedirs(args.output, exist_ok=True)
+    args, recorder, server, summary = start_run(extra_arguments=[("--only", "")], watchdog=150)
     only = [n for n in args.only.split(",") if n]
-
-    recorder = Recorder()
-    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-    summary = RunSummary(args.output, recorder, server, args.watchdog)
     results = summary.results
     try:
         server.start()
         log(f"corkboard serve listening at {server.origin} (log: {server.log_path})")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
-                                                 args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+            browser = launch_chromium(playwright)
             log(f"Chromium {browser.version} from {CHROMIUM}")
             run = Run(args, server, recorder, browser)
             chosen = [(n, f) for n, f in SCENARIOS if not only or n in only]

@@ -17,7 +17,6 @@ reason and stays refused) and `console-clean` (no console error or warning, page
 >= 400 apart from the server's outage). Exit status 0 when every check passed, 1 when one failed,
 2 when the run itself broke, 3 on the watchdog."""
 
-import argparse
 import base64
 import hashlib
 import hmac
@@ -34,7 +33,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from harness import CHROMIUM, Recorder, RunSummary, ScenarioFailure, Server, log, run_checks, wait_until
+from harness import ScenarioFailure, launch_chromium, log, run_checks, start_run, wait_until
 
 SECRET = "a-browser-test-secret-of-more-than-thirty-two-bytes"
 OWNER_TOKEN = "owner-token"
@@ -190,17 +189,7 @@ CHECKS = [("refresh", refresh), ("restart", restart), ("revoked", revoked)]
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--corkboard", required=True)
-    parser.add_argument("--web-root", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--watchdog", type=float, default=120)
-    args = parser.parse_args()
-    os.makedirs(args.output, exist_ok=True)
-    recorder = Recorder()
-    server = Server(args.corkboard, args.web_root, args.data, os.path.join(args.output, "server.log"))
-    summary = RunSummary(args.output, recorder, server, args.watchdog)
+    args, recorder, server, summary = start_run()
     results = summary.results
     backend = Backend()
     folder = tempfile.mkdtemp(prefix="corkboard-token-browser-")
@@ -222,8 +211,7 @@ def main():
             if response.status != 201:
                 raise ScenarioFailure(f"POST /api/boards: {response.status}")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, chromium_sandbox=False,
-                                                 args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+            browser = launch_chromium(playwright)
             page = browser.new_context().new_page()
             recorder.attach(page, "A")
             page.goto(f"{backend.origin}/?" + urllib.parse.urlencode({"server": server.origin, "board": BOARD}))
