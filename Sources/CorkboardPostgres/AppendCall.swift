@@ -19,6 +19,17 @@ struct AppendCall {
         /// Absent (null) for events stored before migration 6.
         var at: Int?
         var by: String?
+
+        /// `event` as a row; its operation as JSON text, by `encoder`.
+        init(_ event: CommittedEvent, encoder: JSONEncoder) throws {
+            seq = event.seq
+            opId = event.opId
+            client = event.client
+            op = String(decoding: try encoder.encode(event.op), as: UTF8.self)
+            adjusted = event.adjusted
+            at = event.at
+            by = event.by
+        }
     }
 
     /// The events a conflict answer carries, decoded.
@@ -42,11 +53,7 @@ struct AppendCall {
 
     init(_ batch: CommitBatch, keepAnswers: Int) throws {
         let encoder = JSONEncoder()
-        let events = try batch.events.map {
-            EventRow(
-                seq: $0.seq, opId: $0.opId, client: $0.client,
-                op: String(decoding: try encoder.encode($0.op), as: UTF8.self), adjusted: $0.adjusted, at: $0.at, by: $0.by)
-        }
+        let events = try batch.events.map { try EventRow($0, encoder: encoder) }
         let answers =
             batch.rejections.map { AnswerRow(opId: $0.opId, code: $0.code.rawValue, message: $0.message) }
             + batch.noops.map { AnswerRow(opId: $0.opId, code: Self.noopCode, message: "", noopSeq: $0.seq) }

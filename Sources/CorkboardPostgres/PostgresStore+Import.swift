@@ -78,18 +78,15 @@ extension PostgresStore {
                 ]))
         if !plan.events.isEmpty {
             let encoder = JSONEncoder()
-            let rows = try plan.events.map { event in
-                EventRow(
-                    seq: event.seq, opId: event.opId, client: event.client, op: String(decoding: try encoder.encode(event.op), as: UTF8.self),
-                    adjusted: event.adjusted, committedAt: event.at, author: event.by)
-            }
+            // The rows `corkboard_append` takes, read here by their keys.
+            let rows = try plan.events.map { try AppendCall.EventRow($0, encoder: encoder) }
             statements.append(
                 PostgresStatement(
                     """
                     INSERT INTO event (board, seq, op_id, client, op, adjusted, committed_at, author)
-                    SELECT $1, e.seq, e.op_id, e.client, e.op, e.adjusted, e.committed_at, e.author
+                    SELECT $1, e.seq, e."opId", e.client, e.op, e.adjusted, e.at, e."by"
                     FROM jsonb_to_recordset($2::jsonb)
-                        AS e(seq bigint, op_id text, client text, op text, adjusted boolean, committed_at bigint, author text)
+                        AS e(seq bigint, "opId" text, client text, op text, adjusted boolean, at bigint, "by" text)
                     """,
                     [id, String(decoding: try encoder.encode(rows), as: UTF8.self)]))
         }
@@ -98,22 +95,5 @@ extension PostgresStore {
                 "INSERT INTO webhook_notice (kind, board, at) VALUES ($1, $2, $3::bigint)",
                 [WebhookNotice.Kind.created.rawValue, id, String(WebhookNotice.nowMilliseconds)]))
         return statements
-    }
-
-    /// One event as `jsonb_to_recordset` reads it (the columns' names).
-    private struct EventRow: Encodable {
-        var seq: Int
-        var opId: String
-        var client: String
-        var op: String
-        var adjusted: Bool
-        var committedAt: Int?
-        var author: String?
-
-        enum CodingKeys: String, CodingKey {
-            case seq, client, op, adjusted, author
-            case opId = "op_id"
-            case committedAt = "committed_at"
-        }
     }
 }

@@ -18,9 +18,16 @@ import Testing
         let source = try factory.open(Self.retention)
         defer { source.close() }
         try source.store.create(Contract.board("b"), epoch: "e-source")
-        try source.store.appendOneByOne("b", Contract.events(1...30))
+        // Stamped, as the hub commits them: when and by whom travel with the log.
+        let events = Contract.events(1...30).map { event in
+            var stamped = event
+            stamped.at = 1_780_000_000_000 + event.seq
+            stamped.by = event.seq % 3 == 0 ? "Ada" : nil
+            return stamped
+        }
+        try source.store.appendOneByOne("b", events)
         let archive = try Self.archive(source.store, "b")
-        #expect(archive.format == 2 && archive.seq == 30 && archive.history?.events == Contract.events(1...30))
+        #expect(archive.format == 2 && archive.seq == 30 && archive.history?.events == events)
         #expect(archive.validationProblems(limits: BoardSizeLimits(maximumItems: nil, maximumCollections: nil)).isEmpty)
 
         let target = try factory.open(Self.retention)
@@ -29,12 +36,12 @@ import Testing
         #expect(imported == ImportedBoard(id: "b", seq: 30, epoch: "e-source", replacedExisting: false))
         let loaded = try #require(try target.store.load("b").get())
         #expect(try Contract.rebuild(loaded) == archive.board)
-        #expect(loaded.events == Contract.events(1...30) && loaded.epoch == "e-source")
-        #expect(try target.store.eventsResult("b", after: 10, limit: 5).get() == Contract.events(11...15))
+        #expect(loaded.events == events && loaded.epoch == "e-source")
+        #expect(try target.store.eventsResult("b", after: 10, limit: 5).get() == Array(events[10..<15]))
         #expect(try target.store.list().get() == [BoardSummary(id: "b", title: "Board b", seq: 30)])
         // The log goes on from the archive's seq.
         try target.store.appendResult(CommitBatch(board: "b", expectedSeq: 30, events: [Contract.event(31)], epoch: "e-source")).get()
-        #expect(try Self.archive(target.store, "b").history?.events == Contract.events(1...31))
+        #expect(try Self.archive(target.store, "b").history?.events == events + [Contract.event(31)])
     }
 
     @Test(arguments: StoreFactory.all) func anExistingBoardIsReplacedOnlyWhenAskedAndGetsAFreshEpoch(_ factory: StoreFactory) throws {
