@@ -70,6 +70,12 @@ import Testing
         let production = try ServerProcess(["serve", "--help"])
         let bench = try ServerProcess(["serve", "--help"], executable: ServerProcess.benchExecutablePath)
         #expect(production.waitForExit() == 0 && bench.waitForExit() == 0)
+        // The whole help, to its last line: the pipes' ends may be seen late (another child
+        // spawned meanwhile can hold a copy of their write ends), and a loaded full run once
+        // compared a help cut short.
+        for process in [production, bench] {
+            #expect(eventually(timeout: 20) { process.standardOutput.contains("Show help information.") })
+        }
         func options(_ help: String) -> [Substring] {
             help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") }
         }
