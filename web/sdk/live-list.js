@@ -12,9 +12,8 @@
 // selection and running animations survive every update), rendered again only when that
 // item's label or data changed. The CSS classes it sets are listed in docs/sdk.md#livelist.
 
-import { KeyboardLift } from "./live-list-keyboard.js";
+import { ListDrag } from "./live-list-drag.js";
 import { OthersDrags } from "./live-list-others.js";
-import { PointerLift } from "./live-list-pointer.js";
 
 /** @typedef {{ id: string, label: string, data?: Record<string, unknown> | null }} ListItem */
 /** @typedef {{ id: string, title: string, items: ListItem[] }} ListCollection */
@@ -58,7 +57,7 @@ export function liveList(element, options) {
   return { destroy: () => list.destroy() };
 }
 
-/** One bound list element. The pointer and keyboard lifts and the others' drags are its parts. */
+/** One bound list element. Its drags (pointer and keyboard, on the drag engine) and the others' drags are its parts. */
 export class LiveList {
   /**
    * @param {HTMLElement} element
@@ -87,8 +86,7 @@ export class LiveList {
     element.classList.add("cb-list");
     if (this.itemTag === "div") element.setAttribute("role", "list");
 
-    this.pointer = new PointerLift(this);
-    this.keyboard = new KeyboardLift(this);
+    this.drag = new ListDrag(this);
     this.others = new OthersDrags(this);
     this.onBoard = () => this.draw();
     this.onPresence = () => this.others.draw();
@@ -175,7 +173,7 @@ export class LiveList {
   draw() {
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const hadFocus = focused !== null && focused !== this.element && this.element.contains(focused);
-    this.pointer.takeOut();
+    this.drag.takeOut();
     this.others.takeOut();
     const items = this.items;
     const live = new Set(items.map((i) => i.id));
@@ -189,8 +187,7 @@ export class LiveList {
     for (const child of [...this.element.children]) if (!owned.has(/** @type {HTMLElement} */ (child))) child.remove();
     for (const item of items) this.renderItem(item);
     arrange(this.element, items.map((i) => /** @type {HTMLElement} */ (this.entries.get(i.id)?.element)));
-    this.keyboard.restore();
-    this.pointer.restore();
+    this.drag.restore();
     this.others.draw();
     // Moving a node takes the focus away from it: give it back, so a keyboard user whose item
     // someone else moved keeps their place.
@@ -223,15 +220,14 @@ export class LiveList {
    * @param {string} why
    */
   abortLift(why) {
-    if (this.pointer.abort() || this.keyboard.abort()) {
+    if (this.drag.abort()) {
       this.announce(`Move ended. ${why}`);
       this.draw();
     }
   }
 
   destroy() {
-    this.pointer.destroy();
-    this.keyboard.destroy();
+    this.drag.destroy();
     this.others.takeOut();
     this.live.removeEventListener("board", this.onBoard);
     this.live.removeEventListener("presence", this.onPresence);

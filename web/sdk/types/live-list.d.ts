@@ -6,7 +6,7 @@
 export function liveList(element: HTMLElement, options: LiveListOptions): {
     destroy(): void;
 };
-/** One bound list element. The pointer and keyboard lifts and the others' drags are its parts. */
+/** One bound list element. Its drags (pointer and keyboard, on the drag engine) and the others' drags are its parts. */
 export class LiveList {
     /**
      * @param {HTMLElement} element
@@ -31,8 +31,7 @@ export class LiveList {
     }>;
     help: HTMLDivElement;
     announcer: HTMLDivElement;
-    pointer: PointerLift;
-    keyboard: KeyboardLift;
+    drag: ListDrag;
     others: OthersDrags;
     onBoard: () => void;
     onPresence: () => void;
@@ -153,6 +152,5 @@ export type LiveListOptions = {
      */
     describe?: ((item: ListItem) => string) | undefined;
 };
-import { PointerLift } from "./live-list-pointer.js";
-import { KeyboardLift } from "./live-list-keyboard.js";
+import { ListDrag } from "./live-list-drag.js";
 import { OthersDrags } from "./live-list-others.js";

@@ -1,0 +1,52 @@
+/**
+ * The index an item let go at (x, y) lands at among `boxes` (the list's items in order, those
+ * carried left out). Items side by side (a grid, a row) are split at their middle across;
+ * items stacked are split at their middle down.
+ * @param {Box[]} boxes
+ * @param {number} x
+ * @param {number} y
+ */
+export function slotIndex(boxes: Box[], x: number, y: number): number;
+/**
+ * The index among stacked `boxes` (in order, top to bottom) before the first whose middle is
+ * below `y`, found by halving: for long lists, measured only where the halving looks.
+ * @param {number} count
+ * @param {(index: number) => Box} boxAt
+ * @param {number} y
+ */
+export function stackedSlotIndex(count: number, boxAt: (index: number) => Box, y: number): number;
+/**
+ * Whether (x, y) is on `box` or within `reach` of it.
+ * @param {Box} box
+ * @param {number} x
+ * @param {number} y
+ * @param {number} [reach]
+ */
+export function isNear(box: Box, x: number, y: number, reach?: number | undefined): boolean;
+/**
+ * How far to scroll along one axis this frame: towards the edge the point is near (within
+ * `edge` of `low` or `high`, or up to `edge` outside), faster the nearer it is, and 0 where
+ * there is nothing to scroll to.
+ * @param {number} at the pointer
+ * @param {number} low the box's start on the screen
+ * @param {number} high its end
+ * @param {number} scrolled how far it is scrolled
+ * @param {number} most how far it can scroll
+ * @param {{ edge?: number, maxStep?: number }} [limits]
+ */
+export function edgeStep(at: number, low: number, high: number, scrolled: number, most: number, limits?: {
+    edge?: number | undefined;
+    maxStep?: number | undefined;
+} | undefined): number;
+/** @typedef {{ left: number, top: number, right: number, bottom: number, width: number, height: number }} Box */
+export const EDGE: 48;
+export const MAX_SCROLL_STEP: 18;
+export const REACH: 24;
+export type Box = {
+    left: number;
+    top: number;
+    right: number;
+    bottom: number;
+    width: number;
+    height: number;
+};
