@@ -171,6 +171,16 @@ test("held over the item for the dwell, a release goes into it; leaving it disar
   assert.equal(aim.into, null);
 });
 
+test("a tick before the due time (a timer that fired early) leaves the wait as it was", () => {
+  const aim = new DropAim({ list: "a", index: 0 }, 500);
+  aim.aim({ list: "a", index: 2, into: "f" }, 100);
+  assert.equal(aim.due, 600);
+  assert.equal(aim.tick(599.9), false);
+  assert.equal(aim.due, 600, "still waiting, for the same time");
+  assert.equal(aim.tick(600), true);
+  assert.equal(aim.due, null, "armed: nothing more to wait for");
+});
+
 test("passing over an item that takes drops, quicker than the dwell, does not go into it", () => {
   const aim = new DropAim({ list: "a", index: 0 }, 500);
   aim.aim({ list: "a", index: 2, into: "f" }, 0);

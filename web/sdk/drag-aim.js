@@ -69,7 +69,12 @@ export class DropAim {
     if (over !== null && this.place !== null && this.place.list === slot?.list) place = this.place;
     const placeChanged = !samePlace(place, this.place);
     this.place = place;
-    return { placeChanged, intoChanged, due: over !== null && this.into === null ? this.since + this.dwell : null };
+    return { placeChanged, intoChanged, due: this.due };
+  }
+
+  /** When a drop into the item under the pointer arms (a time of the clock); null: none waits. */
+  get due() {
+    return this.over !== null && this.into === null ? this.since + this.dwell : null;
   }
 
   /**

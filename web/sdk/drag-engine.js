@@ -325,7 +325,14 @@ export class DragEngine {
   dwelt() {
     const drag = this.drag;
     const pointer = this.pointer;
-    if (!drag || !pointer || !pointer.aim.tick(this.timing.now())) return;
+    if (!drag || !pointer) return;
+    const now = this.timing.now();
+    if (!pointer.aim.tick(now)) {
+      // A timer may fire a little before the clock says it is due: wait for the rest.
+      const due = pointer.aim.due;
+      if (due !== null) pointer.dwellTimer = this.timing.setTimeout(() => this.dwelt(), Math.max(1, due - now));
+      return;
+    }
     drag.into = pointer.aim.into;
     this.showInto(drag.into);
     this.on.over?.(drag);

@@ -38,6 +38,8 @@ export class DropAim {
      * @returns {AimChange}
      */
     aim(slot: DragSlot | null, now: number): AimChange;
+    /** When a drop into the item under the pointer arms (a time of the clock); null: none waits. */
+    get due(): number | null;
     /**
      * Time passed: true when a release now goes into the item under the pointer (it arms now).
      * @param {number} now
