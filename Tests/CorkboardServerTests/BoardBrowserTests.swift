@@ -18,7 +18,8 @@ import Testing
         "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",
         "phone-people", "phone-people-names", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm",
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
-        "outside-drop-locked", "drag-out-to-another-board", "folder-open-remembered", "folder-drop", "folder-keyboard",
+        "outside-drop-locked", "drag-out-to-another-board", "grip-drag-within-board", "folder-open-remembered", "folder-drop",
+        "folder-stays-under-pointer", "folder-keyboard",
         "console-clean",
     ]
 

@@ -5,8 +5,7 @@
 
 import { connect } from "../sdk/corkboard.js";
 import { BoardView } from "./view.js";
-import { PointerDrag } from "./pointer-drag.js";
-import { KeyboardMove } from "./keyboard-move.js";
+import { BoardDrag } from "./board-drag.js";
 import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
@@ -62,11 +61,11 @@ function describe(items) {
 
 /** @type {PageParts} */
 const tools = { session, view, announcer, notices, describe };
-const pointer = new PointerDrag(tools);
-const keyboard = new KeyboardMove(tools);
+// Cards moved by pointer and keyboard, on the SDK's drag engine.
+const drag = new BoardDrag(tools);
 const editing = new Editing(tools);
 editing.onToggleFolder = toggleFolder;
-new UndoControls(tools, () => pointer.active || keyboard.active);
+new UndoControls(tools, () => drag.active);
 const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
 // Text, links and files dragged in from other apps and tabs (HTML5 drag and drop); left
@@ -74,12 +73,11 @@ const lock = new LockControl(session);
 // Cards dragged out by their grip (to another board, tab or app), and cards of another board
 // dropped here (moved: an insert here, a delete there).
 const transfers = new Transfers({ session, token: session.token, notices, announcer }, localStorage);
-const outside = new OutsideDrop(tools, () => pointer.active || keyboard.active, transfers);
+const outside = new OutsideDrop(tools, () => drag.active, transfers);
 new DragOut(tools, boardId);
 
 view.afterRender = () => {
-  pointer.restore();
-  keyboard.restore();
+  drag.restore();
   outside.restore();
   view.showPresence([...session.peers.values()], session.board);
 };
@@ -123,8 +121,7 @@ session.addEventListener("rejected", (event) => {
     session.cancelDragOver();
     // `holder` comes with `busy` only; otherwise no one is found.
     const holder = session.peers.get(/** @type {string} */ (rejected.holder))?.name;
-    pointer.refused(holder);
-    keyboard.refused(holder);
+    drag.refused(holder);
     if (rejected.code !== "busy") notices.showRejection(rejected);
     return;
   }
@@ -136,7 +133,7 @@ session.addEventListener("rejected", (event) => {
 // The server let go of our drag (held longer than it allows): the card stays where the
 // board has it, and we say why.
 session.addEventListener("drag-ended", () => {
-  if (!pointer.letGo() && !keyboard.letGo()) return;
+  if (!drag.letGo()) return;
   const text = "You held the card for longer than this board allows, so it was let go for the others to move. You can pick it up again in a few seconds.";
   notices.show(text);
   announcer.say(text);
@@ -297,8 +294,8 @@ view.root.addEventListener("keydown", (event) => {
   const card = /** @type {HTMLElement | null | undefined} */ (target.closest?.("li.card"));
   // A key on a card's own button (focused by a click on it) is the button's.
   if (card && !target.isContentEditable && !target.closest("button")) {
-    if (keyboard.handle(event, card)) return event.preventDefault();
-    if (pointer.active) return undefined;
+    if (drag.key(event, card)) return event.preventDefault();
+    if (drag.active) return undefined;
     if (event.key === "Enter") editing.editCard(card);
     else if (event.key === "Delete" || event.key === "Backspace") editing.deleteCard(card);
     else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey) || event.key === "m") {

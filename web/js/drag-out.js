@@ -8,7 +8,7 @@
 //   and the cards (id, label, data), which another Corkboard page of this server turns into a
 //   move to its board (transfers.js).
 // The grip is the only native drag source on a card: the card itself is moved within the page
-// by the pointer drag (pointer-drag.js), touch included, and a press on the grip is left to the
+// by the drag engine (board-drag.js), touch included, and a press on the grip is left to the
 // browser. A folder stays on its board: moved elsewhere it would arrive empty (an insert
 // makes an empty folder) while its delete here took what it holds.
 

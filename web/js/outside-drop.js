@@ -8,15 +8,15 @@
 //
 // Cards dragged out of another Corkboard page of this server (drag-out.js) move here instead:
 // from another board, through transfers.js (an insert here, a delete there; Alt copies);
-// from another tab of this board, as one move.
+// from another tab of this board, or by a card's grip (⠿) within this page, as one move.
 //
-// This is HTML5 drag and drop, beside the page's Pointer Events drag, which stays the way
-// cards move within the page (touch included): the page's cards are not draggable, a drag
-// that starts in this page (a link in the header, text selected in an editor) is left to the
-// browser, and so is any drag while a card is in hand. No presence is sent (no drag.start):
-// the others see the cards once they are inserted.
+// This is HTML5 drag and drop, beside the page's Pointer Events drag (board-drag.js), which
+// stays the way cards move within the page (touch included): the page's cards are not
+// draggable, a drag that starts in this page elsewhere than on a grip (a link in the header,
+// text selected in an editor) is left to the browser, and so is any drag while a card is in
+// hand. No presence is sent (no drag.start): the others see the cards once they are moved.
 
-import { anchorAt, findItem } from "../sdk/replica.js";
+import { anchorAt, findCollection, findItem } from "../sdk/replica.js";
 import { cardDrafts, carriesCards } from "./dropped-cards.js";
 import { listName } from "./folders.js";
 import { newCardId } from "./editing.js";
@@ -52,13 +52,17 @@ export class OutsideDrop {
     this.placeholder.setAttribute("aria-hidden", "true");
     /** @type {DropTarget | null} */
     this.target = null;
-    /** True from a dragstart in this page to its dragend: that drag is not from outside. */
+    /**
+     * True from a dragstart in this page to its dragend: that drag is not from outside. A
+     * card's grip is the exception: its drag over the board moves the cards here, as from
+     * another tab of this board (a grip that looked like a handle and then did nothing was a trap).
+     */
     this.fromPage = false;
     /** The read-only notice was shown for this drag (once, not at every dragover). */
     this.refusedShown = false;
     /** @type {number | undefined} */
     this.leaving = undefined;
-    document.addEventListener("dragstart", () => (this.fromPage = true), true);
+    document.addEventListener("dragstart", (event) => (this.fromPage = !isGrip(view.root, event.target)), true);
     document.addEventListener("dragend", () => (this.fromPage = false), true);
     const root = view.root;
     // dragenter and dragover both have to be cancelled for the browser to allow a drop.
@@ -166,9 +170,13 @@ export class OutsideDrop {
     if (payload.board === board.id) {
       const present = payload.items.map((item) => item.id).filter((id) => findItem(board, id));
       if (present.length === 0) return this.notices.show("Those cards are no longer on this board.");
+      // The slot counts every card (the dragged ones too, still drawn): the anchor is the
+      // first card from there on that is not moving.
       const moving = new Set(present);
-      this.session.move(present, { collection: target.collection, before: anchorAt(board, target.collection, target.index, moving) });
-      return this.announcer.say(`Moved ${what}.`);
+      const rest = (findCollection(board, target.collection)?.items ?? []).slice(target.index);
+      const before = rest.find((item) => !moving.has(item.id))?.id ?? null;
+      this.session.move(present, { collection: target.collection, before });
+      return this.announcer.say(`Moved ${what} to ${listName(board, target.collection)}.`);
     }
     this.transfers.start(transferPlan(payload, board, destination, copy));
     return this.announcer.say(`${copy ? "Copying" : "Moving"} ${what} here from board ${payload.board}.`);
@@ -255,4 +263,13 @@ function dropEffectFor(allowed) {
 function cardHeight(list) {
   const card = /** @type {HTMLElement | null} */ (list.querySelector("li.card[data-item-id]"));
   return card ? `${card.offsetHeight}px` : "";
+}
+
+/**
+ * Whether `target` is a card's grip on this board (drag-out.js).
+ * @param {HTMLElement} root the board
+ * @param {EventTarget | null} target
+ */
+function isGrip(root, target) {
+  return target instanceof Element && target.closest(".card-grip") !== null && root.contains(target);
 }

@@ -2306,6 +2306,57 @@ def drag_out_to_another_board(run):
     return "t2 moved from A to B (one insert on B, one delete on A) across a reload of B in the middle; t3 copied with Alt"
 
 
+# A drag by a card's grip that starts in this page (dragstart on the grip, no dragend yet):
+# its DataTransfer is kept as the outside drag's, so OUTSIDE_DRAG_EVENT_JS carries it on.
+GRIP_DRAG_START_JS = """(id) => {
+  const grip = document.querySelector(`li.card[data-item-id="${CSS.escape(id)}"] .card-grip`);
+  if (!grip) return null;
+  const transfer = new DataTransfer();
+  let dropEffect = 'none';
+  Object.defineProperty(transfer, 'dropEffect', {get: () => dropEffect, set: (value) => { dropEffect = value; }});
+  const event = new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: transfer});
+  grip.dispatchEvent(event);
+  window.__outsideTransfer = transfer;
+  window.__gripDragged = grip;
+  return {prevented: event.defaultPrevented, types: [...transfer.types]};
+}"""
+
+
+@scenario("grip-drag-within-board")
+def grip_drag_within_board(run):
+    """Issue #32, defect 3: a card dragged by its ⠿ grip to another column of its own board
+    shows the placeholder there and moves there on release, once (the grip looked like a
+    handle, but such a drag showed the browser's drag image, then nothing: no placeholder, no
+    move, no message)."""
+    board_id = run.new_board("grip")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    started = a.evaluate(GRIP_DRAG_START_JS, "t1")
+    if not started or started["prevented"] or "application/x-corkboard+json" not in started["types"]:
+        raise ScenarioFailure(f"the grip of t1 did not start a drag carrying the card: {started}")
+    point = point_over(a, "done", "x1")
+    for kind in ("dragenter", "dragover"):
+        taken = outside_drag_event(a, kind, point)
+        if not taken["prevented"] or taken["dropEffect"] != "move":
+            raise ScenarioFailure(f"the {kind} of the grip's drag over Done was not taken as a move: {taken}")
+    wait_placeholder(a, "done", 0)
+    if not outside_drag_event(a, "drop", point)["prevented"]:
+        raise ScenarioFailure("the drop of the grip's drag over Done was not taken")
+    a.evaluate("() => window.__gripDragged.dispatchEvent(new DragEvent('dragend', {bubbles: true}))")
+    wait_until("the server has t1 before x1 in Done",
+               lambda: dict(run.server.board(board_id)[1]) == {"todo": ["t2", "t3"], "doing": ["d1", "d2"], "done": ["t1", "x1"]},
+               timeout=10)
+    for label, page in (("A", a), ("B", b)):
+        wait_until(f"page {label} shows t1 before x1 in Done",
+                   lambda page=page: dict(board_state(page)).get("done") == ["t1", "x1"], timeout=5)
+    wait_until("page A has no li.placeholder after the drop", lambda: count(a, "li.placeholder") == 0, timeout=3)
+    seq, _ = run.server.board(board_id)
+    if seq != 1:
+        raise ScenarioFailure(f"the board is at seq {seq}: one move was expected")
+    no_page_problems(run)
+    return "t1 dragged by its grip from To do to Done: placeholder before x1, one move, seen by B"
+
+
 # ---------------------------------------------------------------------------------------------
 # Folders: a folder is a card whose own list (board.folders[id]) opens in place under it.
 
@@ -2496,6 +2547,39 @@ def folder_drop(run):
     wait_until("page B draws f1 without a1", lambda: folder_cards(b, "f1") == ["t2", "a2", "t1"])
     no_page_problems(run)
     return "into an open folder (B saw the ghost inside), onto a closed one after the dwell, none onto a folder refusing drops, out to a column"
+
+
+@scenario("folder-stays-under-pointer")
+def folder_stays_under_pointer(run):
+    """Issue #32, defect 5: a card carried from another column onto the top of a closed folder
+    that takes it does not open the placeholder before the folder, pushing the folder from
+    under the pointer (the drop into it then never armed until the person chased it): the
+    folder stays where it was, held there it is marked drop-into, and a release puts the card
+    at its end."""
+    board_id = new_folder_board(run, "folder-stays")
+    a = run.open_board("A", board_id, "Ada")
+    set_folder_open(a, "f1", False)
+    pointer_pick_up(a, "d1")
+    before = folder_card(a, "f1").bounding_box()
+    x, y = before["x"] + before["width"] / 2, before["y"] + before["height"] * 0.2
+    a.mouse.move(x, y, steps=12)
+    try:
+        wait_until("f1 is marked drop-into with the pointer held on its upper part",
+                   lambda: count(a, 'li.card.folder.drop-into[data-item-id="f1"]') == 1, timeout=3)
+    except ScenarioFailure as failure:
+        now = folder_card(a, "f1").bounding_box()
+        raise ScenarioFailure(f"{failure}\n  f1 was at y {before['y']:.0f} when the pointer went to y {y:.0f}; it is at "
+                              f"y {now['y']:.0f} now (placeholder index in To do: {a.evaluate(PLACEHOLDER_INDEX_JS, 'todo')})")
+    after = folder_card(a, "f1").bounding_box()
+    if abs(after["y"] - before["y"]) > 1:
+        raise ScenarioFailure(f"f1 moved from y {before['y']:.0f} to {after['y']:.0f} under the pointer")
+    a.mouse.up()
+    wait_server_folders(run, board_id, "d1 at the end of f1",
+                        lambda folders, columns: folders.get("f1") == ["a1", "a2", "d1"] and columns["doing"] == ["f3"])
+    wait_until("page A has no .drop-into, .lifted or placeholder after the drop",
+               lambda: count(a, ".drop-into, .lifted, li.placeholder") == 0, timeout=3)
+    no_page_problems(run)
+    return f"f1 stayed at y {before['y']:.0f} under the pointer, armed and took d1 at its end"
 
 
 @scenario("folder-keyboard")
