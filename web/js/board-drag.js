@@ -275,11 +275,12 @@ export class BoardDrag {
       if (reason !== "tab") this.view.cards.get(drag.id)?.focus();
     }
     const how = {
-      "off the lists": "cancelled: released outside the board",
+      "off the lists": "cancelled: released away from the columns",
       "list gone": "cancelled: the column was removed",
     }[/** @type {string} */ (reason)] ?? "cancelled";
     this.announcer.say(`Move ${how}. ${this.describe(drag.ids)} is back in place.`);
-    if (reason === "off the lists") this.notices.show(`Released outside the board: ${this.describe(drag.ids)} stayed where it was.`);
+    // Not silently: on a phone a finger let go between two columns looks like a drop.
+    if (reason === "off the lists") this.notices.show(`Released away from the columns: ${this.describe(drag.ids)} stayed where it was.`);
   }
 
   /**
