@@ -6,6 +6,7 @@
 import { colorFor } from "./people.js";
 import { webLink } from "./web-link.js";
 import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
+import { stackedSlotIndex } from "../sdk/drag-geometry.js";
 
 // Folders nest at most this deep (Limits.maximumFolderDepth): a board never has more, and a
 // render never walks further (a cycle, which the server refuses, would not hang the page).
@@ -1078,14 +1079,7 @@ export class BoardView {
     const onFolder = this.folderCardAt(hit.column, x, y, excluded);
     const cards = this.visibleCards(hit.id, excluded);
     // The first card whose middle is below the point, found by halving (cards are in order).
-    let at = 0;
-    let high = cards.length;
-    while (at < high) {
-      const middle = (at + high) >> 1;
-      const r = cards[middle].getBoundingClientRect();
-      if (r.top + r.height / 2 > y) high = middle;
-      else at = middle + 1;
-    }
+    const at = stackedSlotIndex(cards.length, (index) => cards[index].getBoundingClientRect(), y);
     const index = this.slotIndex(hit.id, cards, at, excluded);
     return { collection: hit.id, list: hit.column.list, index, next: cards[at] ?? this.slotNode(hit.id, index, excluded), onFolder };
   }
