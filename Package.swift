@@ -139,6 +139,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/HubTestSupport"),
+        // What the in-process server tests and the end-to-end tests share: a server in the test
+        // process (`TestServer`, `HubFixture`), the HTTP API and a WebSocket board client against
+        // a port (`BoardAPI`, `WebSocketClientTransport`), a `corkboard serve` child (`ChildServer`,
+        // `ServedChild`), the checks after a hostile scenario (`Unharmed`), a webhook receiver.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "CorkboardServer", "CorkboardStore", "CorkboardModel", "CorkboardWire", "HTTP", "Sockets", "WebSocket",
+                "TestSupport", "HubTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServerTestSupport"),
 
         .testTarget(name: "CorkboardModelTests", dependencies: ["CorkboardModel", "TestSupport"]),
         .testTarget(name: "CorkboardWireTests", dependencies: ["CorkboardWire", "CorkboardModel"]),
@@ -171,12 +182,23 @@ let package = Package(
                 "CorkboardHub", "CorkboardStore", "CorkboardModel", "CorkboardWire", "HubTestSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The server in the test process: routes, the hub over real sockets, the API, limits.
         .testTarget(
             name: "CorkboardServerTests",
             dependencies: [
                 "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardSQLite", "CorkboardWire", "CorkboardModel",
-                "HTTP", "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "HubTestSupport", "CorkboardClient", "COpenSSL",
-                .product(name: "Yams", package: "Yams"), .product(name: "GRDB", package: "GRDB.swift"),
+                "HTTP", "Sockets", "WebSocket", "TestSupport", "HubTestSupport", "ServerTestSupport", "COpenSSL",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // End to end: every test that starts a process (`corkboard` as a child, its commands),
+        // a browser (Chromium through the scripts in browser/), PostgreSQL, nginx, node or a
+        // Python tool (python/, the clients, the examples, the release tarball).
+        .testTarget(
+            name: "CorkboardEndToEndTests",
+            dependencies: [
+                "CorkboardServer", "CorkboardHub", "CorkboardStore", "CorkboardWire", "CorkboardModel", "CorkboardClient",
+                "Sockets", "WebSocket", "WebSocketDeflate", "TestSupport", "HubTestSupport", "ServerTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["browser", "python"]),
     ]

@@ -3,7 +3,7 @@ import CorkboardWire
 import WebSocket
 
 /// A hub with one board that a test's clients join, whatever carries them: a `MemoryLink`
-/// straight into the hub (`MemoryHub`) or a WebSocket to a real server (CorkboardServerTests'
+/// straight into the hub (`MemoryHub`) or a WebSocket to a real server (ServerTestSupport's
 /// `HubFixture`). A suite that holds for both is written once against this and run over both
 /// (CorkboardServerTests' `HubHarness`).
 public protocol HubUnderTest: BoardHost {

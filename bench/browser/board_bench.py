@@ -38,7 +38,7 @@ import threading
 import time
 import traceback
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "CorkboardServerTests",
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "CorkboardEndToEndTests",
                                 "browser"))
 from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFailure, Server, log, wait_until  # noqa: E402
 

@@ -228,14 +228,14 @@ import Testing
 
     @Test func aRevokedTokenEndsItsStreamsWithAnError() throws {
         let tokens = try TemporaryDirectory("corkboard-tokens")
-        let path = try tokens.write("tokens.json", TokenReloadTests.first)
+        let path = try tokens.write("tokens.json", TokenFileRevisions.first)
         let server = try TestServer {
             $0.createsDemoBoard = true
             $0.tokenFile = path
         }
         let stream = try EventStreamReader(port: server.port, target: "/api/boards/demo/events", headers: ["Authorization: Bearer ann"])
         _ = try stream.next("reset")
-        _ = try tokens.write("tokens.json", TokenReloadTests.second)
+        _ = try tokens.write("tokens.json", TokenFileRevisions.second)
         server.server.reload()
         let error = try stream.next("error")
         #expect(try WireFormat.decodeServerMessage(Data(error.data.utf8)) == .error(ErrorMessage(code: .forbidden, message: "the token was revoked")))

@@ -59,9 +59,9 @@ import Testing
             #expect(try Unharmed.get(port, Self.path(Self.nfd), token: "owner-token").status == 404)
             #expect(try Unharmed.get(port, Self.path(Self.nfd), token: "victim-token").status == 403)
             #expect(try Unharmed.get(port, Self.path(Self.nfc), token: "victim-token").status == 200)
-            let (ownerError, _) = try SignedTokenServeTests.refusedHello(port: port, board: Self.nfd, token: "owner-token")
+            let (ownerError, _) = try HelloProbe.refusedHello(port: port, board: Self.nfd, token: "owner-token")
             #expect(ownerError?.code == .notFound)
-            let (victimError, _) = try SignedTokenServeTests.refusedHello(port: port, board: Self.nfd, token: "victim-token")
+            let (victimError, _) = try HelloProbe.refusedHello(port: port, board: Self.nfd, token: "victim-token")
             #expect(victimError?.code == .forbidden)
             let delete = OperationRequest(opId: "d-1", baseSeq: 0, .delete(items: ["i1"]))
             let deleteBody = String(decoding: try WireFormat.encode(ClientMessage.operation(delete)), as: UTF8.self)
@@ -70,7 +70,7 @@ import Testing
             // A signed token granting the other spelling, or every board by a lone "*" in a
             // list, proves nothing: it is refused as a whole.
             for boards: BoardScope in [[Self.nfd], ["*"]] {
-                let (error, _) = try SignedTokenServeTests.refusedHello(port: port, board: Self.nfc, token: Self.signed(boards: boards))
+                let (error, _) = try HelloProbe.refusedHello(port: port, board: Self.nfc, token: Self.signed(boards: boards))
                 #expect(error?.code == .unauthorized, "\(boards): \(String(describing: error))")
                 #expect(try Unharmed.get(port, Self.path(Self.nfc), token: Self.signed(boards: boards)).status == 401)
             }

@@ -42,7 +42,8 @@ struct BrowserRun: Sendable {
     /// stops it before the limit (30 s later). `output` is emptied first; the script's output goes to `log` in it.
     /// `folder` is where the script is, from the package's root (the benchmarks' scripts are in bench/).
     static func perform(
-        script: String, folder: String = "/Tests/CorkboardServerTests/browser/", label: String, output: String, log: String, arguments: [String], watchdog: Int
+        script: String, folder: String = "/Tests/CorkboardEndToEndTests/browser/", label: String, output: String, log: String, arguments: [String],
+        watchdog: Int
     ) throws -> BrowserRun {
         let python = try PlaywrightTools.python()
         if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }

@@ -6,15 +6,17 @@ import TestSupport
 import Testing
 
 /// One `/api` response: status, headers and the body decoded as JSON where it is JSON.
-struct APIResponse: CustomStringConvertible {
-    let http: TestHTTPResponse
+public struct APIResponse: CustomStringConvertible {
+    public let http: TestHTTPResponse
 
-    var status: Int { http.status }
-    var text: String { http.text }
-    var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)) }
-    var object: JSONObject? { json?.objectValue }
+    public init(http: TestHTTPResponse) { self.http = http }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    public var status: Int { http.status }
+    public var text: String { http.text }
+    public var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)) }
+    public var object: JSONObject? { json?.objectValue }
+
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(http.body))
         } catch {
@@ -23,7 +25,7 @@ struct APIResponse: CustomStringConvertible {
     }
 
     /// The body as a server message (a `committed` or `rejected` answer to an operation, or an `error`).
-    func message() throws -> ServerMessage {
+    public func message() throws -> ServerMessage {
         do {
             return try WireFormat.decodeServerMessage(Data(http.body))
         } catch {
@@ -31,53 +33,55 @@ struct APIResponse: CustomStringConvertible {
         }
     }
 
-    var description: String { "\(status) \(text)" }
+    public var description: String { "\(status) \(text)" }
 }
 
 /// The HTTP API (docs/protocol.md#8-http-api) through `BlockingClient`: one request per
 /// connection.
-struct BoardAPI {
-    let port: UInt16
+public struct BoardAPI: Sendable {
+    public let port: UInt16
 
-    func get(_ target: String) throws -> APIResponse {
+    public init(port: UInt16) { self.port = port }
+
+    public func get(_ target: String) throws -> APIResponse {
         APIResponse(http: try BlockingClient.request(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n"))
     }
 
     /// Any request: `method` on `target` with extra header lines and a body.
-    func send(_ method: String, _ target: String, headers: [String] = [], body: String = "") throws -> APIResponse {
+    public func send(_ method: String, _ target: String, headers: [String] = [], body: String = "") throws -> APIResponse {
         let lines = (headers + ["Content-Length: \(body.utf8.count)"]).map { $0 + "\r\n" }.joined()
         return APIResponse(http: try BlockingClient.request(port: port, "\(method) \(target) HTTP/1.1\r\nHost: test\r\n\(lines)\r\n\(body)"))
     }
 
-    func delete(_ target: String, token: String? = nil) throws -> APIResponse {
+    public func delete(_ target: String, token: String? = nil) throws -> APIResponse {
         try send("DELETE", target, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [])
     }
 
-    func post(_ target: String, body: String) throws -> APIResponse {
+    public func post(_ target: String, body: String) throws -> APIResponse {
         try post(target, bytes: Array(body.utf8))
     }
 
-    func post(_ target: String, bytes: [UInt8]) throws -> APIResponse {
+    public func post(_ target: String, bytes: [UInt8]) throws -> APIResponse {
         let head = "POST \(target) HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n"
         let client = try BlockingClient(port: port)
         try client.send(Array(head.utf8) + bytes)
         return APIResponse(http: try client.receiveResponse())
     }
 
-    func post(_ target: String, json: JSONValue) throws -> APIResponse {
+    public func post(_ target: String, json: JSONValue) throws -> APIResponse {
         try post(target, bytes: Array(try WireFormat.encode(json)))
     }
 
     /// `POST /api/boards`; requires 201 and returns the created board's document.
     @discardableResult
-    func createBoard(_ board: Board) throws -> BoardDocument {
+    public func createBoard(_ board: Board) throws -> BoardDocument {
         let response = try post("/api/boards", json: Self.newBoardBody(board))
         guard response.status == 201 else { throw HubTestFailure("creating board \(board.id): \(response)") }
         return try response.decode(BoardDocument.self)
     }
 
     /// `GET /api/boards/{id}`; requires 200.
-    func document(_ id: String) throws -> BoardDocument {
+    public func document(_ id: String) throws -> BoardDocument {
         let response = try get("/api/boards/\(id)")
         guard response.status == 200 else { throw HubTestFailure("GET board \(id): \(response)") }
         return try response.decode(BoardDocument.self)
@@ -85,7 +89,7 @@ struct BoardAPI {
 
     /// `GET /api/boards/{id}/ops?since=N` (no `since` when nil), then the pages after it
     /// (following `next`); requires 200.
-    func events(_ id: String, since: Int? = nil) throws -> [CommittedEvent] {
+    public func events(_ id: String, since: Int? = nil) throws -> [CommittedEvent] {
         var events: [CommittedEvent] = []
         var query = since.map { "?since=\($0)" } ?? ""
         for _ in 0..<10_000 {
@@ -100,12 +104,12 @@ struct BoardAPI {
     }
 
     /// `POST /api/boards/{id}/ops` with the operation exactly as a WebSocket client sends it.
-    func perform(_ id: String, _ request: OperationRequest) throws -> APIResponse {
+    public func perform(_ id: String, _ request: OperationRequest) throws -> APIResponse {
         try post("/api/boards/\(id)/ops", bytes: Array(try WireFormat.encode(ClientMessage.operation(request))))
     }
 
     /// The `POST /api/boards` body for a board: `{"id","title","collections":[{"id","title","items":[…]}]}`.
-    static func newBoardBody(_ board: Board) -> JSONValue {
+    public static func newBoardBody(_ board: Board) -> JSONValue {
         func items(_ items: [Item]) -> JSONValue {
             .array(
                 items.map { item in
@@ -129,19 +133,19 @@ struct BoardAPI {
 /// A server with one board created over HTTP, joined over real WebSockets on `/ws`: the
 /// `.socket` case of the hub suites that run over both harnesses (`HubHarness`), and the fixture
 /// of every server test that joins a board.
-final class HubFixture: HubUnderTest {
-    let server: TestServer
-    let api: BoardAPI
-    let board: Board
-    let created: BoardDocument
+public final class HubFixture: HubUnderTest {
+    public let server: TestServer
+    public let api: BoardAPI
+    public let board: Board
+    public let created: BoardDocument
 
-    static let standardBoard = TestBoards.standard
+    public static let standardBoard = TestBoards.standard
 
-    static func grid(id: String = "board", collections: Int, itemsEach: Int) -> Board {
+    public static func grid(id: String = "board", collections: Int, itemsEach: Int) -> Board {
         TestBoards.grid(id: id, collections: collections, itemsEach: itemsEach)
     }
 
-    init(board: Board = HubFixture.standardBoard, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    public init(board: Board = HubFixture.standardBoard, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         server = try TestServer { configuration in
             configuration.createsDemoBoard = false
             configure(&configuration)
@@ -151,18 +155,18 @@ final class HubFixture: HubUnderTest {
         created = try api.createBoard(board)
     }
 
-    var port: UInt16 { server.port }
+    public var port: UInt16 { server.port }
 
     /// A WebSocket on `/ws` offering the `corkboard.v1` subprotocol, not joined yet.
-    func newConnection(_ name: String) throws -> any TestClientTransport {
+    public func newConnection(_ name: String) throws -> any TestClientTransport {
         try WebSocketClientTransport(port: port)
     }
 
     /// Joins with this subprotocol offered in the handshake (nil: none).
-    func join(_ name: String, subprotocol: String?) throws -> BoardTestClient {
+    public func join(_ name: String, subprotocol: String?) throws -> BoardTestClient {
         try BoardTestClient(transport: WebSocketClientTransport(port: port, subprotocol: subprotocol), board: board.id, name: name)
     }
 
     /// The board as the server has it now.
-    func document() throws -> BoardDocument { try api.document(board.id) }
+    public func document() throws -> BoardDocument { try api.document(board.id) }
 }

@@ -10,18 +10,18 @@ import Testing
 
 /// Blocking work on a thread of its own, waited for from another blocking thread (a
 /// scenario's second client that runs while the first one is checked).
-final class Background<T>: @unchecked Sendable {
+public final class Background<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, Error>?
 
-    init(_ work: @escaping @Sendable () throws -> T) {
+    public init(_ work: @escaping @Sendable () throws -> T) {
         Thread {
             self.result = Result { try work() }
             self.done.signal()
         }.start()
     }
 
-    func wait(timeout: Double = 30) throws -> T {
+    public func wait(timeout: Double = 30) throws -> T {
         guard done.wait(timeout: .now() + timeout) == .success else { throw HubTestFailure("background work still running after \(timeout) s") }
         return try result!.get()
     }
@@ -29,16 +29,16 @@ final class Background<T>: @unchecked Sendable {
 
 /// The checks after a hostile scenario: the server is up, a well-behaved client on the same
 /// board commits a move and sees no error, and every event committed before is still there.
-enum Unharmed {
+public enum Unharmed {
     /// Commits `moves` moves as a well-behaved client and returns the board's events so far.
-    static func seed(port: UInt16, board: String = "board", token: String? = nil, moves: Int = 3) throws -> [CommittedEvent] {
+    public static func seed(port: UInt16, board: String = "board", token: String? = nil, moves: Int = 3) throws -> [CommittedEvent] {
         let client = try BoardTestClient(port: port, board: board, name: "Seeder", token: token)
         for _ in 0..<moves { try commitAMove(client) }
         try client.close()
         return try events(port: port, board: board, token: token)
     }
 
-    static func expect(
+    public static func expect(
         port: UInt16, board: String = "board", token: String? = nil, eventsBefore: [CommittedEvent],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -61,7 +61,7 @@ enum Unharmed {
 
     /// Moves the first item of the first non-empty collection to the end of another one.
     @discardableResult
-    static func commitAMove(_ client: BoardTestClient) throws -> CommittedEvent {
+    public static func commitAMove(_ client: BoardTestClient) throws -> CommittedEvent {
         // Up to date first, so the move is planned on the board as it is (not a noop).
         _ = try client.sync()
         let collections = client.board.collections
@@ -73,7 +73,7 @@ enum Unharmed {
     }
 
     /// The whole log, page by page (following `next`).
-    static func events(port: UInt16, board: String, token: String?) throws -> [CommittedEvent] {
+    public static func events(port: UInt16, board: String, token: String?) throws -> [CommittedEvent] {
         var events: [CommittedEvent] = []
         for _ in 0..<10_000 {
             let response = try get(port, "/api/boards/\(board)/ops?since=\(events.last?.seq ?? 0)", token: token)
@@ -85,25 +85,25 @@ enum Unharmed {
         throw HubTestFailure("GET ops of \(board): the pages did not end")
     }
 
-    static func document(port: UInt16, board: String, token: String?) throws -> BoardDocument {
+    public static func document(port: UInt16, board: String, token: String?) throws -> BoardDocument {
         let response = try get(port, "/api/boards/\(board)", token: token)
         guard response.status == 200 else { throw HubTestFailure("GET board: \(response.status) \(response.text)") }
         return try JSONDecoder().decode(BoardDocument.self, from: Data(response.body))
     }
 
-    static func get(_ port: UInt16, _ target: String, token: String?) throws -> TestHTTPResponse {
+    public static func get(_ port: UInt16, _ target: String, token: String?) throws -> TestHTTPResponse {
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         return try BlockingClient.request(port: port, "GET \(target) HTTP/1.1\r\nHost: t\r\n\(authorization)\r\n")
     }
 
-    static func post(_ port: UInt16, _ target: String, body: String, token: String?) throws -> TestHTTPResponse {
+    public static func post(_ port: UInt16, _ target: String, body: String, token: String?) throws -> TestHTTPResponse {
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         return try BlockingClient.request(
             port: port, "POST \(target) HTTP/1.1\r\nHost: t\r\n\(authorization)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
     }
 
     /// `POST /api/boards` with the standard test board under `id`; requires 201.
-    static func createBoard(port: UInt16, id: String = "board", token: String? = nil) throws {
+    public static func createBoard(port: UInt16, id: String = "board", token: String? = nil) throws {
         var board = HubFixture.standardBoard
         board.id = id
         let body = String(decoding: try WireFormat.encode(BoardAPI.newBoardBody(board)), as: UTF8.self)
@@ -114,14 +114,14 @@ enum Unharmed {
 
 /// A real `corkboard serve` child with the standard board `board`, its own folders, and a
 /// look at its memory and descriptors through /proc.
-final class ChildServer: @unchecked Sendable {
-    let folder: TemporaryDirectory
-    let process: ServerProcess
-    let port: UInt16
+public final class ChildServer: @unchecked Sendable {
+    public let folder: TemporaryDirectory
+    public let process: ServerProcess
+    public let port: UInt16
 
     /// `tokens` is written to a token file and passed with `--tokens`; `ownerToken` creates the
     /// board, unless `createsBoard` is false (a node whose database has it already).
-    init(
+    public init(
         _ extra: [String] = [], tokens: String? = nil, ownerToken: String? = nil, createsBoard: Bool = true,
         startTimeout: Double = 20
     ) throws {
@@ -145,24 +145,24 @@ final class ChildServer: @unchecked Sendable {
         _ = process.waitForExit(timeout: 10)
     }
 
-    var tokenFile: String { folder.path + "/tokens.json" }
-    var isRunning: Bool { process.process.isRunning }
+    public var tokenFile: String { folder.path + "/tokens.json" }
+    public var isRunning: Bool { process.process.isRunning }
 
     /// Resident memory in bytes (VmRSS).
-    var residentBytes: Int {
+    public var residentBytes: Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
     /// Descriptors the server holds open.
-    var openDescriptors: Int {
+    public var openDescriptors: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.process.processIdentifier)/fd").count) ?? -1
     }
 }
 
 /// Lets this test process open thousands of sockets (as `corkboard-bench` does).
-func raiseDescriptorLimit() -> Int {
+public func raiseDescriptorLimit() -> Int {
     var limit = rlimit()
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     limit.rlim_cur = limit.rlim_max

@@ -8,17 +8,17 @@ import TestSupport
 @testable import CorkboardServer
 
 /// A Corkboard server on an ephemeral loopback port, with its own web root and data folder.
-final class TestServer {
-    let server: CorkboardServer
-    let port: UInt16
-    let webRoot: TemporaryDirectory
-    let data: TemporaryDirectory
+public final class TestServer {
+    public let server: CorkboardServer
+    public let port: UInt16
+    public let webRoot: TemporaryDirectory
+    public let data: TemporaryDirectory
 
-    static let page = "<!doctype html><title>Corkboard test</title>" + String(repeating: "<div class=card>card</div>", count: 200)
+    public static let page = "<!doctype html><title>Corkboard test</title>" + String(repeating: "<div class=card>card</div>", count: 200)
 
     /// `store` replaces the one the configuration names (a store that fails on purpose);
     /// `addingRoutes` are routes of the embedding program (`CorkboardServer.init`'s).
-    init(
+    public init(
         store: BoardStore? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
         addingRoutes: (inout Router) -> Void = { _ in }
     ) throws {
@@ -45,11 +45,11 @@ final class TestServer {
         _ = done.wait(timeout: .now() + 5)
     }
 
-    func request(_ raw: String, bodyless: Bool = false) throws -> TestHTTPResponse {
+    public func request(_ raw: String, bodyless: Bool = false) throws -> TestHTTPResponse {
         try BlockingClient.request(port: port, raw, bodyless: bodyless)
     }
 
-    func get(_ target: String, headers: String = "") throws -> TestHTTPResponse {
+    public func get(_ target: String, headers: String = "") throws -> TestHTTPResponse {
         try request("GET \(target) HTTP/1.1\r\nHost: test\r\n\(headers)\r\n")
     }
 }

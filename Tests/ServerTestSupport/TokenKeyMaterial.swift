@@ -5,21 +5,21 @@ import TestSupport
 /// (nothing secret is committed), and their public halves written as PEM and as JWKs. The JWK
 /// parameters come from openssl's own output, not from the server's code. The files go with
 /// the value.
-final class TokenKeyMaterial {
-    let directory: TemporaryDirectory
-    var folder: String { directory.path }
+public final class TokenKeyMaterial {
+    public let directory: TemporaryDirectory
+    public var folder: String { directory.path }
     /// PEM private keys (PKCS #8) and their public halves, by name.
-    let ec: KeyPair
-    let otherEC: KeyPair
-    let rsa: KeyPair
-    let shortRSA: KeyPair
+    public let ec: KeyPair
+    public let otherEC: KeyPair
+    public let rsa: KeyPair
+    public let shortRSA: KeyPair
 
-    struct KeyPair: Sendable {
-        let privateKey: String
-        let publicKey: String
+    public struct KeyPair: Sendable {
+        public let privateKey: String
+        public let publicKey: String
     }
 
-    init() throws {
+    public init() throws {
         directory = try TemporaryDirectory("corkboard-token-keys")
         let folder = directory.path
         ec = try Self.pair(folder, "ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
@@ -36,13 +36,13 @@ final class TokenKeyMaterial {
     }
 
     /// The public key's text, as the server reads it.
-    func pem(_ pair: KeyPair) throws -> String {
+    public func pem(_ pair: KeyPair) throws -> String {
         try String(contentsOfFile: pair.publicKey, encoding: .utf8)
     }
 
     /// An EC P-256 public key as a JWK: x and y are the last 64 bytes of its DER
     /// SubjectPublicKeyInfo (the uncompressed point 04||x||y ends it).
-    func ecJWK(_ pair: KeyPair, kid: String?, extra: String = "") throws -> String {
+    public func ecJWK(_ pair: KeyPair, kid: String?, extra: String = "") throws -> String {
         let der = try Data(contentsOf: URL(fileURLWithPath: derFile(pair)))
         let point = der.suffix(64)
         let kidField = kid.map { #","kid":"\#($0)""# } ?? ""
@@ -51,7 +51,7 @@ final class TokenKeyMaterial {
 
     /// An RSA public key as a JWK: the modulus from `openssl rsa -modulus`, the exponent 65537
     /// (openssl genpkey's).
-    func rsaJWK(_ pair: KeyPair, kid: String?, extra: String = "") throws -> String {
+    public func rsaJWK(_ pair: KeyPair, kid: String?, extra: String = "") throws -> String {
         let output = try TestCertificate.openssl(["rsa", "-pubin", "-in", pair.publicKey, "-modulus", "-noout"])
         let hex = output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
         var modulus = Data()
@@ -65,7 +65,7 @@ final class TokenKeyMaterial {
         return #"{"kty":"RSA","n":"\#(Self.base64url(modulus))","e":"AQAB"\#(kidField)\#(extra)}"#
     }
 
-    func jwks(_ keys: [String]) -> String {
+    public func jwks(_ keys: [String]) -> String {
         #"{"keys":[\#(keys.joined(separator: ","))]}"#
     }
 
@@ -75,7 +75,7 @@ final class TokenKeyMaterial {
         return path
     }
 
-    static func base64url(_ data: some DataProtocol) -> String {
+    public static func base64url(_ data: some DataProtocol) -> String {
         Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

@@ -7,25 +7,25 @@ import Sockets
 /// A webhook receiver for the tests: the project's own HTTP server on 127.0.0.1, which records
 /// every POST it gets (headers and raw body) and answers 204, or the status it is told to fail
 /// with. It can be stopped (connections are then refused) and started again on its port.
-final class WebhookReceiver: Sendable {
-    struct Received: Sendable {
-        var headers: HTTPHeaders
-        var body: [UInt8]
-        var answered: Int
+public final class WebhookReceiver: Sendable {
+    public struct Received: Sendable {
+        public var headers: HTTPHeaders
+        public var body: [UInt8]
+        public var answered: Int
 
-        var id: String { headers["webhook-id"] ?? "" }
-        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
-        var type: String? { json?["type"] as? String }
-        var data: [String: Any]? { json?["data"] as? [String: Any] }
+        public var id: String { headers["webhook-id"] ?? "" }
+        public var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+        public var type: String? { json?["type"] as? String }
+        public var data: [String: Any]? { json?["data"] as? [String: Any] }
     }
 
     private let received: Locked<[Received]>
     /// Nil: answer 204.
     private let failing: Locked<Int?>
     private let server: Locked<HTTPServer?>
-    let port: UInt16
+    public let port: UInt16
 
-    init() throws {
+    public init() throws {
         let (received, failing) = (Locked<[Received]>([]), Locked<Int?>(nil))
         let (server, port) = try Self.serve(port: 0, received, failing)
         self.received = received
@@ -37,13 +37,13 @@ final class WebhookReceiver: Sendable {
     deinit { stop() }
 
     /// Every request so far, in arrival order.
-    var requests: [Received] { received.withLock { $0 } }
+    public var requests: [Received] { received.withLock { $0 } }
 
     /// Answer `status` from now on (nil: 204 again).
-    func fail(with status: Int?) { failing.withLock { $0 = status } }
+    public func fail(with status: Int?) { failing.withLock { $0 = status } }
 
     /// Listens again on its port.
-    func start() throws {
+    public func start() throws {
         let (server, _) = try Self.serve(port: port, received, failing)
         self.server.withLock { $0 = server }
     }
@@ -63,7 +63,7 @@ final class WebhookReceiver: Sendable {
     }
 
     /// Stops listening: deliveries find the port closed until `start()`.
-    func stop() {
+    public func stop() {
         guard
             let server = server.withLock({
                 let running = $0
@@ -78,7 +78,7 @@ final class WebhookReceiver: Sendable {
 
     /// The captured deliveries as the verification snippets read them: one JSON object a line,
     /// `{"headers": {...}, "body": "..."}`.
-    func capturedLines() throws -> String {
+    public func capturedLines() throws -> String {
         try requests.map { request in
             var headers: [String: String] = [:]
             for name in ["webhook-id", "webhook-timestamp", "webhook-signature"] { headers[name] = request.headers[name] }

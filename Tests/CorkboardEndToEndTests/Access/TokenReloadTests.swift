@@ -8,17 +8,11 @@ import Testing
 /// connections get `error` `forbidden` and close 1008, a changed role closes with 1012 and
 /// joins again with the new role, everybody else carries on; a broken file changes nothing.
 @Suite(.threadsOfTheirOwn) struct TokenReloadTests {
-    static func tokens(_ grants: [String]) -> String {
-        #"{"tokens":["# + grants.joined(separator: ",") + "]}"
-    }
+    static func tokens(_ grants: [String]) -> String { TokenFileRevisions.tokens(grants) }
 
-    static let owner = #"{"token":"owner-token","role":"owner","boards":"*"}"#
-    static let first = tokens([
-        owner, #"{"token":"ann","role":"editor","boards":"*"}"#, #"{"token":"bob","role":"viewer","boards":"*"}"#,
-        #"{"token":"cid","role":"editor","boards":"*"}"#,
-    ])
-    /// Ann revoked, Bob promoted to editor, Cid as before.
-    static let second = tokens([owner, #"{"token":"bob","role":"editor","boards":"*"}"#, #"{"token":"cid","role":"editor","boards":"*"}"#])
+    static let owner = TokenFileRevisions.owner
+    static let first = TokenFileRevisions.first
+    static let second = TokenFileRevisions.second
 
     @Test func sighupRevokesClosesChangedRolesAndSparesTheRest() async throws {
         try await offPool {

@@ -6,14 +6,14 @@ import WebSocket
 
 /// A `BoardTestClient` over a real WebSocket on `/ws`: pings are answered, a close frame is
 /// answered and told with its code.
-final class WebSocketClientTransport: TestClientTransport {
-    let ws: WebSocketTestClient
+public final class WebSocketClientTransport: TestClientTransport {
+    public let ws: WebSocketTestClient
 
-    init(ws: WebSocketTestClient) { self.ws = ws }
+    public init(ws: WebSocketTestClient) { self.ws = ws }
 
     /// Opens a WebSocket on `path` of the server on `port`, offering `subprotocol` (nil: none);
     /// throws unless the handshake is answered 101.
-    convenience init(port: UInt16, path: String = "/ws", subprotocol: String? = "corkboard.v1") throws {
+    public convenience init(port: UInt16, path: String = "/ws", subprotocol: String? = "corkboard.v1") throws {
         let ws = try WebSocketTestClient(port: port, path: path, extraHeaders: subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "")
         guard ws.handshakeResponse.status == 101 else {
             throw HubTestFailure("handshake answered \(ws.handshakeResponse.status): \(ws.handshakeResponse.text)")
@@ -21,9 +21,9 @@ final class WebSocketClientTransport: TestClientTransport {
         self.init(ws: ws)
     }
 
-    func send(text: String) throws { try ws.send(text: text) }
+    public func send(text: String) throws { try ws.send(text: text) }
 
-    func receive() throws -> TestClientEvent {
+    public func receive() throws -> TestClientEvent {
         for _ in 0..<BoardTestClient.readBound {
             guard let frame = try ws.receiveFrame() else { return .closed(nil) }
             switch frame.opcode {
@@ -41,7 +41,7 @@ final class WebSocketClientTransport: TestClientTransport {
     }
 
     /// Close frame out, the server's close frame back, then EOF.
-    func close() throws {
+    public func close() throws {
         try ws.sendClose(.normal)
         for _ in 0..<BoardTestClient.readBound {
             if case .closed = try receive() { break }
@@ -50,13 +50,13 @@ final class WebSocketClientTransport: TestClientTransport {
     }
 
     /// A TCP reset.
-    func drop() { ws.socket.reset() }
+    public func drop() { ws.socket.reset() }
 }
 
 extension BoardTestClient {
     /// Connects to `/ws` of the server on `port` and joins `board`; `namingBoard` puts the board
     /// in the URL too (`/ws?board=ID`), as the real clients do for a balancer's board affinity.
-    convenience init(
+    public convenience init(
         port: UInt16, board: String, name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil,
         resume: ResumePoint? = nil, subprotocol: String? = "corkboard.v1", observe: Bool = false, namingBoard: Bool = false
     ) throws {
@@ -67,7 +67,7 @@ extension BoardTestClient {
     }
 
     /// The WebSocket under this client.
-    var ws: WebSocketTestClient {
+    public var ws: WebSocketTestClient {
         guard let transport = transport as? WebSocketClientTransport else { preconditionFailure("\(name) is not on a WebSocket") }
         return transport.ws
     }

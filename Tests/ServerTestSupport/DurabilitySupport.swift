@@ -13,17 +13,17 @@ import Testing
 
 /// An in-process server whose data folder outlives it: `start()`, `stop()` (the graceful
 /// shutdown, which closes the store), `start()` again on the same files. One at a time.
-final class RestartableServer {
-    let webRoot: TemporaryDirectory
-    let data: TemporaryDirectory
+public final class RestartableServer {
+    public let webRoot: TemporaryDirectory
+    public let data: TemporaryDirectory
     private let configure: (inout ServerConfiguration) -> Void
-    private(set) var server: CorkboardServer?
-    private(set) var port: UInt16 = 0
+    public private(set) var server: CorkboardServer?
+    public private(set) var port: UInt16 = 0
 
     /// The folder the SQLite store lives in (`corkboard.sqlite`, `corkboard.lock`).
-    var dataPath: String { data.path + "/db" }
+    public var dataPath: String { data.path + "/db" }
 
-    init(configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) throws {
+    public init(configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) throws {
         webRoot = try TemporaryDirectory("corkboard-web")
         try webRoot.write("index.html", "<!doctype html><title>durability</title>")
         data = try TemporaryDirectory("corkboard-durable")
@@ -33,7 +33,7 @@ final class RestartableServer {
     deinit { stop() }
 
     @discardableResult
-    func start() throws -> UInt16 {
+    public func start() throws -> UInt16 {
         precondition(server == nil, "one server at a time on a data folder")
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -54,7 +54,7 @@ final class RestartableServer {
     }
 
     /// The graceful shutdown: every connection closed, then the store closed (its lock released).
-    func stop() {
+    public func stop() {
         guard let server else { return } // stopped already: a second stop (a test's and its defer's) does nothing
         self.server = nil
         let done = DispatchSemaphore(value: 0)
@@ -63,22 +63,22 @@ final class RestartableServer {
         #expect(stopped, "the server shut down within 10 s")
     }
 
-    var api: BoardAPI { BoardAPI(port: port) }
+    public var api: BoardAPI { BoardAPI(port: port) }
 }
 
 /// `corkboard serve` as a child process on a given data folder, with the options the
 /// issue names: `--port 0 --data DIR --no-demo --web-root WEB`, plus `--sync` and no
 /// rate limit (the crash test pipelines faster than the default 2,000 operations/s).
-final class ServedChild {
-    let process: ServerProcess
-    let port: UInt16
+public final class ServedChild {
+    public let process: ServerProcess
+    public let port: UInt16
 
-    convenience init(data: String, webRoot: String, sync: String = "full") throws {
+    public convenience init(data: String, webRoot: String, sync: String = "full") throws {
         try self.init(data: data, options: ["--web-root", webRoot, "--sync", sync, "--op-rate", "0", "--log-level", "error"])
     }
 
     /// `corkboard serve --port 0 --data DATA --no-demo` with `options`.
-    init(data: String, options: [String]) throws {
+    public init(data: String, options: [String]) throws {
         process = try ServerProcess(["serve", "--port", "0", "--data", data, "--no-demo"] + options)
         guard let port = process.waitForListeningPort() else {
             throw HubTestFailure("corkboard serve did not start: \(process.standardError)")
@@ -93,35 +93,35 @@ final class ServedChild {
         }
     }
 
-    var api: BoardAPI { BoardAPI(port: port) }
+    public var api: BoardAPI { BoardAPI(port: port) }
 
     /// SIGKILL: no shutdown code runs, whatever was not yet in the WAL is lost.
-    func crash() throws {
+    public func crash() throws {
         process.signal(SIGKILL)
         guard process.waitForExit(timeout: 10) != nil else { throw HubTestFailure("corkboard did not die on SIGKILL") }
         #expect(process.process.terminationReason == .uncaughtSignal)
     }
 
     /// SIGTERM: the graceful shutdown, exit 0.
-    func stop() {
+    public func stop() {
         process.signal(SIGTERM)
         #expect(process.waitForExit() == 0, "stderr: \(process.standardError)")
     }
 }
 
 /// A web root for child servers.
-func durabilityWebRoot() throws -> TemporaryDirectory {
+public func durabilityWebRoot() throws -> TemporaryDirectory {
     let webRoot = try TemporaryDirectory("corkboard-web")
     try webRoot.write("index.html", "<!doctype html><title>durability</title>")
     return webRoot
 }
 
-enum Durability {
+public enum Durability {
     /// Checks a board's history as the server serves it: seqs 1…n without a gap, no opId
     /// twice, and `initial` with every event applied in order is the server's board
     /// (so no event is half-applied or missing). Returns the history.
     @discardableResult
-    static func expectConsistentHistory(
+    public static func expectConsistentHistory(
         _ api: BoardAPI, board id: String, from initial: Board, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (history: [CommittedEvent], document: BoardDocument) {
         let document = try api.document(id)

@@ -2,7 +2,7 @@ import CorkboardModel
 
 extension JSONValue {
     /// The values of an array, nil for any other value.
-    var elements: [JSONValue]? {
+    public var elements: [JSONValue]? {
         guard case .array(let values) = self else { return nil }
         return values
     }
