@@ -48,7 +48,7 @@ extension BoardRoom {
         hub.forget(self)
         let links = members.values.map(\.link)
         for key in Array(members.keys) { remove(key) }
-        joining.removeAll()
+        members.forgetAwaitedJoins()
         for link in links { farewell(link) }
     }
 }

@@ -74,14 +74,13 @@ extension BoardRoom {
         case .success(let events):
             for event in events where event.seq == pipeline.durableSeq + 1 {
                 do {
-                    try engine.append(event)
+                    try applyFollowed(event)
                 } catch {
                     return restart("event \(event.seq) from the store does not apply: \(error)")
                 }
-                pipeline.follow(event)
                 broadcastFollowed(event)
             }
-            engine.protectHistory(after: pipeline.durableSeq)
+            protectDurableHistory()
             let next = following.pageRead(count: events.count, pageSize: Self.catchUpPage, durableSeq: pipeline.durableSeq)
             guard next == .none else { return run(next) }
         case .failure(.pruned(let start)):

@@ -80,10 +80,10 @@ extension BoardRoom {
                 // Resuming from a seq this node has not seen (it was on another node): read
                 // the store up to it first, so the resume is a replay and not a snapshot.
                 if let resume = hello.resume, resume.epoch == self.epoch, resume.seq > self.pipeline.durableSeq {
-                    self.joining.insert(key)
+                    self.members.awaitJoin(of: key)
                     self.afterCatchingUp(to: resume.seq) {
                         // Gone while the room read the store: nobody to admit.
-                        guard self.joining.remove(key) != nil else { return }
+                        guard self.members.stopAwaitingJoin(of: key) else { return }
                         self.admit(key, link: link, hello: hello, role: role)
                     }
                 } else {
@@ -118,12 +118,12 @@ extension BoardRoom {
                 tokenExpiresAt: tokenExpiresAt)
             link.send(text: welcome.text(board: nil))
             member.replayedThrough = resume.seq
-            members[key] = member
+            members.admit(member, as: key)
             replay(key)
         } else {
             link.send(
                 text: snapshotWelcome(client: client, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
-            members[key] = member
+            members.admit(member, as: key)
         }
         showRemoteDrags(to: key)
         if !member.observes {
@@ -198,7 +198,7 @@ extension BoardRoom {
 
     func leave(_ key: MemberKey) {
         perform {
-            self.joining.remove(key)
+            self.members.stopAwaitingJoin(of: key)
             self.remove(key)
         }
     }
@@ -206,7 +206,7 @@ extension BoardRoom {
     /// Takes a member out of the room: its drag cleared first, then its leave told the others.
     func remove(_ key: MemberKey) {
         clearDrag(of: key, .left)
-        guard let member = members.removeValue(forKey: key) else { return }
+        guard let member = members.remove(key) else { return }
         hub.metrics.members.decrement()
         if let listing = member.listing {
             listLeave(of: listing, except: key)

@@ -1,13 +1,6 @@
 import CorkboardModel
 import CorkboardWire
 
-/// A board's JSON at one epoch and seq, as every `welcome` at that seq carries it.
-struct WelcomeBoard {
-    let epoch: String
-    let seq: Int
-    let board: EncodedBoard
-}
-
 /// The `welcome` of a join (docs/protocol.md#3-joining): the board part is the same bytes for
 /// every join at one durable seq, so it is written once per seq and kept until the seq moves
 /// on; only the member's own part (client id, role, peers, count) is written per join. A
@@ -26,10 +19,9 @@ extension BoardRoom {
 
     /// The durable board's JSON at `seq`, written now unless it already was at this seq.
     private func writtenBoard(at seq: Int) -> EncodedBoard {
-        if let written = welcomeBoard, written.seq == seq, written.epoch == epoch { return written.board }
-        let board = EncodedBoard(durableBoard)
-        hub.metrics.welcomeBoardsWritten.increment()
-        welcomeBoard = WelcomeBoard(epoch: epoch, seq: seq, board: board)
-        return board
+        welcomeBoards.board(epoch: epoch, seq: seq) {
+            hub.metrics.welcomeBoardsWritten.increment()
+            return EncodedBoard(durableBoard)
+        }
     }
 }

@@ -7,9 +7,15 @@ typealias MemberKey = ObjectIdentifier
 
 /// One board's room: its sequencer (the `BoardEngine`), its members, and its group commit.
 ///
-/// Confinement: every `var` is touched only on `queue`, a serial queue of its own, which
-/// is what makes `@unchecked Sendable` true. Everything that reaches the room (operations,
-/// joins, leaves, HTTP reads) is queued there and handled in arrival order.
+/// A coordinator over parts it owns (`CommitPipeline`, `RoomMembers`, `RoomMembership`,
+/// `PeerListGathering`, `RoomDrags`, `DragBatch`, `StoreFollowing`, `WelcomeBoards`): each a
+/// class with private state and a narrow API, held by `let`, so the room's extensions
+/// (BoardRoom+….swift) change the room only through the parts' methods; the room keeps the
+/// sequencing (loading, holding, the group commit) and the routing of what the parts decide.
+///
+/// Confinement: every `var` here and in every part is touched only on `queue`, a serial queue
+/// of its own, which is what makes `@unchecked Sendable` true. Everything that reaches the room
+/// (operations, joins, leaves, HTTP reads) is queued there and handled in arrival order.
 final class BoardRoom: @unchecked Sendable {
     let id: String
     let queue: DispatchQueue
@@ -29,33 +35,33 @@ final class BoardRoom: @unchecked Sendable {
     }
 
     private var phase: Phase = .loading([])
-    /// The sequencer: resolves and applies operations. Set when the board is loaded.
-    var engine: BoardEngine!
+    /// The sequencer: resolves and applies operations. Set when the board is loaded; changed
+    /// only in this file (the extensions read it).
+    private(set) var engine: BoardEngine!
     private(set) var epoch = ""
     /// Committed events on their way to the store, and the answers waiting behind them.
-    var pipeline = CommitPipeline(durableSeq: 0)
-    var members: [MemberKey: Member] = [:]
+    let pipeline = CommitPipeline(durableSeq: 0)
+    /// This node's members, and the joins waiting for the store to be read (RoomMembers.swift).
+    let members = RoomMembers()
     /// Who is on the board, of every node, in join order, and what of it waits for a tick
     /// (BoardRoom+Membership.swift, +NodeMembership.swift).
-    var membership: RoomMembership
+    let membership: RoomMembership
     /// With a shared store, while loading: the nodes whose lists are awaited, and what then runs.
-    var listGathering = PeerListGathering<() -> Void>()
+    let listGathering = PeerListGathering<() -> Void>()
     /// Leases, cool-downs, drag generations and other nodes' drags (RoomDrags.swift).
-    var drags = RoomDrags()
+    let drags = RoomDrags()
     /// Drag changes waiting for the board's next tick (BoardRoom+DragBatch.swift).
-    var dragBatch: DragBatch
+    let dragBatch: DragBatch
     /// Operations waiting because too many events are not durable yet (the store is slow),
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
     private var held: [() -> Void] = []
     /// Following other nodes (a shared store): what they announced, whether the store is
     /// being read now, and the work waiting for that to finish (BoardRoom+Following.swift).
-    var following = StoreFollowing<() -> Void>()
-    /// Members whose join waits for that reading (a resume from a seq not seen here yet).
-    var joining: Set<MemberKey> = []
+    let following = StoreFollowing<() -> Void>()
     /// The durable board written for `welcome`, and the epoch and seq it is of
     /// (BoardRoom+Welcome.swift).
-    var welcomeBoard: WelcomeBoard?
+    let welcomeBoards = WelcomeBoards()
 
     init(id: String, hub: Hub) {
         self.id = id
@@ -121,8 +127,20 @@ final class BoardRoom: @unchecked Sendable {
         engine.maximumCollections = hub.configuration.maxCollectionsPerBoard
         self.engine = engine
         epoch = stored.epoch
-        pipeline = CommitPipeline(durableSeq: engine.seq)
+        pipeline.restart(durableSeq: engine.seq)
         following.loaded(seq: engine.seq)
+    }
+
+    /// Takes an event another node committed (read from the store): the engine applies it and
+    /// the pipeline counts it durable.
+    func applyFollowed(_ event: CommittedEvent) throws {
+        try engine.append(event)
+        pipeline.follow(event)
+    }
+
+    /// The engine keeps its history back to the durable seq (what a failed batch reverts to).
+    func protectDurableHistory() {
+        engine.protectHistory(after: pipeline.durableSeq)
     }
 
     /// Runs `work` on the queue, after loading has finished.

@@ -39,9 +39,12 @@ enum Delivery {
 /// are written too, and are told only once their batch is durable: a client that heard
 /// "noop" can resend that opId across a crash and hear "noop" again.
 ///
-/// A value with no I/O: the room feeds it outcomes and store results, and carries out
+/// A state machine with no I/O: the room feeds it outcomes and store results, and carries out
 /// the deliveries it returns.
-struct CommitPipeline {
+///
+/// A class, held by its `BoardRoom` with `let` and, like all of the room's state, used only
+/// on the room's queue (or by one test): its state is private, changed only through its methods.
+final class CommitPipeline {
     private enum Entry {
         case event(CommittedEvent, ReplyTarget, committedAt: UInt64, resolution: Resolution?)
         /// `batch`: the number of the batch that writes this answer, if it is written.
@@ -69,11 +72,24 @@ struct CommitPipeline {
         committedSeq = durableSeq
     }
 
+    /// Empty again, at `durableSeq`, as a new pipeline is (the board was loaded again).
+    func restart(durableSeq: Int) {
+        outbox = []
+        self.durableSeq = durableSeq
+        handedSeq = durableSeq
+        committedSeq = durableSeq
+        rejections = []
+        noops = []
+        nextBatchNumber = 1
+        durableBatchNumber = 0
+        isWriting = false
+    }
+
     /// True while events are committed in the engine but not yet durable.
     var hasUndurableEvents: Bool { committedSeq > durableSeq }
 
     /// A new event from the engine, to be written and then broadcast.
-    mutating func add(
+    func add(
         _ event: CommittedEvent, from target: ReplyTarget, resolution: Resolution? = nil,
         at committedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
     ) {
@@ -84,7 +100,7 @@ struct CommitPipeline {
 
     /// An event another node committed, read from the store while nothing of this room's
     /// own is on its way there: it is durable already.
-    mutating func follow(_ event: CommittedEvent) {
+    func follow(_ event: CommittedEvent) {
         precondition(isIdle && event.seq == durableSeq + 1, "followed events come in seq order between batches")
         durableSeq = event.seq
         handedSeq = event.seq
@@ -96,7 +112,7 @@ struct CommitPipeline {
 
     /// An answer to the sender alone. Returns it when it can be sent at once (it is not
     /// written and nothing is waiting to become durable), otherwise queues it.
-    mutating func answer(_ outcome: Outcome, to target: ReplyTarget, resolution: Resolution? = nil) -> Delivery? {
+    func answer(_ outcome: Outcome, to target: ReplyTarget, resolution: Resolution? = nil) -> Delivery? {
         var batch: Int?
         switch outcome {
         case .rejected(let rejection) where rejection.code.isPermanent && Limits.isValidID(rejection.opId):
@@ -117,7 +133,7 @@ struct CommitPipeline {
 
     /// The next batch for the store, when none is being written and there is something to
     /// write, extending the board of `epoch`.
-    mutating func nextBatch(board: String, epoch: String? = nil) -> CommitBatch? {
+    func nextBatch(board: String, epoch: String? = nil) -> CommitBatch? {
         guard !isWriting, handedSeq < committedSeq || !rejections.isEmpty || !noops.isEmpty else { return nil }
         var events: [CommittedEvent] = []
         for entry in outbox {
@@ -133,7 +149,7 @@ struct CommitPipeline {
     }
 
     /// The batch is durable: everything up to it goes out, in arrival order.
-    mutating func batchSucceeded() -> [Delivery] {
+    func batchSucceeded() -> [Delivery] {
         isWriting = false
         durableSeq = handedSeq
         durableBatchNumber = nextBatchNumber - 1
@@ -158,7 +174,7 @@ struct CommitPipeline {
     /// makes it forget the answers in `forgotten`; every event not yet durable, every answer
     /// not yet written and every repeat of an undone event is answered `unavailable`
     /// (nothing changed, the opId may be sent again); other answers go out as they were.
-    mutating func batchFailed(reason: String) -> (deliveries: [Delivery], forgotten: [OperationID]) {
+    func batchFailed(reason: String) -> (deliveries: [Delivery], forgotten: [OperationID]) {
         forgetUndurable()
         var forgotten: [OperationID] = []
         let deliveries = outbox.map { entry -> Delivery in
@@ -184,7 +200,7 @@ struct CommitPipeline {
     /// caught up (the room reverts the engine to `durableSeq` and makes it forget the
     /// answers in `forgotten`, which were decided on a board that never was). Entries that
     /// cannot be resolved again go out as they are, after the resolutions.
-    mutating func batchConflicted() -> (resolutions: [Resolution], deliveries: [Delivery], forgotten: [OperationID]) {
+    func batchConflicted() -> (resolutions: [Resolution], deliveries: [Delivery], forgotten: [OperationID]) {
         forgetUndurable()
         var resolutions: [Resolution] = []
         var deliveries: [Delivery] = []
@@ -209,7 +225,7 @@ struct CommitPipeline {
     }
 
     /// Back to the durable seq: nothing being written, nothing decided since waiting to be.
-    private mutating func forgetUndurable() {
+    private func forgetUndurable() {
         isWriting = false
         handedSeq = durableSeq
         committedSeq = durableSeq

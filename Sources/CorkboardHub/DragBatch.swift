@@ -5,7 +5,10 @@ import Dispatch
 /// The drag changes of a board waiting for its next tick (docs/protocol.md#6-presence-drag-state),
 /// in the order they happened, with each drag's latest placeholder folded into its pending
 /// change: sent as one `drags` message, encoded once for all who get every change.
-struct DragBatch {
+///
+/// A class, held by its `BoardRoom` with `let` and, like all of the room's state, used only
+/// on the room's queue (or by one test): its state is private, changed only through its methods.
+final class DragBatch {
     struct Entry {
         var change: DragChange
         /// The member who caused it and is not told (nil: everyone is, an `expired` clear).
@@ -31,7 +34,7 @@ struct DragBatch {
     /// Queues a change at `now` and says when the room must run the next tick: one `interval`
     /// after the last flush, or now (after what is queued) on a board that was quiet, so a lone
     /// change is not held back; nil when a tick is due already.
-    mutating func add(
+    func add(
         _ change: DragChange, skipping key: MemberKey?, joinCounter: Int, now: DispatchTime, interval: DispatchTimeInterval
     ) -> DispatchTime? {
         queue(change, skipping: key, joinCounter: joinCounter)
@@ -41,14 +44,14 @@ struct DragBatch {
     }
 
     /// The tick came: the next change schedules another.
-    mutating func tickCame() {
+    func tickCame() {
         tickScheduled = false
     }
 
     /// A placeholder move replaces the pending move of the same drag, or becomes the
     /// placeholder of its pending start; starts and clears are always kept, so every drag a
     /// watcher was told of ends in its clear.
-    private mutating func queue(_ change: DragChange, skipping key: MemberKey?, joinCounter: Int) {
+    private func queue(_ change: DragChange, skipping key: MemberKey?, joinCounter: Int) {
         if case .moved(let client, let over) = change, let index = lastOfClient[client] {
             switch entries[index].change {
             case .moved:
@@ -67,7 +70,7 @@ struct DragBatch {
     }
 
     /// Takes the pending changes at `now` (a flush), leaving the batch empty.
-    mutating func take(now: DispatchTime) -> [Entry] {
+    func take(now: DispatchTime) -> [Entry] {
         lastFlush = now
         defer {
             entries = []

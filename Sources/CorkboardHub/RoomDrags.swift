@@ -7,7 +7,10 @@ import CorkboardWire
 /// nodes' members (a shared store) with the reads of their items. The room's part for drag
 /// state, with its state its own; the room sends, publishes and schedules. No queue, no time
 /// of its own (the room passes its clock's), confined to the room's queue.
-struct RoomDrags {
+///
+/// A class, held by its `BoardRoom` with `let` and, like all of the room's state, used only
+/// on the room's queue (or by one test): its state is private, changed only through its methods.
+final class RoomDrags {
     /// Items held by live drags, of this node's members and of other nodes' (presence: never persisted).
     private(set) var leases = LeaseTable()
     /// Items whose drag expired, kept from their holder for `leaseCooldown`.
@@ -21,29 +24,29 @@ struct RoomDrags {
     // MARK: This node's drags
 
     /// Leases `items` to `client`, unless another client holds one of them: that holder then.
-    mutating func lease(_ items: [ItemID], to client: ClientID) -> ClientID? {
+    func lease(_ items: [ItemID], to client: ClientID) -> ClientID? {
         leases.acquire(items, for: client)
     }
 
     /// Gives back whatever `client` holds.
-    mutating func release(heldBy client: ClientID) {
+    func release(heldBy client: ClientID) {
         leases.releaseAll(heldBy: client)
     }
 
     /// The generation of a new drag, which no earlier one of the room has.
-    mutating func nextGeneration() -> Int {
+    func nextGeneration() -> Int {
         generations += 1
         return generations
     }
 
     /// Nanoseconds until one of `holders` may lease all of `items` again after a drag of
     /// theirs expired; nil when it may now.
-    mutating func coolDown(before items: [ItemID], by holders: Set<String>, now: UInt64) -> UInt64? {
+    func coolDown(before items: [ItemID], by holders: Set<String>, now: UInt64) -> UInt64? {
         cooldowns.wait(before: items, by: holders, now: now)
     }
 
     /// A drag of `items` by `holders` expired at `now`: they may not lease them before `until`.
-    mutating func expired(_ items: [ItemID], heldBy holders: Set<String>, now: UInt64, until: UInt64) {
+    func expired(_ items: [ItemID], heldBy holders: Set<String>, now: UInt64, until: UInt64) {
         cooldowns.expired(items, heldBy: holders, now: now, until: until)
     }
 
@@ -54,20 +57,20 @@ struct RoomDrags {
 
     /// A drag of another node's member began here (its start, or a placeholder move of a
     /// drag this room missed the start of); not shown until its items are known.
-    mutating func begin(_ drag: RemoteDrag, ofRemote client: ClientID) {
+    func begin(_ drag: RemoteDrag, ofRemote client: ClientID) {
         remote[client] = drag
     }
 
     /// Its placeholder moved: true when the drag is shown (its items known), so its members
     /// are told; false when it is not, or not known here at all.
-    mutating func move(remote client: ClientID, to over: DragTarget) -> Bool {
+    func move(remote client: ClientID, to over: DragTarget) -> Bool {
         guard remote[client] != nil else { return false }
         remote[client]?.over = over
         return remote[client]?.items != nil
     }
 
     /// A read of what a remote drag holds starts: its number, which the answer brings back.
-    mutating func startLookup(ofRemote client: ClientID) -> Int {
+    func startLookup(ofRemote client: ClientID) -> Int {
         lookups += 1
         remote[client]?.lookup = lookups
         return lookups
@@ -79,13 +82,13 @@ struct RoomDrags {
     }
 
     /// Forgets a remote drag that holds nothing known (a later placeholder move asks again).
-    mutating func forget(remote client: ClientID) {
+    func forget(remote client: ClientID) {
         remote[client] = nil
     }
 
     /// The items of a remote drag are known: they count as held here (the origin holds the
     /// store's lease). Its `drag`, for the members.
-    mutating func show(_ items: [ItemID], ofRemote client: ClientID) -> DragUpdate? {
+    func show(_ items: [ItemID], ofRemote client: ClientID) -> DragUpdate? {
         remote[client]?.items = items
         leases.releaseAll(heldBy: client)
         _ = leases.acquire(items, for: client)
@@ -93,7 +96,7 @@ struct RoomDrags {
     }
 
     /// Ends a remote drag: its leases here are released; the drag, if there was one.
-    mutating func end(remote client: ClientID) -> RemoteDrag? {
+    func end(remote client: ClientID) -> RemoteDrag? {
         guard let drag = remote.removeValue(forKey: client) else { return nil }
         leases.releaseAll(heldBy: client)
         return drag

@@ -8,7 +8,10 @@ import CorkboardWire
 /// other nodes, the announcement byte budget, and the other nodes' peers (`RemoteRoster`).
 /// It decides what goes out at once and what waits for a tick; the room sends and schedules.
 /// No queue, no time of its own (the room passes its clock's), confined to the room's queue.
-struct RoomMembership {
+///
+/// A class, held by its `BoardRoom` with `let` and, like all of the room's state, used only
+/// on the room's queue (or by one test): its state is private, changed only through its methods.
+final class RoomMembership {
     /// The peers on the board, every node's, in join order.
     private(set) var roster = PeerRoster()
     /// Join order: each member and each peer of another node takes the next one.
@@ -36,7 +39,7 @@ struct RoomMembership {
     }
 
     /// The join order of the next member or peer.
-    mutating func nextJoinOrder() -> Int {
+    func nextJoinOrder() -> Int {
         joinCounter += 1
         return joinCounter
     }
@@ -50,7 +53,7 @@ struct RoomMembership {
     // MARK: This node's members
 
     /// A peer joined (of this node, or of another one): listed, and told now or at the tick.
-    mutating func join(_ peer: ListedPeer, now: UInt64) -> Announcement {
+    func join(_ peer: ListedPeer, now: UInt64) -> Announcement {
         roster.add(peer)
         // `{"client":…,"name":…,"type":"peer.joined"}`: about its bytes.
         let announcement = announcement(costing: 44 + peer.client.utf8.count + peer.name.utf8.count, now: now)
@@ -59,7 +62,7 @@ struct RoomMembership {
     }
 
     /// A peer left: unlisted, and told now or at the tick.
-    mutating func leave(_ peer: ListedPeer, now: UInt64) -> Announcement {
+    func leave(_ peer: ListedPeer, now: UInt64) -> Announcement {
         roster.remove(peer)
         let announcement = announcement(costing: 34 + peer.client.utf8.count, now: now)
         if announcement != .atOnce { tick.leave(peer.client) }
@@ -67,14 +70,14 @@ struct RoomMembership {
     }
 
     /// The tick came: its `peers` message, encoded once for every member (nil: nothing changed).
-    mutating func tickFired() -> PeersChange? {
+    func tickFired() -> PeersChange? {
         tick.flush(count: roster.count)
     }
 
     /// A small board, with nothing waiting for a tick, hears a change as it happens, while
     /// its changes' bytes stay within the announcement rate: past it (join churn) they wait
     /// for the tick, which tells them all in one message.
-    private mutating func announcement(costing bytes: Int, now: UInt64) -> Announcement {
+    private func announcement(costing bytes: Int, now: UInt64) -> Announcement {
         if tick.isScheduled { return .atTick(scheduleTick: false) }
         if roster.count <= MembershipLimits.listedPeers && announcementBudget?.take(Double(bytes), now: now) != false { return .atOnce }
         tick.isScheduled = true
@@ -85,23 +88,23 @@ struct RoomMembership {
 
     /// A peer of this node joined or left, to be told to the other nodes at their tick; true
     /// when it is the first of the tick (the room schedules it).
-    mutating func share(joinOf peer: ListedPeer) -> Bool {
+    func share(joinOf peer: ListedPeer) -> Bool {
         shared.join(PeerName(client: peer.client, name: peer.name))
         return scheduleSharing()
     }
 
-    mutating func share(leaveOf peer: ListedPeer) -> Bool {
+    func share(leaveOf peer: ListedPeer) -> Bool {
         shared.leave(peer.client)
         return scheduleSharing()
     }
 
     /// Every change waiting to be told to the other nodes (their tick came, or the whole list
     /// goes instead), and a fresh tick.
-    mutating func takeShared() -> (joined: [PeerName], left: [ClientID]) {
+    func takeShared() -> (joined: [PeerName], left: [ClientID]) {
         shared.takeAll()
     }
 
-    private mutating func scheduleSharing() -> Bool {
+    private func scheduleSharing() -> Bool {
         guard !shared.isScheduled else { return false }
         shared.isScheduled = true
         return true
@@ -111,7 +114,7 @@ struct RoomMembership {
 
     /// A membership message of another node: the peers it adds and removes here (not listed
     /// or announced yet: the room does that, in order, with `join` and `leave`).
-    mutating func apply(_ message: NodeMembership) -> RemoteRoster.Changes {
+    func apply(_ message: NodeMembership) -> RemoteRoster.Changes {
         var counter = joinCounter
         let changes = remote.apply(message) {
             counter += 1
@@ -122,7 +125,7 @@ struct RoomMembership {
     }
 
     /// Another node stopped beating: its peers, to be removed.
-    mutating func nodeGone(_ node: String) -> [ListedPeer] {
+    func nodeGone(_ node: String) -> [ListedPeer] {
         remote.nodeGone(node)
     }
 }

@@ -1,5 +1,5 @@
 /// How a room keeps up with other nodes' commits to a shared store (docs/architecture.md,
-/// "Several nodes"), as a value that takes events and returns what to do: no store, no queue,
+/// "Several nodes"), as a state machine that takes events and returns what to do: no store, no queue,
 /// no time, so every path is tested directly (`StoreFollowingTests`). `BoardRoom+Following`
 /// does what it says: reads the store, applies the events, runs the work that waited.
 ///
@@ -11,7 +11,10 @@
 /// or conflict reads again (never a retry from here, which would spin while the store is down).
 ///
 /// `Work` is what waits for a read to finish (closures in the room, plain values in tests).
-struct StoreFollowing<Work> {
+///
+/// A class, held by its `BoardRoom` with `let` and, like all of the room's state, used only
+/// on the room's queue (or by one test): its state is private, changed only through its methods.
+final class StoreFollowing<Work> {
     /// What the room does next.
     enum Action: Equatable {
         /// Nothing now.
@@ -43,26 +46,26 @@ struct StoreFollowing<Work> {
     // MARK: Events
 
     /// The board was loaded (or reloaded) from the store at `seq`.
-    mutating func loaded(seq: Int) {
+    func loaded(seq: Int) {
         announcedSeq = max(announcedSeq, seq)
     }
 
     /// Another node made the board durable up to `seq`.
-    mutating func announced(_ seq: Int, durableSeq: Int, writing: Bool) -> Action {
+    func announced(_ seq: Int, durableSeq: Int, writing: Bool) -> Action {
         announcedSeq = max(announcedSeq, seq)
         guard announcedSeq > durableSeq, !writing else { return .none }
         return startReading(after: durableSeq)
     }
 
     /// The store reconnected: wake-ups may have been lost, so the room reads whatever is there.
-    mutating func storeReconnected(durableSeq: Int, writing: Bool) -> Action {
+    func storeReconnected(durableSeq: Int, writing: Bool) -> Action {
         announcedSeq = max(announcedSeq, durableSeq + 1)
         return writing ? .none : startReading(after: durableSeq)
     }
 
     /// `work` is to run once the room has read the store up to `seq` (a resume from a seq
     /// this node has not seen, a drag of another node, a read through the API).
-    mutating func admit(_ work: Work, reaching seq: Int, durableSeq: Int, writing: Bool) -> Admission {
+    func admit(_ work: Work, reaching seq: Int, durableSeq: Int, writing: Bool) -> Admission {
         guard seq > durableSeq else { return .runNow(work) }
         waiting.append(work)
         announcedSeq = max(announcedSeq, seq)
@@ -72,7 +75,7 @@ struct StoreFollowing<Work> {
     /// A batch of the room's own conflicted: another node had reached `seq`. The room reads
     /// now, and `redo` (what the conflict undid) runs first when the read finishes; nil when a
     /// read is on its way already, and the room must hold `redo` before everything else.
-    mutating func conflicted(at seq: Int, durableSeq: Int, redo: [Work]) -> Action? {
+    func conflicted(at seq: Int, durableSeq: Int, redo: [Work]) -> Action? {
         announcedSeq = max(announcedSeq, seq)
         guard !isReading else { return nil }
         first = redo
@@ -81,7 +84,7 @@ struct StoreFollowing<Work> {
 
     /// The room's own batch finished and nothing of its own is on its way: it reads if others
     /// got ahead, or someone waits for a read.
-    mutating func ownBatchFinished(durableSeq: Int, writing: Bool) -> Action {
+    func ownBatchFinished(durableSeq: Int, writing: Bool) -> Action {
         guard announcedSeq > durableSeq || !waiting.isEmpty, !writing else { return .none }
         return startReading(after: durableSeq)
     }
@@ -89,7 +92,7 @@ struct StoreFollowing<Work> {
     /// A page of `count` events (of at most `pageSize`) was applied; the room is at
     /// `durableSeq`. `.read` when the page was full; `.none` when the read is done (the room
     /// then calls `finishReading`).
-    mutating func pageRead(count: Int, pageSize: Int, durableSeq: Int) -> Action {
+    func pageRead(count: Int, pageSize: Int, durableSeq: Int) -> Action {
         precondition(isReading, "a page is read only while reading")
         if count >= pageSize {
             announcedAtRead = announcedSeq
@@ -102,13 +105,13 @@ struct StoreFollowing<Work> {
 
     /// The board was loaded afresh (the log no longer reached back to the room): everything
     /// announced so far is in it. The room then calls `finishReading`.
-    mutating func reloaded(seq: Int) {
+    func reloaded(seq: Int) {
         precondition(isReading, "a reload happens only while reading")
         announcedSeq = seq
     }
 
     /// The read is over (done, failed, or reloaded): what waited, in the order it runs.
-    mutating func finishReading() -> [Work] {
+    func finishReading() -> [Work] {
         isReading = false
         defer {
             first = []
@@ -119,12 +122,12 @@ struct StoreFollowing<Work> {
 
     /// After a read that got everything, and what waited ran: another read if others
     /// announced more meanwhile.
-    mutating func readAgainIfBehind(durableSeq: Int, writing: Bool) -> Action {
+    func readAgainIfBehind(durableSeq: Int, writing: Bool) -> Action {
         guard announcedSeq > durableSeq, !writing else { return .none }
         return startReading(after: durableSeq)
     }
 
-    private mutating func startReading(after durableSeq: Int) -> Action {
+    private func startReading(after durableSeq: Int) -> Action {
         guard !isReading else { return .none }
         isReading = true
         announcedAtRead = announcedSeq

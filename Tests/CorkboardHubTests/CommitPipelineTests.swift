@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func transientAnswersGoOutAtOnceWhenNothingIsPending() {
-        var pipeline = CommitPipeline(durableSeq: 4)
+        let pipeline = CommitPipeline(durableSeq: 4)
         let delivery = pipeline.answer(.rejected(Rejection(opId: "b", code: .busy, message: "")), to: Self.member)
         #expect(Self.describe(delivery.map { [$0] } ?? []) == ["rejected b busy"])
         #expect(pipeline.nextBatch(board: "b") == nil, "a transient rejection is not written")
@@ -35,7 +35,7 @@ import Testing
     /// A noop (or a permanent rejection) is written, and told once it is durable: its
     /// opId's answer must survive a restart.
     @Test func writtenAnswersWaitForTheirBatch() {
-        var pipeline = CommitPipeline(durableSeq: 4)
+        let pipeline = CommitPipeline(durableSeq: 4)
         #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 4)), to: Self.member) == nil)
         let batch = pipeline.nextBatch(board: "b")
         #expect(batch == CommitBatch(board: "b", expectedSeq: 4, events: [], noops: [Noop(opId: "n", seq: 4)]))
@@ -48,7 +48,7 @@ import Testing
 
     /// Events written together; an answer that arrived behind them waits for them.
     @Test func groupCommitReleasesInArrivalOrder() {
-        var pipeline = CommitPipeline(durableSeq: 0)
+        let pipeline = CommitPipeline(durableSeq: 0)
         pipeline.add(Self.event(1), from: Self.member)
         let first = pipeline.nextBatch(board: "b")
         #expect(first == CommitBatch(board: "b", expectedSeq: 0, events: [Self.event(1)]))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func permanentRejectionsAndNoopsAreWrittenTransientRejectionsAreNot() {
-        var pipeline = CommitPipeline(durableSeq: 7)
+        let pipeline = CommitPipeline(durableSeq: 7)
         _ = pipeline.answer(.rejected(Rejection(opId: "g", code: .gone, message: "")), to: Self.member)
         _ = pipeline.answer(.rejected(Rejection(opId: "l", code: .locked, message: "")), to: Self.member)
         _ = pipeline.answer(.noop(Noop(opId: "n", seq: 7)), to: Self.member)
@@ -84,7 +84,7 @@ import Testing
     /// repeat of one of them and an answer not yet written (which the engine must then
     /// forget); other answers go out as they were.
     @Test func failedBatchAnswersUnavailable() {
-        var pipeline = CommitPipeline(durableSeq: 0)
+        let pipeline = CommitPipeline(durableSeq: 0)
         pipeline.add(Self.event(1), from: Self.member)
         _ = pipeline.nextBatch(board: "b")
         _ = pipeline.batchSucceeded()
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func aConflictHandsBackEveryOperationNotYetToldInArrivalOrder() {
-        var pipeline = CommitPipeline(durableSeq: 3)
+        let pipeline = CommitPipeline(durableSeq: 3)
         pipeline.add(CommitPipelineTests.event(4), from: CommitPipelineTests.member, resolution: Self.resolution("op-4"))
         #expect(pipeline.nextBatch(board: "b")?.expectedSeq == 3)
         // Behind the batch: a noop that is written, another event, and an answer that cannot
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func followedEventsAreDurableAtOnceAndTheNextBatchExtendsThem() {
-        var pipeline = CommitPipeline(durableSeq: 3)
+        let pipeline = CommitPipeline(durableSeq: 3)
         pipeline.follow(CommitPipelineTests.event(4))
         pipeline.follow(CommitPipelineTests.event(5))
         #expect(pipeline.durableSeq == 5)

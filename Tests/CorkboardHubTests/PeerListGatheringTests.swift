@@ -5,7 +5,7 @@ import Testing
 /// A loading room's wait for the other nodes' lists (`PeerListGathering`), driven directly.
 @Suite struct PeerListGatheringTests {
     @Test func withNoOtherNodeLoadingGoesOnAtOnce() {
-        var gathering = PeerListGathering<String>()
+        let gathering = PeerListGathering<String>()
         let now = gathering.start(awaiting: [], then: "loaded")
         #expect(now == "loaded")
         #expect(!gathering.isWaiting)
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theLastListToComeEndsTheWaitOnce() {
-        var gathering = PeerListGathering<String>()
+        let gathering = PeerListGathering<String>()
         let started = gathering.start(awaiting: ["b", "c"], then: "loaded")
         #expect(started == nil && gathering.isWaiting)
         let answers = ["x", "b", "b", "c", "c"].map { gathering.settled($0) }
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theListWaitEndsItAndNamesTheSilentNodes() throws {
-        var gathering = PeerListGathering<String>()
+        let gathering = PeerListGathering<String>()
         let started = gathering.start(awaiting: ["d", "b", "c"], then: "loaded")
         let settled = gathering.settled("c")
         #expect(started == nil && settled == nil)

@@ -12,7 +12,7 @@ import Testing
     static let over = DragTarget(collection: "done", index: 0, before: nil)
 
     @Test func aLeaseIsRefusedWithItsHolderUntilReleased() {
-        var drags = RoomDrags()
+        let drags = RoomDrags()
         let granted = drags.lease(["i1", "i2"], to: "c1")
         let refused = drags.lease(["i2", "i3"], to: "c2")
         #expect(granted == nil && refused == "c1")
@@ -23,13 +23,13 @@ import Testing
     }
 
     @Test func everyDragHasAGenerationOfItsOwn() {
-        var drags = RoomDrags()
+        let drags = RoomDrags()
         let generations = (0..<3).map { _ in drags.nextGeneration() }
         #expect(generations == [1, 2, 3])
     }
 
     @Test func anExpiredHolderWaitsOutTheCoolDown() {
-        var drags = RoomDrags()
+        let drags = RoomDrags()
         drags.expired(["i1"], heldBy: ["client c1"], now: 100, until: 200)
         let during = drags.coolDown(before: ["i1"], by: ["client c1"], now: 150)
         let others = drags.coolDown(before: ["i1"], by: ["client c2"], now: 150)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func anotherNodesDragIsShownOnceItsItemsAreKnownAndEndsWithItsLeases() {
-        var drags = RoomDrags()
+        let drags = RoomDrags()
         drags.begin(RemoteDrag(node: "n2", name: "Bo", items: nil, over: nil), ofRemote: "c1-n2")
         let hiddenMove = drags.move(remote: "c1-n2", to: Self.over)
         #expect(!hiddenMove, "not shown before its items are known")
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aLaterLookupMakesAnEarlierAnswerMootAndAnUnknownDragIsNotMoved() {
-        var drags = RoomDrags()
+        let drags = RoomDrags()
         let unknown = drags.move(remote: "c9", to: Self.over)
         #expect(!unknown)
         drags.begin(RemoteDrag(node: "n2", name: "Bo", items: nil, over: nil), ofRemote: "c1-n2")
@@ -72,7 +72,7 @@ import Testing
     @Test func aBatchsTickIsDueOneIntervalAfterTheLastFlushOrAtOnce() {
         let start = DispatchTime(uptimeNanoseconds: 1_000_000_000)
         let interval = DispatchTimeInterval.milliseconds(50)
-        var batch = DragBatch(now: start)
+        let batch = DragBatch(now: start)
         let change = DragChange.cleared(client: "c1", reason: .cancel)
         let first = batch.add(change, skipping: nil, joinCounter: 1, now: start, interval: interval)
         let second = batch.add(change, skipping: nil, joinCounter: 1, now: start, interval: interval)

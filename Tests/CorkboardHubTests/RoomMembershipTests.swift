@@ -14,7 +14,7 @@ import Testing
 
     @Test func changesWithinTheBudgetAreToldAtOnceAndTheRestWaitForOneTick() {
         // `peer.joined` of these costs 44 + 2 + 10 = 56 bytes: one fits the budget.
-        var membership = RoomMembership(announcementByteRate: RateLimit(perSecond: 1, burst: 100), now: 0)
+        let membership = RoomMembership(announcementByteRate: RateLimit(perSecond: 1, burst: 100), now: 0)
         let first = membership.join(Self.peer("c1", order: 1), now: 0)
         let second = membership.join(Self.peer("c2", order: 2), now: 0)
         let third = membership.join(Self.peer("c3", order: 3), now: 0)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func whileATickIsScheduledEveryChangeWaitsForItSoTheOrderHolds() {
-        var membership = RoomMembership(announcementByteRate: RateLimit(perSecond: 1, burst: 60), now: 0)
+        let membership = RoomMembership(announcementByteRate: RateLimit(perSecond: 1, burst: 60), now: 0)
         let joined = Self.peer("c1", order: 1)
         _ = membership.join(joined, now: 0)
         let waiting = membership.join(Self.peer("c2", order: 2), now: 0)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aBigBoardTellsEveryChangeAtTheTick() {
-        var membership = RoomMembership(announcementByteRate: nil, now: 0)
+        let membership = RoomMembership(announcementByteRate: nil, now: 0)
         let bound = MembershipLimits.listedPeers
         let announcements = (1...bound + 1).map { membership.join(Self.peer("c\($0)", order: $0), now: 0) }
         #expect(announcements.dropLast().allSatisfy { $0 == .atOnce })
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func otherNodesHearOneTickOfChangesAndTheWholeListReplacesIt() {
-        var membership = RoomMembership(announcementByteRate: nil, now: 0)
+        let membership = RoomMembership(announcementByteRate: nil, now: 0)
         let ada = Self.peer("c1", order: 1)
         let firstOfTick = membership.share(joinOf: ada)
         let second = membership.share(joinOf: Self.peer("c2", order: 2))
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func otherNodesPeersTakeTheNextJoinOrders() {
-        var membership = RoomMembership(announcementByteRate: nil, now: 0)
+        let membership = RoomMembership(announcementByteRate: nil, now: 0)
         let own = membership.nextJoinOrder()
         let message = NodeMembership(
             node: "n2", board: "b", reset: true, joined: [PeerName(client: "c1-n2", name: "Bo"), PeerName(client: "c2-n2", name: "Cy")])

@@ -10,7 +10,7 @@ import Testing
 
     /// A room at `durableSeq`, reading after an announcement of `announced`.
     static func reading(durableSeq: Int = 10, announced: Int = 12) -> Following {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: durableSeq)
         let action = following.announced(announced, durableSeq: durableSeq, writing: false)
         #expect(action == .read(after: durableSeq))
@@ -28,7 +28,7 @@ import Testing
     // MARK: Announcements
 
     @Test func anAnnouncementAheadOfAnIdleRoomReadsAfterItsDurableSeq() {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let action = following.announced(11, durableSeq: 10, writing: false)
         #expect(action == .read(after: 10))
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func anAnnouncementTheRoomHasReachedReadsNothing() {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let reached = following.announced(10, durableSeq: 10, writing: false)
         let older = following.announced(3, durableSeq: 10, writing: false)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aRoomWritingItsOwnBatchReadsOnlyOnceTheBatchFinished() {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let whileWriting = following.announced(15, durableSeq: 10, writing: true)
         #expect(whileWriting == .none)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func oneReadAtATime() {
-        var following = Self.reading()
+        let following = Self.reading()
         let actions = [
             following.announced(20, durableSeq: 10, writing: false),
             following.storeReconnected(durableSeq: 10, writing: false),
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aReconnectReadsEvenWithNothingAnnounced() {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let action = following.storeReconnected(durableSeq: 10, writing: false)
         #expect(action == .read(after: 10))
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func aReconnectWhileWritingWaitsForTheBatch() {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let whileWriting = following.storeReconnected(durableSeq: 10, writing: true)
         #expect(whileWriting == .none)
@@ -94,7 +94,7 @@ import Testing
     // MARK: Pages
 
     @Test func aFullPageReadsTheNextOneAfterWhereItGot() {
-        var following = Self.reading(durableSeq: 0, announced: 1_000)
+        let following = Self.reading(durableSeq: 0, announced: 1_000)
         let full = following.pageRead(count: 512, pageSize: 512, durableSeq: 512)
         #expect(full == .read(after: 512))
         #expect(following.isReading)
@@ -106,7 +106,7 @@ import Testing
 
     @Test func aShortPageSettlesWhatWasAnnouncedBeforeTheRead() {
         // Announced 12, the store had 11 only (a reconnect's guess, say): the read is the truth.
-        var following = Self.reading(durableSeq: 10, announced: 12)
+        let following = Self.reading(durableSeq: 10, announced: 12)
         let page = following.pageRead(count: 1, pageSize: 512, durableSeq: 11)
         #expect(page == .none)
         #expect(following.announcedSeq == 11)
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func anAnnouncementDuringTheReadReadsAgainAfterIt() {
-        var following = Self.reading(durableSeq: 10, announced: 12)
+        let following = Self.reading(durableSeq: 10, announced: 12)
         let during = following.announced(14, durableSeq: 10, writing: false)
         let page = following.pageRead(count: 2, pageSize: 512, durableSeq: 12)
         #expect(during == .none && page == .none)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func anAnnouncementDuringAFullPageIsSettledByTheNextPage() {
-        var following = Self.reading(durableSeq: 0, announced: 600)
+        let following = Self.reading(durableSeq: 0, announced: 600)
         let during = following.announced(700, durableSeq: 0, writing: false)
         // The next page is asked for after the announcement of 700: it covers it.
         let full = following.pageRead(count: 512, pageSize: 512, durableSeq: 512)
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func aFailedReadSettlesNothingAndIsNotRetriedUntilTheNextEvent() {
-        var following = Self.reading(durableSeq: 10, announced: 12)
+        let following = Self.reading(durableSeq: 10, announced: 12)
         // The room does not ask readAgainIfBehind after a failure.
         let waited = following.finishReading()
         #expect(waited.isEmpty)
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func aReloadSettlesEverythingAtTheReloadedSeq() {
-        var following = Self.reading(durableSeq: 10, announced: 900)
+        let following = Self.reading(durableSeq: 10, announced: 900)
         following.loaded(seq: 950)
         following.reloaded(seq: 950)
         let waited = following.finishReading()
@@ -162,7 +162,7 @@ import Testing
     // MARK: Work that waits
 
     @Test func workForASeqTheRoomHasRunsNow() throws {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let admission = following.admit("resume at 10", reaching: 10, durableSeq: 10, writing: false)
         #expect(try #require(Self.work(of: admission)) == "resume at 10")
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func workForALaterSeqWaitsForTheReadItStarts() throws {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let first = following.admit("resume at 15", reaching: 15, durableSeq: 10, writing: false)
         #expect(try #require(Self.action(of: first)) == .read(after: 10))
@@ -187,7 +187,7 @@ import Testing
     }
 
     @Test func workAdmittedWhileWritingIsReadForWhenTheBatchFinishes() throws {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let admission = following.admit("api read", reaching: 11, durableSeq: 10, writing: true)
         #expect(try #require(Self.action(of: admission)) == .none)
@@ -202,7 +202,7 @@ import Testing
     // MARK: Conflicts
 
     @Test func aConflictReadsAndRedoesTheUndoneOperationsBeforeWhatWaited() throws {
-        var following = Following()
+        let following = Following()
         following.loaded(seq: 10)
         let admission = following.admit("resume at 13", reaching: 13, durableSeq: 10, writing: true)
         #expect(try #require(Self.action(of: admission)) == .none)
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func aConflictDuringAReadLeavesItsOperationsToTheRoom() {
-        var following = Self.reading(durableSeq: 10, announced: 12)
+        let following = Self.reading(durableSeq: 10, announced: 12)
         let conflict = following.conflicted(at: 14, durableSeq: 10, redo: ["op a"])
         #expect(conflict == nil)
         #expect(following.announcedSeq == 14)

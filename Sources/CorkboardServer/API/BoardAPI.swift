@@ -21,24 +21,20 @@ enum BoardAPI {
         eventStreams: EventStreamSettings = EventStreamSettings(), openStreams: Meter? = nil,
         node: NodeStatus = NodeStatus(), webhooks: WebhookDeliverer? = nil
     ) {
-        var table = APIRouteTable(crossOrigin: CrossOrigin(allowedOrigins: allowedOrigins))
-        func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-            table.add(method, pattern, to: &router, handler)
-        }
-
-        route(.GET, "/api/openapi.json") { request, responder in
+        var routes = APIRouteTable(on: router, crossOrigin: CrossOrigin(allowedOrigins: allowedOrigins), hub: hub)
+        routes.add(.GET, "/api/openapi.json", .open) { request, _, responder in
             guard QueryParameters.read(request, responder) != nil else { return }
             responder.respond(.json(.ok, OpenAPIDocument.bytes))
         }
-        RevocationRoutes.add(using: route, hub: hub)
-        AdminRoutes.add(using: route, hub: hub, node: node)
-        WebhookRoutes.add(using: route, hub: hub, webhooks: webhooks)
-        ArchiveRoutes.add(using: route, hub: hub)
-        BoardRoutes.add(using: route, hub: hub)
+        RevocationRoutes.add(to: &routes, hub: hub)
+        AdminRoutes.add(to: &routes, hub: hub, node: node)
+        WebhookRoutes.add(to: &routes, webhooks: webhooks)
+        ArchiveRoutes.add(to: &routes, hub: hub)
+        BoardRoutes.add(to: &routes, hub: hub)
         BoardLogRoutes.add(
-            using: route, hub: hub, pageBytes: pageBudget(outputBound: outputBound),
+            to: &routes, hub: hub, pageBytes: pageBudget(outputBound: outputBound),
             eventStream: EventStreamRoute.handler(hub: hub, settings: eventStreams, outputBound: outputBound, openStreams: openStreams))
-        table.finish(on: &router)
+        router = routes.finish()
     }
 
     /// Bytes a page of `…/ops` may take (one event may pass it alone): a quarter of the output
@@ -60,36 +56,6 @@ enum BoardAPI {
             return { pieces.next() }
         }
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], stream: stream)
-    }
-
-    /// The role the request's `Authorization: Bearer` token grants on `board`, or nil after
-    /// answering 401 (no valid token) or 403 (a valid token without access to `board`).
-    static func authorize(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Role? {
-        authorizeHolder(request, board: board, hub: hub, responder)?.role
-    }
-
-    /// As `authorize`, with the token's holder (who an operation is by).
-    static func authorizeHolder(
-        _ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder
-    ) -> (role: Role, holder: TokenHolder)? {
-        guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return nil }
-        guard let role = holder.role(on: board) else {
-            responder.respond(.error(.forbidden, "the token is not valid for board \"\(board)\""))
-            return nil
-        }
-        return (role, holder)
-    }
-
-    /// The token of `Authorization: Bearer <token>` (`.some(nil)` without the header), or nil
-    /// after answering 400 for a header of another form.
-    static func bearerToken(_ request: HTTPRequest, _ responder: HTTPResponder) -> String?? {
-        guard let header = request.headers["Authorization"] else { return .some(nil) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            responder.respond(.error(.badRequest, "Authorization must be \"Bearer <token>\""))
-            return nil
-        }
-        return .some(String(parts[1]).trimmingOWS())
     }
 
     /// The status of an operation's answer (docs/protocol.md#8-http-api).

@@ -8,24 +8,23 @@ import HTTP
 /// answers its outcome, `GET …/ops` reads committed events in pages, `GET …/events` follows
 /// them as server-sent events (`EventStreamRoute`).
 enum BoardLogRoutes {
-    static func add(using route: APIRoute, hub: Hub, pageBytes: Int, eventStream: @escaping HTTPHandler) {
-        route(.GET, "/api/boards/{id}/ops", page(hub: hub, pageBytes: pageBytes))
-        route(.GET, "/api/boards/{id}/events", eventStream)
-        route(.POST, "/api/boards/{id}/ops", submit(hub: hub))
+    static func add(to routes: inout APIRouteTable, hub: Hub, pageBytes: Int, eventStream: @escaping APIHandler<BoardAccess>) {
+        routes.add(.GET, "/api/boards/{id}/ops", .boardMember, page(hub: hub, pageBytes: pageBytes))
+        routes.add(.GET, "/api/boards/{id}/events", .boardMember, eventStream)
+        // Any role: the resolver refuses what the role may not do (a viewer's edit), as over the WebSocket.
+        routes.add(.POST, "/api/boards/{id}/ops", .boardMember, submit(hub: hub))
     }
 
     /// Committed events after `since`, at most `limit` and about `pageBytes`, with `next`.
-    static func page(hub: Hub, pageBytes: Int) -> HTTPHandler {
-        { request, responder in
-            let board = request.pathParameters["id"] ?? ""
-            guard BoardAPI.authorize(request, board: board, hub: hub, responder) != nil else { return }
+    static func page(hub: Hub, pageBytes: Int) -> APIHandler<BoardAccess> {
+        { request, access, responder in
             let query: OpsPageQuery
             switch OpsPageQuery.parse(request.queryPairs) {
             case .success(let parsed): query = parsed
             case .failure(let error): return responder.respond(.error(.badRequest, error.message))
             }
             // One more than the page: whether it is there tells if the page is the last.
-            hub.events(board: board, since: query.since, limit: query.limit + 1) { result in
+            hub.events(board: access.board, since: query.since, limit: query.limit + 1) { result in
                 responder.respond(
                     result.map { events in
                         do {
@@ -41,16 +40,16 @@ enum BoardLogRoutes {
     }
 
     /// One operation, resolved and sequenced as a WebSocket member's, answered with its outcome.
-    static func submit(hub: Hub) -> HTTPHandler {
-        { request, responder in
+    static func submit(hub: Hub) -> APIHandler<BoardAccess> {
+        { request, access, responder in
             guard QueryParameters.read(request, responder) != nil else { return }
-            let board = request.pathParameters["id"] ?? ""
-            guard let (role, holder) = BoardAPI.authorizeHolder(request, board: board, hub: hub, responder) else { return }
             switch WireFormat.decodeClientMessage(Data(request.body)) {
             case .message(.operation(let operation)):
                 let caller = request.clientAddress ?? "local"
-                hub.submit(operation, board: board, role: role, author: holder.httpAuthor, caller: caller, bytes: request.body.count) {
-                    result in
+                hub.submit(
+                    operation, board: access.board, role: access.role, author: access.holder.httpAuthor, caller: caller,
+                    bytes: request.body.count
+                ) { result in
                     responder.respond(
                         result.map { outcome in
                             RateLimitFields.added(to: OperationAnswer.response(ServerMessage(outcome)), hub: hub, caller: caller)

@@ -11,29 +11,30 @@ enum AdminRoutes {
     /// Members listed per board in the overview (`memberCount` says how many there are).
     static let membersPerBoard = 1000
 
-    static func add(using route: APIRoute, hub: Hub, node: NodeStatus) {
+    static func add(to routes: inout APIRouteTable, hub: Hub, node: NodeStatus) {
         // Asked first by the page, so that it never makes a request it would be refused: a
         // 401 or 403 is what a browser logs as an error, and the page has to say why instead.
-        route(.GET, "/api/admin/access") { request, responder in
+        // Open: it judges the token itself, and answers 200 whatever it finds.
+        routes.add(.GET, "/api/admin/access", .open) { request, _, responder in
             guard QueryParameters.read(request, responder) != nil else { return }
             responder.respond(BoardAPI.json(.ok, access(request, hub: hub)))
         }
 
-        route(.GET, "/api/admin/overview") { request, responder in
-            guard administrator(request, hub: hub, responder), let page = ListPage.read(request, responder) else { return }
+        routes.add(.GET, "/api/admin/overview", administrator) { request, _, responder in
+            guard let page = ListPage.read(request, responder) else { return }
             hub.onlineBoards { boards in
                 responder.respond(BoardAPI.json(.ok, overview(boards, page: page, hub: hub, node: node)))
             }
         }
 
-        route(.POST, "/api/admin/drain") { request, responder in
-            guard QueryParameters.read(request, responder) != nil, administrator(request, hub: hub, responder) else { return }
+        routes.add(.POST, "/api/admin/drain", administrator) { request, _, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             node.drain(hub: hub)
             responder.respond(BoardAPI.json(.ok, node.json(hub: hub)))
         }
 
-        route(.DELETE, "/api/admin/drain") { request, responder in
-            guard QueryParameters.read(request, responder) != nil, administrator(request, hub: hub, responder) else { return }
+        routes.add(.DELETE, "/api/admin/drain", administrator) { request, _, responder in
+            guard QueryParameters.read(request, responder) != nil else { return }
             guard !node.readiness.isShuttingDown else {
                 return responder.respond(.error(.conflict, "the node is shutting down (SIGTERM): its drain cannot be taken back"))
             }
@@ -96,7 +97,7 @@ enum AdminRoutes {
         return .object(fields)
     }
 
-    private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        HTTPAuthorization.administrator(request, hub: hub, refusal: refusal, responder)
-    }
+    /// An owner of every board: the overview names every board and every person on them, and a
+    /// drain sends everyone here away.
+    private static let administrator = RouteAccess.administrator(refusal: refusal)
 }

@@ -10,11 +10,10 @@ import HTTP
 /// server (`PUT`, `?replace=true` over an existing board), the same archives `corkboard export`
 /// and `corkboard import` read and write.
 enum ArchiveRoutes {
-    static func add(using route: APIRoute, hub: Hub) {
-        route(.GET, "/api/boards/{id}/archive") { request, responder in
-            let board = request.pathParameters["id"] ?? ""
-            guard let history = flag("history", of: request, responder), owner(request, board: board, hub: hub, responder) else { return }
-            hub.archive(board: board, history: history) { result in
+    static func add(to routes: inout APIRouteTable, hub: Hub) {
+        routes.add(.GET, "/api/boards/{id}/archive", owner) { request, access, responder in
+            guard let history = flag("history", of: request, responder) else { return }
+            hub.archive(board: access.board, history: history) { result in
                 responder.respond(
                     result.map { archive in
                         do {
@@ -26,9 +25,9 @@ enum ArchiveRoutes {
             }
         }
 
-        route(.PUT, "/api/boards/{id}/archive") { request, responder in
-            let board = request.pathParameters["id"] ?? ""
-            guard let replacing = flag("replace", of: request, responder), owner(request, board: board, hub: hub, responder) else { return }
+        routes.add(.PUT, "/api/boards/{id}/archive", owner) { request, access, responder in
+            let board = access.board
+            guard let replacing = flag("replace", of: request, responder) else { return }
             let archive: BoardArchive
             do throws(ArchiveDecodingError) {
                 archive = try BoardArchive.decode(Data(request.body))
@@ -85,14 +84,6 @@ enum ArchiveRoutes {
         }
     }
 
-    /// Whether the request's token is an owner's of `board`, after answering 401 (no valid
-    /// token) or 403 (another role, or no access to the board) when it is not.
-    private static func owner(_ request: HTTPRequest, board: String, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        guard let role = BoardAPI.authorize(request, board: board, hub: hub, responder) else { return false }
-        guard role.canLock else {
-            responder.respond(.error(.forbidden, "only an owner of the board may export or import it"))
-            return false
-        }
-        return true
-    }
+    /// An owner of the board: an archive is all of it, and an import replaces it.
+    private static let owner = RouteAccess.boardOwner(refusal: "only an owner of the board may export or import it")
 }

@@ -24,20 +24,20 @@ enum OperationsRoutes {
                 }
             }
         }
-        router.add(.GET, "/metrics") { request, responder in
-            // Figures of every board: open in open mode, otherwise for a token allowed to read them.
-            guard let holder = HTTPAuthorization.holder(request, hub: hub, responder) else { return }
-            guard holder.mayReadMetrics else {
-                return responder.respond(.error(.forbidden, "/metrics needs a token of an owner of every board, or one with \"metrics\": true"))
-            }
-            // A store that does not answer keeps the last count; the scrape still succeeds.
-            StoreProbe.countBoards(hub: hub) { result in
-                if case .success(let count) = result { metrics.recordStoredBoards(count) }
-                var response = HTTPResponse(status: .ok, body: metrics.render(traffic: traffic))
-                response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                responder.respond(response)
-            }
-        }
+        // Figures of every board: open in open mode, otherwise for a token allowed to read them.
+        // Not an `/api` route (no CORS), but its access is declared as theirs is.
+        let metricsReader = RouteAccess.metricsReader(refusal: "/metrics needs a token of an owner of every board, or one with \"metrics\": true")
+        router.add(
+            .GET, "/metrics",
+            metricsReader.guarding(hub: hub) { _, _, responder in
+                // A store that does not answer keeps the last count; the scrape still succeeds.
+                StoreProbe.countBoards(hub: hub) { result in
+                    if case .success(let count) = result { metrics.recordStoredBoards(count) }
+                    var response = HTTPResponse(status: .ok, body: metrics.render(traffic: traffic))
+                    response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                    responder.respond(response)
+                }
+            })
     }
 
     /// 503 `{"status":"unavailable","reason":"…"}`, with the `error` and `message` every error

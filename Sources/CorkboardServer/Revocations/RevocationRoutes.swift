@@ -10,10 +10,9 @@ import HTTP
 /// sharing the store refuses the tokens, and the members holding them are disconnected on
 /// every node at once.
 enum RevocationRoutes {
-    static func add(using route: APIRoute, hub: Hub) {
-        route(.GET, "/api/revocations") { request, responder in
+    static func add(to routes: inout APIRouteTable, hub: Hub) {
+        routes.add(.GET, "/api/revocations", administrator) { request, _, responder in
             guard let page = ListPage.read(request, responder) else { return }
-            guard administrator(request, hub: hub, responder) else { return }
             hub.listRevocations { result in
                 responder.respond(
                     result.map { revocations in
@@ -26,9 +25,8 @@ enum RevocationRoutes {
             }
         }
 
-        route(.POST, "/api/revocations") { request, responder in
+        routes.add(.POST, "/api/revocations", administrator) { request, _, responder in
             guard QueryParameters.read(request, responder) != nil else { return }
-            guard administrator(request, hub: hub, responder) else { return }
             let now = Date()
             let revocation: TokenRevocation
             do {
@@ -42,8 +40,7 @@ enum RevocationRoutes {
             hub.revoke(revocation) { result in responder.respond(result.map { BoardAPI.json(.created, RevocationEntry.json(revocation)) }) }
         }
 
-        route(.DELETE, "/api/revocations") { request, responder in
-            guard administrator(request, hub: hub, responder) else { return }
+        routes.add(.DELETE, "/api/revocations", administrator) { request, _, responder in
             guard let parameters = QueryParameters.read(request, accepting: ["sub", "jti"], responder) else { return }
             guard parameters.count == 1, let (kind, value) = parameters.first, let target = TokenRevocation.target(kind: kind, value: value) else {
                 return responder.respond(.error(.badRequest, "name the revocation to take back: ?sub=USER or ?jti=TOKEN_ID"))
@@ -58,9 +55,6 @@ enum RevocationRoutes {
         }
     }
 
-    /// Whether the request's token is an owner's of every board (as `/metrics`' is), after
-    /// answering 401 or 403 when it is not.
-    private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        HTTPAuthorization.administrator(request, hub: hub, refusal: "only an owner of every board (\"boards\": \"*\") may revoke tokens", responder)
-    }
+    /// An owner of every board (as for `/metrics`): a revocation reaches every board's members.
+    private static let administrator = RouteAccess.administrator(refusal: "only an owner of every board (\"boards\": \"*\") may revoke tokens")
 }

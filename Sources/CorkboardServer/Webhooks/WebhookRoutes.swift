@@ -12,9 +12,9 @@ import Synchronization
 /// them); those of the webhooks file are listed too, marked `"source":"file"`, and are changed
 /// only in the file (a `DELETE` of one answers 409).
 enum WebhookRoutes {
-    static func add(using route: APIRoute, hub: Hub, webhooks: WebhookDeliverer?) {
-        route(.GET, "/api/webhooks") { request, responder in
-            guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
+    static func add(to routes: inout APIRouteTable, webhooks: WebhookDeliverer?) {
+        routes.add(.GET, "/api/webhooks", administrator) { request, _, responder in
+            guard let webhooks = available(webhooks, responder) else { return }
             guard let page = ListPage.read(request, responder) else { return }
             endpoints(webhooks, responder) { endpoints in
                 let shown = page.slice(endpoints) { $0.id }
@@ -24,8 +24,8 @@ enum WebhookRoutes {
             }
         }
 
-        route(.GET, "/api/webhooks/{id}") { request, responder in
-            guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
+        routes.add(.GET, "/api/webhooks/{id}", administrator) { request, _, responder in
+            guard let webhooks = available(webhooks, responder) else { return }
             guard QueryParameters.read(request, responder) != nil else { return }
             let id = request.pathParameters["id"] ?? ""
             endpoints(webhooks, responder) { endpoints in
@@ -36,8 +36,8 @@ enum WebhookRoutes {
             }
         }
 
-        route(.POST, "/api/webhooks") { request, responder in
-            guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
+        routes.add(.POST, "/api/webhooks", administrator) { request, _, responder in
+            guard let webhooks = available(webhooks, responder) else { return }
             guard QueryParameters.read(request, responder) != nil else { return }
             let fields: WebhookEntry.Fields
             do {
@@ -66,8 +66,8 @@ enum WebhookRoutes {
             }
         }
 
-        route(.DELETE, "/api/webhooks/{id}") { request, responder in
-            guard administrator(request, hub: hub, responder), let webhooks = available(webhooks, responder) else { return }
+        routes.add(.DELETE, "/api/webhooks/{id}", administrator) { request, _, responder in
+            guard let webhooks = available(webhooks, responder) else { return }
             guard QueryParameters.read(request, responder) != nil else { return }
             let id = request.pathParameters["id"] ?? ""
             if webhooks.fileEndpoints.withLock({ $0.contains { $0.id == id } }) {
@@ -137,12 +137,8 @@ enum WebhookRoutes {
         return webhooks
     }
 
-    /// Whether the request's token is an owner's of every board: an endpoint receives the events
-    /// of every board it names.
-    private static func administrator(_ request: HTTPRequest, hub: Hub, _ responder: HTTPResponder) -> Bool {
-        HTTPAuthorization.administrator(
-            request, hub: hub, refusal: "only an owner of every board (\"boards\": \"*\") may manage webhooks", responder)
-    }
+    /// An owner of every board: an endpoint receives the events of every board it names.
+    private static let administrator = RouteAccess.administrator(refusal: "only an owner of every board (\"boards\": \"*\") may manage webhooks")
 }
 
 extension Result {
