@@ -76,6 +76,9 @@ trap 'stop_server; rm -rf "$scratch"' EXIT
 start_server() {
     rm -rf "$scratch/data"
     local log="$scratch/server.log"
+    # Emptied here, not by the background job's redirection: the loop below could otherwise
+    # read the previous server's "listening" line (and port) before that job truncates it.
+    : >"$log"
     # shellcheck disable=SC2046
     $(server_command "$1" "$2") >"$log" 2>&1 &
     server_pid=$!
