@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # corkboard-sqlite: Corkboard on its embedded store at default durability, for `ops` only.
-SERVERS=${SERVERS:-"corkboard corkboard-sqlite hummingbird flyingfox node-ws"}
+SERVERS=${SERVERS:-"corkboard corkboard-sqlite hummingbird flyingfox node-ws uws"}
 SCENARIOS=${SCENARIOS:-"memory memory-deflate fanout ops echo presence"}
 MAX_CLIENTS=${MAX_CLIENTS:-10000}
 STEP=${STEP:-500}
@@ -34,12 +34,16 @@ swift build -c release --product corkboard >/dev/null
 swift build -c release --product corkboard-bench >/dev/null
 corkboard="$(swift build -c release --show-bin-path)/corkboard"
 bench="$(swift build -c release --show-bin-path)/corkboard-bench"
-case " $SERVERS " in
-*" hummingbird "*|*" flyingfox "*|*" node-ws "*)
-    echo "== building the peers (release)"
-    bench/peers/build.sh >/dev/null
-    peers="$(swift build -c release --package-path bench/peers --show-bin-path)" ;;
-esac
+peer_kinds=""
+case " $SERVERS " in *" hummingbird "*|*" flyingfox "*) peer_kinds="swift" ;; esac
+case " $SERVERS " in *" node-ws "*) peer_kinds="$peer_kinds node" ;; esac
+case " $SERVERS " in *" uws "*) peer_kinds="$peer_kinds uws" ;; esac
+if [ -n "$peer_kinds" ]; then
+    echo "== building the peers:$peer_kinds (release)"
+    # shellcheck disable=SC2086
+    bench/peers/build.sh $peer_kinds >/dev/null
+    case " $peer_kinds " in *" swift "*) peers="$(swift build -c release --package-path bench/peers --show-bin-path)" ;; esac
+fi
 
 server_command() { # server scenario
     case "$1" in
@@ -51,6 +55,7 @@ server_command() { # server scenario
     hummingbird) echo "$peers/hummingbird-peer --port 0" ;;
     flyingfox)   echo "$peers/flyingfox-peer --port 0" ;;
     node-ws)     echo "node $root/bench/peers/node/server.js --port 0" ;;
+    uws)         echo "env PYTHONPATH=$root/bench/peers/.venv/uws python3 $root/bench/peers/uws/server.py --port 0" ;;
     *) echo "unknown server $1" >&2; exit 64 ;;
     esac
 }
@@ -71,6 +76,9 @@ trap 'stop_server; rm -rf "$scratch"' EXIT
 start_server() {
     rm -rf "$scratch/data"
     local log="$scratch/server.log"
+    # Emptied here, not by the background job's redirection: the loop below could otherwise
+    # read the previous server's "listening" line (and port) before that job truncates it.
+    : >"$log"
     # shellcheck disable=SC2046
     $(server_command "$1" "$2") >"$log" 2>&1 &
     server_pid=$!

@@ -22,12 +22,19 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Ciphertext encoded ahead of the socket: a large send is encoded as the socket drains.
     static let encodeAhead = 256 * 1024
 
-    private var machine: ConnectionStateMachine
-    private var handler: ConnectionHandler?
-    private var output = OutputQueue()
+    // The state every send and flush reads and writes is `@exclusivity(unchecked)`: Swift
+    // cannot prove that a class's stored properties are never accessed overlapping, so it
+    // checks each access at run time (swift_beginAccess, a thread-local access set), which
+    // callgrind put at a quarter of the server's own instructions per fan-out delivery
+    // (docs/benchmarks.md, "Where the CPU goes"). These properties are confined to
+    // `loop.queue` (see above), so no two threads touch them, and no method here holds an
+    // access to one of them across a call that could reach the same property.
+    @exclusivity(unchecked) private var machine: ConnectionStateMachine
+    @exclusivity(unchecked) private var handler: ConnectionHandler?
+    @exclusivity(unchecked) private var output = OutputQueue()
     /// What was sent and not yet encoded by the filter (unused without one).
-    private var plaintext = PlaintextQueue()
-    private var flushScheduled = false
+    @exclusivity(unchecked) private var plaintext = PlaintextQueue()
+    @exclusivity(unchecked) private var flushScheduled = false
     private let readSource: DispatchSourceRead
     /// Made the first time a write would block: most connections never fill their socket
     /// buffer, and a source (with its handlers) is a good part of an idle connection's memory.
@@ -35,13 +42,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Whether the sources are suspended now (Dispatch counts suspensions, and an over-resumed
     /// source is a crash): reading until `start`, writing while there is no write source or
     /// the socket takes output.
-    private var readSuspended = true
-    private var writeSuspended = true
+    @exclusivity(unchecked) private var readSuspended = true
+    @exclusivity(unchecked) private var writeSuspended = true
     /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
     private var pendingCancels = 1
     private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
-    private var written = 0
+    @exclusivity(unchecked) private var written = 0
     private var onClose: [@Sendable (CloseReason) -> Void] = []
 
     public init(

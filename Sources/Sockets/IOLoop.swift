@@ -17,8 +17,10 @@ public final class IOLoop: Sendable {
     /// Connections with output queued in this turn of the loop. Flushed together: at the end
     /// of the read handler that produced the output, or in one queued block for output from
     /// elsewhere (a broadcast), so many sends cost one dispatch, not one each. Only touched on `queue`.
-    nonisolated(unsafe) private var pendingFlush: [Connection] = []
-    nonisolated(unsafe) private var flushScheduled = false
+    /// (`@exclusivity(unchecked)`: appended to for every send, and only ever on `queue`, where
+    /// no access to it spans a call; see `Connection`'s state.)
+    @exclusivity(unchecked) nonisolated(unsafe) private var pendingFlush: [Connection] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var flushScheduled = false
     /// Work handed over from other threads by `execute`, and whether a block to run it is queued.
     private let inbox = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
     /// Periodic checks of the objects on this loop (`startTicking`).

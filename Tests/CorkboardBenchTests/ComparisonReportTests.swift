@@ -45,6 +45,21 @@ import Testing
         #expect(goals.contains { $0.contains("**met**") && $0.contains("0.8× uWebSockets") })
         #expect(goals.contains { $0.contains("**not met**") && $0.contains("2× hummingbird") })
         #expect(goals.contains { $0.contains("**met**") && $0.contains("4 KiB") })
+        #expect(goals.contains { $0.contains("0.8× uWebSockets") && $0.contains("not run here") })
+    }
+
+    @Test func aRunWithTheUWebSocketsPeerMeasuresTheGoalAgainstIt() {
+        let uws = BenchRecord(
+            server: "uws", scenario: "fanout", figures: ["capacity": 7_000, "limit_ms": 250],
+            steps: (1...14).map { step($0 * 500, p95: Double($0) * 15) })
+        let report = ComparisonReport(records: records + [uws])
+        #expect(report.servers == ["corkboard", "hummingbird", "uws"])
+        #expect(report.markdown(title: "T", machine: "m").contains("| uws | 7000 |"))
+        // 5,000 is below 0.8 × 7,000 = 5,600: the measured peer decides, not the 6,000.
+        let goal = report.goals().first { $0.contains("0.8× uWebSockets") }
+        #expect(goal?.contains("**not met**") == true)
+        #expect(goal?.contains("the uws peer, this run") == true)
+        #expect(goal?.contains("5600") == true)
     }
 
     @Test func theEmbeddedStoreHasATableOfItsOwnAndIsNoPeer() {

@@ -190,4 +190,35 @@ final class WebSocketTestServer {
             #expect(try client.receiveText() == #"{"type":"committed","seq":1}"#)
         }
     }
+
+    /// The server's two loops each get one hop per broadcast (grouped by loop index), and a
+    /// hop keeps its loop's order: every member gets every broadcast once, in the order sent,
+    /// whichever loop it is on, also when a broadcast goes to one loop's members alone.
+    @Test func broadcastsOverTwoLoopsArriveOnceAndInOrder() throws {
+        let server = try WebSocketTestServer()
+        let clients = try (0..<20).map { _ in try WebSocketTestClient(port: server.port) }
+        #expect(eventually { server.handler.openSockets.count == 20 })
+        let sockets = server.handler.openSockets
+        #expect(Set(sockets.map(\.connection.loop.index)).count == 2)
+        let firstLoop = sockets.filter { $0.connection.loop.index == sockets[0].connection.loop.index }
+        for seq in 1...30 {
+            // Every fifth broadcast goes to the first loop's members alone (the one-loop path).
+            let to = seq % 5 == 0 ? firstLoop : sockets
+            WebSocketConnection.send(WebSocketBroadcast(text: "\(seq)"), to: to)
+        }
+        // Which client is on which loop is not known here: each gets one of the two orders.
+        let all = (1...30).map { "\($0)" }
+        let withoutFirstLoopOnly = (1...30).filter { $0 % 5 != 0 }.map { "\($0)" }
+        var onFirstLoop = 0
+        for client in clients {
+            var received: [String] = []
+            for _ in withoutFirstLoopOnly { received.append(try #require(try client.receiveText())) }
+            if received == withoutFirstLoopOnly { continue }
+            #expect(received == Array(all.prefix(received.count)))
+            for _ in received.count..<all.count { received.append(try #require(try client.receiveText())) }
+            #expect(received == all)
+            onFirstLoop += 1
+        }
+        #expect(onFirstLoop == firstLoop.count)
+    }
 }

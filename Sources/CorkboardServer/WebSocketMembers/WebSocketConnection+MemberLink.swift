@@ -11,7 +11,7 @@ extension WebSocketConnection: MemberLink {
     /// Framed once (`WebSocketBroadcast`), then handed to each loop once for all its sockets.
     public static func broadcast(text: String, to links: [any MemberLink]) {
         // The hub hands a type its own links only.
-        WebSocketConnection.send(WebSocketBroadcast(text: text), to: links.lazy.map { unsafeDowncast($0, to: WebSocketConnection.self) })
+        WebSocketConnection.send(WebSocketBroadcast(text: text), to: links.map { unsafeDowncast($0, to: WebSocketConnection.self) })
     }
 
     public var outputBound: Int { connection.limits.maxPendingOutput }
