@@ -48,6 +48,9 @@ extension Board {
             guard let index = collectionIndex(of: id) else { throw BoardError("no collection \(id)") }
             guard collections[index].items.isEmpty else { throw BoardError("collection \(id) is not empty") }
             collections.remove(at: index)
+        case .moveCollections(let sources, let before):
+            let (indices, anchor) = try columnMoveIndices(sources, before: before, in: collections.map(\.id))
+            collections.moveContiguously(indices, before: anchor)
         case .lock(let locked):
             self.locked = locked
         }

@@ -41,6 +41,10 @@ enum Effect {
     case renameBoard(previousTitle: String)
     case addCollection(key: CollectionKey, index: Int)
     case removeCollection(key: CollectionKey, index: Int, title: String)
+    /// The moved columns were at `from` (column indices, in the event's order) and now sit
+    /// contiguously from `insertionIndex`. Items keep their lists' keys: nothing positional
+    /// changes for them.
+    case moveCollections(from: [Int], insertionIndex: Int)
     case lock(previous: Bool)
 }
 

@@ -31,6 +31,7 @@ enum Footprint {
         case .renameBoard(let title): text(title)
         case .addCollection(let collection, let title, let before): text(collection) + text(title) + (before.map(text) ?? 0)
         case .removeCollection(let collection): text(collection)
+        case .moveCollections(let collections, let before): ids(collections) + (before.map(text) ?? 0)
         case .lock: fieldOverhead
         }
     }
@@ -43,6 +44,7 @@ enum Footprint {
         case .renameCollection(_, let previousTitle), .renameBoard(let previousTitle): text(previousTitle)
         case .removeCollection(_, _, let title): text(title)
         case .insert(_, _, _, let lists): fieldOverhead * (1 + lists.count)
+        case .moveCollections(let from, _): (1 + from.count) * fieldOverhead
         case .updateFolder, .addCollection, .lock: fieldOverhead
         }
     }

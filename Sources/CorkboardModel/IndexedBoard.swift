@@ -200,6 +200,14 @@ struct IndexedBoard {
             columnCount -= 1
             reindexCollections()
             return .removeCollection(key: removed.key, index: index, title: removed.title)
+        case .moveCollections(let sources, let before):
+            // The columns are the first `columnCount` lists, so moving among them leaves the
+            // folders' lists where they are.
+            let (from, anchor) = try columnMoveIndices(sources, before: before, in: columns.map(\.id))
+            // The end of the columns is where the folders' lists begin, not the array's end.
+            let insertionIndex = collections.moveContiguously(from, before: anchor ?? columnCount)
+            reindexCollections()
+            return .moveCollections(from: from, insertionIndex: insertionIndex)
         case .lock(let newValue):
             let previous = locked
             locked = newValue
@@ -348,6 +356,9 @@ struct IndexedBoard {
         case (.removeCollection(let key, let index, let title), .removeCollection(let collectionID)):
             collections.insert(IndexedCollection(key: key, id: collectionID, title: title, order: []), at: index)
             columnCount += 1
+            reindexCollections()
+        case (.moveCollections(let from, let insertionIndex), _):
+            collections.unmoveContiguously(from: from, insertionIndex: insertionIndex)
             reindexCollections()
         case (.lock(let previous), _):
             locked = previous

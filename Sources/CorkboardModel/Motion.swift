@@ -40,7 +40,7 @@ extension Motion {
             (kind, key) = (.addCollection, added)
         case .removeCollection(let removed, _, _):
             (kind, key) = (.removeCollection, removed)
-        case .updateItem, .updateFolder, .renameCollection, .renameBoard, .lock:
+        case .updateItem, .updateFolder, .renameCollection, .renameBoard, .moveCollections, .lock:
             break
         }
     }

@@ -35,6 +35,7 @@ extension BoardEngine {
         let base = try checkedBaseSeq(request)
         try validateFields(operation)
         var offsetsMove: AnchorMove?
+        var columnMove: ColumnMove?
         switch operation {
         case .moveByOffsets(let collection, let fromOffsets, let toOffset, let toCollection):
             offsetsMove = try readOffsets(
@@ -48,6 +49,11 @@ extension BoardEngine {
             if let folder = items.first(where: { $0.folder != nil && current.key(of: $0.id) != nil }) {
                 throw .invalid("folder \(folder.id) would have the id of a collection")
             }
+        case .moveCollections(let collections, let before):
+            try checkNamesColumns(collections, before: before)
+            columnMove = ColumnMove(collections: collections, anchor: before, adjusted: false)
+        case .moveCollectionsByOffsets(let fromOffsets, let toOffset):
+            columnMove = try readColumnOffsets(fromOffsets: fromOffsets, toOffset: toOffset, asOf: base!)
         case .addCollection(let collection, _, _):
             if current.key(of: collection) != nil { throw .invalid("collection \(collection) already exists") }
         case .renameCollection(let collection, _), .removeCollection(let collection):
@@ -83,6 +89,8 @@ extension BoardEngine {
             return try resolveMove(move, base: base!, client: client, leases: leases)
         case .moveByOffsets:
             return try resolveMove(offsetsMove!, base: base!, client: client, leases: leases)
+        case .moveCollections, .moveCollectionsByOffsets:
+            return try resolveColumnMove(columnMove!, base: base!)
         case .insert(let items, let destination):
             guard let target = current.collectionIndex(of: destination.collection) else {
                 throw .gone("collection \(destination.collection) no longer exists")
@@ -181,6 +189,12 @@ extension BoardEngine {
             if let before { try checkID(before, "before") }
         case .removeCollection(let collection):
             try checkID(collection, "collection")
+        case .moveCollections(let collections, let before):
+            guard !collections.isEmpty else { throw .invalid("a collection move needs at least one collection") }
+            for collection in collections { try checkID(collection, "collection") }
+            if let before { try checkID(before, "before") }
+        case .moveCollectionsByOffsets(let fromOffsets, _):
+            guard !fromOffsets.isEmpty else { throw .invalid("a collection move needs at least one offset") }
         case .lock:
             break
         }
@@ -325,7 +339,8 @@ extension BoardEngine {
         case .removeCollection(let collection): .removeCollection(collection: collection)
         case .renameBoard(let title): .renameBoard(title: title)
         case .lock(let locked): .lock(locked: locked)
-        case .moveByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
+        case .moveCollections(let collections, let before): .moveCollections(collections: collections, before: before)
+        case .moveByOffsets, .moveCollectionsByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
         }
     }
 

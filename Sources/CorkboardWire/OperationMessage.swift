@@ -42,6 +42,10 @@ extension OperationRequest {
                 before: try fields.optionalString("before"))
         case "collection.remove":
             operation = .removeCollection(collection: try fields.string("collection"))
+        case "collection.move" where fields.has("fromOffsets"):
+            operation = .moveCollectionsByOffsets(fromOffsets: try fields.ints("fromOffsets"), toOffset: try fields.int("toOffset"))
+        case "collection.move":
+            operation = .moveCollections(collections: try fields.strings("collections"), before: try fields.optionalString("before"))
         case "lock":
             operation = .lock(locked: try fields.bool("locked"))
         default:
@@ -120,6 +124,14 @@ extension OperationRequest {
         case .removeCollection(let collection):
             object["type"] = "collection.remove"
             object["collection"] = .string(collection)
+        case .moveCollections(let collections, let before):
+            object["type"] = "collection.move"
+            object["collections"] = .array(collections.map(JSONValue.string))
+            object["before"] = before.map(JSONValue.string) ?? .null
+        case .moveCollectionsByOffsets(let fromOffsets, let toOffset):
+            object["type"] = "collection.move"
+            object["fromOffsets"] = .array(fromOffsets.map { .number(Double($0)) })
+            object["toOffset"] = .number(Double(toOffset))
         case .lock(let locked):
             object["type"] = "lock"
             object["locked"] = .bool(locked)

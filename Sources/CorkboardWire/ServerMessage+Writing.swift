@@ -194,6 +194,11 @@ extension JSONWriter {
         case .removeCollection(let collection):
             key("collection")
             string(collection)
+        case .moveCollections(let collections, let before):
+            key("before")
+            optionalString(before)
+            key("collections")
+            strings(collections)
         case .lock(let locked):
             key("locked")
             bool(locked)

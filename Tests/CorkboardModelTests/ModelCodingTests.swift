@@ -34,6 +34,8 @@ import Testing
             #"{"before":null,"collection":{"id":"later","title":"Later"},"type":"collection.add"}"#
         ),
         (.removeCollection(collection: "later"), #"{"collection":"later","type":"collection.remove"}"#),
+        (.moveCollections(collections: ["done", "later"], before: "todo"), #"{"before":"todo","collections":["done","later"],"type":"collection.move"}"#),
+        (.moveCollections(collections: ["done"], before: nil), #"{"before":null,"collections":["done"],"type":"collection.move"}"#),
         (.lock(locked: true), #"{"locked":true,"type":"lock"}"#),
     ])
     func operationsHaveTheSpecsShape(operation: BoardOperation, json: String) throws {

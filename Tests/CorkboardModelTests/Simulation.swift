@@ -103,7 +103,19 @@ struct Simulation {
         switch roll {
         case 0..<35:
             return OperationRequest(opId: opId, baseSeq: base, .move(sources: someItems(), destination: someDestination()))
-        case 35..<65:
+        case 58..<65:
+            // Columns reordered while others move items into, out of and between them.
+            if Bool.random(using: &random) {
+                var moved = (0..<Int.random(in: 1...2, using: &random)).map { _ in collections.randomElement(using: &random)!.id }
+                if Int.random(in: 0..<8, using: &random) == 0 { moved.append("ghost") }
+                let before = Int.random(in: 0..<4, using: &random) == 0 ? nil : collections.randomElement(using: &random)!.id
+                return OperationRequest(opId: opId, baseSeq: base, .moveCollections(collections: moved, before: before))
+            }
+            let offsets = (0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 0..<collections.count, using: &random) }
+            return OperationRequest(
+                opId: opId, baseSeq: base,
+                .moveCollectionsByOffsets(fromOffsets: offsets, toOffset: Int.random(in: 0...collections.count, using: &random)))
+        case 35..<58:
             guard let source = lists.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { break }
             let target = lists.randomElement(using: &random)!
             let offsets = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<source.items.count, using: &random) }

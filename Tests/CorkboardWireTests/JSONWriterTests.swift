@@ -40,6 +40,8 @@ import Testing
         .addCollection(collection: "later", title: "Later", before: "done"),
         .addCollection(collection: "last", title: "Last", before: nil),
         .removeCollection(collection: "later"),
+        .moveCollections(collections: ["done", awkward], before: "todo"),
+        .moveCollections(collections: ["todo"], before: nil),
         .lock(locked: true),
     ]
 

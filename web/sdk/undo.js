@@ -22,6 +22,7 @@
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
  *   | { type: "collection.remove", collection: string }
+ *   | { type: "collection.move", collections: string[], before?: string | null }
  *   | { type: "lock", locked: boolean }} UndoOperation
  */
 /**
@@ -39,7 +40,8 @@
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
- *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }} UndoStep
+ *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }
+ *   | { kind: "place-columns", columns: (ColumnPlace & { id: string })[] }} UndoStep
  */
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or
@@ -107,6 +109,14 @@ export function stepFor(board, ops) {
       if (first.label !== undefined) step.label = found.label;
       if (first.data !== undefined) step.data = found.data === undefined ? null : structuredClone(found.data);
       return step;
+    }
+    case "collection.move": {
+      // The moved columns in their old board order, each with its place among the others.
+      const moved = new Set(ops.flatMap((op) => (op.type === "collection.move" ? op.collections : [])));
+      const ids = board.collections.map((c) => c.id);
+      const rest = ids.filter((id) => !moved.has(id));
+      const columns = ids.flatMap((id, index) => (moved.has(id) ? [{ id, ...placeAmong(ids, index, moved, rest) }] : []));
+      return columns.length > 0 ? { kind: "place-columns", columns } : null;
     }
     case "collection.add": {
       const items = ops.flatMap((op) => (op.type === "insert" && op.destination.collection === first.collection.id ? op.items.map((i) => i.id) : []));
@@ -196,6 +206,24 @@ export function resolveStep(step, board) {
       const ops = [{ type: "collection.add", collection: { ...step.column }, before }];
       if (items.length > 0) ops.push({ type: "insert", items, destination: { collection: step.column.id, before: null } });
       return { ops };
+    }
+    case "place-columns": {
+      const ids = board.collections.map((c) => c.id);
+      const present = step.columns.filter((column) => ids.includes(column.id));
+      if (present.length === 0) return refused("gone", step.columns.length === 1 ? "That column no longer exists." : "Those columns no longer exist.");
+      // The place rule over the columns without those going back; those landing at the same
+      // spot go in one operation, in their old order.
+      const leaving = new Set(present.map((column) => column.id));
+      const rest = ids.filter((id) => !leaving.has(id));
+      /** @type {{ before: string | null, collections: string[] }[]} */
+      const groups = [];
+      for (const column of present) {
+        const before = anchorFor(rest, column);
+        const group = groups.find((g) => g.before === before);
+        if (group) group.collections.push(column.id);
+        else groups.push({ before, collections: [column.id] });
+      }
+      return { ops: groups.map(({ before, collections }) => ({ type: "collection.move", collections, before })) };
     }
     default:
       return refused("gone", "That step cannot be undone.");

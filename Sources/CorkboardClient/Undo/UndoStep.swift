@@ -20,6 +20,14 @@ public enum UndoStep: Sendable, Hashable {
     case dropColumn(collection: CollectionID, items: [ItemID])
     /// Add a removed collection again where it was, with the items it held.
     case restoreColumn(id: CollectionID, title: String, place: UndoPlace, items: [Item])
+    /// Put moved columns back where they were, each with its place among the columns.
+    case placeColumns([PlacedColumn])
+
+    /// A column and where it was among the columns, leaving out those moved with it.
+    public struct PlacedColumn: Sendable, Hashable {
+        public var id: CollectionID
+        public var place: UndoPlace
+    }
 
     /// An item and where it was; for a deleted folder, what it held (by folder id, the
     /// folders inside it too), which comes back with it.
@@ -68,6 +76,14 @@ public enum UndoStep: Sendable, Hashable {
             return .retitle(collection: id, title: column.title)
         case .addCollection(let id, _, _):
             return .dropColumn(collection: id, items: operations.flatMap { $0.insertedItems(into: id) })
+        case .moveCollections:
+            // The moved columns in their old board order, as items of a move are taken in reading order.
+            let moved = Set(operations.flatMap(\.movedColumns))
+            let ids = board.collections.map(\.id)
+            let placed = ids.enumerated().compactMap { index, id in
+                moved.contains(id) ? PlacedColumn(id: id, place: UndoPlace(in: ids, at: index, leaving: moved)) : nil
+            }
+            return placed.isEmpty ? nil : .placeColumns(placed)
         case .removeCollection, .lock, .updateFolder, .renameBoard:
             // Locking and whether a folder takes drops are switches of their own, and the
             // board's title is the owner's to set (PATCH /api/boards/{id}): none is an edit of
@@ -130,6 +146,26 @@ public enum UndoStep: Sendable, Hashable {
             let missing = items.filter { board.item($0.id) == nil }
             let insert: [BoardOperation] = missing.isEmpty ? [] : [.insert(items: missing, destination: Destination(collection: id, before: nil))]
             return .success([.addCollection(collection: id, title: title, before: before)] + insert)
+        case .placeColumns(let placed):
+            let ids = board.collections.map(\.id)
+            let present = placed.filter { ids.contains($0.id) }
+            guard !present.isEmpty else {
+                return .failure(.gone(placed.count == 1 ? "That column no longer exists." : "Those columns no longer exist."))
+            }
+            // The place rule over the columns without those going back; those landing at the
+            // same spot go in one operation, in their old order.
+            let leaving = Set(present.map(\.id))
+            let rest = ids.filter { !leaving.contains($0) }
+            var groups: [(before: CollectionID?, columns: [CollectionID])] = []
+            for column in present {
+                let before = column.place.anchor(in: rest)
+                if let at = groups.firstIndex(where: { $0.before == before }) {
+                    groups[at].columns.append(column.id)
+                } else {
+                    groups.append((before, [column.id]))
+                }
+            }
+            return .success(groups.map { .moveCollections(collections: $0.columns, before: $0.before) })
         }
     }
 
@@ -202,6 +238,12 @@ extension BoardOperation {
     /// A move's sources (none for other operations).
     fileprivate var movedItems: [ItemID] {
         if case .move(let sources, _) = self { return sources }
+        return []
+    }
+
+    /// A collection move's columns (none for other operations).
+    fileprivate var movedColumns: [CollectionID] {
+        if case .moveCollections(let collections, _) = self { return collections }
         return []
     }
 

@@ -14,6 +14,7 @@
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
  *   | { type: "collection.remove", collection: string }
+ *   | { type: "collection.move", collections: string[], before?: string | null }
  *   | { type: "lock", locked: boolean }} UndoOperation
  */
 /**
@@ -31,7 +32,8 @@
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
- *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }} UndoStep
+ *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }
+ *   | { kind: "place-columns", columns: (ColumnPlace & { id: string })[] }} UndoStep
  */
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or
@@ -211,6 +213,10 @@ export type UndoOperation = {
     type: "collection.remove";
     collection: string;
 } | {
+    type: "collection.move";
+    collections: string[];
+    before?: string | null;
+} | {
     type: "lock";
     locked: boolean;
 };
@@ -274,6 +280,11 @@ export type UndoStep = {
     };
     place: ColumnPlace;
     items: UndoItem[];
+} | {
+    kind: "place-columns";
+    columns: (ColumnPlace & {
+        id: string;
+    })[];
 };
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or

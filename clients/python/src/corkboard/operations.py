@@ -154,6 +154,30 @@ class RemoveCollection:
 
 
 @dataclass(frozen=True)
+class MoveCollections:
+    """Columns land together, in this order, before the column `before` (None: the end). The
+    server resolves a `before` removed or moved meanwhile as it does a move's anchor (protocol §5)."""
+
+    collections: Sequence[str]
+    before: str | None = None
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": "collection.move", "collections": list(self.collections), "before": self.before}
+
+
+@dataclass(frozen=True)
+class MoveCollectionsByOffsets:
+    """A column move as Swift's `Array.move(fromOffsets:toOffset:)` says it, read against the
+    board's columns at the base seq; it commits in anchor form."""
+
+    from_offsets: Sequence[int]
+    to_offset: int
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": "collection.move", "fromOffsets": list(self.from_offsets), "toOffset": self.to_offset}
+
+
+@dataclass(frozen=True)
 class Lock:
     """Locks (or with `locked=False` unlocks) the board: an owner's operation."""
 
@@ -174,5 +198,7 @@ Operation = (
     | RenameBoard
     | AddCollection
     | RemoveCollection
+    | MoveCollections
+    | MoveCollectionsByOffsets
     | Lock
 )

@@ -42,6 +42,8 @@ def apply_operation(board: Board, op: Mapping[str, Any]) -> Board:
         _add_collection(after, op["collection"], op.get("before"))
     elif kind == "collection.remove":
         _remove_collection(after, op["collection"])
+    elif kind == "collection.move":
+        _move_collections(after, op["collections"], op.get("before"))
     elif kind == "lock":
         after["locked"] = op["locked"]
     else:
@@ -132,6 +134,19 @@ def _remove_collection(board: Board, collection_id: str) -> None:
     if at is None or columns[at]["items"]:
         raise ReplicaError(f"collection.remove: {collection_id}")
     del columns[at]
+
+
+def _move_collections(board: Board, collections: list[str], before: str | None) -> None:
+    columns = board["collections"]
+    ids = [c["id"] for c in columns]
+    if not collections or len(set(collections)) != len(collections) or any(c not in ids for c in collections):
+        raise ReplicaError(f"collection.move: {collections}")
+    if before is not None and (before not in ids or before in collections):
+        raise ReplicaError(f"collection.move: before {before}")
+    moving = [columns[ids.index(c)] for c in collections]
+    rest = [c for c in columns if c["id"] not in collections]
+    at = len(rest) if before is None else [c["id"] for c in rest].index(before)
+    board["collections"] = rest[:at] + moving + rest[at:]
 
 
 def _remove_folder_contents(board: Board, item: Item) -> None:
