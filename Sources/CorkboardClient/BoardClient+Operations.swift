@@ -110,6 +110,14 @@ extension BoardClient {
         await perform(.removeCollection(collection: collection), opId: opId)
     }
 
+    /// Moves columns (together, in this order) before the column `before`, or to the end; the
+    /// server resolves a `before` removed or moved meanwhile as it does an item move's anchor.
+    public func moveCollections(
+        _ collections: [CollectionID], before: CollectionID? = nil, opId: OperationID? = nil
+    ) async -> OperationResult {
+        await perform(.moveCollections(collections: collections, before: before), opId: opId)
+    }
+
     /// Locks or unlocks the board (owner only).
     public func setLocked(_ locked: Bool, opId: OperationID? = nil) async -> OperationResult {
         await perform(.lock(locked: locked), opId: opId)
