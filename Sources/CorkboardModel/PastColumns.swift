@@ -14,8 +14,8 @@ extension BoardEngine {
             switch (entry.effect, entry.event.op) {
             case (.addCollection(_, let index), _):
                 order.remove(at: index)
-            case (.removeCollection(_, let index, _), .removeCollection(let id)):
-                order.insert(id, at: index)
+            case (.removeCollection(_, let index, _, _, _), let op):
+                order.insert(op.removedCollection!, at: index)
             case (.moveCollections(let from, let insertionIndex), _):
                 order.unmoveContiguously(from: from, insertionIndex: insertionIndex)
             default:

@@ -17,6 +17,8 @@ public enum RequestedOperation: Sendable, Hashable {
     case renameBoard(title: String)
     case addCollection(collection: CollectionID, title: String, before: CollectionID?)
     case removeCollection(collection: CollectionID)
+    /// Remove a column with everything in it (`collection.remove` with `"withItems":true`).
+    case removeCollectionAndItems(collection: CollectionID)
     /// Move columns by anchor: `collections` land contiguously, in this order, before the
     /// column `before` (nil: the end).
     case moveCollections(collections: [CollectionID], before: CollectionID?)
@@ -32,7 +34,7 @@ public enum RequestedOperation: Sendable, Hashable {
         case .move, .moveByOffsets, .insert, .delete, .updateItem, .updateFolder, .moveCollections,
             .moveCollectionsByOffsets:
             true
-        case .renameCollection, .renameBoard, .addCollection, .removeCollection, .lock: false
+        case .renameCollection, .renameBoard, .addCollection, .removeCollection, .removeCollectionAndItems, .lock: false
         }
     }
 }

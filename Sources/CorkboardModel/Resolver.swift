@@ -56,7 +56,7 @@ extension BoardEngine {
             columnMove = try readColumnOffsets(fromOffsets: fromOffsets, toOffset: toOffset, asOf: base!)
         case .addCollection(let collection, _, _):
             if current.key(of: collection) != nil { throw .invalid("collection \(collection) already exists") }
-        case .renameCollection(let collection, _), .removeCollection(let collection):
+        case .renameCollection(let collection, _), .removeCollection(let collection), .removeCollectionAndItems(let collection):
             if let index = current.collectionIndex(of: collection), current.collections[index].isFolder {
                 throw .invalid("\(collection) is a folder: it is renamed and deleted as an item")
             }
@@ -122,6 +122,20 @@ extension BoardEngine {
             }
             guard current.collections[index].order.isEmpty else { throw .invalid("collection \(collection) is not empty") }
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
+        case .removeCollectionAndItems(let collection):
+            guard let index = current.collectionIndex(of: collection) else {
+                throw .gone("collection \(collection) no longer exists")
+            }
+            // Like a delete of what it holds: never busy, and the drags it hits are cleared.
+            var hit: [ItemID] = []
+            if !leases.holders.isEmpty {
+                for handle in current.collections[index].order {
+                    hit.append(current.itemID(handle))
+                    if current.record(handle).item.folder != nil { hit += current.contents(of: handle).items.map(current.itemID) }
+                }
+            }
+            let leaseHits = hit.compactMap { item in leases.holder(of: item).map { LeaseHit(item: item, holder: $0) } }
+            return .change(resolvedForm(operation), adjusted: false, leaseHits: leaseHits)
         case .renameBoard, .lock:
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
         }
@@ -187,7 +201,7 @@ extension BoardEngine {
             try checkID(collection, "collection")
             try checkText(title, "title")
             if let before { try checkID(before, "before") }
-        case .removeCollection(let collection):
+        case .removeCollection(let collection), .removeCollectionAndItems(let collection):
             try checkID(collection, "collection")
         case .moveCollections(let collections, let before):
             guard !collections.isEmpty else { throw .invalid("a collection move needs at least one collection") }
@@ -337,6 +351,7 @@ extension BoardEngine {
         case .addCollection(let collection, let title, let before):
             .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)
+        case .removeCollectionAndItems(let collection): .removeCollectionAndItems(collection: collection)
         case .renameBoard(let title): .renameBoard(title: title)
         case .lock(let locked): .lock(locked: locked)
         case .moveCollections(let collections, let before): .moveCollections(collections: collections, before: before)

@@ -41,7 +41,9 @@ extension OperationRequest {
                 collection: try collection.string("id"), title: try collection.string("title"),
                 before: try fields.optionalString("before"))
         case "collection.remove":
-            operation = .removeCollection(collection: try fields.string("collection"))
+            let collection = try fields.string("collection")
+            let withItems = try fields.optionalBool("withItems") ?? false
+            operation = withItems ? .removeCollectionAndItems(collection: collection) : .removeCollection(collection: collection)
         case "collection.move" where fields.has("fromOffsets"):
             operation = .moveCollectionsByOffsets(fromOffsets: try fields.ints("fromOffsets"), toOffset: try fields.int("toOffset"))
         case "collection.move":
@@ -124,6 +126,10 @@ extension OperationRequest {
         case .removeCollection(let collection):
             object["type"] = "collection.remove"
             object["collection"] = .string(collection)
+        case .removeCollectionAndItems(let collection):
+            object["type"] = "collection.remove"
+            object["collection"] = .string(collection)
+            object["withItems"] = .bool(true)
         case .moveCollections(let collections, let before):
             object["type"] = "collection.move"
             object["collections"] = .array(collections.map(JSONValue.string))

@@ -111,6 +111,26 @@ import Testing
         await watcher.close()
     }
 
+    /// A column removed with its cards is one event for everyone, and one step: undone, it comes
+    /// back in its place with its cards.
+    @Test func aColumnRemovedWithItsCardsComesBackWithThem() async throws {
+        let server = try CorkboardTestServer(demo: false)
+        try server.create(Self.board)
+        let bot = server.client(board: "undo", name: "bot")
+        let watcher = server.client(board: "undo", name: "watcher")
+        try await bot.connect()
+        try await watcher.connect()
+        #expect(await bot.removeCollection("todo").rejection == .invalid, "not empty")
+        #expect(await bot.removeCollection("todo", withItems: true).isCommitted)
+        #expect(await watcher.waitForReplica { $0.board.collections.map(\.id) == ["done"] } != nil)
+        #expect(try server.document("undo").board.allItemIDs.isEmpty)
+        #expect(await bot.undo().succeeded)
+        let back = await watcher.waitForReplica { Self.ids($0.board, "todo") == ["a", "b", "c"] }
+        #expect(back?.board == Self.board)
+        await bot.close()
+        await watcher.close()
+    }
+
     @Test func aRemovedColumnComesBackInItsPlace() async throws {
         let server = try CorkboardTestServer(demo: false)
         try server.create(Self.board)

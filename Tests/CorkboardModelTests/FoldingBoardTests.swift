@@ -125,6 +125,7 @@ enum RandomOperation {
             // Empty columns exist only when added; a removal of a full one is refused.
             let empty = board.collections.filter(\.items.isEmpty).map(\.id)
             if chance(20) { return .lock(locked: chance(50)) }
+            if chance(25) { return .removeCollectionAndItems(collection: chance(85) ? pick(columns) ?? "none" : someList()) }
             return .removeCollection(collection: (chance(60) ? pick(empty) : nil) ?? someList())
         }
     }

@@ -139,6 +139,8 @@ struct Simulation {
                 opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: collections.randomElement(using: &random)?.id))
         case 94..<96:
             let collection = collections.randomElement(using: &random)!
+            // Now and then with its items, which goes whatever it holds.
+            if Int.random(in: 0..<3, using: &random) == 0 { return OperationRequest(opId: opId, .removeCollectionAndItems(collection: collection.id)) }
             return OperationRequest(opId: opId, .removeCollection(collection: collection.id))
         case 96:
             return OperationRequest(opId: opId, .renameCollection(collection: collections.randomElement(using: &random)!.id, title: "T\(roll)"))

@@ -53,6 +53,7 @@ import Testing
         #"{"type":"update","opId":"k1","collection":"todo"}"#,
         #"{"type":"collection.add","opId":"k1","collection":"later"}"#,
         #"{"type":"collection.remove","opId":"k1"}"#,
+        #"{"type":"collection.remove","opId":"k1","collection":"later","withItems":"yes"}"#,
         #"{"type":"collection.move","opId":"k1","baseSeq":42}"#,
         #"{"type":"collection.move","opId":"k1","baseSeq":42,"collections":"todo"}"#,
         #"{"type":"collection.move","opId":"k1","baseSeq":42,"collections":["todo",7]}"#,

@@ -58,6 +58,10 @@ import Testing
             #"{"type":"collection.remove","opId":"...","collection":"later"}"#,
             .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))
         ),
+        (
+            #"{"type":"collection.remove","opId":"k3f9x-32","collection":"later","withItems":true}"#,
+            .operation(OperationRequest(opId: "k3f9x-32", .removeCollectionAndItems(collection: "later")))
+        ),
         (#"{"type":"lock","opId":"...","locked":true}"#, .operation(OperationRequest(opId: "...", .lock(locked: true)))),
         (
             #"{"type":"collection.move","opId":"k3f9x-30","baseSeq":45,"collections":["done","later"],"before":"todo"}"#,

@@ -965,9 +965,12 @@ export class LiveBoard extends LiveBoardEventTarget {
     return this.submit({ type: "update", collection: id, title });
   }
 
-  /** @param {string} id an empty collection */
-  removeCollection(id) {
-    return this.submit({ type: "collection.remove", collection: id });
+  /**
+   * @param {string} id an empty collection, or with `withItems` any: it goes with its cards
+   * @param {{ withItems?: boolean }} [options]
+   */
+  removeCollection(id, options = {}) {
+    return this.submit(options.withItems ? { type: "collection.remove", collection: id, withItems: true } : { type: "collection.remove", collection: id });
   }
 
   /**

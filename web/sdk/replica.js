@@ -42,7 +42,11 @@
  * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
 /** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
-/** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ * @typedef {{ type: "collection.remove", collection: string, withItems?: boolean }} CollectionRemoveOperation
+ */
 /**
  * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:
  * the end); a committed one names only columns that exist and a `before` that is not moved.
@@ -225,7 +229,9 @@ export function applyOperation(board, op) {
     }
     case "collection.remove": {
       const at = next.collections.findIndex((c) => c.id === op.collection);
-      if (at < 0 || next.collections[at].items.length > 0) throw new Error(`collection.remove: ${op.collection}`);
+      if (at < 0 || (next.collections[at].items.length > 0 && op.withItems !== true)) throw new Error(`collection.remove: ${op.collection}`);
+      // With its items: they go as a delete takes them, folders with what they hold.
+      for (const item of next.collections[at].items) removeFolders(next, item);
       next.collections.splice(at, 1);
       break;
     }

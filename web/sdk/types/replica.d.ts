@@ -34,7 +34,11 @@
  * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
 /** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
-/** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ * @typedef {{ type: "collection.remove", collection: string, withItems?: boolean }} CollectionRemoveOperation
+ */
 /**
  * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:
  * the end); a committed one names only columns that exist and a `before` that is not moved.
@@ -235,9 +239,14 @@ export type CollectionAddOperation = {
     };
     before?: string | null;
 };
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ */
 export type CollectionRemoveOperation = {
     type: "collection.remove";
     collection: string;
+    withItems?: boolean;
 };
 /**
  * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:

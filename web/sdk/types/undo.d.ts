@@ -13,7 +13,7 @@
  *   | { type: "update", item?: undefined, collection: string, title: string }
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
- *   | { type: "collection.remove", collection: string }
+ *   | { type: "collection.remove", collection: string, withItems?: boolean }
  *   | { type: "collection.move", collections: string[], before?: string | null }
  *   | { type: "lock", locked: boolean }} UndoOperation
  */
@@ -32,7 +32,8 @@
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
- *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }
+ *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[],
+ *       contents?: { [folderId: string]: UndoItem[] } }
  *   | { kind: "place-columns", columns: (ColumnPlace & { id: string })[] }} UndoStep
  */
 /**
@@ -212,6 +213,7 @@ export type UndoOperation = {
 } | {
     type: "collection.remove";
     collection: string;
+    withItems?: boolean;
 } | {
     type: "collection.move";
     collections: string[];
@@ -280,6 +282,9 @@ export type UndoStep = {
     };
     place: ColumnPlace;
     items: UndoItem[];
+    contents?: {
+        [folderId: string]: UndoItem[];
+    } | undefined;
 } | {
     kind: "place-columns";
     columns: (ColumnPlace & {

@@ -145,12 +145,16 @@ class AddCollection:
 
 @dataclass(frozen=True)
 class RemoveCollection:
-    """Removes an empty collection."""
+    """Removes an empty collection; with `with_items=True` any, with everything in it."""
 
     collection: str
+    with_items: bool = False
 
     def wire(self) -> dict[str, Any]:
-        return {"type": "collection.remove", "collection": self.collection}
+        message: dict[str, Any] = {"type": "collection.remove", "collection": self.collection}
+        if self.with_items:
+            message["withItems"] = True
+        return message
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def apply_operation(board: Board, op: Mapping[str, Any]) -> Board:
     elif kind == "collection.add":
         _add_collection(after, op["collection"], op.get("before"))
     elif kind == "collection.remove":
-        _remove_collection(after, op["collection"])
+        _remove_collection(after, op["collection"], op.get("withItems") is True)
     elif kind == "collection.move":
         _move_collections(after, op["collections"], op.get("before"))
     elif kind == "lock":
@@ -128,11 +128,14 @@ def _add_collection(board: Board, collection: Mapping[str, str], before: str | N
     columns.insert(at, {"id": collection["id"], "title": collection["title"], "items": []})
 
 
-def _remove_collection(board: Board, collection_id: str) -> None:
+def _remove_collection(board: Board, collection_id: str, with_items: bool) -> None:
     columns = board["collections"]
     at = next((n for n, c in enumerate(columns) if c["id"] == collection_id), None)
-    if at is None or columns[at]["items"]:
+    if at is None or (columns[at]["items"] and not with_items):
         raise ReplicaError(f"collection.remove: {collection_id}")
+    # With its items: they go as a delete takes them, folders with what they hold.
+    for item in columns[at]["items"]:
+        _remove_folder_contents(board, item)
     del columns[at]
 
 
