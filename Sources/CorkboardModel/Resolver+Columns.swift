@@ -38,9 +38,12 @@ extension BoardEngine {
     /// Rules 3, 5 and 6 for a collection move.
     func resolveColumnMove(_ move: ColumnMove, base: Int) throws(Refusal) -> Resolved {
         let columns = current.columns.map(\.id)
-        // Rule 3: drop duplicates (keeping the first) and ids that are no column now.
+        // Rule 3: drop duplicates (keeping the first) and ids that are no column now. Sets, so a
+        // message naming a hundred thousand ids costs that many lookups, not their square.
+        let present = Set(columns)
+        var seen = Set<CollectionID>()
         var survivors: [CollectionID] = []
-        for id in move.collections where !survivors.contains(id) && columns.contains(id) { survivors.append(id) }
+        for id in move.collections where present.contains(id) && seen.insert(id).inserted { survivors.append(id) }
         guard !survivors.isEmpty else { throw .gone("none of the collections to move exists any more") }
         // Rule 5.
         let (before, anchorAdjusted) = resolveColumnAnchor(move.anchor, columns: columns, sources: survivors, base: base)
