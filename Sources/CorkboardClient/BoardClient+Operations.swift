@@ -105,9 +105,18 @@ extension BoardClient {
         await perform(.addCollection(collection: collection, title: title, before: before), opId: opId)
     }
 
-    /// Removes an empty collection (one with items is rejected `invalid`).
-    public func removeCollection(_ collection: CollectionID, opId: OperationID? = nil) async -> OperationResult {
-        await perform(.removeCollection(collection: collection), opId: opId)
+    /// Removes an empty collection (one with items is rejected `invalid`), or with `withItems`
+    /// any, with everything in it (its folders' contents too), in one event.
+    public func removeCollection(_ collection: CollectionID, withItems: Bool = false, opId: OperationID? = nil) async -> OperationResult {
+        await perform(withItems ? .removeCollectionAndItems(collection: collection) : .removeCollection(collection: collection), opId: opId)
+    }
+
+    /// Moves columns (together, in this order) before the column `before`, or to the end; the
+    /// server resolves a `before` removed or moved meanwhile as it does an item move's anchor.
+    public func moveCollections(
+        _ collections: [CollectionID], before: CollectionID? = nil, opId: OperationID? = nil
+    ) async -> OperationResult {
+        await perform(.moveCollections(collections: collections, before: before), opId: opId)
     }
 
     /// Locks or unlocks the board (owner only).

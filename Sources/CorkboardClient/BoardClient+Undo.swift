@@ -64,6 +64,8 @@ extension BoardClient {
         case .renameCollection(let collection, let title): .renameCollection(collection: collection, title: title)
         case .addCollection(let collection, let title, let before): .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)
+        case .removeCollectionAndItems(let collection): .removeCollectionAndItems(collection: collection)
+        case .moveCollections(let collections, let before): .moveCollections(collections: collections, before: before)
         case .lock(let locked): .lock(locked: locked)
         case .renameBoard(let title): .renameBoard(title: title)
         }

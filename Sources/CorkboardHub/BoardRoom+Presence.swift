@@ -208,6 +208,12 @@ extension BoardRoom {
             let hit = members.filter { $0.value.drag.map { !deleted.isDisjoint(with: $0.state.items) } ?? false }
             for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }
+        // A column removed with its items names none of them: a drag holding one that is no
+        // longer on the board (the event is applied by now) lost it to the removal.
+        if case .removeCollectionAndItems = event.op {
+            let hit = members.filter { $0.value.drag.map { !$0.state.items.allSatisfy(engine.contains) } ?? false }
+            for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
+        }
     }
 
     /// After the sender alone heard an outcome: a dropped-in-place move (noop) ends the drag

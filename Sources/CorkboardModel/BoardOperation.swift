@@ -51,6 +51,12 @@ public enum BoardOperation: Sendable, Hashable {
     case renameBoard(title: String)
     case addCollection(collection: CollectionID, title: String, before: CollectionID?)
     case removeCollection(collection: CollectionID)
+    /// Remove a column with everything in it (and inside its folders): `collection.remove` with
+    /// `"withItems":true`.
+    case removeCollectionAndItems(collection: CollectionID)
+    /// Move columns (in this order, contiguously) before the column `before`, or to the end
+    /// when it is nil. Never names a folder's list.
+    case moveCollections(collections: [CollectionID], before: CollectionID?)
     case lock(locked: Bool)
 
     /// The `type` string this operation has on the wire.
@@ -61,7 +67,8 @@ public enum BoardOperation: Sendable, Hashable {
         case .delete: "delete"
         case .updateItem, .updateFolder, .renameCollection, .renameBoard: "update"
         case .addCollection: "collection.add"
-        case .removeCollection: "collection.remove"
+        case .removeCollection, .removeCollectionAndItems: "collection.remove"
+        case .moveCollections: "collection.move"
         case .lock: "lock"
         }
     }
@@ -75,7 +82,7 @@ struct CollectionHeader: Codable {
 
 extension BoardOperation: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, sources, destination, items, item, label, data, accepts, collection, title, before, locked
+        case type, sources, destination, items, item, label, data, accepts, collection, collections, title, before, locked, withItems
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -111,6 +118,12 @@ extension BoardOperation: Codable {
             try container.encode(before, forKey: .before)
         case .removeCollection(let collection):
             try container.encode(collection, forKey: .collection)
+        case .removeCollectionAndItems(let collection):
+            try container.encode(collection, forKey: .collection)
+            try container.encode(true, forKey: .withItems)
+        case .moveCollections(let collections, let before):
+            try container.encode(collections, forKey: .collections)
+            try container.encode(before, forKey: .before)
         case .lock(let locked):
             try container.encode(locked, forKey: .locked)
         }
@@ -153,7 +166,13 @@ extension BoardOperation: Codable {
                 collection: header.id, title: header.title,
                 before: try container.decodeIfPresent(CollectionID.self, forKey: .before))
         case "collection.remove":
-            self = .removeCollection(collection: try container.decode(CollectionID.self, forKey: .collection))
+            let collection = try container.decode(CollectionID.self, forKey: .collection)
+            let withItems = try container.decodeIfPresent(Bool.self, forKey: .withItems) ?? false
+            self = withItems ? .removeCollectionAndItems(collection: collection) : .removeCollection(collection: collection)
+        case "collection.move":
+            self = .moveCollections(
+                collections: try container.decode([CollectionID].self, forKey: .collections),
+                before: try container.decodeIfPresent(CollectionID.self, forKey: .before))
         case "lock":
             self = .lock(locked: try container.decode(Bool.self, forKey: .locked))
         default:

@@ -40,8 +40,26 @@ enum Effect {
     case renameCollection(key: CollectionKey, previousTitle: String)
     case renameBoard(previousTitle: String)
     case addCollection(key: CollectionKey, index: Int)
-    case removeCollection(key: CollectionKey, index: Int, title: String)
+    /// `removed` and `removedLists` as a delete's: what the column held (none unless removed
+    /// with its items), in the list before the removal.
+    case removeCollection(key: CollectionKey, index: Int, title: String, removed: [RemovedItem], removedLists: [RemovedList])
+    /// The moved columns were at `from` (column indices, in the event's order) and now sit
+    /// contiguously from `insertionIndex`. Items keep their lists' keys: nothing positional
+    /// changes for them.
+    case moveCollections(from: [Int], insertionIndex: Int)
     case lock(previous: Bool)
+}
+
+extension Effect {
+    /// The items an effect took off the board, and the folders' lists with them: a delete's,
+    /// or a column's removed with its items.
+    var deletion: (removed: [RemovedItem], removedLists: [RemovedList])? {
+        switch self {
+        case .delete(let removed, let removedLists), .removeCollection(_, _, _, let removed, let removedLists):
+            (removed, removedLists)
+        default: nil
+        }
+    }
 }
 
 /// One committed event and its effect: a history entry.

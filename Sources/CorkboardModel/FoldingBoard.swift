@@ -111,6 +111,15 @@ public struct FoldingBoard: Sendable {
             guard let index = columnIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
             guard chains[columns[index].list].first == Self.noHandle else { throw BoardError("collection \(collectionID) is not empty") }
             columns.remove(at: index)
+        case .removeCollectionAndItems(let collectionID):
+            guard let index = columnIndex(of: collectionID) else { throw BoardError("no collection \(collectionID)") }
+            // Its items go as a delete takes them: folders with what they hold.
+            let held = items(of: columns[index].list).map(\.id)
+            if !held.isEmpty { try delete(held) }
+            columns.remove(at: index)
+        case .moveCollections(let sources, let before):
+            let (indices, anchor) = try columnMoveIndices(sources, before: before, in: columns.map(\.id))
+            columns.moveContiguously(indices, before: anchor)
         case .lock(let newValue):
             locked = newValue
         }

@@ -30,7 +30,8 @@ enum Footprint {
         case .renameCollection(let collection, let title): text(collection) + text(title)
         case .renameBoard(let title): text(title)
         case .addCollection(let collection, let title, let before): text(collection) + text(title) + (before.map(text) ?? 0)
-        case .removeCollection(let collection): text(collection)
+        case .removeCollection(let collection), .removeCollectionAndItems(let collection): text(collection)
+        case .moveCollections(let collections, let before): ids(collections) + (before.map(text) ?? 0)
         case .lock: fieldOverhead
         }
     }
@@ -41,8 +42,10 @@ enum Footprint {
         case .delete(let removed, let lists): removed.reduce(lists.count * fieldOverhead) { $0 + fieldOverhead + of($1.item) }
         case .updateItem(let previousLabel, let previousData): text(previousLabel) + (previousData.map(of) ?? 0)
         case .renameCollection(_, let previousTitle), .renameBoard(let previousTitle): text(previousTitle)
-        case .removeCollection(_, _, let title): text(title)
+        case .removeCollection(_, _, let title, let removed, let lists):
+            text(title) + removed.reduce(lists.count * fieldOverhead) { $0 + fieldOverhead + of($1.item) }
         case .insert(_, _, _, let lists): fieldOverhead * (1 + lists.count)
+        case .moveCollections(let from, _): (1 + from.count) * fieldOverhead
         case .updateFolder, .addCollection, .lock: fieldOverhead
         }
     }

@@ -95,7 +95,7 @@ struct History {
         guard let entry = entries.removeLast(), let motion = motions.removeLast(), let footprint = footprints.removeLast() else {
             return nil
         }
-        for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete {
+        for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete || motion.kind == .removeCollection {
             _ = positions.removeLast()
         }
         bytes -= footprint
@@ -118,7 +118,7 @@ struct History {
         }
         bytes -= footprint
         // The oldest event left the window; its positions go with it.
-        for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete {
+        for _ in 0..<motion.count where motion.kind == .move || motion.kind == .delete || motion.kind == .removeCollection {
             _ = positions.removeFirst()
             firstPoolIndex += 1
         }

@@ -196,15 +196,39 @@ struct IndexedBoard {
                 throw BoardError("no collection \(collectionID)")
             }
             guard collections[index].order.isEmpty else { throw BoardError("collection \(collectionID) is not empty") }
-            let removed = collections.remove(at: index)
-            columnCount -= 1
+            return removeColumn(at: index, removed: [], removedLists: [])
+        case .removeCollectionAndItems(let collectionID):
+            guard let index = collectionIndex(of: collectionID), index < columnCount else {
+                throw BoardError("no collection \(collectionID)")
+            }
+            // What it holds goes as a delete of its items would take them (folders' contents too).
+            let held = collections[index].order.map(itemID)
+            guard !held.isEmpty, case .delete(let removed, let removedLists) = try delete(held) else {
+                return removeColumn(at: index, removed: [], removedLists: [])
+            }
+            return removeColumn(at: collectionIndex(of: collectionID)!, removed: removed, removedLists: removedLists)
+        case .moveCollections(let sources, let before):
+            // The columns are the first `columnCount` lists, so moving among them leaves the
+            // folders' lists where they are.
+            let (from, anchor) = try columnMoveIndices(sources, before: before, in: columns.map(\.id))
+            // The end of the columns is where the folders' lists begin, not the array's end.
+            let insertionIndex = collections.moveContiguously(from, before: anchor ?? columnCount)
             reindexCollections()
-            return .removeCollection(key: removed.key, index: index, title: removed.title)
+            return .moveCollections(from: from, insertionIndex: insertionIndex)
         case .lock(let newValue):
             let previous = locked
             locked = newValue
             return .lock(previous: previous)
         }
+    }
+
+    /// Removes the (now empty) column at `index`; `removed` and `removedLists` are what went
+    /// with it, for undoing.
+    private mutating func removeColumn(at index: Int, removed: [RemovedItem], removedLists: [RemovedList]) -> Effect {
+        let column = collections.remove(at: index)
+        columnCount -= 1
+        reindexCollections()
+        return .removeCollection(key: column.key, index: index, title: column.title, removed: removed, removedLists: removedLists)
     }
 
     private mutating func move(_ sources: [ItemID], to destination: Destination) throws(BoardError) -> Effect {
@@ -323,14 +347,7 @@ struct IndexedBoard {
                 reindexCollections()
             }
         case (.delete(let removed, let removedLists), _):
-            for list in removedLists {
-                collections.append(IndexedCollection(key: list.key, id: list.id, title: "", order: [], isFolder: true))
-            }
-            if !removedLists.isEmpty { reindexCollections() }
-            for entry in removed.sorted(by: { $0.position.index < $1.position.index }) {
-                let handle = allocate(entry.item, in: entry.position.key)
-                collections[indexOfKey[entry.position.key]!].order.insert(handle, at: entry.position.index)
-            }
+            restore(removed, lists: removedLists)
         case (.updateItem(let previousLabel, let previousData), .updateItem(let itemID, _, _)):
             let handle = slots.handle(of: itemID)!
             slots[handle].item.label = previousLabel
@@ -345,14 +362,31 @@ struct IndexedBoard {
             collections.remove(at: index)
             columnCount -= 1
             reindexCollections()
-        case (.removeCollection(let key, let index, let title), .removeCollection(let collectionID)):
-            collections.insert(IndexedCollection(key: key, id: collectionID, title: title, order: []), at: index)
+        case (.removeCollection(let key, let index, let title, let removed, let removedLists), let op):
+            collections.insert(IndexedCollection(key: key, id: op.removedCollection!, title: title, order: []), at: index)
             columnCount += 1
+            reindexCollections()
+            restore(removed, lists: removedLists)
+        case (.moveCollections(let from, let insertionIndex), _):
+            collections.unmoveContiguously(from: from, insertionIndex: insertionIndex)
             reindexCollections()
         case (.lock(let previous), _):
             locked = previous
         default:
             preconditionFailure("history entry \(entry.event.seq) pairs an effect with the wrong operation")
+        }
+    }
+
+    /// Puts back what a delete (or a column's removal with its items) took: the folders' lists,
+    /// then each item at its recorded index.
+    private mutating func restore(_ removed: [RemovedItem], lists removedLists: [RemovedList]) {
+        for list in removedLists {
+            collections.append(IndexedCollection(key: list.key, id: list.id, title: "", order: [], isFolder: true))
+        }
+        if !removedLists.isEmpty { reindexCollections() }
+        for entry in removed.sorted(by: { $0.position.index < $1.position.index }) {
+            let handle = allocate(entry.item, in: entry.position.key)
+            collections[indexOfKey[entry.position.key]!].order.insert(handle, at: entry.position.index)
         }
     }
 

@@ -16,7 +16,7 @@ struct Motion {
     var insertionIndex: Int
     /// Move: the number of sources. Insert: the number inserted. Delete: removed.
     var count: Int
-    /// Move and delete: the absolute index of the first of `count` positions in the
+    /// Move, delete and a column's removal: the absolute index of the first of `count` positions in the
     /// history's position pool (the move's `from`, the delete's removed positions).
     var firstPosition: Int
     /// Insert and delete: folders' lists were created or removed (read them from the effect).
@@ -38,9 +38,10 @@ extension Motion {
             changesLists = !removedLists.isEmpty
         case .addCollection(let added, _):
             (kind, key) = (.addCollection, added)
-        case .removeCollection(let removed, _, _):
-            (kind, key) = (.removeCollection, removed)
-        case .updateItem, .updateFolder, .renameCollection, .renameBoard, .lock:
+        case .removeCollection(let removed, _, _, let items, let lists):
+            (kind, key, count) = (.removeCollection, removed, items.count)
+            changesLists = !lists.isEmpty
+        case .updateItem, .updateFolder, .renameCollection, .renameBoard, .moveCollections, .lock:
             break
         }
     }
@@ -49,7 +50,7 @@ extension Motion {
     static func positions(of effect: Effect) -> [Position] {
         switch effect {
         case .move(let from, _, _): from
-        case .delete(let removed, _): removed.map(\.position)
+        case .delete(let removed, _), .removeCollection(_, _, _, let removed, _): removed.map(\.position)
         default: []
         }
     }

@@ -6,6 +6,16 @@
 /// recorded positions, which costs a few nanoseconds per event instead of a copy of the
 /// board.
 
+extension BoardOperation {
+    /// The column a `collection.remove` removes (with or without its items).
+    var removedCollection: CollectionID? {
+        switch self {
+        case .removeCollection(let id), .removeCollectionAndItems(let id): id
+        default: nil
+        }
+    }
+}
+
 /// An item that was at some place at `b`, identified now.
 enum PastItem: Equatable {
     /// Still on the board.
@@ -54,9 +64,14 @@ extension BoardEngine {
                     key = nil
                     count = 0
                 }
-            case .delete:
-                // Before the delete of its folder, the list existed (with the items it removed).
-                if motion.changesLists, case .delete(_, let lists) = history[seq].effect,
+            case .delete, .removeCollection:
+                // Before the removal of this column, or the delete of its folder (or of the column
+                // around it), the list existed, with the items that went with it.
+                if motion.kind == .removeCollection, history[seq].event.op.removedCollection == id {
+                    key = motion.key
+                    count = 0
+                }
+                if motion.changesLists, let lists = history[seq].effect.deletion?.removedLists,
                     let list = lists.first(where: { $0.id == id })
                 {
                     key = list.key
@@ -69,11 +84,6 @@ extension BoardEngine {
             case .addCollection:
                 if motion.key == key {
                     key = nil
-                    count = 0
-                }
-            case .removeCollection:
-                if case .removeCollection(let removedID) = history[seq].event.op, removedID == id {
-                    key = motion.key
                     count = 0
                 }
             case .other:
@@ -125,7 +135,7 @@ extension BoardEngine {
                 {
                     positions[tracked].index += motion.count
                 }
-            case .delete:
+            case .delete, .removeCollection:
                 for tracked in positions.indices where deletedAt[tracked] == nil {
                     // The position stays as it was at the delete, to find the item's id.
                     let position = positions[tracked]
@@ -141,7 +151,7 @@ extension BoardEngine {
                     }
                     if deletedAt[tracked] == nil { positions[tracked].index = index }
                 }
-            case .addCollection, .removeCollection, .other:
+            case .addCollection, .other:
                 break
             }
             seq += 1
@@ -149,7 +159,7 @@ extension BoardEngine {
         return positions.indices.map { tracked in
             let position = positions[tracked]
             if let seq = deletedAt[tracked] {
-                guard case .delete(let removed, _) = history[seq].effect,
+                guard let removed = history[seq].effect.deletion?.removed,
                     let hit = removed.first(where: { $0.position == position })
                 else { preconditionFailure("delete \(seq) lost the item it removed") }
                 return .deleted(hit.item.id)
@@ -179,7 +189,7 @@ extension BoardEngine {
                 for (source, position) in returning { order.insert(source, at: position.index) }
             case (.insert(let destination, let insertionIndex, let inserted, _), _):
                 if destination == past.key { order.removeSubrange(insertionIndex..<insertionIndex + inserted) }
-            case (.delete(let removed, _), _):
+            case (.delete(let removed, _), _), (.removeCollection(_, _, _, let removed, _), _):
                 let returning = removed.filter { $0.position.key == past.key }.sorted { $0.position.index < $1.position.index }
                 for item in returning { order.insert(item.item.id, at: item.position.index) }
             default:

@@ -17,14 +17,24 @@ public enum RequestedOperation: Sendable, Hashable {
     case renameBoard(title: String)
     case addCollection(collection: CollectionID, title: String, before: CollectionID?)
     case removeCollection(collection: CollectionID)
+    /// Remove a column with everything in it (`collection.remove` with `"withItems":true`).
+    case removeCollectionAndItems(collection: CollectionID)
+    /// Move columns by anchor: `collections` land contiguously, in this order, before the
+    /// column `before` (nil: the end).
+    case moveCollections(collections: [CollectionID], before: CollectionID?)
+    /// Move columns by offsets, as `Array.move(fromOffsets:toOffset:)` reads them, against
+    /// the board's columns as of `baseSeq`.
+    case moveCollectionsByOffsets(fromOffsets: [Int], toOffset: Int)
     case lock(locked: Bool)
 
-    /// Move, insert, delete and (item or folder) update carry the seq the client had applied; the
+    /// Move, insert, delete, (item or folder) update and collection move carry the seq the client had applied; the
     /// other operations may omit it and it is ignored there (docs/protocol.md#4-operations).
     public var needsBaseSeq: Bool {
         switch self {
-        case .move, .moveByOffsets, .insert, .delete, .updateItem, .updateFolder: true
-        case .renameCollection, .renameBoard, .addCollection, .removeCollection, .lock: false
+        case .move, .moveByOffsets, .insert, .delete, .updateItem, .updateFolder, .moveCollections,
+            .moveCollectionsByOffsets:
+            true
+        case .renameCollection, .renameBoard, .addCollection, .removeCollection, .removeCollectionAndItems, .lock: false
         }
     }
 }

@@ -35,6 +35,7 @@ extension BoardEngine {
         let base = try checkedBaseSeq(request)
         try validateFields(operation)
         var offsetsMove: AnchorMove?
+        var columnMove: ColumnMove?
         switch operation {
         case .moveByOffsets(let collection, let fromOffsets, let toOffset, let toCollection):
             offsetsMove = try readOffsets(
@@ -48,9 +49,14 @@ extension BoardEngine {
             if let folder = items.first(where: { $0.folder != nil && current.key(of: $0.id) != nil }) {
                 throw .invalid("folder \(folder.id) would have the id of a collection")
             }
+        case .moveCollections(let collections, let before):
+            try checkNamesColumns(collections, before: before)
+            columnMove = ColumnMove(collections: collections, anchor: before, adjusted: false)
+        case .moveCollectionsByOffsets(let fromOffsets, let toOffset):
+            columnMove = try readColumnOffsets(fromOffsets: fromOffsets, toOffset: toOffset, asOf: base!)
         case .addCollection(let collection, _, _):
             if current.key(of: collection) != nil { throw .invalid("collection \(collection) already exists") }
-        case .renameCollection(let collection, _), .removeCollection(let collection):
+        case .renameCollection(let collection, _), .removeCollection(let collection), .removeCollectionAndItems(let collection):
             if let index = current.collectionIndex(of: collection), current.collections[index].isFolder {
                 throw .invalid("\(collection) is a folder: it is renamed and deleted as an item")
             }
@@ -83,6 +89,8 @@ extension BoardEngine {
             return try resolveMove(move, base: base!, client: client, leases: leases)
         case .moveByOffsets:
             return try resolveMove(offsetsMove!, base: base!, client: client, leases: leases)
+        case .moveCollections, .moveCollectionsByOffsets:
+            return try resolveColumnMove(columnMove!, base: base!)
         case .insert(let items, let destination):
             guard let target = current.collectionIndex(of: destination.collection) else {
                 throw .gone("collection \(destination.collection) no longer exists")
@@ -114,6 +122,20 @@ extension BoardEngine {
             }
             guard current.collections[index].order.isEmpty else { throw .invalid("collection \(collection) is not empty") }
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
+        case .removeCollectionAndItems(let collection):
+            guard let index = current.collectionIndex(of: collection) else {
+                throw .gone("collection \(collection) no longer exists")
+            }
+            // Like a delete of what it holds: never busy, and the drags it hits are cleared.
+            var hit: [ItemID] = []
+            if !leases.holders.isEmpty {
+                for handle in current.collections[index].order {
+                    hit.append(current.itemID(handle))
+                    if current.record(handle).item.folder != nil { hit += current.contents(of: handle).items.map(current.itemID) }
+                }
+            }
+            let leaseHits = hit.compactMap { item in leases.holder(of: item).map { LeaseHit(item: item, holder: $0) } }
+            return .change(resolvedForm(operation), adjusted: false, leaseHits: leaseHits)
         case .renameBoard, .lock:
             return .change(resolvedForm(operation), adjusted: false, leaseHits: [])
         }
@@ -179,8 +201,14 @@ extension BoardEngine {
             try checkID(collection, "collection")
             try checkText(title, "title")
             if let before { try checkID(before, "before") }
-        case .removeCollection(let collection):
+        case .removeCollection(let collection), .removeCollectionAndItems(let collection):
             try checkID(collection, "collection")
+        case .moveCollections(let collections, let before):
+            guard !collections.isEmpty else { throw .invalid("a collection move needs at least one collection") }
+            for collection in collections { try checkID(collection, "collection") }
+            if let before { try checkID(before, "before") }
+        case .moveCollectionsByOffsets(let fromOffsets, _):
+            guard !fromOffsets.isEmpty else { throw .invalid("a collection move needs at least one offset") }
         case .lock:
             break
         }
@@ -323,9 +351,11 @@ extension BoardEngine {
         case .addCollection(let collection, let title, let before):
             .addCollection(collection: collection, title: title, before: before)
         case .removeCollection(let collection): .removeCollection(collection: collection)
+        case .removeCollectionAndItems(let collection): .removeCollectionAndItems(collection: collection)
         case .renameBoard(let title): .renameBoard(title: title)
         case .lock(let locked): .lock(locked: locked)
-        case .moveByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
+        case .moveCollections(let collections, let before): .moveCollections(collections: collections, before: before)
+        case .moveByOffsets, .moveCollectionsByOffsets: preconditionFailure("an offsets move is resolved into anchor form first")
         }
     }
 

@@ -53,7 +53,7 @@ public enum ClientMessage: Sendable, Hashable {
 
     /// The `type` strings of the operations, which get `rejected` rather than `error`.
     public static let operationTypes: Set<String> = [
-        "move", "insert", "delete", "update", "collection.add", "collection.remove", "lock",
+        "move", "insert", "delete", "update", "collection.add", "collection.remove", "collection.move", "lock",
     ]
 }
 

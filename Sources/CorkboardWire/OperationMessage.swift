@@ -41,7 +41,13 @@ extension OperationRequest {
                 collection: try collection.string("id"), title: try collection.string("title"),
                 before: try fields.optionalString("before"))
         case "collection.remove":
-            operation = .removeCollection(collection: try fields.string("collection"))
+            let collection = try fields.string("collection")
+            let withItems = try fields.optionalBool("withItems") ?? false
+            operation = withItems ? .removeCollectionAndItems(collection: collection) : .removeCollection(collection: collection)
+        case "collection.move" where fields.has("fromOffsets"):
+            operation = .moveCollectionsByOffsets(fromOffsets: try fields.ints("fromOffsets"), toOffset: try fields.int("toOffset"))
+        case "collection.move":
+            operation = .moveCollections(collections: try fields.strings("collections"), before: try fields.optionalString("before"))
         case "lock":
             operation = .lock(locked: try fields.bool("locked"))
         default:
@@ -120,6 +126,18 @@ extension OperationRequest {
         case .removeCollection(let collection):
             object["type"] = "collection.remove"
             object["collection"] = .string(collection)
+        case .removeCollectionAndItems(let collection):
+            object["type"] = "collection.remove"
+            object["collection"] = .string(collection)
+            object["withItems"] = .bool(true)
+        case .moveCollections(let collections, let before):
+            object["type"] = "collection.move"
+            object["collections"] = .array(collections.map(JSONValue.string))
+            object["before"] = before.map(JSONValue.string) ?? .null
+        case .moveCollectionsByOffsets(let fromOffsets, let toOffset):
+            object["type"] = "collection.move"
+            object["fromOffsets"] = .array(fromOffsets.map { .number(Double($0)) })
+            object["toOffset"] = .number(Double(toOffset))
         case .lock(let locked):
             object["type"] = "lock"
             object["locked"] = .bool(locked)

@@ -194,6 +194,20 @@ extension JSONWriter {
         case .removeCollection(let collection):
             key("collection")
             string(collection)
+        case .removeCollectionAndItems(let collection):
+            // `withItems` sorts after `type`, so this one writes its `type` itself.
+            key("collection")
+            string(collection)
+            key("type")
+            string(operation.typeName)
+            key("withItems")
+            bool(true)
+            return
+        case .moveCollections(let collections, let before):
+            key("before")
+            optionalString(before)
+            key("collections")
+            strings(collections)
         case .lock(let locked):
             key("locked")
             bool(locked)

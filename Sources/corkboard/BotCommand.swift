@@ -29,7 +29,7 @@ struct BotCommand: ParsableCommand {
             \(botExitStatuses)
             """,
         subcommands: [
-            BotWatchCommand.self, BotMoveCommand.self, BotInsertCommand.self, BotDeleteCommand.self, BotAcceptsCommand.self,
+            BotWatchCommand.self, BotMoveCommand.self, BotMoveColumnsCommand.self, BotInsertCommand.self, BotDeleteCommand.self, BotAcceptsCommand.self,
             BotLockCommand.self, BotUnlockCommand.self, BotSnapshotCommand.self, BotRandomCommand.self,
         ])
 }

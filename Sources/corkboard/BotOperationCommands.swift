@@ -137,6 +137,26 @@ struct BotInsertCommand: ParsableCommand {
     }
 }
 
+struct BotMoveColumnsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move-columns", abstract: "Move columns (in the order given) before another column, or to the end.",
+        discussion: botExitStatuses)
+
+    @OptionGroup var bot: BotOptions
+    @OptionGroup var options: OperationOptions
+    @Argument(help: "The columns to move.") var columns: [String]
+    @Option(help: "The column to put them before (default: the end).") var before: String?
+
+    func validate() throws {
+        guard !columns.isEmpty else { throw ValidationError("name at least one column to move") }
+    }
+
+    func run() throws {
+        let (columns, before) = (columns, before)
+        try runOperation(bot, options) { _ in .moveCollections(collections: columns, before: before) }
+    }
+}
+
 struct BotDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete items.", discussion: botExitStatuses)

@@ -95,6 +95,23 @@ import Testing
         #expect(try await both.errors.contains("--to and --into name the same place"))
     }
 
+    /// Columns reordered from a script: two before the first, then one to the end; a column
+    /// nobody has is `gone` (exit 1), none named a usage error.
+    @Test func columnsMoveFromTheCommandLine() async throws {
+        let server = try CorkboardTestServer()
+        let on = Self.on(server)
+        let moved = try await Self.bot(["move-columns", "done", "doing", "--before", "todo"] + on)
+        #expect(moved.status == 0)
+        #expect(moved.output == "committed seq 1\n")
+        #expect(try server.document("demo").board.collections.map(\.id) == ["done", "doing", "todo"])
+        #expect(try await Self.bot(["move-columns", "done"] + on).output == "committed seq 2\n")
+        #expect(try server.document("demo").board.collections.map(\.id) == ["doing", "todo", "done"])
+        let gone = try await Self.bot(["move-columns", "nowhere"] + on)
+        #expect(gone.status == 1)
+        #expect(gone.errors == "corkboard: error: rejected (gone): none of the collections to move exists any more\n")
+        #expect(try await Self.bot(["move-columns"] + on).status == 64)
+    }
+
     @Test func theSameOpIdIsAppliedOnce() async throws {
         let server = try CorkboardTestServer()
         let arguments = ["move", "card-spec", "--to", "doing", "--op-id", "deploy-42"] + Self.on(server)

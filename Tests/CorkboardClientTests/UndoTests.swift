@@ -91,6 +91,46 @@ import Testing
         await other.close()
     }
 
+    /// A column move is one step: undone, the column goes back before the column that followed
+    /// it, for everyone; redone, it moves again.
+    @Test func aMovedColumnGoesBackForEveryone() async throws {
+        let server = try CorkboardTestServer(demo: false)
+        try server.create(Self.board)
+        let bot = server.client(board: "undo", name: "bot")
+        let watcher = server.client(board: "undo", name: "watcher")
+        try await bot.connect()
+        try await watcher.connect()
+        #expect(await bot.moveCollections(["todo"]).isCommitted)
+        #expect(bot.board?.collections.map(\.id) == ["done", "todo"])
+        #expect(await bot.undo().succeeded)
+        #expect(await watcher.waitForReplica { $0.board.collections.map(\.id) == ["todo", "done"] } != nil)
+        #expect(await bot.redo().succeeded)
+        #expect(await watcher.waitForReplica { $0.board.collections.map(\.id) == ["done", "todo"] } != nil)
+        #expect(try server.document("undo").board.collections.map(\.id) == ["done", "todo"])
+        await bot.close()
+        await watcher.close()
+    }
+
+    /// A column removed with its cards is one event for everyone, and one step: undone, it comes
+    /// back in its place with its cards.
+    @Test func aColumnRemovedWithItsCardsComesBackWithThem() async throws {
+        let server = try CorkboardTestServer(demo: false)
+        try server.create(Self.board)
+        let bot = server.client(board: "undo", name: "bot")
+        let watcher = server.client(board: "undo", name: "watcher")
+        try await bot.connect()
+        try await watcher.connect()
+        #expect(await bot.removeCollection("todo").rejection == .invalid, "not empty")
+        #expect(await bot.removeCollection("todo", withItems: true).isCommitted)
+        #expect(await watcher.waitForReplica { $0.board.collections.map(\.id) == ["done"] } != nil)
+        #expect(try server.document("undo").board.allItemIDs.isEmpty)
+        #expect(await bot.undo().succeeded)
+        let back = await watcher.waitForReplica { Self.ids($0.board, "todo") == ["a", "b", "c"] }
+        #expect(back?.board == Self.board)
+        await bot.close()
+        await watcher.close()
+    }
+
     @Test func aRemovedColumnComesBackInItsPlace() async throws {
         let server = try CorkboardTestServer(demo: false)
         try server.create(Self.board)

@@ -113,6 +113,11 @@ enum RandomOperation {
             return .updateFolder(item: chance(70) ? (pick(folders) ?? someItem()) : someItem(), accepts: chance(50))
         case 9:
             return chance(50) ? .renameCollection(collection: someList(), title: newID("T")) : .renameBoard(title: newID("B"))
+        case 10 where chance(40):
+            // Columns (now and then a folder's list, a repeat, or a moved anchor) reordered.
+            var moved = (0..<Int.random(in: 1...3, using: &random)).map { _ in chance(85) ? pick(columns) ?? "none" : someList() }
+            if chance(5) { moved = [] }
+            return .moveCollections(collections: moved, before: chance(30) ? nil : chance(85) ? pick(columns) : someList())
         case 10:
             let id = chance(15) ? someList() : newID("col")
             return .addCollection(collection: id, title: "T", before: chance(50) ? nil : chance(80) ? pick(columns) : someList())
@@ -120,6 +125,7 @@ enum RandomOperation {
             // Empty columns exist only when added; a removal of a full one is refused.
             let empty = board.collections.filter(\.items.isEmpty).map(\.id)
             if chance(20) { return .lock(locked: chance(50)) }
+            if chance(25) { return .removeCollectionAndItems(collection: chance(85) ? pick(columns) ?? "none" : someList()) }
             return .removeCollection(collection: (chance(60) ? pick(empty) : nil) ?? someList())
         }
     }

@@ -34,6 +34,9 @@ import Testing
             #"{"before":null,"collection":{"id":"later","title":"Later"},"type":"collection.add"}"#
         ),
         (.removeCollection(collection: "later"), #"{"collection":"later","type":"collection.remove"}"#),
+        (.removeCollectionAndItems(collection: "later"), #"{"collection":"later","type":"collection.remove","withItems":true}"#),
+        (.moveCollections(collections: ["done", "later"], before: "todo"), #"{"before":"todo","collections":["done","later"],"type":"collection.move"}"#),
+        (.moveCollections(collections: ["done"], before: nil), #"{"before":null,"collections":["done"],"type":"collection.move"}"#),
         (.lock(locked: true), #"{"locked":true,"type":"lock"}"#),
     ])
     func operationsHaveTheSpecsShape(operation: BoardOperation, json: String) throws {

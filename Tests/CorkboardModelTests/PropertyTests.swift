@@ -34,11 +34,21 @@ import Testing
                             collection: collection, offsets: offsets, toOffset: toOffset, toCollection: toCollection, event: event,
                             view: client.replica.board, board: before)
                     }
+                    if case .moveCollectionsByOffsets(let offsets, let toOffset) = request.operation {
+                        try checkColumnOffsetsReading(offsets: offsets, toOffset: toOffset, event: event, view: client.replica.board, board: before)
+                    }
+                    if case .moveCollections = event.op { tally["columns moved", default: 0] += 1 }
                     switch event.op {
                     case .insert(let items, _): expectedIDs.formUnion(items.map(\.id))
                     case .delete(let items):
                         // What was inside a deleted folder goes with it.
                         for id in items { expectedIDs.subtract(before.item(id).map { before.subtree(of: $0).map(\.id) } ?? [id]) }
+                    case .removeCollectionAndItems(let id):
+                        // So does what the removed column held, folders' contents too.
+                        for item in before.collections.first(where: { $0.id == id })?.items ?? [] {
+                            expectedIDs.subtract(before.subtree(of: item).map(\.id))
+                        }
+                        tally["column removed with items", default: 0] += 1
                     default: break
                     }
                     simulation.log.append(event)
@@ -58,7 +68,7 @@ import Testing
             try checkConvergence(&simulation, seed: seed)
         }
         // The streams must reach every branch, or the properties above prove little.
-        for kind in ["committed", "adjusted", "noop", "busy", "gone", "invalid", "forbidden", "locked"] {
+        for kind in ["committed", "adjusted", "noop", "busy", "gone", "invalid", "forbidden", "locked", "columns moved", "column removed with items"] {
             #expect(tally[kind, default: 0] > 0, "no \(kind) outcome in \(tally)")
         }
         if folders {
@@ -67,7 +77,8 @@ import Testing
             }
         }
         let commits = tally["committed", default: 0] + tally["adjusted", default: 0]
-        #expect(commits > tally.values.reduce(0, +) / 2, "\(tally)")
+        let outcomes = tally.values.reduce(0, +) - tally["columns moved", default: 0] - tally["column removed with items", default: 0]
+        #expect(commits > outcomes / 2, "\(tally)")
     }
 
     private static func kind(of outcome: Outcome) -> String {
@@ -119,6 +130,22 @@ import Testing
         var reverted = try BoardEngine(snapshot: simulation.initialBoard, seq: 0, replaying: simulation.log)
         try reverted.revert(after: 0)
         #expect(reverted.board == simulation.initialBoard)
+    }
+
+    /// A column offsets move names the columns the client saw at those offsets (those still
+    /// columns), and the column at `toOffset` when it is still a column that is not moved.
+    private func checkColumnOffsetsReading(offsets: [Int], toOffset: Int, event: CommittedEvent, view: Board, board: Board) throws {
+        let move: (collections: [CollectionID], before: CollectionID?)? =
+            if case .moveCollections(let collections, let before) = event.op { (collections, before) } else { nil }
+        let (collections, before) = try #require(move, "a column offsets move was committed as \(event.op)")
+        let seen = Set(offsets).sorted().map { view.collections[$0].id }
+        let current = board.collections.map(\.id)
+        #expect(collections == seen.filter(current.contains))
+        if toOffset < view.collections.count {
+            let anchor = view.collections[toOffset].id
+            if current.contains(anchor), !collections.contains(anchor) { #expect(before == anchor) }
+        }
+        if let before { #expect(current.contains(before) && !collections.contains(before)) }
     }
 
     /// An offsets move names the items the client saw at those offsets, and the item

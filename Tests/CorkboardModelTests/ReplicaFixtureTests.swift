@@ -34,11 +34,13 @@ import Testing
                 case .renameCollection: "update collection"
                 case .addCollection: "collection.add"
                 case .removeCollection: "collection.remove"
+                case .removeCollectionAndItems: "collection.remove with its items"
+                case .moveCollections: "collection.move"
                 case .lock: "lock"
                 case .renameBoard: "update board"
                 }
             })
-        #expect(kinds.count == 10, "\(kinds.sorted())")
+        #expect(kinds.count == 12, "\(kinds.sorted())")
         #expect(events.contains { $0.adjusted }, "an adjusted move")
     }
 }

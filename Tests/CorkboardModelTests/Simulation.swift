@@ -103,7 +103,19 @@ struct Simulation {
         switch roll {
         case 0..<35:
             return OperationRequest(opId: opId, baseSeq: base, .move(sources: someItems(), destination: someDestination()))
-        case 35..<65:
+        case 58..<65:
+            // Columns reordered while others move items into, out of and between them.
+            if Bool.random(using: &random) {
+                var moved = (0..<Int.random(in: 1...2, using: &random)).map { _ in collections.randomElement(using: &random)!.id }
+                if Int.random(in: 0..<8, using: &random) == 0 { moved.append("ghost") }
+                let before = Int.random(in: 0..<4, using: &random) == 0 ? nil : collections.randomElement(using: &random)!.id
+                return OperationRequest(opId: opId, baseSeq: base, .moveCollections(collections: moved, before: before))
+            }
+            let offsets = (0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 0..<collections.count, using: &random) }
+            return OperationRequest(
+                opId: opId, baseSeq: base,
+                .moveCollectionsByOffsets(fromOffsets: offsets, toOffset: Int.random(in: 0...collections.count, using: &random)))
+        case 35..<58:
             guard let source = lists.filter({ !$0.items.isEmpty }).randomElement(using: &random) else { break }
             let target = lists.randomElement(using: &random)!
             let offsets = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<source.items.count, using: &random) }
@@ -127,6 +139,8 @@ struct Simulation {
                 opId: opId, .addCollection(collection: "added\(nextNewCollection)", title: "Added", before: collections.randomElement(using: &random)?.id))
         case 94..<96:
             let collection = collections.randomElement(using: &random)!
+            // Now and then with its items, which goes whatever it holds.
+            if Int.random(in: 0..<3, using: &random) == 0 { return OperationRequest(opId: opId, .removeCollectionAndItems(collection: collection.id)) }
             return OperationRequest(opId: opId, .removeCollection(collection: collection.id))
         case 96:
             return OperationRequest(opId: opId, .renameCollection(collection: collections.randomElement(using: &random)!.id, title: "T\(roll)"))

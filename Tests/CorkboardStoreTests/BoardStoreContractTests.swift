@@ -48,6 +48,40 @@ import Testing
         #expect(try Contract.rebuild(folded) == expected)
     }
 
+    /// Column moves (`collection.move`) are logged, replayed and folded like every operation:
+    /// the board comes back with its columns in the order the log left them.
+    @Test(arguments: StoreFactory.all) func columnMovesSurviveTheStoreAndItsFolding(_ factory: StoreFactory) throws {
+        let opened = try factory.open(Self.retention)
+        defer { opened.close() }
+        let store = opened.store
+        try store.create(Contract.board("cm"))
+        let columnOps: [BoardOperation] = [
+            .addCollection(collection: "later", title: "Later", before: nil),
+            .moveCollections(collections: ["later", "done"], before: "todo"),
+            .move(sources: ["i2"], destination: Destination(collection: "later")),
+            .moveCollections(collections: ["todo"], before: "done"),
+        ]
+        let events = columnOps.enumerated().map { CommittedEvent(seq: $0.offset + 1, opId: "cm-\($0.offset)", client: "c1", op: $0.element, adjusted: false) }
+        try store.appendOneByOne("cm", events)
+        var expected = Contract.board("cm")
+        for event in events { try expected.apply(event.op) }
+        #expect(expected.collections.map(\.id) == ["later", "todo", "done"])
+        let loaded = try #require(try store.load("cm").get())
+        #expect(loaded.events == events)
+        #expect(try Contract.rebuild(loaded) == expected)
+        // Past the retention the log folds: the snapshot holds the columns in their new order.
+        let moves = (5...230).map {
+            CommittedEvent(
+                seq: $0, opId: "m-\($0)", client: "c1",
+                op: .moveCollections(collections: [$0 % 2 == 0 ? "done" : "later"], before: $0 % 3 == 0 ? nil : "todo"), adjusted: false)
+        }
+        try store.appendOneByOne("cm", moves)
+        for event in moves { try expected.apply(event.op) }
+        let folded = try #require(try store.loadWhenFolded("cm") { $0.snapshotSeq > 0 })
+        #expect(folded.snapshotSeq > 4)
+        #expect(try Contract.rebuild(folded) == expected)
+    }
+
     @Test(arguments: StoreFactory.all) func createListAndLoad(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }

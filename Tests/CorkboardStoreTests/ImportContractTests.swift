@@ -44,6 +44,35 @@ import Testing
         #expect(try Self.archive(target.store, "b").history?.events == events + [Contract.event(31)])
     }
 
+    /// Column moves and a column removed with its items travel in an archive's history and
+    /// rebuild the same board once imported.
+    @Test(arguments: StoreFactory.all) func columnMovesAndRemovalsTravelInAnArchive(_ factory: StoreFactory) throws {
+        let source = try factory.open(Self.retention)
+        defer { source.close() }
+        try source.store.create(Contract.board("c"), epoch: "e-cols")
+        let operations: [BoardOperation] = [
+            .addCollection(collection: "later", title: "Later", before: nil),
+            .moveCollections(collections: ["later", "done"], before: "todo"),
+            .move(sources: ["i1"], destination: Destination(collection: "later")),
+            .removeCollectionAndItems(collection: "later"),
+        ]
+        let events = operations.enumerated().map {
+            CommittedEvent(seq: $0.offset + 1, opId: "c-\($0.offset)", client: "c1", op: $0.element, adjusted: false)
+        }
+        try source.store.appendOneByOne("c", events)
+        let archive = try Self.archive(source.store, "c")
+        #expect(archive.history?.events == events)
+        #expect(archive.board.collections.map(\.id) == ["done", "todo"])
+        #expect(archive.board.allItemIDs == ["i2"])
+
+        let target = try factory.open(Self.retention)
+        defer { target.close() }
+        _ = try wait { target.store.importBoard(archive, replacing: false, $0) }.get()
+        let loaded = try #require(try target.store.load("c").get())
+        #expect(loaded.events == events)
+        #expect(try Contract.rebuild(loaded) == archive.board)
+    }
+
     @Test(arguments: StoreFactory.all) func anExistingBoardIsReplacedOnlyWhenAskedAndGetsAFreshEpoch(_ factory: StoreFactory) throws {
         let opened = try factory.open(Self.retention)
         defer { opened.close() }

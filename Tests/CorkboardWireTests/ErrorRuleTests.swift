@@ -53,6 +53,13 @@ import Testing
         #"{"type":"update","opId":"k1","collection":"todo"}"#,
         #"{"type":"collection.add","opId":"k1","collection":"later"}"#,
         #"{"type":"collection.remove","opId":"k1"}"#,
+        #"{"type":"collection.remove","opId":"k1","collection":"later","withItems":"yes"}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42,"collections":"todo"}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42,"collections":["todo",7]}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42,"collections":["todo"],"before":5}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42,"fromOffsets":[0]}"#,
+        #"{"type":"collection.move","opId":"k1","baseSeq":42,"fromOffsets":[-0.5],"toOffset":1}"#,
         #"{"type":"lock","opId":"k1","locked":"yes"}"#,
     ])
     func operationsWithAStringOpIdAreRejected(text: String) {

@@ -40,6 +40,9 @@ import Testing
         .addCollection(collection: "later", title: "Later", before: "done"),
         .addCollection(collection: "last", title: "Last", before: nil),
         .removeCollection(collection: "later"),
+        .removeCollectionAndItems(collection: awkward),
+        .moveCollections(collections: ["done", awkward], before: "todo"),
+        .moveCollections(collections: ["todo"], before: nil),
         .lock(locked: true),
     ]
 

@@ -58,7 +58,23 @@ import Testing
             #"{"type":"collection.remove","opId":"...","collection":"later"}"#,
             .operation(OperationRequest(opId: "...", .removeCollection(collection: "later")))
         ),
+        (
+            #"{"type":"collection.remove","opId":"k3f9x-32","collection":"later","withItems":true}"#,
+            .operation(OperationRequest(opId: "k3f9x-32", .removeCollectionAndItems(collection: "later")))
+        ),
         (#"{"type":"lock","opId":"...","locked":true}"#, .operation(OperationRequest(opId: "...", .lock(locked: true)))),
+        (
+            #"{"type":"collection.move","opId":"k3f9x-30","baseSeq":45,"collections":["done","later"],"before":"todo"}"#,
+            .operation(OperationRequest(opId: "k3f9x-30", baseSeq: 45, .moveCollections(collections: ["done", "later"], before: "todo")))
+        ),
+        (
+            #"{"type":"collection.move","opId":"k3f9x-31","baseSeq":45,"collections":["done"],"before":null}"#,
+            .operation(OperationRequest(opId: "k3f9x-31", baseSeq: 45, .moveCollections(collections: ["done"], before: nil)))
+        ),
+        (
+            #"{"type":"collection.move","opId":"k3f9x-31","baseSeq":45,"fromOffsets":[2],"toOffset":0}"#,
+            .operation(OperationRequest(opId: "k3f9x-31", baseSeq: 45, .moveCollectionsByOffsets(fromOffsets: [2], toOffset: 0)))
+        ),
         (
             #"{"type":"insert","opId":"...","baseSeq":42,"items":[{"id":"f1","label":"Ideas","folder":{"accepts":true}}],"destination":{"collection":"todo","before":null}}"#,
             .operation(

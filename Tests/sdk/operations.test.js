@@ -101,6 +101,29 @@ test("every operation method sends the protocol's shape", () => {
   assert.equal(live.board.locked, true);
 });
 
+test("a column move shows at once, goes out with baseSeq, and undo puts the column back", async () => {
+  const { live, socket, join } = setUp();
+  join();
+  const ids = (board) => board.collections.map((c) => c.id);
+  const before = ids(live.board);
+  const [first, ...rest] = before;
+  const done = live.moveCollections([first]);
+  assert.deepEqual(ids(live.board), [...rest, first]);
+  assert.deepEqual(ids(live.confirmed), before);
+  const sent = socket().sentOfType("collection.move")[0];
+  assert.deepEqual({ ...sent, opId: undefined }, { type: "collection.move", collections: [first], before: null, baseSeq: 0, opId: undefined });
+  socket().receive({ type: "committed", seq: 1, opId: sent.opId, client: "me", adjusted: false, op: { type: "collection.move", collections: [first], before: null } });
+  assert.deepEqual(await done, { status: "committed", seq: 1, adjusted: false });
+  assert.equal(live.canUndo, true);
+  live.undo().catch(() => {});
+  const undo = socket().sentOfType("collection.move")[1];
+  assert.deepEqual([undo.collections, undo.before, undo.baseSeq], [[first], rest[0], 1]);
+  assert.deepEqual(ids(live.board), before);
+  // A move naming a column that does not exist shows at once as the move of those that do.
+  live.moveCollections(["nowhere", rest[0]], first);
+  assert.deepEqual(ids(live.board)[0], rest[0]);
+});
+
 test("an event that skips a seq starts over from a fresh snapshot", () => {
   const { live, socket, join, sockets, timers } = setUp();
   join();

@@ -12,7 +12,7 @@ const fixtures = readdirSync(folder).filter((name) => name.endsWith(".json")).so
 
 test("there are fixtures for every operation type", () => {
   const types = new Set(fixtures.flatMap((f) => (f.events ?? []).map((e) => e.op.type)));
-  assert.deepEqual([...types].sort(), ["collection.add", "collection.remove", "delete", "insert", "lock", "move", "update"]);
+  assert.deepEqual([...types].sort(), ["collection.add", "collection.move", "collection.remove", "delete", "insert", "lock", "move", "update"]);
   assert.ok(fixtures.some((f) => (f.events ?? []).some((e) => e.op.accepts !== undefined)), "an update of a folder's accepts");
 });
 

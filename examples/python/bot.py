@@ -14,6 +14,8 @@ of the machine can see); it goes in `hello`.
 The sort is a series of anchor moves ("put this card before that one"). The client applies
 every `committed` event to its replica, so the bot sees other people's moves as it goes; if
 someone else reorders the column meanwhile, it simply plans its next move from the new order.
+With --first it then moves the sorted column to the front of the board (a `collection.move`,
+which the server resolves like a card's move if others reorder the columns meanwhile).
 Exit status: 0 sorted, 1 refused by the server, 2 cannot connect.
 """
 
@@ -22,7 +24,7 @@ import asyncio
 import os
 import sys
 
-from corkboard import Board, CannotConnect, Client, Committed, Move, Refused, Rejected
+from corkboard import Board, CannotConnect, Client, Committed, Move, MoveCollections, Refused, Rejected
 
 
 def column_items(board: Board, column_id: str) -> list[dict[str, str]]:
@@ -67,6 +69,7 @@ async def main() -> int:
     parser.add_argument("--board", default="demo")
     parser.add_argument("--column", default="todo")
     parser.add_argument("--name", default="sorter-bot")
+    parser.add_argument("--first", action="store_true", help="then move the column to the front of the board")
     parser.add_argument("--token", default=os.environ.get("CORKBOARD_TOKEN"), help="the bot's token (default: $CORKBOARD_TOKEN)")
     arguments = parser.parse_args()
     client = Client(arguments.url, arguments.board, name=arguments.name, token=arguments.token)
@@ -82,6 +85,11 @@ async def main() -> int:
         show(client.board)
         print(f"{client.count} on the board, the bot included")
         moves = await sort_column(client, arguments.column)
+        if arguments.first:
+            first = client.board["collections"][0]["id"]
+            outcome = await client.send(MoveCollections([arguments.column], before=first))
+            if isinstance(outcome, Rejected):
+                raise RuntimeError(f"{outcome.code}: {outcome.message}")
         print(f"sorted {arguments.column} with {moves} move{'s' if moves != 1 else ''}; the board is now at seq {client.seq}:")
         show(client.board)
         return 0

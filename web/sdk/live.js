@@ -5,7 +5,7 @@
 // storage, sent again until answered), and the others' presence. No DOM: it works wherever
 // there is a WebSocket, and tells what changed by events (see connect() in corkboard.js).
 
-import { applyOperation, cloneBoard, findItem, resolveMoveLocally } from "./replica.js";
+import { applyOperation, cloneBoard, findItem, resolveColumnMoveLocally, resolveMoveLocally } from "./replica.js";
 import { Backoff } from "./backoff.js";
 import { PendingStore } from "./pending-store.js";
 import { CorkboardRejection } from "./rejection.js";
@@ -70,12 +70,12 @@ import { originRefusal } from "./origin-check.js";
  */
 
 /**
- * Move, insert, delete and an item's update carry the seq they were made at
- * (docs/protocol.md#4-operations).
+ * Move, insert, delete, an item's update and a collection move carry the seq they were made
+ * at (docs/protocol.md#4-operations).
  * @param {Operation} request
  */
 function needsBaseSeq(request) {
-  return ["move", "insert", "delete"].includes(request.type) || (request.type === "update" && request.item !== undefined);
+  return ["move", "insert", "delete", "collection.move"].includes(request.type) || (request.type === "update" && request.item !== undefined);
 }
 
 /** Refusals of the server's own making, retried with the same opId. */
@@ -965,9 +965,21 @@ export class LiveBoard extends LiveBoardEventTarget {
     return this.submit({ type: "update", collection: id, title });
   }
 
-  /** @param {string} id an empty collection */
-  removeCollection(id) {
-    return this.submit({ type: "collection.remove", collection: id });
+  /**
+   * @param {string} id an empty collection, or with `withItems` any: it goes with its cards
+   * @param {{ withItems?: boolean }} [options]
+   */
+  removeCollection(id, options = {}) {
+    return this.submit(options.withItems ? { type: "collection.remove", collection: id, withItems: true } : { type: "collection.remove", collection: id });
+  }
+
+  /**
+   * Moves columns (in this order, together) before the column `before` (null: the end).
+   * @param {string[]} ids
+   * @param {string | null} [before]
+   */
+  moveCollections(ids, before = null) {
+    return this.submit({ type: "collection.move", collections: ids, before });
   }
 
   /** @param {boolean} locked */
@@ -1073,6 +1085,10 @@ function applyLocally(board, request) {
   try {
     if (request.type === "move") {
       const op = resolveMoveLocally(board, request.sources, request.destination);
+      return op ? applyOperation(board, op) : board;
+    }
+    if (request.type === "collection.move") {
+      const op = resolveColumnMoveLocally(board, request.collections, request.before);
       return op ? applyOperation(board, op) : board;
     }
     if (request.type === "insert" && request.items.some((i) => findItem(board, i.id))) return board;

@@ -42,13 +42,23 @@
  * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
 /** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
-/** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ * @typedef {{ type: "collection.remove", collection: string, withItems?: boolean }} CollectionRemoveOperation
+ */
+/**
+ * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:
+ * the end); a committed one names only columns that exist and a `before` that is not moved.
+ * @typedef {{ type: "collection.move", collections: string[], before?: string | null }} CollectionMoveOperation
+ */
 /** @typedef {{ type: "lock", locked: boolean }} LockOperation */
 /**
  * An operation without `opId` and `baseSeq`: what `committed` carries as `op`, and what
  * the page asks the session to send.
  * @typedef {MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation
- *   | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | LockOperation} Operation
+ *   | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | CollectionMoveOperation
+ *   | LockOperation} Operation
  */
 /**
  * Where an item is: its collection, its index there, and the item itself.
@@ -219,8 +229,24 @@ export function applyOperation(board, op) {
     }
     case "collection.remove": {
       const at = next.collections.findIndex((c) => c.id === op.collection);
-      if (at < 0 || next.collections[at].items.length > 0) throw new Error(`collection.remove: ${op.collection}`);
+      if (at < 0 || (next.collections[at].items.length > 0 && op.withItems !== true)) throw new Error(`collection.remove: ${op.collection}`);
+      // With its items: they go as a delete takes them, folders with what they hold.
+      for (const item of next.collections[at].items) removeFolders(next, item);
       next.collections.splice(at, 1);
+      break;
+    }
+    case "collection.move": {
+      const ids = next.collections.map((c) => c.id);
+      const sources = op.collections.map((id) => ids.indexOf(id));
+      const before = op.before ?? null;
+      if (sources.length === 0 || sources.some((at) => at < 0) || new Set(op.collections).size !== sources.length) {
+        throw new Error(`collection.move: ${op.collections.join(", ")}`);
+      }
+      if (before !== null && (!ids.includes(before) || op.collections.includes(before))) throw new Error(`collection.move: before ${before}`);
+      const moving = sources.map((at) => next.collections[at]);
+      next.collections = next.collections.filter((c) => !op.collections.includes(c.id));
+      const at = before === null ? next.collections.length : next.collections.findIndex((c) => c.id === before);
+      next.collections.splice(at, 0, ...moving);
       break;
     }
     case "lock":
@@ -302,6 +328,29 @@ export function resolveMoveLocally(board, sources, destination) {
     }
   }
   return { type: "move", sources: present, destination: { collection: destination.collection, before } };
+}
+
+/**
+ * What the server will most likely make of a collection move we ask for (its rules 3–5 over
+ * the columns, on the state we have). Returns the resolved op, or null when no named column
+ * exists. A `before` that is no column here goes to the end (the server may do better from
+ * the board at `baseSeq`; its `committed` op replaces this).
+ * @param {Board} board
+ * @param {string[]} collections
+ * @param {string | null | undefined} before
+ * @returns {CollectionMoveOperation | null}
+ */
+export function resolveColumnMoveLocally(board, collections, before) {
+  const ids = board.collections.map((c) => c.id);
+  const present = [...new Set(collections)].filter((id) => ids.includes(id));
+  if (present.length === 0) return null;
+  let anchor = before ?? null;
+  if (anchor !== null) {
+    const index = ids.indexOf(anchor);
+    if (index < 0) anchor = null;
+    else if (present.includes(anchor)) anchor = ids.slice(index + 1).find((id) => !present.includes(id)) ?? null;
+  }
+  return { type: "collection.move", collections: present, before: anchor };
 }
 
 /**

@@ -21,7 +21,8 @@
  *   | { type: "update", item?: undefined, collection: string, title: string }
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
- *   | { type: "collection.remove", collection: string }
+ *   | { type: "collection.remove", collection: string, withItems?: boolean }
+ *   | { type: "collection.move", collections: string[], before?: string | null }
  *   | { type: "lock", locked: boolean }} UndoOperation
  */
 /**
@@ -39,7 +40,9 @@
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
- *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }} UndoStep
+ *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[],
+ *       contents?: { [folderId: string]: UndoItem[] } }
+ *   | { kind: "place-columns", columns: (ColumnPlace & { id: string })[] }} UndoStep
  */
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or
@@ -66,12 +69,17 @@ export function stepFor(board, ops) {
     if (index < 0) return null;
     const column = board.collections[index];
     const rest = board.collections.filter((c) => c.id !== column.id);
-    return {
+    /** @type {UndoStep} */
+    const step = {
       kind: "restore-column",
       column: { id: column.id, title: column.title },
       place: placeAmong(board.collections.map((c) => c.id), index, new Set([column.id]), rest.map((c) => c.id)),
       items: column.items.map(copyItem),
     };
+    // A column removed with its items: what its folders held comes back too.
+    const contents = Object.assign({}, ...column.items.filter((i) => i.folder).map((i) => contentsOf(board, i.id)));
+    if (Object.keys(contents).length > 0) step.contents = contents;
+    return step;
   }
   const first = ops[0];
   switch (first.type) {
@@ -107,6 +115,14 @@ export function stepFor(board, ops) {
       if (first.label !== undefined) step.label = found.label;
       if (first.data !== undefined) step.data = found.data === undefined ? null : structuredClone(found.data);
       return step;
+    }
+    case "collection.move": {
+      // The moved columns in their old board order, each with its place among the others.
+      const moved = new Set(ops.flatMap((op) => (op.type === "collection.move" ? op.collections : [])));
+      const ids = board.collections.map((c) => c.id);
+      const rest = ids.filter((id) => !moved.has(id));
+      const columns = ids.flatMap((id, index) => (moved.has(id) ? [{ id, ...placeAmong(ids, index, moved, rest) }] : []));
+      return columns.length > 0 ? { kind: "place-columns", columns } : null;
     }
     case "collection.add": {
       const items = ops.flatMap((op) => (op.type === "insert" && op.destination.collection === first.collection.id ? op.items.map((i) => i.id) : []));
@@ -150,18 +166,7 @@ export function resolveStep(step, board) {
       // Then what the restored folders held, each folder's after the folder itself.
       const restored = new Set(groups.flatMap((group) => group.entries.map((item) => item.id)));
       for (const entry of missing) {
-        if (!restored.has(entry.item.id) || !entry.contents) continue;
-        /** @type {string[]} */
-        const folders = [entry.item.id];
-        for (let at = 0; at < folders.length; at += 1) {
-          const items = (entry.contents[folders[at]] ?? []).filter((item) => !findItem(board, item.id) && !restored.has(item.id));
-          if (items.length === 0) continue;
-          for (const item of items) {
-            restored.add(item.id);
-            if (item.folder) folders.push(item.id);
-          }
-          ops.push({ type: "insert", items: items.map(copyItem), destination: { collection: folders[at], before: null } });
-        }
+        if (restored.has(entry.item.id) && entry.contents) ops.push(...refilling(board, entry.item.id, entry.contents, restored));
       }
       return { ops };
     }
@@ -195,11 +200,59 @@ export function resolveStep(step, board) {
       /** @type {UndoOperation[]} */
       const ops = [{ type: "collection.add", collection: { ...step.column }, before }];
       if (items.length > 0) ops.push({ type: "insert", items, destination: { collection: step.column.id, before: null } });
+      // Then what its folders held, each folder's after the folder itself.
+      const restored = new Set(items.map((item) => item.id));
+      for (const item of items) {
+        if (item.folder && step.contents) ops.push(...refilling(board, item.id, step.contents, restored));
+      }
       return { ops };
+    }
+    case "place-columns": {
+      const ids = board.collections.map((c) => c.id);
+      const present = step.columns.filter((column) => ids.includes(column.id));
+      if (present.length === 0) return refused("gone", step.columns.length === 1 ? "That column no longer exists." : "Those columns no longer exist.");
+      // The place rule over the columns without those going back; those landing at the same
+      // spot go in one operation, in their old order.
+      const leaving = new Set(present.map((column) => column.id));
+      const rest = ids.filter((id) => !leaving.has(id));
+      /** @type {{ before: string | null, collections: string[] }[]} */
+      const groups = [];
+      for (const column of present) {
+        const before = anchorFor(rest, column);
+        const group = groups.find((g) => g.before === before);
+        if (group) group.collections.push(column.id);
+        else groups.push({ before, collections: [column.id] });
+      }
+      return { ops: groups.map(({ before, collections }) => ({ type: "collection.move", collections, before })) };
     }
     default:
       return refused("gone", "That step cannot be undone.");
   }
+}
+
+/**
+ * The inserts that put back what `folder` held (and the folders inside it), each folder's after
+ * the folder itself, leaving out what is on the board again or restored already.
+ * @param {UndoBoard} board
+ * @param {string} folder
+ * @param {{ [folderId: string]: UndoItem[] }} contents
+ * @param {Set<string>} restored grows by what the inserts bring back
+ * @returns {UndoOperation[]}
+ */
+function refilling(board, folder, contents, restored) {
+  /** @type {UndoOperation[]} */
+  const ops = [];
+  const folders = [folder];
+  for (let at = 0; at < folders.length; at += 1) {
+    const items = (contents[folders[at]] ?? []).filter((item) => !findItem(board, item.id) && !restored.has(item.id));
+    if (items.length === 0) continue;
+    for (const item of items) {
+      restored.add(item.id);
+      if (item.folder) folders.push(item.id);
+    }
+    ops.push({ type: "insert", items: items.map(copyItem), destination: { collection: folders[at], before: null } });
+  }
+  return ops;
 }
 
 /**

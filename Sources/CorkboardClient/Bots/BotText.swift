@@ -89,6 +89,10 @@ public enum BotText {
             return "add collection \(collection) \(title.debugDescription)" + (before.map { " before \($0)" } ?? " last")
         case .removeCollection(let collection):
             return "remove collection \(collection)"
+        case .removeCollectionAndItems(let collection):
+            return "remove collection \(collection) with its items"
+        case .moveCollections(let collections, let before):
+            return "move collections \(collections.joined(separator: ", "))" + (before.map { " before \($0)" } ?? " last")
         case .lock(let locked):
             return locked ? "lock" : "unlock"
         }

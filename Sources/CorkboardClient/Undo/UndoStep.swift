@@ -18,8 +18,17 @@ public enum UndoStep: Sendable, Hashable {
     case retitle(collection: CollectionID, title: String)
     /// Remove an added collection, with the items this step put in it (never others').
     case dropColumn(collection: CollectionID, items: [ItemID])
-    /// Add a removed collection again where it was, with the items it held.
-    case restoreColumn(id: CollectionID, title: String, place: UndoPlace, items: [Item])
+    /// Add a removed collection again where it was, with the items it held (and, for one removed
+    /// with its items, what its folders held, by folder id).
+    case restoreColumn(id: CollectionID, title: String, place: UndoPlace, items: [Item], contents: [ItemID: [Item]])
+    /// Put moved columns back where they were, each with its place among the columns.
+    case placeColumns([PlacedColumn])
+
+    /// A column and where it was among the columns, leaving out those moved with it.
+    public struct PlacedColumn: Sendable, Hashable {
+        public var id: CollectionID
+        public var place: UndoPlace
+    }
 
     /// An item and where it was; for a deleted folder, what it held (by folder id, the
     /// folders inside it too), which comes back with it.
@@ -36,11 +45,14 @@ public enum UndoStep: Sendable, Hashable {
         guard let first = operations.first else { return nil }
         // A removed collection (after the delete of its items, when a redo removes one that
         // has items) comes back with what it held.
-        for case .removeCollection(let id) in operations {
+        for id in operations.compactMap(\.removedColumn) {
             guard let index = board.collections.firstIndex(where: { $0.id == id }) else { return nil }
             let column = board.collections[index]
             let place = UndoPlace(in: board.collections.map(\.id), at: index, leaving: [id])
-            return .restoreColumn(id: id, title: column.title, place: place, items: column.items)
+            let contents = column.items.filter { $0.folder != nil }.reduce(into: [ItemID: [Item]]()) { all, folder in
+                all.merge(Self.contents(of: folder, on: board)) { first, _ in first }
+            }
+            return .restoreColumn(id: id, title: column.title, place: place, items: column.items, contents: contents)
         }
         switch first {
         case .move:
@@ -68,7 +80,15 @@ public enum UndoStep: Sendable, Hashable {
             return .retitle(collection: id, title: column.title)
         case .addCollection(let id, _, _):
             return .dropColumn(collection: id, items: operations.flatMap { $0.insertedItems(into: id) })
-        case .removeCollection, .lock, .updateFolder, .renameBoard:
+        case .moveCollections:
+            // The moved columns in their old board order, as items of a move are taken in reading order.
+            let moved = Set(operations.flatMap(\.movedColumns))
+            let ids = board.collections.map(\.id)
+            let placed = ids.enumerated().compactMap { index, id in
+                moved.contains(id) ? PlacedColumn(id: id, place: UndoPlace(in: ids, at: index, leaving: moved)) : nil
+            }
+            return placed.isEmpty ? nil : .placeColumns(placed)
+        case .removeCollection, .removeCollectionAndItems, .lock, .updateFolder, .renameBoard:
             // Locking and whether a folder takes drops are switches of their own, and the
             // board's title is the owner's to set (PATCH /api/boards/{id}): none is an edit of
             // the board's content.
@@ -98,17 +118,7 @@ public enum UndoStep: Sendable, Hashable {
             // Then what the restored folders held, each folder's after the folder itself.
             var restored = Set(groups.flatMap { $0.items.map(\.id) })
             for entry in missing where restored.contains(entry.item.id) && !entry.contents.isEmpty {
-                var folders = [entry.item.id]
-                var next = 0
-                while next < folders.count {
-                    let items = (entry.contents[folders[next]] ?? []).filter { board.item($0.id) == nil && !restored.contains($0.id) }
-                    for item in items {
-                        restored.insert(item.id)
-                        if item.folder != nil { folders.append(item.id) }
-                    }
-                    if !items.isEmpty { operations.append(.insert(items: items, destination: Destination(collection: folders[next]))) }
-                    next += 1
-                }
+                operations += Self.refilling(entry.item.id, from: entry.contents, restored: &restored, on: board)
             }
             return .success(operations)
         case .edit(let item, let label, let data):
@@ -124,12 +134,38 @@ public enum UndoStep: Sendable, Hashable {
             }
             let delete: [BoardOperation] = column.items.isEmpty ? [] : [.delete(items: column.items.map(\.id))]
             return .success(delete + [.removeCollection(collection: collection)])
-        case .restoreColumn(let id, let title, let place, let items):
+        case .restoreColumn(let id, let title, let place, let items, let contents):
             guard !board.collections.contains(where: { $0.id == id }) else { return .failure(.exists("The column “\(title)” is already there.")) }
             let before = place.anchor(in: board.collections.map(\.id))
             let missing = items.filter { board.item($0.id) == nil }
-            let insert: [BoardOperation] = missing.isEmpty ? [] : [.insert(items: missing, destination: Destination(collection: id, before: nil))]
-            return .success([.addCollection(collection: id, title: title, before: before)] + insert)
+            var operations: [BoardOperation] = [.addCollection(collection: id, title: title, before: before)]
+            if !missing.isEmpty { operations.append(.insert(items: missing, destination: Destination(collection: id, before: nil))) }
+            // Then what its folders held, each folder's after the folder itself.
+            var restored = Set(missing.map(\.id))
+            for folder in missing where folder.folder != nil {
+                operations += Self.refilling(folder.id, from: contents, restored: &restored, on: board)
+            }
+            return .success(operations)
+        case .placeColumns(let placed):
+            let ids = board.collections.map(\.id)
+            let present = placed.filter { ids.contains($0.id) }
+            guard !present.isEmpty else {
+                return .failure(.gone(placed.count == 1 ? "That column no longer exists." : "Those columns no longer exist."))
+            }
+            // The place rule over the columns without those going back; those landing at the
+            // same spot go in one operation, in their old order.
+            let leaving = Set(present.map(\.id))
+            let rest = ids.filter { !leaving.contains($0) }
+            var groups: [(before: CollectionID?, columns: [CollectionID])] = []
+            for column in present {
+                let before = column.place.anchor(in: rest)
+                if let at = groups.firstIndex(where: { $0.before == before }) {
+                    groups[at].columns.append(column.id)
+                } else {
+                    groups.append((before, [column.id]))
+                }
+            }
+            return .success(groups.map { .moveCollections(collections: $0.columns, before: $0.before) })
         }
     }
 
@@ -143,6 +179,26 @@ public enum UndoStep: Sendable, Hashable {
                 ids.contains(item.id) ? PlacedItem(item: item, collection: list, place: UndoPlace(in: all, at: index, leaving: ids)) : nil
             }
         }
+    }
+
+    /// The inserts that put back what `folder` held (and the folders inside it), each folder's
+    /// after the folder itself, leaving out what is on the board again or restored already.
+    private static func refilling(
+        _ folder: ItemID, from contents: [ItemID: [Item]], restored: inout Set<ItemID>, on board: Board
+    ) -> [BoardOperation] {
+        var operations: [BoardOperation] = []
+        var folders = [folder]
+        var next = 0
+        while next < folders.count {
+            let items = (contents[folders[next]] ?? []).filter { board.item($0.id) == nil && !restored.contains($0.id) }
+            for item in items {
+                restored.insert(item.id)
+                if item.folder != nil { folders.append(item.id) }
+            }
+            if !items.isEmpty { operations.append(.insert(items: items, destination: Destination(collection: folders[next]))) }
+            next += 1
+        }
+        return operations
     }
 
     /// What a folder holds, and the folders inside it hold, by folder id.
@@ -203,6 +259,20 @@ extension BoardOperation {
     fileprivate var movedItems: [ItemID] {
         if case .move(let sources, _) = self { return sources }
         return []
+    }
+
+    /// A collection move's columns (none for other operations).
+    fileprivate var movedColumns: [CollectionID] {
+        if case .moveCollections(let collections, _) = self { return collections }
+        return []
+    }
+
+    /// The column a `collection.remove` removes, with or without its items.
+    fileprivate var removedColumn: CollectionID? {
+        switch self {
+        case .removeCollection(let id), .removeCollectionAndItems(let id): id
+        default: nil
+        }
     }
 
     /// A delete's items (none for other operations).

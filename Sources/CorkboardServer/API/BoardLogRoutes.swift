@@ -62,7 +62,8 @@ enum BoardLogRoutes {
                 responder.respond(.error(.badRequest, error.message))
             case .message:
                 responder.respond(
-                    .error(.badRequest, "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, lock)"))
+                    .error(
+                        .badRequest, "the body must be one operation (move, insert, delete, update, collection.add, collection.remove, collection.move, lock)"))
             }
         }
     }

@@ -66,6 +66,8 @@ import Testing
         #expect(BotText.describe(.addCollection(collection: "x", title: "X", before: nil)) == #"add collection x "X" last"#)
         #expect(BotText.describe(.addCollection(collection: "x", title: "X", before: "done")) == #"add collection x "X" before done"#)
         #expect(BotText.describe(.removeCollection(collection: "x")) == "remove collection x")
+        #expect(BotText.describe(.removeCollectionAndItems(collection: "x")) == "remove collection x with its items")
+        #expect(BotText.describe(.moveCollections(collections: ["x", "y"], before: nil)) == "move collections x, y last")
         #expect(BotText.describe(.lock(locked: true)) == "lock" && BotText.describe(.lock(locked: false)) == "unlock")
         #expect(BotText.describe(end) == "done (end)")
     }

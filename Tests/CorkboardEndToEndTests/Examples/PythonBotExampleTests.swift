@@ -47,6 +47,11 @@ import Testing
         #expect(sorted == (labels + ["kiwi"]).sorted { $0.lowercased() < $1.lowercased() })
         // Its moves are ordinary events in the board's log.
         #expect(try api.events("fruit").count == (try api.document("fruit").seq))
+        // With --first the sorted column then goes to the front of the board.
+        let first = try python.run(
+            [Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "fruit", "--column", "bowl", "--first"], timeout: 60)
+        #expect(first.status == 0, "\(first.standardOutput)\n\(first.standardError)")
+        #expect(try api.document("fruit").board.collections.map(\.id) == ["bowl", "basket"])
 
         let unknown = try python.run([Self.script, "--url", "ws://127.0.0.1:\(port)/ws", "--board", "nope"], timeout: 60)
         #expect(unknown.status == 1, "\(unknown.standardError)")

@@ -187,6 +187,33 @@ import Testing
         #expect(try fixture.expectAgreement([ada]).seq == 3)
     }
 
+    /// `collection.move` over HTTP: committed in anchor form, broadcast, in the log; a body of
+    /// the wrong shape 400, an empty list 400 `invalid`, a column nobody has 409 `gone`.
+    @Test func aColumnMoveOverHTTPIsCommittedBroadcastAndLogged() throws {
+        let fixture = try HubFixture()
+        let ada = try fixture.join("Ada")
+        let api = fixture.api
+        let moved = try api.post(
+            "/api/boards/board/ops", body: #"{"type":"collection.move","opId":"h-cols","baseSeq":0,"fromOffsets":[1],"toOffset":0}"#)
+        #expect(moved.status == 200)
+        let event = try #require(try moved.message().committedEvent, "not a committed body: \(moved)")
+        #expect(event.op == .moveCollections(collections: ["done"], before: "todo"))
+        #expect(try ada.nextMessage() == .committed(event))
+        #expect(try fixture.document().board.collections.map(\.id) == ["done", "todo"])
+        #expect(try api.get("/api/boards/board/ops?since=0").decode(EventPage.self) == EventPage(events: [event]))
+
+        let empty = try api.post("/api/boards/board/ops", body: #"{"type":"collection.move","opId":"h-empty","baseSeq":1,"collections":[]}"#)
+        #expect(empty.status == 400)
+        #expect(try empty.message().rejection?.code == .invalid)
+        let typed = try api.post("/api/boards/board/ops", body: #"{"type":"collection.move","opId":"h-typed","baseSeq":1,"collections":"todo"}"#)
+        #expect(typed.status == 400)
+        #expect(try typed.message().rejection?.opId == "h-typed")
+        let gone = try api.post("/api/boards/board/ops", body: #"{"type":"collection.move","opId":"h-gone","baseSeq":1,"collections":["nowhere"]}"#)
+        #expect(gone.status == 409)
+        #expect(try gone.message().rejection?.code == .gone)
+        try fixture.expectAgreement([ada])
+    }
+
     @Test func readsTheLogSinceASeq() throws {
         let fixture = try HubFixture()
         let ada = try fixture.join("Ada")

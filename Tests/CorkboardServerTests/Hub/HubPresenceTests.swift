@@ -105,6 +105,20 @@ import Testing
         #expect(try bob.reject(.move(sources: ["i2"], destination: Destination(collection: "done"))).code == .gone)
     }
 
+    /// `collection.remove` with `withItems` names no item, yet takes them: a drag holding one is
+    /// cleared `deleted` after its commit, and the removal was not `busy`.
+    @Test(arguments: HubHarness.allCases)
+    func aColumnRemovedWithItsItemsClearsTheDragsItHits(_ harness: HubHarness) throws {
+        let (hub, ada, bob) = try Self.pair(on: harness)
+        defer { withExtendedLifetime(hub) {} }
+        try ada.send(.dragStart(items: ["i6"]))
+        _ = try bob.waitFor(type: "drag")
+        let event = try bob.commit(.removeCollectionAndItems(collection: "done"))
+        #expect(try ada.waitFor("the removal") { if case .committed = $0 { true } else { false } } == .committed(event))
+        #expect((try bob.waitFor(type: "drag.cleared")).dragClear.map { $0 == (ada.clientID, .deleted) } == true)
+        #expect(try bob.reject(.move(sources: ["i6"], destination: Destination(collection: "todo"))).code == .gone)
+    }
+
     @Test(arguments: HubHarness.allCases)
     func aDeleteClearsTheDragsItHitsAfterItsCommit(_ harness: HubHarness) throws {
         let (hub, ada, bob) = try Self.pair(on: harness)

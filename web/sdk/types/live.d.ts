@@ -357,8 +357,19 @@ export class LiveBoard extends LiveBoard_base {
      * @param {string} title
      */
     renameCollection(id: string, title: string): Promise<OperationResult>;
-    /** @param {string} id an empty collection */
-    removeCollection(id: string): Promise<OperationResult>;
+    /**
+     * @param {string} id an empty collection, or with `withItems` any: it goes with its cards
+     * @param {{ withItems?: boolean }} [options]
+     */
+    removeCollection(id: string, options?: {
+        withItems?: boolean | undefined;
+    } | undefined): Promise<OperationResult>;
+    /**
+     * Moves columns (in this order, together) before the column `before` (null: the end).
+     * @param {string[]} ids
+     * @param {string | null} [before]
+     */
+    moveCollections(ids: string[], before?: string | null | undefined): Promise<OperationResult>;
     /** @param {boolean} locked */
     lock(locked: boolean): Promise<OperationResult>;
     /** @param {string[]} itemIds */

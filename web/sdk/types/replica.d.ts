@@ -34,13 +34,23 @@
  * @typedef {{ type: "update", item?: undefined, collection?: undefined, title: string }} BoardUpdateOperation
  */
 /** @typedef {{ type: "collection.add", collection: { id: string, title: string }, before?: string | null }} CollectionAddOperation */
-/** @typedef {{ type: "collection.remove", collection: string }} CollectionRemoveOperation */
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ * @typedef {{ type: "collection.remove", collection: string, withItems?: boolean }} CollectionRemoveOperation
+ */
+/**
+ * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:
+ * the end); a committed one names only columns that exist and a `before` that is not moved.
+ * @typedef {{ type: "collection.move", collections: string[], before?: string | null }} CollectionMoveOperation
+ */
 /** @typedef {{ type: "lock", locked: boolean }} LockOperation */
 /**
  * An operation without `opId` and `baseSeq`: what `committed` carries as `op`, and what
  * the page asks the session to send.
  * @typedef {MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation
- *   | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | LockOperation} Operation
+ *   | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | CollectionMoveOperation
+ *   | LockOperation} Operation
  */
 /**
  * Where an item is: its collection, its index there, and the item itself.
@@ -105,6 +115,17 @@ export function applyOperation(board: Board, op: Operation): Board;
  * @returns {MoveOperation | null}
  */
 export function resolveMoveLocally(board: Board, sources: string[], destination: Destination): MoveOperation | null;
+/**
+ * What the server will most likely make of a collection move we ask for (its rules 3–5 over
+ * the columns, on the state we have). Returns the resolved op, or null when no named column
+ * exists. A `before` that is no column here goes to the end (the server may do better from
+ * the board at `baseSeq`; its `committed` op replaces this).
+ * @param {Board} board
+ * @param {string[]} collections
+ * @param {string | null | undefined} before
+ * @returns {CollectionMoveOperation | null}
+ */
+export function resolveColumnMoveLocally(board: Board, collections: string[], before: string | null | undefined): CollectionMoveOperation | null;
 /**
  * The id at `index` of a collection's list with `excluded` items left out (null: the end).
  * @param {Board} board
@@ -218,9 +239,23 @@ export type CollectionAddOperation = {
     };
     before?: string | null;
 };
+/**
+ * Removes a column: an empty one, or with `withItems` one with everything in it (its folders'
+ * contents too).
+ */
 export type CollectionRemoveOperation = {
     type: "collection.remove";
     collection: string;
+    withItems?: boolean;
+};
+/**
+ * Moves columns (in this order, contiguously) before the column `before` (`null` or absent:
+ * the end); a committed one names only columns that exist and a `before` that is not moved.
+ */
+export type CollectionMoveOperation = {
+    type: "collection.move";
+    collections: string[];
+    before?: string | null;
 };
 export type LockOperation = {
     type: "lock";
@@ -230,7 +265,7 @@ export type LockOperation = {
  * An operation without `opId` and `baseSeq`: what `committed` carries as `op`, and what
  * the page asks the session to send.
  */
-export type Operation = MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | LockOperation;
+export type Operation = MoveOperation | InsertOperation | DeleteOperation | ItemUpdateOperation | CollectionUpdateOperation | BoardUpdateOperation | CollectionAddOperation | CollectionRemoveOperation | CollectionMoveOperation | LockOperation;
 /**
  * Where an item is: its collection, its index there, and the item itself.
  */

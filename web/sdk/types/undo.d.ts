@@ -13,7 +13,8 @@
  *   | { type: "update", item?: undefined, collection: string, title: string }
  *   | { type: "update", item?: undefined, collection?: undefined, title: string }
  *   | { type: "collection.add", collection: { id: string, title: string }, before?: string | null }
- *   | { type: "collection.remove", collection: string }
+ *   | { type: "collection.remove", collection: string, withItems?: boolean }
+ *   | { type: "collection.move", collections: string[], before?: string | null }
  *   | { type: "lock", locked: boolean }} UndoOperation
  */
 /**
@@ -31,7 +32,9 @@
  *   | { kind: "edit", item: string, label?: string, data?: UndoData | null }
  *   | { kind: "retitle", collection: string, title: string }
  *   | { kind: "drop-column", collection: string, items: string[] }
- *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[] }} UndoStep
+ *   | { kind: "restore-column", column: { id: string, title: string }, place: ColumnPlace, items: UndoItem[],
+ *       contents?: { [folderId: string]: UndoItem[] } }
+ *   | { kind: "place-columns", columns: (ColumnPlace & { id: string })[] }} UndoStep
  */
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or
@@ -210,6 +213,11 @@ export type UndoOperation = {
 } | {
     type: "collection.remove";
     collection: string;
+    withItems?: boolean;
+} | {
+    type: "collection.move";
+    collections: string[];
+    before?: string | null;
 } | {
     type: "lock";
     locked: boolean;
@@ -274,6 +282,14 @@ export type UndoStep = {
     };
     place: ColumnPlace;
     items: UndoItem[];
+    contents?: {
+        [folderId: string]: UndoItem[];
+    } | undefined;
+} | {
+    kind: "place-columns";
+    columns: (ColumnPlace & {
+        id: string;
+    })[];
 };
 /**
  * Why a step cannot be undone (or redone) on the board as it is now: `gone` (its card or

@@ -145,12 +145,40 @@ class AddCollection:
 
 @dataclass(frozen=True)
 class RemoveCollection:
-    """Removes an empty collection."""
+    """Removes an empty collection; with `with_items=True` any, with everything in it."""
 
     collection: str
+    with_items: bool = False
 
     def wire(self) -> dict[str, Any]:
-        return {"type": "collection.remove", "collection": self.collection}
+        message: dict[str, Any] = {"type": "collection.remove", "collection": self.collection}
+        if self.with_items:
+            message["withItems"] = True
+        return message
+
+
+@dataclass(frozen=True)
+class MoveCollections:
+    """Columns land together, in this order, before the column `before` (None: the end). The
+    server resolves a `before` removed or moved meanwhile as it does a move's anchor (protocol §5)."""
+
+    collections: Sequence[str]
+    before: str | None = None
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": "collection.move", "collections": list(self.collections), "before": self.before}
+
+
+@dataclass(frozen=True)
+class MoveCollectionsByOffsets:
+    """A column move as Swift's `Array.move(fromOffsets:toOffset:)` says it, read against the
+    board's columns at the base seq; it commits in anchor form."""
+
+    from_offsets: Sequence[int]
+    to_offset: int
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": "collection.move", "fromOffsets": list(self.from_offsets), "toOffset": self.to_offset}
 
 
 @dataclass(frozen=True)
@@ -174,5 +202,7 @@ Operation = (
     | RenameBoard
     | AddCollection
     | RemoveCollection
+    | MoveCollections
+    | MoveCollectionsByOffsets
     | Lock
 )

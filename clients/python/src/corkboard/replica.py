@@ -41,7 +41,9 @@ def apply_operation(board: Board, op: Mapping[str, Any]) -> Board:
     elif kind == "collection.add":
         _add_collection(after, op["collection"], op.get("before"))
     elif kind == "collection.remove":
-        _remove_collection(after, op["collection"])
+        _remove_collection(after, op["collection"], op.get("withItems") is True)
+    elif kind == "collection.move":
+        _move_collections(after, op["collections"], op.get("before"))
     elif kind == "lock":
         after["locked"] = op["locked"]
     else:
@@ -126,12 +128,28 @@ def _add_collection(board: Board, collection: Mapping[str, str], before: str | N
     columns.insert(at, {"id": collection["id"], "title": collection["title"], "items": []})
 
 
-def _remove_collection(board: Board, collection_id: str) -> None:
+def _remove_collection(board: Board, collection_id: str, with_items: bool) -> None:
     columns = board["collections"]
     at = next((n for n, c in enumerate(columns) if c["id"] == collection_id), None)
-    if at is None or columns[at]["items"]:
+    if at is None or (columns[at]["items"] and not with_items):
         raise ReplicaError(f"collection.remove: {collection_id}")
+    # With its items: they go as a delete takes them, folders with what they hold.
+    for item in columns[at]["items"]:
+        _remove_folder_contents(board, item)
     del columns[at]
+
+
+def _move_collections(board: Board, collections: list[str], before: str | None) -> None:
+    columns = board["collections"]
+    ids = [c["id"] for c in columns]
+    if not collections or len(set(collections)) != len(collections) or any(c not in ids for c in collections):
+        raise ReplicaError(f"collection.move: {collections}")
+    if before is not None and (before not in ids or before in collections):
+        raise ReplicaError(f"collection.move: before {before}")
+    moving = [columns[ids.index(c)] for c in collections]
+    rest = [c for c in columns if c["id"] not in collections]
+    at = len(rest) if before is None else [c["id"] for c in rest].index(before)
+    board["collections"] = rest[:at] + moving + rest[at:]
 
 
 def _remove_folder_contents(board: Board, item: Item) -> None:
