@@ -2655,6 +2655,51 @@ def folder_keyboard(run):
     return f"Move to… offered {offered}; t1 moved into f1; a new folder; accepts switched; a refused move noticed: {notice.inner_text()!r}"
 
 
+@scenario("folder-delete-asks")
+def folder_delete_asks(run):
+    """Deleting a folder that holds cards asks first, in the page's own dialog (a modal
+    <dialog>, not window.confirm), naming how many cards go with it: Cancel keeps everything,
+    Delete removes the folder and its cards for everyone, and Ctrl+Z brings them all back
+    (issue #32's defect 4)."""
+    board_id = new_folder_board(run, "folder-delete")
+    a = run.open_board("A", board_id, "Ada")
+    asked_natively = []
+    a.on("dialog", lambda native: (asked_natively.append(native.message), native.dismiss()))
+    dialog = a.locator("#delete-confirm")
+
+    def ask_to_delete_f1():
+        card(a, "f1").focus()
+        a.keyboard.press("m")
+        a.get_by_role("menuitem", name="Delete").click()
+        wait_until("the page asks in its own dialog before deleting the folder f1",
+                   lambda: dialog.evaluate("d => d.open") or bool(asked_natively), timeout=3)
+        if asked_natively:
+            raise ScenarioFailure(f"the page asked with window.confirm: {asked_natively}")
+
+    ask_to_delete_f1()
+    question = dialog.inner_text()
+    if "2 cards" not in question or "Ideas" not in question:
+        raise ScenarioFailure(f"the question does not name the folder and its 2 cards: {question!r}")
+    dialog.locator("button[value=cancel]").click()
+    wait_until("the dialog closes on Cancel", lambda: not dialog.evaluate("d => d.open"), timeout=3)
+    folders, columns = server_folders(run, board_id)
+    if "f1" not in columns["todo"] or folders.get("f1") != ["a1", "a2"]:
+        raise ScenarioFailure(f"Cancel deleted something: folders {folders}, columns {columns}")
+
+    ask_to_delete_f1()
+    dialog.locator("button[value=delete]").click()
+    wait_server_folders(run, board_id, "f1 and its cards deleted",
+                        lambda folders, columns: "f1" not in columns["todo"] and "f1" not in folders)
+    notice = a.locator("#notice")
+    wait_until("the notice names the cards that went", lambda: notice.is_visible() and "2 cards" in notice.inner_text(), timeout=5)
+    said = notice.inner_text()
+    a.keyboard.press("Control+z")
+    wait_server_folders(run, board_id, "Ctrl+Z brought f1 back with a1 and a2",
+                        lambda folders, columns: "f1" in columns["todo"] and folders.get("f1") == ["a1", "a2"])
+    no_page_problems(run)
+    return f"asked {question.splitlines()[0]!r}; cancelled, then deleted ({said!r}); undone"
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
