@@ -14,7 +14,7 @@ import Testing
     static let scenarios = [
         "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "rename-live",
-        "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap",
+        "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap", "offline-quiet",
         "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",
         "phone-people", "phone-people-names", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm",
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",

@@ -1104,6 +1104,37 @@ def offline_flap(run):
             f"(seq {seq}), pages and API agree")
 
 
+@scenario("offline-quiet")
+def offline_quiet(run):
+    """Two pages lose the network for 20 s (their contexts offline): neither dials the server
+    meanwhile (each failed attempt was a "WebSocket connection … failed" console error: 18 on
+    two pages in the trial), and both are Live again when it comes back. The outage is not
+    declared to the recorder: any console error fails it (issue #32's defect 8)."""
+    board_id = run.new_board("quiet")
+    attempts = []
+
+    def count_sockets(page):
+        page.on("websocket", lambda ws: attempts.append((time.monotonic(), ws.url)))
+
+    pages = [run.open_board(label, board_id, name, prepare=count_sockets) for label, name in (("A", "Ada"), ("B", "Bob"))]
+    for page in pages:
+        page.context.set_offline(True)
+    for label, page in zip("AB", pages):
+        wait_until(f"page {label} shows offline", lambda: connection_state(page) == "offline", timeout=10)
+    went = time.monotonic()
+    # The outage itself is what is tested: 20 s without the network, as in the trial.
+    pages[0].wait_for_timeout(20000)
+    during = [url for at, url in attempts if at > went]
+    for page in pages:
+        page.context.set_offline(False)
+    for label, page in zip("AB", pages):
+        wait_until(f"page {label} is Live again once the network is back", lambda: connection_state(page) == "connected", timeout=10)
+    if during:
+        raise ScenarioFailure(f"the pages dialled {len(during)} time(s) while the browser said it was offline: {during[:4]}")
+    no_page_problems(run)
+    return f"no attempt in 20 s offline on two pages; both Live again; {len(attempts)} sockets opened in all"
+
+
 @scenario("reload-with-pending")
 def reload_with_pending(run):
     """A, offline, moves a card and reloads (still offline, then online): the move kept in
