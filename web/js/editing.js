@@ -262,23 +262,25 @@ export class Editing {
     const menu = document.createElement("div");
     menu.className = "menu";
     menu.setAttribute("role", "menu");
+    // Someone who may not change the board (a viewer, or anyone on a locked board) is offered
+    // only what leaves it as it is: each change would be refused the moment it was picked.
+    const changes = this.session.canEdit;
     /** @type {MenuEntry[]} */
-    const entries = [
-      ["Move to…", () => this.moveTo.open(card)],
-      ["Edit", () => this.editCard(card)],
-      ["Delete", () => this.deleteCard(card)],
-    ];
+    const entries = changes
+      ? [
+          ["Move to…", () => this.moveTo.open(card)],
+          ["Edit", () => this.editCard(card)],
+          ["Delete", () => this.deleteCard(card)],
+        ]
+      : [];
     const id = /** @type {string} */ (card.dataset.itemId);
     const folder = this.session.board && findItem(this.session.board, id)?.item.folder;
     if (folder) {
       const open = card.classList.contains("open");
-      entries.splice(
-        1,
-        0,
-        [open ? "Close folder" : "Open folder", () => this.onToggleFolder(id)],
-        [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)],
-      );
+      entries.splice(changes ? 1 : 0, 0, [open ? "Close folder" : "Open folder", () => this.onToggleFolder(id)]);
+      if (changes) entries.splice(2, 0, [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)]);
     }
+    if (entries.length === 0) return;
     for (const [text, action] of entries) {
       const item = document.createElement("button");
       item.type = "button";

@@ -2731,6 +2731,77 @@ def folder_delete_asks(run):
     return f"asked {question.splitlines()[0]!r}; cancelled, then deleted ({said!r}); undone"
 
 
+MENU_ITEMS_JS = """() => [...document.querySelectorAll('.menu [role=menuitem]')].map(item => item.textContent)"""
+
+
+def menu_items(page, item_id):
+    """The entries of the card's menu, opened with M on the focused card ([] when none opens)."""
+    page.keyboard.press("Escape")
+    card(page, item_id).focus()
+    page.keyboard.press("m")
+    return page.evaluate(MENU_ITEMS_JS)
+
+
+@scenario("viewer-and-refused")
+def viewer_and_refused(run):
+    """A viewer's page offers no change: a card's menu has no Move to…/Edit/Delete (a card shows
+    no ⋯ and no grip), a folder's only Open folder. A page with no token, or a wrong one, on a
+    server that asks for tokens says so in its header (badge and title), not "Offline" and "…"
+    (issue #32's defect 7); `/` without a token there says one is needed without a 401 in the
+    console (defect 8)."""
+    board_id = new_folder_board(run, "viewer")
+    tokens = os.path.join(run.args.output, "viewer-tokens.json")
+    with open(tokens, "w", encoding="utf-8") as file:
+        json.dump({"tokens": [{"token": "viewer-token-for-the-scenario", "role": "viewer", "boards": "*"}]}, file)
+    try:
+        run.restart_server(("--tokens", tokens))
+        # The board list without a token learns from GET /api that it needs one: no 401 (a
+        # console error in every browser) on the way.
+        home = run.new_page("H")
+        home.goto(run.server.origin + "/")
+        wait_until("/ without a token says the server asks for one",
+                   lambda: "asks for a token" in home.locator("#board-list").inner_text(timeout=2000), timeout=10)
+        no_page_problems(run)
+        run.recorder.begin_refusals(run.server.origin)
+        viewer = run.new_page("V")
+        viewer.goto(f"{run.server.origin}/b/{board_id}?token=viewer-token-for-the-scenario&name=Vi")
+        wait_until("the viewer's page is live", lambda: connection_state(viewer) == "connected", timeout=10)
+        wait_until("the viewer's page says it is view only", lambda: viewer.locator("#readonly").is_visible(), timeout=5)
+        offered = menu_items(viewer, "t1")
+        if offered:
+            raise ScenarioFailure(f"a viewer's card menu offers {offered}")
+        if card(viewer, "t1").locator(".card-menu").is_visible() or card(viewer, "t1").locator(".card-grip").is_visible():
+            raise ScenarioFailure("a viewer's card shows its ⋯ or its grip")
+        card(viewer, "t1").hover()
+        if card(viewer, "t1").locator(".card-menu").is_visible() or card(viewer, "t1").locator(".card-grip").is_visible():
+            raise ScenarioFailure("a viewer's card shows its ⋯ or its grip under the pointer")
+        folder_offers = menu_items(viewer, "f1")
+        if folder_offers != ["Open folder"]:
+            raise ScenarioFailure(f"a viewer's folder menu offers {folder_offers}, not only Open folder")
+        if viewer.locator("button.add-card:visible, button.add-folder:visible, button.add-column:visible").count():
+            raise ScenarioFailure("a viewer's page shows a button that adds cards, folders or columns")
+
+        shown = {}
+        for label, query, heading in (("N", "", "Token needed"), ("W", "?token=not-a-token", "Token refused")):
+            page = run.new_page(label)
+            page.goto(f"{run.server.origin}/b/{board_id}{query}")
+            wait_until(f"page {label} settles on its refusal", lambda: connection_state(page) == "refused", timeout=10)
+            title = page.locator("#board-title").inner_text()
+            badge = page.locator("#connection").inner_text()
+            if title != heading or badge == "Offline" or page.title() != f"{heading} · Corkboard":
+                raise ScenarioFailure(f"page {label}: title {title!r} (tab {page.title()!r}), badge {badge!r}; "
+                                      f"wanted the title {heading!r} and a badge other than Offline")
+            if "?token=" not in page.locator("#board").inner_text():
+                raise ScenarioFailure(f"page {label} does not say what to do: {page.locator('#board').inner_text()!r}")
+            shown[label] = (title, badge)
+        run.recorder.end_refusals()
+        return f"viewer's menus: card {offered}, folder {folder_offers}; no token: {shown['N']}; a wrong one: {shown['W']}"
+    finally:
+        run.recorder.end_refusals()
+        run.close_pages()
+        run.restart_server()
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
