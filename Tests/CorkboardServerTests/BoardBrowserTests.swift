@@ -16,6 +16,7 @@ import Testing
         "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "rename-live",
         "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap", "offline-quiet",
         "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",
+        "phone-edge-and-release",
         "phone-people", "phone-people-names", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm",
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
         "outside-drop-locked", "drag-out-to-another-board", "grip-drag-within-board", "folder-open-remembered", "folder-drop",

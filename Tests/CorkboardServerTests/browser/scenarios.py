@@ -1441,6 +1441,76 @@ def touch_hold_drags(run):
     return f"held, carried down (the column scrolled) and across (the board scrolled), dropped before d2: seq {seq}"
 
 
+# Every frame while it runs: the board's scrollLeft and where its last column ends on the screen.
+RECORD_BOARD_SCROLL_JS = """() => {
+  window.__boardScroll = [];
+  const board = document.getElementById('board');
+  const frame = (time) => {
+    const columns = board.querySelectorAll(':scope > section.column');
+    window.__boardScroll.push([time, board.scrollLeft, columns[columns.length - 1].getBoundingClientRect().right]);
+    if (window.__boardScroll.length < 2000) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+
+
+@scenario("phone-edge-and-release")
+def phone_edge_and_release(run):
+    """On a phone: every card shows its ⋯ without a tap first; a card held 5 px from the screen's
+    right edge scrolls the board gently (a few hundred pixels in the first half second, not the
+    whole board) and no further than the last column; released away from every column, the page
+    says the card stayed where it was (issue #32's defect 6)."""
+    columns = standard_columns()
+    board_id = run.new_board("phone-edge", columns)
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    opacity = a.evaluate("""() => getComputedStyle(document.querySelector('li.card[data-item-id="t1"] .card-menu')).opacity""")
+    if opacity != "1" or not card(a, "t1").locator(".card-menu").is_visible():
+        raise ScenarioFailure(f"on a phone a card's ⋯ is hidden until it is tapped (opacity {opacity})")
+    width = PHONE["viewport"]["width"]
+    finger = Finger(a)
+    x, y = center(card(a, "t1"))
+    finger.down(x, y)
+    try:
+        wait_until("card t1 is picked up after the finger held still on it",
+                   lambda: count(a, 'li.card.lifted[data-item-id="t1"]') == 1, timeout=3)
+        start = a.evaluate("() => document.getElementById('board').scrollLeft")
+        a.evaluate(RECORD_BOARD_SCROLL_JS)
+        finger.move(width - 5, y, steps=6)
+        wait_until("the board scrolls to its last column while the finger waits at the screen's edge",
+                   lambda: a.evaluate("() => { const s = window.__boardScroll; return s.length > 30 && "
+                                      "s.slice(-20).every(f => f[1] === s[s.length - 1][1]) && s[s.length - 1][1] > 0; }"),
+                   timeout=15)
+        frames = a.evaluate("() => window.__boardScroll")
+        moving = [f for f in frames if f[1] != start]
+        if not moving:
+            raise ScenarioFailure(f"the board never scrolled (scrollLeft {start} throughout)")
+        began = moving[0][0]
+        in_half_a_second = max(f[1] for f in frames if f[0] <= began + 500) - start
+        if in_half_a_second > 320:
+            raise ScenarioFailure(f"the board ran {in_half_a_second:.0f} px in the first half second at the edge "
+                                  f"(scrollLeft {start} → {max(f[1] for f in frames if f[0] <= began + 500)}): not paced")
+        last_right = min(f[2] for f in frames)
+        # The board's padding (1rem) after its last column is the most that may show.
+        if last_right < width - 16 - 1:
+            raise ScenarioFailure(f"the board scrolled past its last column: it ended at x={last_right:.0f} "
+                                  f"on a {width} px screen (scrollLeft up to {max(f[1] for f in frames)})")
+        # Off every column: under the short columns, far below their last cards.
+        finger.move(width / 2, PHONE["viewport"]["height"] - 60, steps=8)
+    finally:
+        finger.up()
+    notice = a.locator("#notice")
+    wait_until("the page says the card was released away from the columns and stayed",
+               lambda: notice.is_visible() and "away from the columns" in notice.inner_text(), timeout=5)
+    wait_until("t1 is back in place", lambda: count(a, ".lifted, .landing") == 0, timeout=5)
+    wait_board(a, "A", as_state(columns))
+    seq, on_server = run.server.board(board_id)
+    if seq != 0 or on_server != as_state(columns):
+        raise ScenarioFailure(f"the release off the columns moved something: the server has {on_server} at seq {seq}")
+    no_page_problems(run)
+    return (f"⋯ shown; {in_half_a_second:.0f} px in the first half second, stopped with the last column's end at "
+            f"x={last_right:.0f}; released off the columns: {notice.inner_text()!r}")
+
+
 @scenario("phone-people")
 def phone_people(run):
     """On a phone the people on the board are shown (a compact stack of initials), not hidden."""
