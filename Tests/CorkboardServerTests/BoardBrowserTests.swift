@@ -12,7 +12,7 @@ import Testing
     /// The scenarios, in the script's order; `console-clean` (no console error or warning, page
     /// error or response >= 400 on any page during the whole run) is always last.
     static let scenarios = [
-        "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "escape-cancels", "keyboard-move",
+        "smoke", "board-list", "presence", "pointer-drag", "held-while-dragging", "ghost-shows-count", "escape-cancels", "keyboard-move",
         "keyboard-across-and-escape", "remote-move-announced", "edit-during-remote-moves", "delete-undo", "rename-live",
         "rename-after-add-card", "add-column-focus", "screenshot", "reconnect-after-restart", "move-while-server-down", "offline-flap", "offline-quiet",
         "reload-with-pending", "holder-leaves", "drag-expires", "token-mode", "unknown-board", "touch-swipe-scrolls", "touch-hold-drags",

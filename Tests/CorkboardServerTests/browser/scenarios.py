@@ -488,6 +488,57 @@ def held_while_dragging(run):
             f"nothing; Space lifted nothing (announced {announcements(b)})")
 
 
+BADGE_COLORS_JS = """(id) => {
+  const badge = document.querySelector(`li.card[data-item-id="${id}"] .held-badge`);
+  const style = getComputedStyle(badge);
+  return [style.color, style.backgroundColor, getComputedStyle(badge.closest('li.card')).opacity];
+}"""
+
+
+def css_luminance(css):
+    """WCAG 2's relative luminance of a computed `rgb(r, g, b)` colour."""
+    channels = [int(v) / 255 for v in re.findall(r"[\d.]+", css)[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@scenario("ghost-shows-count")
+def ghost_shows_count(run):
+    """A drags four selected cards: B's ghost of it says "Ada · 4 cards" and stands taller than a
+    one-card ghost (issue #32's item 11: it was one card tall, with no count); the held cards'
+    badge reads at 4.5:1 or more on the card as B sees it (defect 9)."""
+    columns = [("todo", "To do", [(f"t{n}", f"Card {n}") for n in range(1, 6)]),
+               ("doing", "Doing", [("d1", "Drag me around")]), ("done", "Done", [("x1", "Start the server")])]
+    board_id = run.new_board("ghost-count", columns)
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    for item in ("t1", "t2", "t3", "t4"):
+        card(a, item).click(modifiers=["Control"])
+    wait_until("page A selects t1…t4", lambda: count(a, "li.card.selected") == 4, timeout=3)
+    pointer_pick_up(a, "t1")
+    try:
+        pointer_move_before(a, "done", "x1")
+        wait_placeholder(a, "done", 0)
+        ghost = column_list(b, "done").locator("li.ghost-slot")
+        wait_until("page B shows A's ghost in Done", lambda: ghost.count() == 1, timeout=5)
+        wait_until("B's ghost counts the 4 cards", lambda: "4 cards" in ghost.inner_text(timeout=2000), timeout=5)
+        text = ghost.inner_text().strip()
+        height = ghost.bounding_box()["height"]
+        one = card(b, "x1").bounding_box()["height"]
+        if height < 1.8 * one:
+            raise ScenarioFailure(f"B's ghost of 4 cards is {height:.0f} px tall, a card {one:.0f} px: it looks like one card")
+        wait_until("B marks t1 held", lambda: count(b, 'li.card.held[data-item-id="t1"] .held-badge') == 1, timeout=5)
+        ink, background, opacity = b.evaluate(BADGE_COLORS_JS, "t1")
+        lighter, darker = sorted((css_luminance(ink), css_luminance(background)), reverse=True)
+        ratio = (lighter + 0.05) / (darker + 0.05)
+        if ratio < 4.5 or opacity != "1":
+            raise ScenarioFailure(f"the held badge is {ink} on {background} ({ratio:.2f}:1), the card at opacity {opacity}")
+    finally:
+        a.mouse.up()
+    no_page_problems(run)
+    return f"B's ghost says {text!r}, {height:.0f} px tall (a card: {one:.0f} px); badge {ratio:.2f}:1"
+
+
 @scenario("escape-cancels")
 def escape_cancels(run):
     """Escape in A cancels its drag: the card is back in A, B's marks clear, nothing moves."""
