@@ -2923,6 +2923,66 @@ def viewer_and_refused(run):
         run.restart_server()
 
 
+# axe-core's impacts that fail the check; "moderate" and "minor" are listed, not failed.
+AXE_FAILING_IMPACTS = ("serious", "critical")
+
+
+def axe_findings(page, what):
+    """axe-core (axe-playwright-python's bundled copy) over the page as it is now: its violations
+    as (what, rule id, impact, count of nodes, first targets)."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page).response
+    return [(what, v["id"], v["impact"], len(v["nodes"]), [", ".join(n["target"]) for n in v["nodes"][:3]])
+            for v in results["violations"]]
+
+
+@scenario("axe")
+def axe_check(run):
+    """axe-core over the home page, a board, an open folder, the Move to… dialog, a viewer's page
+    and a phone: no serious or critical violation (issue #32, defect 9)."""
+    findings = []
+    home = run.new_page("H")
+    home.goto(run.server.origin + "/")
+    wait_until("the home page lists the boards", lambda: home.get_attribute("body", "data-ready", timeout=2000) == "true")
+    findings += axe_findings(home, "home page")
+
+    board_id = new_folder_board(run, "axe")
+    a = run.open_board("A", board_id, "Ada")
+    card(a, "t1").click(modifiers=["Control"])
+    card(a, "t2").click(modifiers=["Control"])
+    findings += axe_findings(a, "a board (two cards selected)")
+    set_folder_open(a, "f1", True)
+    findings += axe_findings(a, "an open folder")
+    card(a, "t1").focus()
+    a.keyboard.press("m")
+    a.get_by_role("menuitem", name="Move to…").click()
+    wait_until("the Move to… dialog is open", lambda: a.locator("#move-to").evaluate("d => d.open"), timeout=3)
+    findings += axe_findings(a, "the Move to… dialog")
+    a.keyboard.press("Escape")
+
+    phone = run.open_board("P", board_id, "Pat", device=PHONE)
+    findings += axe_findings(phone, "a phone")
+
+    tokens = os.path.join(run.args.output, "axe-tokens.json")
+    with open(tokens, "w", encoding="utf-8") as file:
+        json.dump({"tokens": [{"token": "viewer-token-for-axe", "role": "viewer", "boards": "*"}]}, file)
+    try:
+        run.close_pages()
+        run.restart_server(("--tokens", tokens))
+        viewer = run.new_page("V")
+        viewer.goto(f"{run.server.origin}/b/{board_id}?token=viewer-token-for-axe&name=Vi")
+        wait_until("the viewer's page is live", lambda: connection_state(viewer) == "connected", timeout=10)
+        findings += axe_findings(viewer, "a viewer's page")
+    finally:
+        run.close_pages()
+        run.restart_server()
+    failing = [f for f in findings if f[2] in AXE_FAILING_IMPACTS]
+    listed = "\n".join(f"  {what}: {rule} ({impact}) on {nodes} node(s): {targets}" for what, rule, impact, nodes, targets in findings)
+    if failing:
+        raise ScenarioFailure(f"axe-core found {len(failing)} serious or critical violation(s):\n{listed}")
+    return "no serious or critical violation on 6 pages" + (f"; lesser ones:\n{listed}" if findings else "")
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
