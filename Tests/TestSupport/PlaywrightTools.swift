@@ -8,9 +8,10 @@ import Glibc
 /// downloaded: the scripts launch Debian's Chromium through `executable_path`.
 public enum PlaywrightTools {
     /// Exact pins: Playwright 1.65.2 (its wheel carries its Node driver) and greenlet, its only
-    /// dependency, at the version pip resolved for it. Installed with `--no-deps`, so nothing
-    /// unpinned comes along.
-    public static let requirements = ["playwright==1.65.2", "greenlet==3.5.6"]
+    /// dependency, at the version pip resolved for it; axe-playwright-python 0.1.8, which
+    /// bundles axe-core 4.12.1 (the scenarios' accessibility check) and needs only Playwright.
+    /// Installed with `--no-deps`, so nothing unpinned comes along.
+    public static let requirements = ["playwright==1.65.2", "greenlet==3.5.6", "axe-playwright-python==0.1.8"]
     /// Playwright 1.65 needs Python 3.10 or newer.
     public static let minimumPythonMinor = 10
     /// Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it).
@@ -28,7 +29,9 @@ public enum PlaywrightTools {
         return try PythonTools.pinnedPackages(
             "Playwright", requirements, in: folder, minimumMinor: minimumPythonMinor,
             neededFor: "the browser tests drive Chromium with Playwright for Python",
-            check: "import greenlet, playwright.sync_api; from importlib.metadata import version; print(version('playwright'))",
+            check:
+                "import greenlet, playwright.sync_api, axe_playwright_python.sync_playwright; "
+                + "from importlib.metadata import version; print(version('playwright'))",
             environment: runEnvironment)
     }
 

@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setUp } from "./harness.js";
-import { Backoff, endpoint } from "../../web/sdk/corkboard.js";
+import { FakeTimers, MemoryStorage, fakeWebSocketClass } from "./fakes.js";
+import { Backoff, connect, endpoint } from "../../web/sdk/corkboard.js";
 
 test("backoff doubles up to its cap and spreads each delay by the jitter", () => {
   const low = new Backoff({ random: () => 0 });
@@ -162,4 +163,43 @@ test("close() ends it: socket closed 1000, no timers, no reconnects, operations 
   timers.advance(60000);
   assert.equal(sockets.length, 1);
   await assert.rejects(live.lock(true), (error) => error.code === "closed");
+});
+
+test("while the browser says it is offline the SDK dials no one, however long; online dials at once", () => {
+  const { live, socket, sockets, join, timers, window, navigator } = setUp();
+  join();
+  navigator.onLine = false;
+  window.dispatchEvent(new Event("offline"));
+  socket().serverClose(1006);
+  timers.advance(20000);
+  assert.equal(live.state, "offline");
+  assert.equal(sockets.length, 1, "no attempt in 20 s offline (each would be a console error in a browser)");
+  window.dispatchEvent(new Event("offline"));
+  timers.advance(60000);
+  assert.equal(sockets.length, 1, "another offline hint dials no one either");
+  navigator.onLine = true;
+  window.dispatchEvent(new Event("online"));
+  assert.equal(sockets.length, 2, "online: an attempt at once");
+  assert.equal(live.state, "connecting");
+  socket().open();
+  socket().receive({ type: "welcome", client: "me", role: "editor", epoch: "e1", seq: 0, peers: [], resumed: true });
+  assert.equal(live.state, "live");
+});
+
+test("a page opened offline waits for online before its first attempt", () => {
+  const timers = new FakeTimers();
+  const { FakeWebSocket, sockets } = fakeWebSocketClass();
+  const window = new EventTarget();
+  const navigator = { onLine: false };
+  const live = connect({
+    url: "http://127.0.0.1:1", board: "b", name: "Bo", storage: new MemoryStorage(), WebSocket: FakeWebSocket,
+    timers, random: () => 0.5, window, document: null, navigator, fetch: null,
+  });
+  assert.equal(live.state, "offline");
+  timers.advance(30000);
+  assert.equal(sockets.length, 0, "no attempt while offline");
+  navigator.onLine = true;
+  window.dispatchEvent(new Event("online"));
+  assert.equal(sockets.length, 1, "online: the first attempt");
+  live.close();
 });

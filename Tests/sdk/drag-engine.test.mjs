@@ -4,7 +4,7 @@
 // Run: node --test Tests/sdk/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EDGE, MAX_SCROLL_STEP, edgeStep, isNear, slotIndex, stackedSlotIndex } from "../../web/sdk/drag-geometry.js";
+import { EDGE, LONGEST_FRAME_MS, MAX_SCROLL_STEP, RAMP_FLOOR, RAMP_MS, boundedStep, edgeStep, isNear, pacedStep, slotIndex, stackedSlotIndex } from "../../web/sdk/drag-geometry.js";
 import { HOLD_TOLERANCE, PressGesture, START_DISTANCE } from "../../web/sdk/drag-press.js";
 import { DWELL_MS, DropAim } from "../../web/sdk/drag-aim.js";
 import { keyStep } from "../../web/sdk/drag-keys.js";
@@ -243,4 +243,27 @@ test("Space and Enter drop, Escape puts back, Tab puts back and lets the focus g
   assert.deepEqual(keyStep("Escape", place, lists), { kind: "cancel", focusMovesOn: false });
   assert.deepEqual(keyStep("Tab", place, lists), { kind: "cancel", focusMovesOn: true });
   assert.deepEqual(keyStep("a", place, lists), { kind: "ignore" });
+});
+
+test("auto-scroll is paced by time and ramps up: a pointer resting at an edge travels little in its first half second", () => {
+  const frame = 1000 / 60;
+  assert.equal(pacedStep(0, frame, 5000), 0, "no step, no scroll");
+  assert.equal(pacedStep(MAX_SCROLL_STEP, frame, RAMP_MS), MAX_SCROLL_STEP, "full speed once the ramp is over, a frame at 60 Hz");
+  assert.equal(pacedStep(MAX_SCROLL_STEP, frame / 2, RAMP_MS), MAX_SCROLL_STEP / 2, "a 120 Hz frame scrolls half as far");
+  assert.equal(pacedStep(-MAX_SCROLL_STEP, 10_000, RAMP_MS), -Math.round((MAX_SCROLL_STEP * LONGEST_FRAME_MS) / frame), "a long frame counts as LONGEST_FRAME_MS");
+  assert.equal(pacedStep(MAX_SCROLL_STEP, frame, 0), Math.round(MAX_SCROLL_STEP * RAMP_FLOOR), "just arrived: the ramp's floor");
+  assert.equal(pacedStep(1, frame, 0), 1, "at least a pixel");
+  let travelled = 0;
+  for (let t = 0; t < 500; t += frame) travelled += pacedStep(MAX_SCROLL_STEP, frame, t);
+  // At full speed from the start it was 540 px (the 692 px the phone trial saw, with the old jumps).
+  assert.ok(travelled <= 300, `half a second at the very edge scrolls ${travelled} px`);
+  assert.ok(travelled >= 100, `but it does scroll: ${travelled} px`);
+});
+
+test("auto-scroll stops where the content ends", () => {
+  assert.equal(boundedStep(18, 100, undefined), 18, "no bound");
+  assert.equal(boundedStep(18, 100, 110), 10, "up to the end");
+  assert.equal(boundedStep(18, 110, 110), 0, "at the end");
+  assert.equal(boundedStep(18, 200, 110), 0, "past it (scrolled by hand): not further");
+  assert.equal(boundedStep(-18, 200, 110), -18, "back towards the start is never bounded");
 });

@@ -92,6 +92,17 @@ export class BoardDrag {
         },
         // The column's list under the pointer, the board, and the page when it scrolls itself.
         scrollersAt: (x, y) => /** @type {Element[]} */ ([view.columnAt(x, y)?.column.list, view.root, document.scrollingElement].filter(Boolean)),
+        // The board sideways no further than its last column (with the board's own padding
+        // after it): the room beyond, where the "+ Add a column" button is, takes no drop.
+        scrollEnd: (scroller) => {
+          if (scroller !== view.root) return null;
+          const columns = view.root.querySelectorAll(":scope > section.column");
+          const last = columns[columns.length - 1];
+          if (!last) return null;
+          const padding = parseFloat(getComputedStyle(view.root).paddingRight) || 0;
+          const right = last.getBoundingClientRect().right - view.root.getBoundingClientRect().left + view.root.scrollLeft;
+          return { left: Math.max(0, Math.ceil(right + padding - view.root.clientWidth)) };
+        },
         lists: {
           count: (list) => {
             /** @type {Set<string>} */

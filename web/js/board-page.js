@@ -144,6 +144,12 @@ session.addEventListener("fatal", (event) => {
   view.root.replaceChildren();
   const message = document.createElement("p");
   message.className = "loading";
+  // The header says it too: its badge and title stayed "Offline" and "…", which read as a
+  // network trouble that waiting would end.
+  const heading = code === "unauthorized" ? (session.token ? "Token refused" : "Token needed") : code === "forbidden" ? "No access to this board" : "Board not available";
+  showText(/** @type {HTMLElement} */ (document.getElementById("board-title")), heading);
+  document.title = `${heading} · Corkboard`;
+  showConnection();
   // A refused or missing token: say how to get in (a refused one is forgotten).
   if (code === "unauthorized" || code === "forbidden") {
     if (code === "unauthorized" && session.token) forgetToken();
@@ -184,9 +190,9 @@ function announceRemoteChange(event) {
 
 // MARK: Badges
 
-/** @typedef {"connecting" | "connected" | "reconnecting" | "offline"} BadgeState */
+/** @typedef {"connecting" | "connected" | "reconnecting" | "offline" | "refused"} BadgeState */
 /** @type {Record<BadgeState, string>} */
-const CONNECTION_TEXT = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
+const CONNECTION_TEXT = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline", refused: "Not open" };
 
 /**
  * The badge's state (`data-state`, styled by board.css): the SDK's state, with a
@@ -201,8 +207,10 @@ function badgeState() {
       return session.me ? "reconnecting" : "connecting";
     case "offline":
     case "closed":
-    case "refused":
       return "offline";
+    // The server will not open the board for this page (the page says why): no retry ends it.
+    case "refused":
+      return "refused";
   }
 }
 
@@ -223,7 +231,8 @@ function showConnection() {
   badge.dataset.state = state;
   badge.dataset.pending = String(waiting);
   showText(badge, CONNECTION_TEXT[state] + (state !== "connected" && waiting ? ` · ${waiting} waiting` : ""));
-  badge.title = state === "connected" ? "Changes are shared live" : "Changes are kept and sent when the connection is back";
+  badge.title =
+    state === "connected" ? "Changes are shared live" : state === "refused" ? "The server did not open this board for you: see the page" : "Changes are kept and sent when the connection is back";
 }
 
 function showPeople() {

@@ -9,6 +9,7 @@
 // is deleted meanwhile, the text is kept in a panel to copy or add back (lost-edit.js).
 
 import { LostEdit } from "./lost-edit.js";
+import { DeleteConfirm, cardCount, cardsInside } from "./delete-confirm.js";
 
 import { MoveTo } from "./move-to.js";
 import { findItem } from "../sdk/replica.js";
@@ -41,6 +42,7 @@ export class Editing {
     /** @type {HTMLElement | null} */
     this.menu = null;
     this.moveTo = new MoveTo(parts);
+    this.deleteConfirm = new DeleteConfirm();
     /**
      * Opens or closes a folder (board-page.js wires it to the person's remembered choice).
      * @type {(folderId: string) => void}
@@ -172,10 +174,16 @@ export class Editing {
     if (!this.editable()) return;
     const text = /** @type {HTMLElement} */ (card.querySelector(".card-label")).textContent;
     const next = /** @type {HTMLElement | null | undefined} */ (card.nextElementSibling?.closest("li.card") ?? card.previousElementSibling?.closest("li.card"));
-    this.session.submit({ type: "delete", items: [/** @type {string} */ (card.dataset.itemId)] });
-    next?.focus();
-    // The notice, with its Undo button, comes from UndoControls.
-    this.announcer.say(`Deleted ${text}. Control Z undoes it.`);
+    const id = /** @type {string} */ (card.dataset.itemId);
+    const inside = this.session.board ? cardsInside(this.session.board, id) : 0;
+    const remove = () => {
+      this.session.submit({ type: "delete", items: [id] });
+      next?.focus();
+      // The notice, with its Undo button, comes from UndoControls.
+      this.announcer.say(`Deleted ${text}${inside ? ` and ${cardCount(inside)} in it` : ""}. Control Z undoes it.`);
+    };
+    if (inside > 0) this.deleteConfirm.ask(/** @type {string} */ (text), inside, card, remove);
+    else remove();
   }
 
   // MARK: Columns
@@ -254,23 +262,25 @@ export class Editing {
     const menu = document.createElement("div");
     menu.className = "menu";
     menu.setAttribute("role", "menu");
+    // Someone who may not change the board (a viewer, or anyone on a locked board) is offered
+    // only what leaves it as it is: each change would be refused the moment it was picked.
+    const changes = this.session.canEdit;
     /** @type {MenuEntry[]} */
-    const entries = [
-      ["Move to…", () => this.moveTo.open(card)],
-      ["Edit", () => this.editCard(card)],
-      ["Delete", () => this.deleteCard(card)],
-    ];
+    const entries = changes
+      ? [
+          ["Move to…", () => this.moveTo.open(card)],
+          ["Edit", () => this.editCard(card)],
+          ["Delete", () => this.deleteCard(card)],
+        ]
+      : [];
     const id = /** @type {string} */ (card.dataset.itemId);
     const folder = this.session.board && findItem(this.session.board, id)?.item.folder;
     if (folder) {
       const open = card.classList.contains("open");
-      entries.splice(
-        1,
-        0,
-        [open ? "Close folder" : "Open folder", () => this.onToggleFolder(id)],
-        [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)],
-      );
+      entries.splice(changes ? 1 : 0, 0, [open ? "Close folder" : "Open folder", () => this.onToggleFolder(id)]);
+      if (changes) entries.splice(2, 0, [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)]);
     }
+    if (entries.length === 0) return;
     for (const [text, action] of entries) {
       const item = document.createElement("button");
       item.type = "button";

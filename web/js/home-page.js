@@ -32,8 +32,32 @@ async function refusal(response) {
   return tokenAdvice(response.status === 401 ? "unauthorized" : "forbidden", token !== null, answer.message);
 }
 
+/**
+ * Whether the server refuses a request without a token (`GET /api`'s `tokenRequired`); false
+ * when it does not say (an older server: the list's own 401 then tells).
+ * @returns {Promise<boolean>}
+ */
+async function tokenRequired() {
+  const response = await fetch("/api", { headers: { Accept: "application/json" } });
+  if (!response.ok) return false;
+  /** @type {{ tokenRequired?: boolean }} */
+  const info = await response.json().catch(() => ({}));
+  return info.tokenRequired === true;
+}
+
+/** @param {string} text */
+function showListNote(text) {
+  list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: text }));
+}
+
 async function showBoards() {
   try {
+    // Without a token, ask first whether one is needed: the list's 401 would say it too, but a
+    // browser logs every 401 as an error in the console.
+    if (!token && (await tokenRequired())) {
+      showListNote(tokenAdvice("unauthorized", false));
+      return;
+    }
     // Every board, page after page (docs/protocol.md#conventions): a server with more boards
     // than a page holds shows them all, never a silently cut list.
     /** @type {BoardSummary[]} */
@@ -45,7 +69,7 @@ async function showBoards() {
       const response = await fetch(`/api/boards${query}`, { headers: withToken({ Accept: "application/json" }, token) });
       const advice = await refusal(response);
       if (advice) {
-        list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty token-needed", textContent: advice }));
+        showListNote(advice);
         return;
       }
       if (!response.ok) throw new Error(`the server answered ${response.status}`);

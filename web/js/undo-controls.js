@@ -4,6 +4,7 @@
 // and an Undo button on the notice that follows a move or a delete of this person's. What
 // undo did, or why it could not, is said in a notice and to screen readers.
 
+import { cardCount, cardsInside } from "./delete-confirm.js";
 import { CorkboardRejection, findItem } from "../sdk/corkboard.js";
 import { listName } from "./folders.js";
 
@@ -51,7 +52,8 @@ export class UndoControls {
     } else if (op.type === "delete") {
       // The card is already off the shown board: its label is on the confirmed one.
       const found = op.items.length === 1 && this.session.confirmed ? findItem(this.session.confirmed, op.items[0]) : null;
-      text = `Deleted ${found ? `“${found.item.label}”` : `${op.items.length} cards`}.`;
+      const inside = found?.item.folder && this.session.confirmed ? cardsInside(this.session.confirmed, found.item.id) : 0;
+      text = `Deleted ${found ? `“${found.item.label}”` : `${op.items.length} cards`}${inside ? ` and its ${cardCount(inside)}` : ""}.`;
     } else return;
     this.notices.show(text, { label: "Undo", run: () => this.undo() });
   }

@@ -3,6 +3,7 @@
 // animations survive every update), cards animating to their new places (FLIP), and the
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
+import { inkOn } from "./ink.js";
 import { colorFor } from "./people.js";
 import { webLink } from "./web-link.js";
 import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
@@ -620,7 +621,6 @@ export class BoardView {
       card.tabIndex = 0;
       card.dataset.itemId = item.id;
       card.setAttribute("aria-roledescription", "card");
-      card.setAttribute("aria-selected", "false");
       const label = document.createElement("span");
       label.className = "card-label";
       const menu = document.createElement("button");
@@ -757,19 +757,28 @@ export class BoardView {
     return true;
   }
 
-  /** Marks the selected cards (after the selection changed without a render); only those whose mark changes are touched. */
+  /**
+   * Marks the selected cards (after the selection changed without a render); only those whose
+   * mark changes are touched. A card is a list item, which `aria-selected` is not allowed on
+   * (a listbox's options would be, but an option may hold no button): a screen reader hears
+   * "selected" from words only it reads, after the card's text, and the count when the
+   * selection changes (selection.js).
+   */
   showSelection() {
     for (const card of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll("li.card.selected"))) {
       if (!this.selected.has(/** @type {string} */ (card.dataset.itemId))) {
         card.classList.remove("selected");
-        card.setAttribute("aria-selected", "false");
+        card.querySelector(":scope > .selected-mark")?.remove();
       }
     }
     for (const id of this.selected) {
       const card = this.cards.get(id);
       if (!card || card.classList.contains("selected")) continue;
       card.classList.add("selected");
-      card.setAttribute("aria-selected", "true");
+      const mark = document.createElement("span");
+      mark.className = "visually-hidden selected-mark";
+      mark.textContent = ", selected";
+      card.append(mark);
     }
   }
 
@@ -807,6 +816,7 @@ export class BoardView {
       card.classList.remove("held");
       delete card.dataset.heldBy;
       card.style.removeProperty("--holder-color");
+      card.style.removeProperty("--holder-ink");
       card.querySelector(".held-badge")?.remove();
     }
     for (const [id, peer] of holders) {
@@ -814,7 +824,9 @@ export class BoardView {
       const card = /** @type {HTMLLIElement} */ (this.cards.get(id));
       card.classList.add("held");
       card.dataset.heldBy = peer.client;
-      card.style.setProperty("--holder-color", colorFor(peer.name));
+      const color = colorFor(peer.name);
+      card.style.setProperty("--holder-color", color);
+      card.style.setProperty("--holder-ink", inkOn(color));
       const badge = document.createElement("span");
       badge.className = "held-badge";
       badge.textContent = peer.name;
@@ -837,9 +849,15 @@ export class BoardView {
         ghost.setAttribute("aria-hidden", "true");
         this.ghosts.set(peer.client, ghost);
       }
-      if (ghost.textContent !== peer.name) {
-        ghost.textContent = peer.name;
+      // A drag of several cards says how many (and stands taller): a one-card outline made a
+      // four-card drag look like one card coming.
+      const carried = peer.drag.items.length;
+      const text = carried > 1 ? `${peer.name} · ${carried} cards` : peer.name;
+      if (ghost.textContent !== text) {
+        ghost.textContent = text;
+        ghost.dataset.count = String(carried);
         ghost.style.setProperty("--holder-color", colorFor(peer.name));
+        ghost.style.setProperty("--ghost-cards", String(Math.min(carried, 3)));
       }
       // Of type `string | undefined` because a card still being written (a draft) has no id.
       /** @type {Set<string | undefined>} */

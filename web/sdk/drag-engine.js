@@ -15,7 +15,7 @@
 // A release away from every list cancels, and says so (`cancel` with "off the lists").
 
 import { DropAim } from "./drag-aim.js";
-import { edgeStep } from "./drag-geometry.js";
+import { boundedStep, edgeStep, pacedStep } from "./drag-geometry.js";
 import { keyStep } from "./drag-keys.js";
 import { HOLD_MS, PressGesture } from "./drag-press.js";
 
@@ -57,6 +57,9 @@ import { HOLD_MS, PressGesture } from "./drag-press.js";
  *   before, in `parent`; null when the list is no longer drawn (the drag is cancelled)
  * @property {(x: number, y: number) => Element[]} scrollersAt the boxes that scroll near (x, y),
  *   innermost first (`document.scrollingElement` for the page)
+ * @property {(scroller: Element) => { left?: number, top?: number } | null} [scrollEnd] how far a
+ *   drag may scroll `scroller` (where its content ends, when that is before its scrollable end:
+ *   a board's last column, not the room after it); null or absent: to its end
  * @property {import("./drag-keys.js").KeyLists} lists what a keyboard step needs of the lists
  */
 /**
@@ -148,7 +151,8 @@ export class DragEngine {
     /** @type {Drag | null} */
     this.drag = null;
     /** @type {{ avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number, aim: DropAim,
-     *   frame: unknown, dwellTimer: unknown, due: number | null } | null} the pointer's part of a drag */
+     *   frame: unknown, dwellTimer: unknown, due: number | null, frameAt: number | null, edgeSince: number | null } | null}
+     *   the pointer's part of a drag (`frameAt`: the last scroll frame's time; `edgeSince`: since when it waits at an edge) */
     this.pointer = null;
 
     this.onDown = (/** @type {PointerEvent} */ event) => this.pressed(event);
@@ -284,7 +288,7 @@ export class DragEngine {
     // On the body, not in the list: no list's scroll box clips it, no list style applies.
     document.body.append(avatar);
     this.placeholder.style.height = `${element.offsetHeight}px`;
-    this.pointer = { avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, aim: new DropAim(drag.origin, this.dwell), frame: null, dwellTimer: null, due: null };
+    this.pointer = { avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, aim: new DropAim(drag.origin, this.dwell), frame: null, dwellTimer: null, due: null, frameAt: null, edgeSince: null };
     const at = this.host.nodeAt(drag.origin, new Set(drag.ids));
     this.change(() => {
       at?.parent.insertBefore(this.placeholder, at.next);
@@ -361,23 +365,38 @@ export class DragEngine {
     }, [...(from ? [from] : []), ...(at ? [at.parent] : [])]);
   }
 
-  /** Near an edge of a box that scrolls, the box scrolls while the pointer waits there: the nearer the edge, the faster. */
+  /**
+   * Near an edge of a box that scrolls, the box scrolls while the pointer waits there: the
+   * nearer the edge, the faster, slowly at first (pacedStep), and no further than its content
+   * (the host's `scrollEnd`).
+   */
   scrollLoop() {
     const pointer = this.pointer;
     if (!pointer) return;
     const { x, y } = pointer;
+    const now = this.timing.now();
+    const elapsed = pointer.frameAt === null ? 1000 / 60 : now - pointer.frameAt;
+    pointer.frameAt = now;
     let moved = false;
+    let atAnEdge = false;
     for (const scroller of this.host.scrollersAt(x, y)) {
       const isPage = scroller === document.scrollingElement;
       const rect = isPage ? new DOMRect(0, 0, innerWidth, innerHeight) : scroller.getBoundingClientRect();
-      const dx = edgeStep(x, rect.left, rect.right, scroller.scrollLeft, scroller.scrollWidth - scroller.clientWidth);
-      const dy = edgeStep(y, rect.top, rect.bottom, scroller.scrollTop, scroller.scrollHeight - scroller.clientHeight);
-      if (dx === 0 && dy === 0) continue;
+      const end = this.host.scrollEnd?.(scroller) ?? null;
+      const stepX = boundedStep(edgeStep(x, rect.left, rect.right, scroller.scrollLeft, scroller.scrollWidth - scroller.clientWidth), scroller.scrollLeft, end?.left);
+      const stepY = boundedStep(edgeStep(y, rect.top, rect.bottom, scroller.scrollTop, scroller.scrollHeight - scroller.clientHeight), scroller.scrollTop, end?.top);
+      if (stepX === 0 && stepY === 0) continue;
+      atAnEdge = true;
+      pointer.edgeSince ??= now;
+      const waited = now - pointer.edgeSince;
+      const dx = boundedStep(pacedStep(stepX, elapsed, waited), scroller.scrollLeft, end?.left);
+      const dy = boundedStep(pacedStep(stepY, elapsed, waited), scroller.scrollTop, end?.top);
       const [left, top] = [scroller.scrollLeft, scroller.scrollTop];
       scroller.scrollLeft += dx;
       scroller.scrollTop += dy;
       moved ||= scroller.scrollLeft !== left || scroller.scrollTop !== top;
     }
+    if (!atAnEdge) pointer.edgeSince = null;
     // Only a scroll moves the items under a pointer that waits (a long list is not measured every frame).
     if (moved) this.follow();
     pointer.frame = this.timing.requestAnimationFrame(() => this.scrollLoop());

@@ -10,6 +10,13 @@ export const EDGE = 48;
 export const MAX_SCROLL_STEP = 18;
 // Away from a list by more than this, a pointer is off it: a release there cancels.
 export const REACH = 24;
+// A pointer that has just come to an edge scrolls at this share of its speed, reaching full
+// speed after RAMP_MS there: a finger resting near a phone's edge (5 px from it is where a
+// thumb holding a card rests) no longer ran the board past its last column in half a second.
+export const RAMP_FLOOR = 0.15;
+export const RAMP_MS = 1000;
+// A frame counts for no more than this (a tab in the background, a long task): no leap after it.
+export const LONGEST_FRAME_MS = 50;
 
 /**
  * The index an item let go at (x, y) lands at among `boxes` (the list's items in order, those
@@ -78,4 +85,32 @@ export function edgeStep(at, low, high, scrolled, most, limits = {}) {
   if (at < low + edge && scrolled > 0) return -speed(low + edge - at);
   if (at > high - edge && scrolled < most - 1) return speed(at - (high - edge));
   return 0;
+}
+
+/**
+ * The scroll of one frame, paced by time rather than by frames: `step` (edgeStep's pixels for a
+ * frame of 1/60 s) for the `elapsed` ms since the last frame, at the ramp's share for a pointer
+ * at the edge for `waited` ms. At least a pixel while `step` is not 0 (a box scrolled by a
+ * fraction of a pixel may not move at all).
+ * @param {number} step
+ * @param {number} elapsed
+ * @param {number} waited
+ */
+export function pacedStep(step, elapsed, waited) {
+  if (step === 0) return 0;
+  const share = Math.min(1, RAMP_FLOOR + (1 - RAMP_FLOOR) * (Math.max(0, waited) / RAMP_MS));
+  const pixels = (step * Math.min(Math.max(0, elapsed), LONGEST_FRAME_MS) * share) / (1000 / 60);
+  return Math.sign(step) * Math.max(1, Math.round(Math.abs(pixels)));
+}
+
+/**
+ * `step` cut so that a scroll at `scrolled` goes no further than `end` (the content's end; no
+ * bound when it is undefined); never back, if it is already past it.
+ * @param {number} step
+ * @param {number} scrolled
+ * @param {number | undefined} end
+ */
+export function boundedStep(step, scrolled, end) {
+  if (end === undefined || step <= 0) return step;
+  return Math.max(0, Math.min(step, end - scrolled));
 }

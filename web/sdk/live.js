@@ -287,6 +287,10 @@ export class LiveBoard extends LiveBoardEventTarget {
     if (this.isOver) return;
     this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    // The browser says it has no network: an attempt could only fail, and each failed one is
+    // an error in the console ("WebSocket connection … failed"). The `online` event opens.
+    if (this.navigator?.onLine === false) return this.setState("offline");
+    if (this.state === "offline") this.setState("connecting");
     if (!this.tokens) return this.connect();
     // A fresh token before every connect: the one we had may have expired while we were away
     // (a restart of a server with short-lived tokens would otherwise leave us refused).
@@ -367,7 +371,8 @@ export class LiveBoard extends LiveBoardEventTarget {
   lost(atLeast = 0) {
     this.dropSocket();
     if (this.isOver) return;
-    this.setState(this.navigator?.onLine === false ? "offline" : "connecting");
+    if (this.navigator?.onLine === false) return this.setState("offline");
+    this.setState("connecting");
     this.retryTimer = this.timers.setTimeout(() => this.open(), this.backoff.next(atLeast));
   }
 

@@ -26,7 +26,7 @@ enum Routes {
                 let counted = request.forwardedClient ?? (request.remoteAddress?.isLoopback == true ? nil : request.clientAddress)
                 return BoardSocket(hub: hub, address: counted.map(AddressGroup.of))
             })
-        ServerInfoRoute.add(to: &router, allowedOrigins: configuration.webSocket.allowedOrigins)
+        ServerInfoRoute.add(to: &router, allowedOrigins: configuration.webSocket.allowedOrigins, hub: hub)
         BoardAPI.add(
             to: &router, hub: hub, allowedOrigins: configuration.webSocket.allowedOrigins,
             outputBound: configuration.maxPendingOutput, eventStreams: configuration.eventStream, openStreams: metrics.eventStreams,

@@ -488,6 +488,57 @@ def held_while_dragging(run):
             f"nothing; Space lifted nothing (announced {announcements(b)})")
 
 
+BADGE_COLORS_JS = """(id) => {
+  const badge = document.querySelector(`li.card[data-item-id="${id}"] .held-badge`);
+  const style = getComputedStyle(badge);
+  return [style.color, style.backgroundColor, getComputedStyle(badge.closest('li.card')).opacity];
+}"""
+
+
+def css_luminance(css):
+    """WCAG 2's relative luminance of a computed `rgb(r, g, b)` colour."""
+    channels = [int(v) / 255 for v in re.findall(r"[\d.]+", css)[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@scenario("ghost-shows-count")
+def ghost_shows_count(run):
+    """A drags four selected cards: B's ghost of it says "Ada · 4 cards" and stands taller than a
+    one-card ghost (issue #32's item 11: it was one card tall, with no count); the held cards'
+    badge reads at 4.5:1 or more on the card as B sees it (defect 9)."""
+    columns = [("todo", "To do", [(f"t{n}", f"Card {n}") for n in range(1, 6)]),
+               ("doing", "Doing", [("d1", "Drag me around")]), ("done", "Done", [("x1", "Start the server")])]
+    board_id = run.new_board("ghost-count", columns)
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    for item in ("t1", "t2", "t3", "t4"):
+        card(a, item).click(modifiers=["Control"])
+    wait_until("page A selects t1…t4", lambda: count(a, "li.card.selected") == 4, timeout=3)
+    pointer_pick_up(a, "t1")
+    try:
+        pointer_move_before(a, "done", "x1")
+        wait_placeholder(a, "done", 0)
+        ghost = column_list(b, "done").locator("li.ghost-slot")
+        wait_until("page B shows A's ghost in Done", lambda: ghost.count() == 1, timeout=5)
+        wait_until("B's ghost counts the 4 cards", lambda: "4 cards" in ghost.inner_text(timeout=2000), timeout=5)
+        text = ghost.inner_text().strip()
+        height = ghost.bounding_box()["height"]
+        one = card(b, "x1").bounding_box()["height"]
+        if height < 1.8 * one:
+            raise ScenarioFailure(f"B's ghost of 4 cards is {height:.0f} px tall, a card {one:.0f} px: it looks like one card")
+        wait_until("B marks t1 held", lambda: count(b, 'li.card.held[data-item-id="t1"] .held-badge') == 1, timeout=5)
+        ink, background, opacity = b.evaluate(BADGE_COLORS_JS, "t1")
+        lighter, darker = sorted((css_luminance(ink), css_luminance(background)), reverse=True)
+        ratio = (lighter + 0.05) / (darker + 0.05)
+        if ratio < 4.5 or opacity != "1":
+            raise ScenarioFailure(f"the held badge is {ink} on {background} ({ratio:.2f}:1), the card at opacity {opacity}")
+    finally:
+        a.mouse.up()
+    no_page_problems(run)
+    return f"B's ghost says {text!r}, {height:.0f} px tall (a card: {one:.0f} px); badge {ratio:.2f}:1"
+
+
 @scenario("escape-cancels")
 def escape_cancels(run):
     """Escape in A cancels its drag: the card is back in A, B's marks clear, nothing moves."""
@@ -1104,6 +1155,37 @@ def offline_flap(run):
             f"(seq {seq}), pages and API agree")
 
 
+@scenario("offline-quiet")
+def offline_quiet(run):
+    """Two pages lose the network for 20 s (their contexts offline): neither dials the server
+    meanwhile (each failed attempt was a "WebSocket connection … failed" console error: 18 on
+    two pages in the trial), and both are Live again when it comes back. The outage is not
+    declared to the recorder: any console error fails it (issue #32's defect 8)."""
+    board_id = run.new_board("quiet")
+    attempts = []
+
+    def count_sockets(page):
+        page.on("websocket", lambda ws: attempts.append((time.monotonic(), ws.url)))
+
+    pages = [run.open_board(label, board_id, name, prepare=count_sockets) for label, name in (("A", "Ada"), ("B", "Bob"))]
+    for page in pages:
+        page.context.set_offline(True)
+    for label, page in zip("AB", pages):
+        wait_until(f"page {label} shows offline", lambda: connection_state(page) == "offline", timeout=10)
+    went = time.monotonic()
+    # The outage itself is what is tested: 20 s without the network, as in the trial.
+    pages[0].wait_for_timeout(20000)
+    during = [url for at, url in attempts if at > went]
+    for page in pages:
+        page.context.set_offline(False)
+    for label, page in zip("AB", pages):
+        wait_until(f"page {label} is Live again once the network is back", lambda: connection_state(page) == "connected", timeout=10)
+    if during:
+        raise ScenarioFailure(f"the pages dialled {len(during)} time(s) while the browser said it was offline: {during[:4]}")
+    no_page_problems(run)
+    return f"no attempt in 20 s offline on two pages; both Live again; {len(attempts)} sockets opened in all"
+
+
 @scenario("reload-with-pending")
 def reload_with_pending(run):
     """A, offline, moves a card and reloads (still offline, then online): the move kept in
@@ -1408,6 +1490,76 @@ def touch_hold_drags(run):
         raise ScenarioFailure(f"page A sent {sent.count('move')} moves, not 1: holding t2 still and letting go sent one too "
                               f"(frames sent: {sent})")
     return f"held, carried down (the column scrolled) and across (the board scrolled), dropped before d2: seq {seq}"
+
+
+# Every frame while it runs: the board's scrollLeft and where its last column ends on the screen.
+RECORD_BOARD_SCROLL_JS = """() => {
+  window.__boardScroll = [];
+  const board = document.getElementById('board');
+  const frame = (time) => {
+    const columns = board.querySelectorAll(':scope > section.column');
+    window.__boardScroll.push([time, board.scrollLeft, columns[columns.length - 1].getBoundingClientRect().right]);
+    if (window.__boardScroll.length < 2000) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+
+
+@scenario("phone-edge-and-release")
+def phone_edge_and_release(run):
+    """On a phone: every card shows its ⋯ without a tap first; a card held 5 px from the screen's
+    right edge scrolls the board gently (a few hundred pixels in the first half second, not the
+    whole board) and no further than the last column; released away from every column, the page
+    says the card stayed where it was (issue #32's defect 6)."""
+    columns = standard_columns()
+    board_id = run.new_board("phone-edge", columns)
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    opacity = a.evaluate("""() => getComputedStyle(document.querySelector('li.card[data-item-id="t1"] .card-menu')).opacity""")
+    if opacity != "1" or not card(a, "t1").locator(".card-menu").is_visible():
+        raise ScenarioFailure(f"on a phone a card's ⋯ is hidden until it is tapped (opacity {opacity})")
+    width = PHONE["viewport"]["width"]
+    finger = Finger(a)
+    x, y = center(card(a, "t1"))
+    finger.down(x, y)
+    try:
+        wait_until("card t1 is picked up after the finger held still on it",
+                   lambda: count(a, 'li.card.lifted[data-item-id="t1"]') == 1, timeout=3)
+        start = a.evaluate("() => document.getElementById('board').scrollLeft")
+        a.evaluate(RECORD_BOARD_SCROLL_JS)
+        finger.move(width - 5, y, steps=6)
+        wait_until("the board scrolls to its last column while the finger waits at the screen's edge",
+                   lambda: a.evaluate("() => { const s = window.__boardScroll; return s.length > 30 && "
+                                      "s.slice(-20).every(f => f[1] === s[s.length - 1][1]) && s[s.length - 1][1] > 0; }"),
+                   timeout=15)
+        frames = a.evaluate("() => window.__boardScroll")
+        moving = [f for f in frames if f[1] != start]
+        if not moving:
+            raise ScenarioFailure(f"the board never scrolled (scrollLeft {start} throughout)")
+        began = moving[0][0]
+        in_half_a_second = max(f[1] for f in frames if f[0] <= began + 500) - start
+        if in_half_a_second > 320:
+            raise ScenarioFailure(f"the board ran {in_half_a_second:.0f} px in the first half second at the edge "
+                                  f"(scrollLeft {start} → {max(f[1] for f in frames if f[0] <= began + 500)}): not paced")
+        last_right = min(f[2] for f in frames)
+        # The board's padding (1rem) after its last column is the most that may show.
+        if last_right < width - 16 - 1:
+            raise ScenarioFailure(f"the board scrolled past its last column: it ended at x={last_right:.0f} "
+                                  f"on a {width} px screen (scrollLeft up to {max(f[1] for f in frames)})")
+        # Off every column: under the short columns, far below their last cards.
+        finger.move(width / 2, PHONE["viewport"]["height"] - 60, steps=8)
+    finally:
+        finger.up()
+    notice = a.locator("#notice")
+    wait_until("the page says the card was released away from the columns and stayed",
+               lambda: notice.is_visible() and "away from the columns" in notice.inner_text(), timeout=5)
+    wait_until("t1 is back in place", lambda: count(a, ".lifted, .landing") == 0, timeout=5)
+    wait_board(a, "A", as_state(columns))
+    seq, on_server = run.server.board(board_id)
+    if seq != 0 or on_server != as_state(columns):
+        raise ScenarioFailure(f"the release off the columns moved something: the server has {on_server} at seq {seq}")
+    no_page_problems(run)
+    return (f"⋯ shown; {in_half_a_second:.0f} px in the first half second, stopped with the last column's end at "
+            f"x={last_right:.0f}; released off the columns: {notice.inner_text()!r}")
 
 
 @scenario("phone-people")
@@ -2653,6 +2805,182 @@ def folder_keyboard(run):
         raise ScenarioFailure(f"t2 left To do although the move was refused: {columns}")
     no_page_problems(run)
     return f"Move to… offered {offered}; t1 moved into f1; a new folder; accepts switched; a refused move noticed: {notice.inner_text()!r}"
+
+
+@scenario("folder-delete-asks")
+def folder_delete_asks(run):
+    """Deleting a folder that holds cards asks first, in the page's own dialog (a modal
+    <dialog>, not window.confirm), naming how many cards go with it: Cancel keeps everything,
+    Delete removes the folder and its cards for everyone, and Ctrl+Z brings them all back
+    (issue #32's defect 4)."""
+    board_id = new_folder_board(run, "folder-delete")
+    a = run.open_board("A", board_id, "Ada")
+    asked_natively = []
+    a.on("dialog", lambda native: (asked_natively.append(native.message), native.dismiss()))
+    dialog = a.locator("#delete-confirm")
+
+    def ask_to_delete_f1():
+        card(a, "f1").focus()
+        a.keyboard.press("m")
+        a.get_by_role("menuitem", name="Delete").click()
+        wait_until("the page asks in its own dialog before deleting the folder f1",
+                   lambda: dialog.evaluate("d => d.open") or bool(asked_natively), timeout=3)
+        if asked_natively:
+            raise ScenarioFailure(f"the page asked with window.confirm: {asked_natively}")
+
+    ask_to_delete_f1()
+    question = dialog.inner_text()
+    if "2 cards" not in question or "Ideas" not in question:
+        raise ScenarioFailure(f"the question does not name the folder and its 2 cards: {question!r}")
+    dialog.locator("button[value=cancel]").click()
+    wait_until("the dialog closes on Cancel", lambda: not dialog.evaluate("d => d.open"), timeout=3)
+    folders, columns = server_folders(run, board_id)
+    if "f1" not in columns["todo"] or folders.get("f1") != ["a1", "a2"]:
+        raise ScenarioFailure(f"Cancel deleted something: folders {folders}, columns {columns}")
+
+    ask_to_delete_f1()
+    dialog.locator("button[value=delete]").click()
+    wait_server_folders(run, board_id, "f1 and its cards deleted",
+                        lambda folders, columns: "f1" not in columns["todo"] and "f1" not in folders)
+    notice = a.locator("#notice")
+    wait_until("the notice names the cards that went", lambda: notice.is_visible() and "2 cards" in notice.inner_text(), timeout=5)
+    said = notice.inner_text()
+    a.keyboard.press("Control+z")
+    wait_server_folders(run, board_id, "Ctrl+Z brought f1 back with a1 and a2",
+                        lambda folders, columns: "f1" in columns["todo"] and folders.get("f1") == ["a1", "a2"])
+    no_page_problems(run)
+    return f"asked {question.splitlines()[0]!r}; cancelled, then deleted ({said!r}); undone"
+
+
+MENU_ITEMS_JS = """() => [...document.querySelectorAll('.menu [role=menuitem]')].map(item => item.textContent)"""
+
+
+def menu_items(page, item_id):
+    """The entries of the card's menu, opened with M on the focused card ([] when none opens)."""
+    page.keyboard.press("Escape")
+    card(page, item_id).focus()
+    page.keyboard.press("m")
+    return page.evaluate(MENU_ITEMS_JS)
+
+
+@scenario("viewer-and-refused")
+def viewer_and_refused(run):
+    """A viewer's page offers no change: a card's menu has no Move to…/Edit/Delete (a card shows
+    no ⋯ and no grip), a folder's only Open folder. A page with no token, or a wrong one, on a
+    server that asks for tokens says so in its header (badge and title), not "Offline" and "…"
+    (issue #32's defect 7); `/` without a token there says one is needed without a 401 in the
+    console (defect 8)."""
+    board_id = new_folder_board(run, "viewer")
+    tokens = os.path.join(run.args.output, "viewer-tokens.json")
+    with open(tokens, "w", encoding="utf-8") as file:
+        json.dump({"tokens": [{"token": "viewer-token-for-the-scenario", "role": "viewer", "boards": "*"}]}, file)
+    try:
+        run.restart_server(("--tokens", tokens))
+        # The board list without a token learns from GET /api that it needs one: no 401 (a
+        # console error in every browser) on the way.
+        home = run.new_page("H")
+        home.goto(run.server.origin + "/")
+        wait_until("/ without a token says the server asks for one",
+                   lambda: "asks for a token" in home.locator("#board-list").inner_text(timeout=2000), timeout=10)
+        no_page_problems(run)
+        run.recorder.begin_refusals(run.server.origin)
+        viewer = run.new_page("V")
+        viewer.goto(f"{run.server.origin}/b/{board_id}?token=viewer-token-for-the-scenario&name=Vi")
+        wait_until("the viewer's page is live", lambda: connection_state(viewer) == "connected", timeout=10)
+        wait_until("the viewer's page says it is view only", lambda: viewer.locator("#readonly").is_visible(), timeout=5)
+        offered = menu_items(viewer, "t1")
+        if offered:
+            raise ScenarioFailure(f"a viewer's card menu offers {offered}")
+        if card(viewer, "t1").locator(".card-menu").is_visible() or card(viewer, "t1").locator(".card-grip").is_visible():
+            raise ScenarioFailure("a viewer's card shows its ⋯ or its grip")
+        card(viewer, "t1").hover()
+        if card(viewer, "t1").locator(".card-menu").is_visible() or card(viewer, "t1").locator(".card-grip").is_visible():
+            raise ScenarioFailure("a viewer's card shows its ⋯ or its grip under the pointer")
+        folder_offers = menu_items(viewer, "f1")
+        if folder_offers != ["Open folder"]:
+            raise ScenarioFailure(f"a viewer's folder menu offers {folder_offers}, not only Open folder")
+        if viewer.locator("button.add-card:visible, button.add-folder:visible, button.add-column:visible").count():
+            raise ScenarioFailure("a viewer's page shows a button that adds cards, folders or columns")
+
+        shown = {}
+        for label, query, heading in (("N", "", "Token needed"), ("W", "?token=not-a-token", "Token refused")):
+            page = run.new_page(label)
+            page.goto(f"{run.server.origin}/b/{board_id}{query}")
+            wait_until(f"page {label} settles on its refusal", lambda: connection_state(page) == "refused", timeout=10)
+            title = page.locator("#board-title").inner_text()
+            badge = page.locator("#connection").inner_text()
+            if title != heading or badge == "Offline" or page.title() != f"{heading} · Corkboard":
+                raise ScenarioFailure(f"page {label}: title {title!r} (tab {page.title()!r}), badge {badge!r}; "
+                                      f"wanted the title {heading!r} and a badge other than Offline")
+            if "?token=" not in page.locator("#board").inner_text():
+                raise ScenarioFailure(f"page {label} does not say what to do: {page.locator('#board').inner_text()!r}")
+            shown[label] = (title, badge)
+        run.recorder.end_refusals()
+        return f"viewer's menus: card {offered}, folder {folder_offers}; no token: {shown['N']}; a wrong one: {shown['W']}"
+    finally:
+        run.recorder.end_refusals()
+        run.close_pages()
+        run.restart_server()
+
+
+# axe-core's impacts that fail the check; "moderate" and "minor" are listed, not failed.
+AXE_FAILING_IMPACTS = ("serious", "critical")
+
+
+def axe_findings(page, what):
+    """axe-core (axe-playwright-python's bundled copy) over the page as it is now: its violations
+    as (what, rule id, impact, count of nodes, first targets)."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page).response
+    return [(what, v["id"], v["impact"], len(v["nodes"]), [", ".join(n["target"]) for n in v["nodes"][:3]])
+            for v in results["violations"]]
+
+
+@scenario("axe")
+def axe_check(run):
+    """axe-core over the home page, a board, an open folder, the Move to… dialog, a viewer's page
+    and a phone: no serious or critical violation (issue #32, defect 9)."""
+    findings = []
+    home = run.new_page("H")
+    home.goto(run.server.origin + "/")
+    wait_until("the home page lists the boards", lambda: home.get_attribute("body", "data-ready", timeout=2000) == "true")
+    findings += axe_findings(home, "home page")
+
+    board_id = new_folder_board(run, "axe")
+    a = run.open_board("A", board_id, "Ada")
+    card(a, "t1").click(modifiers=["Control"])
+    card(a, "t2").click(modifiers=["Control"])
+    findings += axe_findings(a, "a board (two cards selected)")
+    set_folder_open(a, "f1", True)
+    findings += axe_findings(a, "an open folder")
+    card(a, "t1").focus()
+    a.keyboard.press("m")
+    a.get_by_role("menuitem", name="Move to…").click()
+    wait_until("the Move to… dialog is open", lambda: a.locator("#move-to").evaluate("d => d.open"), timeout=3)
+    findings += axe_findings(a, "the Move to… dialog")
+    a.keyboard.press("Escape")
+
+    phone = run.open_board("P", board_id, "Pat", device=PHONE)
+    findings += axe_findings(phone, "a phone")
+
+    tokens = os.path.join(run.args.output, "axe-tokens.json")
+    with open(tokens, "w", encoding="utf-8") as file:
+        json.dump({"tokens": [{"token": "viewer-token-for-axe", "role": "viewer", "boards": "*"}]}, file)
+    try:
+        run.close_pages()
+        run.restart_server(("--tokens", tokens))
+        viewer = run.new_page("V")
+        viewer.goto(f"{run.server.origin}/b/{board_id}?token=viewer-token-for-axe&name=Vi")
+        wait_until("the viewer's page is live", lambda: connection_state(viewer) == "connected", timeout=10)
+        findings += axe_findings(viewer, "a viewer's page")
+    finally:
+        run.close_pages()
+        run.restart_server()
+    failing = [f for f in findings if f[2] in AXE_FAILING_IMPACTS]
+    listed = "\n".join(f"  {what}: {rule} ({impact}) on {nodes} node(s): {targets}" for what, rule, impact, nodes, targets in findings)
+    if failing:
+        raise ScenarioFailure(f"axe-core found {len(failing)} serious or critical violation(s):\n{listed}")
+    return "no serious or critical violation on 6 pages" + (f"; lesser ones:\n{listed}" if findings else "")
 
 
 def console_clean(run):

@@ -1,3 +1,4 @@
+import CorkboardHub
 import CorkboardModel
 import CorkboardServer
 import Foundation
@@ -43,6 +44,24 @@ import Testing
             // Without Origin (a program), nothing to say about one.
             let plain = try BlockingClient.request(port: fixture.port, "GET /api HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(plain.status == 200 && !plain.text.contains("originAllowed"))
+        }
+    }
+
+    /// `tokenRequired` lets the board list page, before it has a token, learn that it needs
+    /// one without drawing a 401 (an error in the browser's console) from `GET /api/boards`.
+    @Test func anyPageReadsWhetherATokenIsRequired() async throws {
+        try await offPool {
+            let open = try HubFixture()
+            let openInfo = try BlockingClient.request(port: open.port, "GET /api HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try JSONDecoder().decode(JSONValue.self, from: Data(openInfo.body)).objectValue?["tokenRequired"] == .bool(false))
+            let access = try TokenFile(grants: [TokenFile.Grant(token: "own", role: .owner, boards: .all)])
+            let server = try TestServer {
+                $0.createsDemoBoard = false
+                $0.access = access
+            }
+            let info = try BlockingClient.request(port: server.port, "GET /api HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(info.status == 200, "without a token: \(info.text)")
+            #expect(try JSONDecoder().decode(JSONValue.self, from: Data(info.body)).objectValue?["tokenRequired"] == .bool(true))
         }
     }
 }

@@ -84,7 +84,8 @@ export class DragEngine {
     /** @type {Drag | null} */
     drag: Drag | null;
     /** @type {{ avatar: HTMLElement, offsetX: number, offsetY: number, x: number, y: number, aim: DropAim,
-     *   frame: unknown, dwellTimer: unknown, due: number | null } | null} the pointer's part of a drag */
+     *   frame: unknown, dwellTimer: unknown, due: number | null, frameAt: number | null, edgeSince: number | null } | null}
+     *   the pointer's part of a drag (`frameAt`: the last scroll frame's time; `edgeSince`: since when it waits at an edge) */
     pointer: {
         avatar: HTMLElement;
         offsetX: number;
@@ -95,6 +96,8 @@ export class DragEngine {
         frame: unknown;
         dwellTimer: unknown;
         due: number | null;
+        frameAt: number | null;
+        edgeSince: number | null;
     } | null;
     onDown: (event: PointerEvent) => void;
     onMove: (event: PointerEvent) => void;
@@ -137,7 +140,11 @@ export class DragEngine {
     showInto(id: string | null): void;
     /** The placeholder where the drag's place is (out of the lists when it has none). */
     showPlaceholder(): void;
-    /** Near an edge of a box that scrolls, the box scrolls while the pointer waits there: the nearer the edge, the faster. */
+    /**
+     * Near an edge of a box that scrolls, the box scrolls while the pointer waits there: the
+     * nearer the edge, the faster, slowly at first (pacedStep), and no further than its content
+     * (the host's `scrollEnd`).
+     */
     scrollLoop(): void;
     /**
      * A key on `element` (an item, or something in one). True when it was the engine's: the
@@ -279,6 +286,15 @@ export type DragHost = {
      * innermost first (`document.scrollingElement` for the page)
      */
     scrollersAt: (x: number, y: number) => Element[];
+    /**
+     * how far a
+     * drag may scroll `scroller` (where its content ends, when that is before its scrollable end:
+     * a board's last column, not the room after it); null or absent: to its end
+     */
+    scrollEnd?: ((scroller: Element) => {
+        left?: number;
+        top?: number;
+    } | null) | undefined;
     /**
      * what a keyboard step needs of the lists
      */

@@ -38,10 +38,31 @@ export function edgeStep(at: number, low: number, high: number, scrolled: number
     edge?: number | undefined;
     maxStep?: number | undefined;
 } | undefined): number;
+/**
+ * The scroll of one frame, paced by time rather than by frames: `step` (edgeStep's pixels for a
+ * frame of 1/60 s) for the `elapsed` ms since the last frame, at the ramp's share for a pointer
+ * at the edge for `waited` ms. At least a pixel while `step` is not 0 (a box scrolled by a
+ * fraction of a pixel may not move at all).
+ * @param {number} step
+ * @param {number} elapsed
+ * @param {number} waited
+ */
+export function pacedStep(step: number, elapsed: number, waited: number): number;
+/**
+ * `step` cut so that a scroll at `scrolled` goes no further than `end` (the content's end; no
+ * bound when it is undefined); never back, if it is already past it.
+ * @param {number} step
+ * @param {number} scrolled
+ * @param {number | undefined} end
+ */
+export function boundedStep(step: number, scrolled: number, end: number | undefined): number;
 /** @typedef {{ left: number, top: number, right: number, bottom: number, width: number, height: number }} Box */
 export const EDGE: 48;
 export const MAX_SCROLL_STEP: 18;
 export const REACH: 24;
+export const RAMP_FLOOR: 0.15;
+export const RAMP_MS: 1000;
+export const LONGEST_FRAME_MS: 50;
 export type Box = {
     left: number;
     top: number;
