@@ -51,6 +51,10 @@ extension ClientCore {
             // A big audience's batch: each change is handled (and reported) as the single
             // message it stands for, so callers see the same events whatever the board's size.
             for change in changes { handle(change.message) }
+        case .editing:
+            // Editing marks (docs/protocol.md#editing-marks) are for pages that show them on
+            // their cards: this client neither sends nor mirrors them.
+            break
         case .pong:
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.

@@ -208,6 +208,7 @@ extension BoardRoom {
             let hit = members.filter { $0.value.drag.map { !deleted.isDisjoint(with: $0.state.items) } ?? false }
             for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }
+        clearEditingMarks(after: event)
     }
 
     /// After the sender alone heard an outcome: a dropped-in-place move (noop) ends the drag

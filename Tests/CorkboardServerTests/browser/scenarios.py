@@ -2655,6 +2655,110 @@ def folder_keyboard(run):
     return f"Move to… offered {offered}; t1 moved into f1; a new folder; accepts switched; a refused move noticed: {notice.inner_text()!r}"
 
 
+PRESENCE_NAMES_JS = "() => [...document.querySelectorAll('#presence li[data-client]')].map(li => li.textContent.trim())"
+
+
+@scenario("set-name")
+def set_name(run):
+    """Ada opens her own chip from the keyboard: a labelled name field. A name over the
+    server's 256 bytes is refused at the field with a message; "Ada Lovelace" is saved, page B
+    names her so (and no longer "Ada"), and page A, loaded again without ?name=, keeps it."""
+    board_id = run.new_board("set-name")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    wait_until("page B names Ada", lambda: "Ada" in b.evaluate(PRESENCE_NAMES_JS))
+    a.locator("#presence li.self button").focus()
+    a.keyboard.press("Enter")
+    dialog = a.get_by_role("dialog", name="Your name on this board")
+    wait_until("A's name dialog is open", lambda: dialog.is_visible(), timeout=3)
+    field = dialog.get_by_label("Name", exact=True)
+    field.fill("é" * 200)
+    dialog.get_by_role("button", name="Save").click()
+    problem = dialog.locator(".name-editor-problem")
+    if not dialog.is_visible() or "256 bytes" not in problem.inner_text() or field.get_attribute("aria-invalid") != "true":
+        raise ScenarioFailure(f"a 400-byte name must be refused at the field: dialog open {dialog.is_visible()}, "
+                              f"message {problem.inner_text()!r}, aria-invalid {field.get_attribute('aria-invalid')!r}")
+    field.fill("Ada Lovelace")
+    dialog.get_by_role("button", name="Save").click()
+    wait_until("A's name dialog closed", lambda: not dialog.is_visible(), timeout=3)
+    wait_until("page B names Ada Lovelace, and not the old Ada",
+               lambda: sorted(b.evaluate(PRESENCE_NAMES_JS)) == ["Ada Lovelace", "Bob"])
+    wait_until("page A's own chip says Ada Lovelace",
+               lambda: a.locator("#presence li.self").inner_text().strip() == "Ada Lovelace", timeout=5)
+    stored = a.evaluate("() => localStorage.getItem('corkboard.name')")
+    if stored != "Ada Lovelace":
+        raise ScenarioFailure(f"the name is not remembered in this browser: corkboard.name is {stored!r}")
+    if "name=" in a.url:
+        raise ScenarioFailure(f"?name= stays in A's address and would win over the new name: {a.url}")
+    a.reload()
+    wait_until("page A is live again", lambda: connection_state(a) == "connected")
+    wait_until("page A, loaded again, is still Ada Lovelace",
+               lambda: a.locator("#presence li.self").inner_text().strip() == "Ada Lovelace", timeout=5)
+    no_page_problems(run)
+    return f"refused: {problem.inner_text()!r}; B shows {sorted(b.evaluate(PRESENCE_NAMES_JS))}"
+
+
+def editing_badge(page, item_id):
+    badge = card(page, item_id).locator(".editing-badge")
+    return badge.inner_text().strip() if badge.count() else None
+
+
+@scenario("editing-mark")
+def editing_mark(run):
+    """While Ada edits t2's label, page B shows "Ada is editing" on t2 (in the card's text, which
+    a screen reader reads); it goes when she presses Escape, and when she leaves mid-edit."""
+    board_id = run.new_board("editing-mark")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    card(a, "t2").locator(".card-label").dblclick()
+    wait_until("A's editor on t2 is open", lambda: (editor(a, "t2") or {}).get("editing") is True, timeout=5)
+    wait_until("page B shows 'Ada is editing' on t2", lambda: editing_badge(b, "t2") == "Ada is editing", timeout=5)
+    read = card(b, "t2").evaluate("card => card.textContent")
+    hidden = card(b, "t2").locator(".editing-badge").evaluate("badge => badge.closest('[aria-hidden=true]') !== null")
+    if "Ada is editing" not in read or hidden:
+        raise ScenarioFailure(f"the mark must be part of the card's text for screen readers: {read!r}, hidden {hidden}")
+    a.keyboard.press("Escape")
+    wait_until("page B's mark on t2 goes when Ada's edit ends", lambda: editing_badge(b, "t2") is None, timeout=5)
+    card(a, "t3").locator(".card-label").dblclick()
+    wait_until("page B shows 'Ada is editing' on t3", lambda: editing_badge(b, "t3") == "Ada is editing", timeout=5)
+    a.context.close()
+    wait_until("page B's mark on t3 goes when Ada leaves", lambda: editing_badge(b, "t3") is None, timeout=10)
+    no_page_problems(run)
+    return "seen on t2, gone after Escape; seen on t3, gone when Ada left"
+
+
+@scenario("lost-edit-told")
+def lost_edit_told(run):
+    """Ada and Bob edit t1's label at once; Ada saves first. Bob's save does not silently
+    overwrite hers: his page says Ada changed it, keeps his text, and "Use my text" applies it."""
+    board_id = run.new_board("lost-edit")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    card(a, "t1").locator(".card-label").dblclick()
+    card(b, "t1").locator(".card-label").dblclick()
+    wait_until("both editors on t1 are open", lambda: (editor(a, "t1") or {}).get("focused") is True
+               and (editor(b, "t1") or {}).get("focused") is True, timeout=5)
+    b.keyboard.type("Bob's words")
+    a.keyboard.type("Ada's words")
+    a.keyboard.press("Enter")
+    wait_until("the server has Ada's label", lambda: server_item(run, board_id, "t1")["label"] == "Ada's words", timeout=5)
+    wait_until("page B has Ada's commit", lambda: page_seq(b) == "1", timeout=5)
+    b.keyboard.press("Enter")
+    panel = b.locator(".lost-edit")
+    wait_until("page B tells Bob his edit lost", lambda: panel.is_visible(), timeout=5)
+    said = panel.locator("p").inner_text()
+    kept = panel.locator("textarea").input_value()
+    if "Ada" not in said or kept != "Bob's words":
+        raise ScenarioFailure(f"the panel must name Ada and keep Bob's text: {said!r}, {kept!r}")
+    if server_item(run, board_id, "t1")["label"] != "Ada's words":
+        raise ScenarioFailure("Bob's losing edit was sent anyway")
+    panel.get_by_role("button", name="Use my text").click()
+    wait_until("the server has Bob's label after 'Use my text'",
+               lambda: server_item(run, board_id, "t1")["label"] == "Bob's words", timeout=5)
+    no_page_problems(run)
+    return f"told: {said!r}; kept and applied {kept!r}"
+
+
 def console_clean(run):
     """No console error or warning, page error or failed response on any page, all run long."""
     if run.recorder.problems:
