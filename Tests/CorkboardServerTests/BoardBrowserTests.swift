@@ -19,7 +19,7 @@ import Testing
         "phone-people", "phone-people-names", "animations-origin", "range-move-to", "phone-move-to-fits", "lock-confirm",
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
         "outside-drop-locked", "drag-out-to-another-board", "grip-drag-within-board", "folder-open-remembered", "folder-drop",
-        "folder-stays-under-pointer", "folder-keyboard", "set-name", "editing-mark", "lost-edit-told",
+        "folder-stays-under-pointer", "folder-keyboard", "set-name", "editing-mark", "lost-edit-told", "token-name",
         "console-clean",
     ]
 

@@ -8,6 +8,9 @@ Prints progress, writes OUTPUT/summary.json ({"scenarios": [{"name", "passed", "
 scenario passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog.
 Written against the DOM contract of the client (see README.md)."""
 
+import base64
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -2760,6 +2763,42 @@ def lost_edit_told(run):
                lambda: server_item(run, board_id, "t1")["label"] == "Bob's words", timeout=5)
     no_page_problems(run)
     return f"told: {said!r}; kept and applied {kept!r}"
+
+
+@scenario("token-name")
+def token_name(run):
+    """With a signed token that names its holder, that name wins over ?name=: the page's own
+    chip shows it, and the name dialog says why it cannot be changed instead of a field."""
+    secret = "a-browser-scenario-secret-of-more-than-thirty-two-bytes"
+    secret_file = os.path.join(run.args.output, "token-secret")
+    with open(secret_file, "w", encoding="utf-8") as file:
+        file.write(secret)
+
+    def b64url(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+    now = int(time.time())
+    claims = {"sub": "user-grace", "name": "Grace Hopper", "boards": "*", "role": "editor", "iat": now - 5, "exp": now + 3600}
+    signed = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
+    token = signed + "." + b64url(hmac.new(secret.encode(), signed.encode(), hashlib.sha256).digest())
+    try:
+        run.restart_server(("--token-secret-file", secret_file))
+        page = run.new_page("A")
+        page.goto(f"{run.server.origin}/b/demo?token={token}&name=Ada")
+        wait_until("page A is connected with the signed token", lambda: connection_state(page) == "connected")
+        wait_until("page A's own chip shows the token's name",
+                   lambda: page.locator("#presence li.self").inner_text().strip() == "Grace Hopper", timeout=5)
+        page.locator("#presence li.self button").click()
+        dialog = page.get_by_role("dialog", name="Your name on this board")
+        wait_until("the name dialog is open", lambda: dialog.is_visible(), timeout=3)
+        said = dialog.inner_text()
+        if "token names you “Grace Hopper”" not in said or dialog.locator("input").count() != 0:
+            raise ScenarioFailure(f"the dialog must say the token names you, without a field: {said!r}")
+        dialog.get_by_role("button", name="Close").click()
+        wait_until("the name dialog closed", lambda: not dialog.is_visible(), timeout=3)
+        return f"chip 'Grace Hopper'; the dialog says {' '.join(said.split())!r}"
+    finally:
+        run.close_pages()
+        run.restart_server()
 
 
 def console_clean(run):
