@@ -2683,6 +2683,7 @@ def set_name(run):
     if "256 bytes" not in refused or field.get_attribute("aria-invalid") != "true":
         raise ScenarioFailure(f"a 400-byte name must be refused at the field with a message: {refused!r}, "
                               f"aria-invalid {field.get_attribute('aria-invalid')!r}")
+    run.save_screenshot(a, "name-refused")
     field.fill("Ada Lovelace")
     dialog.get_by_role("button", name="Save").click()
     wait_until("A's name dialog closed", lambda: not dialog.is_visible(), timeout=3)
@@ -2723,6 +2724,7 @@ def editing_mark(run):
     hidden = card(b, "t2").locator(".editing-badge").evaluate("badge => badge.closest('[aria-hidden=true]') !== null")
     if "Ada is editing" not in read or hidden:
         raise ScenarioFailure(f"the mark must be part of the card's text for screen readers: {read!r}, hidden {hidden}")
+    run.save_screenshot(b, "editing-mark")
     a.keyboard.press("Escape")
     wait_until("page B's mark on t2 goes when Ada's edit ends", lambda: editing_badge(b, "t2") is None, timeout=5)
     card(a, "t3").locator(".card-label").dblclick()
