@@ -109,13 +109,15 @@ export class Editing {
         const now = this.currentLabel(id);
         if (text && text !== original && now !== null && now !== original && now !== text) {
           // Someone else's edit landed while this one was open: theirs stays, and this
-          // person is told and keeps their text to apply again (or not).
+          // person is told and keeps their text to apply again (or not). The focus stays in
+          // the panel, on the kept text.
           label.textContent = now;
-          this.lostToAnother(id, original, now, text);
-        } else if (text && text !== original) this.session.update(id, { label: text });
+          return this.lostToAnother(id, original, now, text);
+        }
+        if (text && text !== original) this.session.update(id, { label: text });
         // Unsaved: the label as the board has it now (someone may have changed it meanwhile).
         else label.textContent = now ?? original;
-        refocus(card, how);
+        return refocus(card, how);
       },
       lost: (text) => {
         this.session.setEditing(null);

@@ -2758,6 +2758,8 @@ def lost_edit_told(run):
     kept = panel.locator("textarea").input_value()
     if "Ada" not in said or kept != "Bob's words":
         raise ScenarioFailure(f"the panel must name Ada and keep Bob's text: {said!r}, {kept!r}")
+    if not b.evaluate("() => document.activeElement?.closest('.lost-edit') != null"):
+        raise ScenarioFailure("the focus must be in the panel, on Bob's kept text")
     if server_item(run, board_id, "t1")["label"] != "Ada's words":
         raise ScenarioFailure("Bob's losing edit was sent anyway")
     panel.get_by_role("button", name="Use my text").click()
