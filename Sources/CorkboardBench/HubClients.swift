@@ -213,7 +213,7 @@ final class HubWriter: WebSocketHandler, @unchecked Sendable {
         case .error(let error):
             joined("hello was refused: \(error.message)")
             fail("error: \(error.message)")
-        case .peerJoined, .peerLeft, .peers, .peersPage, .drag, .dragOver, .dragCleared, .drags, .pong, .tokenAccepted, .tokenRefused:
+        case .peerJoined, .peerLeft, .peers, .peersPage, .drag, .dragOver, .dragCleared, .drags, .editing, .pong, .tokenAccepted, .tokenRefused:
             break
         }
     }

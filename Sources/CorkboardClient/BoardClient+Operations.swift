@@ -137,6 +137,15 @@ extension BoardClient {
         await core.onLoop { $0.sendPresence(.dragStart(items: items)) }
     }
 
+    /// Marks `item` as the one whose label we edit, or (nil) ends our mark
+    /// (docs/protocol.md#editing-marks). The server lets a mark lapse 30 s after it was last
+    /// sent: send it again meanwhile while the edit lasts, and after a reconnect. Returns false
+    /// (nothing sent) when not joined.
+    @discardableResult
+    public func setEditing(_ item: ItemID?) async -> Bool {
+        await core.onLoop { $0.sendPresence(.editing(item: item)) }
+    }
+
     /// The placeholder: `index` in `collection` with the dragged items left out (0…count).
     @discardableResult
     public func dragOver(collection: CollectionID, index: Int) async -> Bool {

@@ -84,6 +84,8 @@ public final class BoardClient: Sendable {
     /// `peers` tick a board of up to that many others is named again from a page the client
     /// asks for itself; a bigger one keeps only the tick's names if it knew more than the count.
     public var peers: [Peer] { core.read { $0.peers } }
+    /// The others' editing marks by client (docs/protocol.md#editing-marks).
+    public var editing: [ClientID: PeerEditing] { core.read { $0.editing } }
     /// The peers on the board, this client included unless it observes.
     public var memberCount: Int { core.read { $0.memberCount } }
     /// Operations sent (or queued) and not answered yet.

@@ -38,6 +38,9 @@ public enum BoardEvent: Sendable, Hashable {
     case dragOver(client: ClientID, over: DragTarget)
     /// A drag ended. With our own client id: the server ended our drag (`timeout`, `expired`).
     case dragCleared(client: ClientID, reason: DragClearReason)
+    /// Someone's editing mark (docs/protocol.md#editing-marks): the item whose label they
+    /// edit, or nil when they stopped.
+    case editing(client: ClientID, name: String, item: ItemID?)
     /// Our `drag.start` was refused (`busy` with its `holder`, `locked`, `gone`, …).
     case dragRejected(Rejected)
     /// An `error` from the server after joining (e.g. a `drag.over` without a drag).
@@ -57,6 +60,7 @@ public enum BoardEvent: Sendable, Hashable {
         case .drag(let update): .drag(update)
         case .dragOver(let client, let over): .dragOver(client: client, over: over)
         case .dragCleared(let client, let reason): .dragCleared(client: client, reason: reason)
+        case .editing(let client, let name, let item): .editing(client: client, name: name, item: item)
         case .dragRejected(let rejected): .rejected(rejected)
         case .serverError(let error): .error(error)
         }

@@ -27,6 +27,7 @@ extension ClientCore {
             events.emit(.peerJoined(client: client, name: name))
         case .peerLeft(let client):
             peers.removeAll { $0.client == client }
+            editing[client] = nil
             memberCount -= 1
             events.emit(.peerLeft(client: client))
         case .peers(let change):
@@ -51,6 +52,9 @@ extension ClientCore {
             // A big audience's batch: each change is handled (and reported) as the single
             // message it stands for, so callers see the same events whatever the board's size.
             for change in changes { handle(change.message) }
+        case .editing(let client, let name, let item):
+            editing[client] = item.map { PeerEditing(client: client, name: name, item: $0) }
+            events.emit(.editing(client: client, name: name, item: item))
         case .pong:
             // Only ever the answer to an application ping, which this client does not send:
             // its WebSocket's ping frames (`pingInterval`, `pongTimeout`) notice a dead connection.

@@ -39,6 +39,9 @@ final class ClientCore: @unchecked Sendable {
     private(set) var epoch: String?
     private(set) var welcome: Welcome?
     var peers: [Peer] = []
+    /// The others' editing marks by client (docs/protocol.md#editing-marks); they follow the
+    /// welcome, so a welcome starts them anew.
+    var editing: [ClientID: PeerEditing] = [:]
     /// The peers on the board, ourselves included unless observing (docs/protocol.md#peers).
     var memberCount = 0
     /// Set when the replica lost step (a gap, an event that does not apply): the next
@@ -286,6 +289,7 @@ final class ClientCore: @unchecked Sendable {
         epoch = welcome.epoch
         self.welcome = welcome
         peers = welcome.peers
+        editing = [:]
         memberCount = welcome.count
         needsSnapshot = false
         failures = 0

@@ -32,6 +32,8 @@ final class Member {
     /// The live drag, if any (docs/protocol.md#6-presence-drag-state), and how its broadcasts
     /// are paced.
     var drag: LiveDrag?
+    /// The item whose label it is editing, if any (docs/protocol.md#editing-marks).
+    var editing: EditingMark?
     /// While its items are being leased across nodes: its presence messages since, in order.
     var presenceWaiting: [() -> Void]?
 
@@ -115,17 +117,18 @@ extension BoardRoom {
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             let welcome = Welcome(
                 client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count,
-                tokenExpiresAt: tokenExpiresAt)
+                tokenExpiresAt: tokenExpiresAt, name: hello.name)
             link.send(text: welcome.text(board: nil))
             member.replayedThrough = resume.seq
             members.admit(member, as: key)
             replay(key)
         } else {
             link.send(
-                text: snapshotWelcome(client: client, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
+                text: snapshotWelcome(client: client, name: hello.name, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
             members.admit(member, as: key)
         }
         showRemoteDrags(to: key)
+        showEditingMarks(to: key)
         if !member.observes {
             let listing = ListedPeer(client: client, name: hello.name, order: order, member: member)
             member.listing = listing
@@ -206,6 +209,7 @@ extension BoardRoom {
     /// Takes a member out of the room: its drag cleared first, then its leave told the others.
     func remove(_ key: MemberKey) {
         clearDrag(of: key, .left)
+        clearEditing(of: key)
         guard let member = members.remove(key) else { return }
         hub.metrics.members.decrement()
         if let listing = member.listing {

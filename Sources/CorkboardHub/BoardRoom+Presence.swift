@@ -214,6 +214,7 @@ extension BoardRoom {
             let hit = members.filter { $0.value.drag.map { !$0.state.items.allSatisfy(engine.contains) } ?? false }
             for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }
+        clearEditingMarks(after: event)
     }
 
     /// After the sender alone heard an outcome: a dropped-in-place move (noop) ends the drag

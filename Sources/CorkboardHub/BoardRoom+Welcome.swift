@@ -9,11 +9,11 @@ import CorkboardWire
 /// room, freed with the room).
 extension BoardRoom {
     /// The `welcome` text for a member that gets a snapshot of the durable board.
-    func snapshotWelcome(client: ClientID, role: Role, peers: [Peer], count: Int, tokenExpiresAt: Int?) -> String {
+    func snapshotWelcome(client: ClientID, name: String, role: Role, peers: [Peer], count: Int, tokenExpiresAt: Int?) -> String {
         let seq = pipeline.durableSeq
         let welcome = Welcome(
             client: client, role: role, epoch: epoch, seq: seq, resumed: false, board: nil, peers: peers, count: count,
-            tokenExpiresAt: tokenExpiresAt)
+            tokenExpiresAt: tokenExpiresAt, name: name)
         return welcome.text(board: writtenBoard(at: seq))
     }
 

@@ -130,6 +130,12 @@ public final class HubSession: @unchecked Sendable {
             // refusing it would leave them held.
             _ = presenceBudget?.take(now: now)
             room.dragEnd(from: key)
+        case .message(.editing(let item)):
+            // Presence: a mark beyond the rate is refused; an end is always taken (counted).
+            if presenceBudget?.take(now: now) == false, item != nil {
+                return link.send(.error(ErrorMessage(code: .rateLimited, message: "editing beyond the presence rate")))
+            }
+            room.setEditing(item, from: key)
         case .message(.ping(let id)):
             answerPing(id)
         case .message(.token(let token)):

@@ -39,6 +39,9 @@ public enum ClientMessage: Sendable, Hashable {
     case dragOver(collection: CollectionID, index: Int)
     /// `{"type":"drag.end"}`
     case dragEnd
+    /// `{"type":"editing","item":…}`: the client is editing that item's label, or (`null`)
+    /// no longer edits one (docs/protocol.md#editing-marks).
+    case editing(item: ItemID?)
     /// `{"type":"ping","id":…}`: answered `pong` with the same id, so a client can tell a
     /// live connection from a silently dead one (docs/protocol.md#liveness).
     case ping(id: String)
@@ -88,6 +91,13 @@ extension ClientMessage {
             self = .dragOver(collection: collection, index: try fields.int("index"))
         case "drag.end":
             self = .dragEnd
+        case "editing":
+            let item = try fields.optionalString("item")
+            // Checked here, like a drag.over's collection: the mark names the id as sent.
+            if let item, !Limits.isValidID(item) {
+                throw FieldError(message: "editing item must be \(Limits.idRule) or null")
+            }
+            self = .editing(item: item)
         case "ping":
             let id = try fields.string("id")
             guard Limits.isValidID(id) else {
@@ -128,6 +138,8 @@ extension ClientMessage {
             return ["type": "drag.over", "collection": .string(collection), "index": .number(Double(index))]
         case .dragEnd:
             return ["type": "drag.end"]
+        case .editing(let item):
+            return ["type": "editing", "item": item.map(JSONValue.string) ?? .null]
         case .ping(let id):
             return ["type": "ping", "id": .string(id)]
         case .peersList(let after, let limit):

@@ -57,6 +57,13 @@ extension JSONWriter {
             json.string(client)
             json.key("reason")
             json.string(reason.rawValue)
+        case .editing(let client, let name, let item):
+            json.key("client")
+            json.string(client)
+            json.key("item")
+            json.optionalString(item)
+            json.key("name")
+            json.string(name)
         case .drags(let changes):
             json.key("changes")
             json.openArray()

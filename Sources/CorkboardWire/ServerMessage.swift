@@ -17,6 +17,9 @@ public enum ServerMessage: Sendable, Hashable {
     /// The drag changes of a board's tick, in order, sent to big audiences instead of the
     /// single `drag`, `drag.over` and `drag.cleared` (docs/protocol.md#6-presence-drag-state).
     case drags([DragChange])
+    /// Someone's editing mark (docs/protocol.md#editing-marks): the item whose label they edit,
+    /// or nil when they stopped (or left, or the mark lapsed).
+    case editing(client: ClientID, name: String, item: ItemID?)
     case committed(CommittedEvent)
     /// `{"type":"committed","opId":…,"seq":N,"noop":true}`
     case noop(Noop)
@@ -43,6 +46,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .dragOver: "drag.over"
         case .dragCleared: "drag.cleared"
         case .drags: "drags"
+        case .editing: "editing"
         case .committed, .noop: "committed"
         case .rejected: "rejected"
         case .error: "error"
@@ -55,7 +59,7 @@ public enum ServerMessage: Sendable, Hashable {
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop, id, changes, tokenExpiresAt
+        case type, client, name, over, reason, opId, seq, noop, id, changes, tokenExpiresAt, item
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -80,6 +84,10 @@ extension ServerMessage: Codable {
             try container.encode(reason, forKey: .reason)
         case .drags(let changes):
             try container.encode(changes.map(\.message), forKey: .changes)
+        case .editing(let client, let name, let item):
+            try container.encode(client, forKey: .client)
+            try container.encode(name, forKey: .name)
+            try container.encode(item, forKey: .item)
         case .committed(let event): try event.encode(to: encoder)
         case .noop(let noop):
             try container.encode(noop.opId, forKey: .opId)
@@ -124,6 +132,11 @@ extension ServerMessage: Codable {
                     }
                     return change
                 })
+        case "editing":
+            self = .editing(
+                client: try container.decode(ClientID.self, forKey: .client),
+                name: try container.decode(String.self, forKey: .name),
+                item: try container.decodeIfPresent(ItemID.self, forKey: .item))
         case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
             self = .noop(
                 Noop(

@@ -84,14 +84,18 @@ public struct Welcome: Sendable, Hashable, Codable {
     /// the connection is closed 4001 past it unless the token is refreshed
     /// (docs/protocol.md#refreshing-the-token). Nil for a token that does not expire.
     public var tokenExpiresAt: Int?
+    /// The name the others see this member by: its `hello` name, or a signed token's `name`,
+    /// which wins. Nil in a welcome written by an older server.
+    public var name: String?
 
     /// `count` nil: as many as `peers` lists (a board small enough to list in full, seen by
     /// an observer).
     public init(
         client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer], count: Int? = nil,
-        tokenExpiresAt: Int? = nil
+        tokenExpiresAt: Int? = nil, name: String? = nil
     ) {
         self.tokenExpiresAt = tokenExpiresAt
+        self.name = name
         self.client = client
         self.role = role
         self.epoch = epoch

@@ -3,7 +3,7 @@ import CorkboardModel
 extension Welcome {
     /// The `welcome` as JSON text with `board` as its board (nil: a resumed welcome, which has
     /// none): written before and shared by every join at that board and seq, so only the
-    /// member's own part (client, role, peers, count, token expiry) is written here. The same JSON as
+    /// member's own part (client, name, role, peers, count, token expiry) is written here. The same JSON as
     /// `WireFormat.text` of this welcome with that board (keys sorted).
     public func text(board encoded: EncodedBoard?) -> String {
         precondition(board == nil, "a welcome's board is given written, not as a value")
@@ -19,6 +19,10 @@ extension Welcome {
         json.int(count)
         json.key("epoch")
         json.string(epoch)
+        if let name {
+            json.key("name")
+            json.string(name)
+        }
         json.key("peers")
         json.openArray()
         for peer in peers { json.write(peer) }

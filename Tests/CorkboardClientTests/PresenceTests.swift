@@ -83,4 +83,22 @@ import Testing
         await client.close()
         #expect(await client.dragEnd() == false)
     }
+
+    /// Editing marks: Bob hears Ada's, as an event and in `editing`, and hears it end.
+    @Test func aClientMirrorsTheOthersEditingMarks() async throws {
+        let server = try CorkboardTestServer()
+        let ada = server.client(board: "demo", name: "Ada")
+        let bob = server.client(board: "demo", name: "Bob")
+        let seenByBob = EventRecorder(bob)
+        let adaWelcome = try await ada.connect()
+        _ = try await bob.connect()
+        #expect(await ada.setEditing("card-spec"))
+        let mark = await seenByBob.first { if case .editing(let client, let name, let item) = $0, client == adaWelcome.client { (name, item) } else { nil } }
+        #expect(mark?.0 == "Ada" && mark?.1 == "card-spec")
+        #expect(bob.editing[adaWelcome.client] == PeerEditing(client: adaWelcome.client, name: "Ada", item: "card-spec"))
+        #expect(await ada.setEditing(nil))
+        #expect(await eventuallyAsync { bob.editing.isEmpty })
+        await ada.close()
+        await bob.close()
+    }
 }

@@ -64,6 +64,8 @@ import Testing
             .dragOver(client: "c1", over: DragTarget(collection: "doing", index: 0, before: nil)),
             .dragCleared(client: "c1", reason: .timeout),
             .dragCleared(client: "c1", reason: .expired),
+            .editing(client: "c1", name: awkward, item: "a"),
+            .editing(client: "c1", name: "Ada", item: nil),
             .drags([
                 .started(DragUpdate(client: "c1", name: awkward, items: ["a", awkward], over: nil)),
                 .moved(client: "c2", over: DragTarget(collection: "doing", index: 1, before: nil)),

@@ -19,6 +19,8 @@ import Testing
         (#"{"type":"drag.start","items":["i3","i4"]}"#, .dragStart(items: ["i3", "i4"])),
         (#"{"type":"drag.over","collection":"done","index":2}"#, .dragOver(collection: "done", index: 2)),
         (#"{"type":"drag.end"}"#, .dragEnd),
+        (#"{"type":"editing","item":"card-bot"}"#, .editing(item: "card-bot")),
+        (#"{"type":"editing","item":null}"#, .editing(item: nil)),
         (#"{"type":"ping","id":"17"}"#, .ping(id: "17")),
         (
             #"{"type":"move","opId":"k3f9x-17","baseSeq":42,"sources":["i3","i4"],"destination":{"collection":"done","before":"i9"}}"#,
@@ -121,6 +123,15 @@ import Testing
                     client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil,
                     peers: [Peer(client: "c2", name: "Bob", drag: DragState(items: ["i3"], over: nil))], count: 2))
         ),
+        (
+            #"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"name":"Grace","peers":[],"count":1}"#,
+            .welcome(Welcome(client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil, peers: [], count: 1, name: "Grace"))
+        ),
+        (
+            #"{"type":"editing","client":"c7","name":"Ada","item":"card-bot"}"#,
+            .editing(client: "c7", name: "Ada", item: "card-bot")
+        ),
+        (#"{"type":"editing","client":"c7","name":"Ada","item":null}"#, .editing(client: "c7", name: "Ada", item: nil)),
         (#"{"type":"peer.joined","client":"c7","name":"Ada"}"#, .peerJoined(client: "c7", name: "Ada")),
         (#"{"type":"peer.left","client":"c7"}"#, .peerLeft(client: "c7")),
         (

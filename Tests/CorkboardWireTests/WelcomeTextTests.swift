@@ -29,7 +29,8 @@ import Testing
     @Test(arguments: [false, true])
     func aWelcomeWithTheBoardWrittenOnceIsTheEncodersWelcome(resumed: Bool) throws {
         var welcome = Welcome(
-            client: "c9", role: .editor, epoch: "ff894259f626a77a", seq: 42, resumed: resumed, board: nil, peers: Self.peers, count: 7)
+            client: "c9", role: .editor, epoch: "ff894259f626a77a", seq: 42, resumed: resumed, board: nil, peers: Self.peers, count: 7,
+            name: JSONWriterTests.awkward)
         let text = welcome.text(board: resumed ? nil : EncodedBoard(Self.board))
         if !resumed { welcome.board = Self.board }
         #expect(text == (try WireFormat.text(.welcome(welcome))))

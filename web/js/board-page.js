@@ -11,6 +11,8 @@ import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
 import { accessToken, displayName, forgetToken, tokenAdvice } from "./people.js";
 import { namesOnTap, showPeople as drawPeople } from "./presence-list.js";
+import { NameEditor } from "./name-editor.js";
+import { EditingMarks } from "./editing-marks.js";
 import { CardSelection } from "./selection.js";
 import { LockControl } from "./lock.js";
 import { OutsideDrop } from "./outside-drop.js";
@@ -35,7 +37,7 @@ import { OpenFolders, listName } from "./folders.js";
 
 const params = new URLSearchParams(location.search);
 const boardId = decodeURIComponent(location.pathname.replace(/^\/b\//, "").replace(/\/$/, ""));
-const name = displayName(params);
+let name = displayName(params);
 
 // Operations without an answer are kept in localStorage (the SDK's default) and sent again
 // by the next page on this board: a reload or a crash loses nothing.
@@ -64,6 +66,19 @@ const tools = { session, view, announcer, notices, describe };
 // Cards moved by pointer and keyboard, on the SDK's drag engine.
 const drag = new BoardDrag(tools);
 const editing = new Editing(tools);
+// Your name (your own chip opens the editor) and the others' "is editing" marks on cards.
+const nameEditor = new NameEditor(session, (renamed) => {
+  name = renamed;
+  // `?name=` would win over the new name on the next load: it goes from the address.
+  if (params.has("name")) {
+    params.delete("name");
+    const query = params.toString();
+    history.replaceState(history.state, "", location.pathname + (query ? `?${query}` : "") + location.hash);
+  }
+  announcer.say(`You are ${renamed} now.`);
+  showPeople();
+});
+const editingMarks = new EditingMarks(view, session);
 editing.onToggleFolder = toggleFolder;
 new UndoControls(tools, () => drag.active);
 const selection = new CardSelection(view, announcer);
@@ -80,6 +95,7 @@ view.afterRender = () => {
   drag.restore();
   outside.restore();
   view.showPresence([...session.peers.values()], session.board);
+  editingMarks.show();
 };
 
 // MARK: Server → page
@@ -108,6 +124,7 @@ addEventListener("hashchange", () => showLinkedCard(location.hash, linkedCards, 
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);
+  editingMarks.show();
   showPeople();
 });
 
@@ -237,7 +254,11 @@ function showConnection() {
 
 function showPeople() {
   const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
-  drawPeople(list, [{ client: session.me?.client ?? "me", name, self: true }, ...session.peers.values()], session.memberCount);
+  // The server's word on our name: a token that names us wins over the one we asked for.
+  const shown = session.me?.name ?? name;
+  drawPeople(list, [{ client: session.me?.client ?? "me", name: shown, self: true }, ...session.peers.values()], session.memberCount, (button) =>
+    nameEditor.open(button),
+  );
 }
 
 function showAccess() {

@@ -6,7 +6,10 @@
 //
 // An open editor belongs to the person typing in it: others' changes never close it, commit
 // it or move its caret. Only Enter or leaving the field commits (once); if its card or column
-// is deleted meanwhile, the text is kept in a panel to copy or add back (lost-edit.js).
+// is deleted meanwhile, the text is kept in a panel to copy or add back (lost-edit.js); if
+// someone else changed its label meanwhile, theirs stays and the panel keeps ours to apply
+// again. While a card's label is being edited the others are told (an editing mark:
+// docs/protocol.md#editing-marks), and see "Ada is editing" on it (editing-marks.js).
 
 import { LostEdit } from "./lost-edit.js";
 import { DeleteConfirm, cardCount, cardsInside } from "./delete-confirm.js";
@@ -43,6 +46,16 @@ export class Editing {
     this.menu = null;
     this.moveTo = new MoveTo(parts);
     this.deleteConfirm = new DeleteConfirm();
+    /**
+     * Who last changed each card's label, as the committed events say (`by`): named when an
+     * edit loses to theirs.
+     * @type {Map<string, string>}
+     */
+    this.labelAuthors = new Map();
+    session.addEventListener("committed", (event) => {
+      const { op, by } = /** @type {CustomEvent<import("../sdk/wire.js").Committed>} */ (event).detail;
+      if (op.type === "update" && op.item !== undefined && op.label !== undefined && by !== undefined) this.labelAuthors.set(op.item, by);
+    });
     /**
      * Opens or closes a folder (board-page.js wires it to the person's remembered choice).
      * @type {(folderId: string) => void}
@@ -91,15 +104,48 @@ export class Editing {
     const original = /** @type {string} */ (label.textContent);
     const id = /** @type {string} */ (card.dataset.itemId);
     const column = /** @type {HTMLElement} */ (card.closest("section.column")).dataset.collectionId;
+    this.session.setEditing(id);
     this.inlineEditor(label, original, {
       done: (text, how) => {
+        this.session.setEditing(null);
+        const now = this.currentLabel(id);
+        if (text && text !== original && now !== null && now !== original && now !== text) {
+          // Someone else's edit landed while this one was open: theirs stays, and this
+          // person is told and keeps their text to apply again (or not). The focus stays in
+          // the panel, on the kept text.
+          label.textContent = now;
+          return this.lostToAnother(id, original, now, text);
+        }
         if (text && text !== original) this.session.update(id, { label: text });
         // Unsaved: the label as the board has it now (someone may have changed it meanwhile).
-        else label.textContent = this.currentLabel(id) ?? original;
-        refocus(card, how);
+        else label.textContent = now ?? original;
+        return refocus(card, how);
       },
-      lost: (text) => this.lostEdit.show({ what: `The card “${original}”`, text, column: this.liveCollection(card, column) }),
+      lost: (text) => {
+        this.session.setEditing(null);
+        this.lostEdit.show({ what: `The card “${original}”`, text, column: this.liveCollection(card, column) });
+      },
     });
+  }
+
+  /**
+   * Tells that an edit lost to another's: the label is `theirs` now; `mine` is kept, to put
+   * back with one click.
+   * @param {string} id
+   * @param {string} original the label when the edit began
+   * @param {string} theirs
+   * @param {string} mine
+   */
+  lostToAnother(id, original, theirs, mine) {
+    const who = this.labelAuthors.get(id) ?? "Someone else";
+    this.lostEdit.show({
+      what: `The card “${original}”`,
+      text: mine,
+      column: null,
+      message: `${who} changed the card “${original}” to “${theirs}” while you were editing it. Theirs is kept; your text is here:`,
+      reapply: () => this.session.update(id, { label: mine }),
+    });
+    this.announcer.say(`${who} changed this card while you were editing it. Your text is kept.`);
   }
 
   /**

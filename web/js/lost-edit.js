@@ -1,7 +1,8 @@
 // @ts-check
-// When someone deletes the card (or column) a person is writing in, their text must not
-// vanish with it: a panel says what happened and keeps the text, to copy or to add back as a
-// new card. It stays until dismissed.
+// When someone deletes the card (or column) a person is writing in, or changes the label they
+// are editing, their text must not vanish: a panel says what happened and keeps the text, to
+// copy, to add back as a new card, or (a label another changed) to apply again. It stays
+// until dismissed.
 
 /** @typedef {import("../sdk/live.js").LiveBoard} LiveBoard */
 
@@ -14,17 +15,19 @@ export class LostEdit {
   }
 
   /**
-   * @param {{ what: string, text: string, column: string | null }} lost what was deleted (in
-   *   words), the text written in it, and the column a new card can go to (null: none)
+   * @param {{ what: string, text: string, column: string | null, message?: string, reapply?: () => void }} lost
+   *   what was deleted (in words), the text written in it, and the column a new card can go to
+   *   (null: none); or, for an edit that lost to another's, what happened (`message`) and how
+   *   to apply the text after all (`reapply`)
    */
-  show({ what, text, column }) {
+  show({ what, text, column, message: said, reapply }) {
     this.panel?.remove();
     const panel = document.createElement("section");
     panel.className = "lost-edit";
     panel.setAttribute("role", "alert");
     panel.setAttribute("aria-label", "Your unsaved text");
     const message = document.createElement("p");
-    message.textContent = `${what} was deleted while you were editing it. Your text is kept here:`;
+    message.textContent = said ?? `${what} was deleted while you were editing it. Your text is kept here:`;
     const kept = document.createElement("textarea");
     kept.readOnly = true;
     kept.value = text;
@@ -38,6 +41,14 @@ export class LostEdit {
         await navigator.clipboard?.writeText(text).catch(() => {});
       }),
     );
+    if (reapply && this.session.canEdit) {
+      actions.append(
+        this.button("Use my text", () => {
+          reapply();
+          this.dismiss();
+        }),
+      );
+    }
     if (column !== null && this.session.canEdit) {
       actions.append(
         this.button("Add as a new card", () => {

@@ -4,25 +4,62 @@
 const NAME_KEY = "corkboard.name";
 const TOKEN_KEY = "corkboard.token";
 
-/**
- * The server refuses a name over 256 bytes of UTF-8 (docs/protocol.md#3-joining); 64 UTF-16
- * code units are at most 192.
- */
-const MAX_NAME_LENGTH = 64;
+/** The server refuses a name over 256 bytes of UTF-8 (docs/protocol.md#3-joining). */
+export const MAX_NAME_BYTES = 256;
 
 /**
  * `?name=` wins (and is not stored); then the stored name; then a new guest name, stored.
+ * A name over the server's cap is cut to it (on a character's boundary), never refused.
  * @param {URLSearchParams} params
  * @returns {string}
  */
 export function displayName(params) {
   const asked = params.get("name")?.trim();
-  if (asked) return asked.slice(0, MAX_NAME_LENGTH);
-  const stored = localStorage.getItem(NAME_KEY);
-  if (stored) return stored.slice(0, MAX_NAME_LENGTH);
+  if (asked) return fitName(asked);
+  const stored = localStorage.getItem(NAME_KEY)?.trim();
+  if (stored) return fitName(stored);
   const guest = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
   localStorage.setItem(NAME_KEY, guest);
   return guest;
+}
+
+/**
+ * Keeps `name` as this browser's name for every board (`?name=` still wins on a page that has it).
+ * @param {string} name
+ */
+export function rememberName(name) {
+  localStorage.setItem(NAME_KEY, name);
+}
+
+/**
+ * Why the server would refuse `name` as a name, in words for the person typing it; null when
+ * it would take it.
+ * @param {string} name
+ * @returns {string | null}
+ */
+export function nameProblem(name) {
+  if (!name.trim()) return "A name cannot be empty.";
+  if (name.includes("\0")) return "A name cannot hold a NUL character.";
+  const bytes = new TextEncoder().encode(name).length;
+  if (bytes > MAX_NAME_BYTES) return `A name is at most ${MAX_NAME_BYTES} bytes; this one is ${bytes}. Make it shorter.`;
+  return null;
+}
+
+/**
+ * `name` cut to the server's cap, whole characters only.
+ * @param {string} name
+ * @returns {string}
+ */
+function fitName(name) {
+  const encoder = new TextEncoder();
+  let fitted = "";
+  let bytes = 0;
+  for (const char of name) {
+    bytes += encoder.encode(char).length;
+    if (bytes > MAX_NAME_BYTES) break;
+    fitted += char;
+  }
+  return fitted;
 }
 
 /**

@@ -25,12 +25,14 @@ export function initials(name) {
 /**
  * Fills `list` with one item per person (`data-client`, the name as its text and title). On a
  * big board the server names only some people (docs/protocol.md#peers): `count` says how many
- * are there, and those not named are counted in a last item, "and N others".
+ * are there, and those not named are counted in a last item, "and N others". Your own item
+ * holds a button that calls `openSelf` (to change your name), when given.
  * @param {HTMLElement} list
  * @param {Person[]} people
  * @param {number} [count] everyone on the board, at least `people.length`
+ * @param {((button: HTMLElement) => void) | null} [openSelf]
  */
-export function showPeople(list, people, count = people.length) {
+export function showPeople(list, people, count = people.length, openSelf = null) {
   const items = people.map((person, index) => {
     const item = document.createElement("li");
     item.dataset.client = person.client;
@@ -38,6 +40,20 @@ export function showPeople(list, people, count = people.length) {
     item.style.setProperty("--person-color", colorFor(person.name));
     item.textContent = person.name;
     item.title = person.self ? `${person.name} (you)` : person.name;
+    if (person.self && openSelf) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "self-name";
+      button.textContent = person.name;
+      button.setAttribute("aria-haspopup", "dialog");
+      button.setAttribute("aria-label", `${person.name} (you): change your name`);
+      button.addEventListener("click", (event) => {
+        // Not the phone stack's tap that opens the names: this one opens the editor.
+        event.stopPropagation();
+        openSelf(button);
+      });
+      item.replaceChildren(button);
+    }
     if (person.self) item.classList.add("self");
     if (index >= STACK_SIZE) item.classList.add("beyond-stack");
     return item;

@@ -94,6 +94,11 @@ const PING_AFTER_MS = 4000;
 const PONG_WITHIN_MS = 4000;
 /** After a hint that the network changed (online, offline, tab shown again): a shorter bound. */
 const CHECK_WITHIN_MS = 3000;
+/**
+ * Our editing mark is sent again this often while it lasts: the server lets one nobody sends
+ * again lapse after 30 s (docs/protocol.md#editing-marks).
+ */
+const EDITING_RENEW_MS = 10000;
 
 export class LiveBoard extends LiveBoardEventTarget {
   /** @param {ConnectOptions} options */
@@ -152,6 +157,20 @@ export class LiveBoard extends LiveBoardEventTarget {
      * @type {Map<string, Peer>}
      */
     this.peers = new Map();
+    /**
+     * The others' editing marks, by client id: who edits which item's label
+     * (docs/protocol.md#editing-marks).
+     * @type {Map<string, { client: string, name: string, item: string }>}
+     */
+    this.editors = new Map();
+    /**
+     * The item whose label we are editing (our mark, sent again while it lasts and after a
+     * reconnect), null when none.
+     * @type {string | null}
+     */
+    this.editingItem = null;
+    /** @type {unknown} */
+    this.editingTimer = null;
     /**
      * How many people are on the board, us included (docs/protocol.md#peers): on a board of
      * more than 50 the server names only some of them in `peers`; `listPeers` asks for more.
@@ -387,8 +406,11 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.tokens?.cancel();
     this.offeredToken = null;
     if (socket && socket.readyState < 2) socket.close(4000, "reconnecting");
-    if (this.peers.size > 0 || this.memberCount > 0) {
+    this.timers.clearTimeout(this.editingTimer);
+    this.editingTimer = null;
+    if (this.peers.size > 0 || this.memberCount > 0 || this.editors.size > 0) {
       this.peers.clear();
+      this.editors.clear();
       this.memberCount = 0;
       this.dispatch("presence", {});
     }
@@ -571,6 +593,7 @@ export class LiveBoard extends LiveBoardEventTarget {
         return this.dispatch("presence", {});
       case "peer.left":
         this.peers.delete(message.client);
+        this.editors.delete(message.client);
         this.memberCount -= 1;
         return this.dispatch("presence", {});
       case "peers":
@@ -622,6 +645,10 @@ export class LiveBoard extends LiveBoardEventTarget {
         } finally {
           this.holdingPresence = false;
         }
+        return this.dispatch("presence", {});
+      case "editing":
+        if (message.item === null) this.editors.delete(message.client);
+        else this.editors.set(message.client, { client: message.client, name: message.name, item: message.item });
         return this.dispatch("presence", {});
       case "error":
         // Before a close (1008, 4001) the server says why: the refusal, if it comes to that.
@@ -681,7 +708,8 @@ export class LiveBoard extends LiveBoardEventTarget {
   /** @param {Welcome} message */
   welcome(message) {
     const cause = message.resumed || !this.everWelcomed ? "welcome" : "reset";
-    this.me = { client: message.client, name: this.name, role: message.role };
+    // The server says which name the others see (a token that names us wins over ours).
+    this.me = { client: message.client, name: message.name ?? this.name, role: message.role };
     this.welcomed = true;
     this.everWelcomed = true;
     this.refusal = null;
@@ -696,6 +724,8 @@ export class LiveBoard extends LiveBoardEventTarget {
       this.seq = message.seq;
     }
     this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ?? null }]));
+    // The marks in progress follow the welcome, one `editing` each.
+    this.editors.clear();
     this.memberCount = message.count;
     this.setState("live");
     this.startHeartbeat();
@@ -715,6 +745,7 @@ export class LiveBoard extends LiveBoardEventTarget {
     }
     this.persist();
     for (const entry of this.queue) this.send(entry.request);
+    if (this.editingItem !== null) this.markEditing();
     this.refresh(cause);
     this.dispatch("presence", {});
   }
@@ -1032,6 +1063,54 @@ export class LiveBoard extends LiveBoardEventTarget {
   endDrag() {
     this.cancelDragOver();
     this.send({ type: "drag.end" });
+  }
+
+  // MARK: Our editing mark (presence: docs/protocol.md#editing-marks)
+
+  /**
+   * Tells the others that we are editing this item's label (null: that we stopped). The mark
+   * is sent again every 10 s while it lasts, and after a reconnect.
+   * @param {string | null} itemId
+   */
+  setEditing(itemId) {
+    if (itemId === this.editingItem) return;
+    this.editingItem = itemId;
+    this.markEditing();
+  }
+
+  /** Sends our mark (or its end) and, while it lasts, schedules it again. */
+  markEditing() {
+    this.timers.clearTimeout(this.editingTimer);
+    this.editingTimer = null;
+    this.send({ type: "editing", item: this.editingItem });
+    if (this.editingItem !== null) this.editingTimer = this.timers.setTimeout(() => this.markEditing(), EDITING_RENEW_MS);
+  }
+
+  /**
+   * Who else is editing this item's label, if anyone.
+   * @param {string} itemId
+   * @returns {{ client: string, name: string } | null}
+   */
+  editorOf(itemId) {
+    for (const mark of this.editors.values()) if (mark.item === itemId) return { client: mark.client, name: mark.name };
+    return null;
+  }
+
+  // MARK: Our name
+
+  /**
+   * Joins again under another name: the others see the new one at once (we leave and join,
+   * resuming from where we were; nothing of ours is lost). A token that names us still wins:
+   * `me.name` says which name the server gave.
+   * @param {string} name
+   */
+  rename(name) {
+    if (name === this.name || this.isOver) return;
+    this.name = name;
+    if (!this.socket) return;
+    this.dropSocket();
+    this.setState("connecting");
+    this.open();
   }
 }
 

@@ -14,13 +14,21 @@
 /** @typedef {{ type: "drag.start", items: string[] }} DragStartRequest */
 /** @typedef {{ type: "drag.over", collection: string, index: number }} DragOverRequest */
 /** @typedef {{ type: "drag.end" }} DragEndRequest */
+/**
+ * Our editing mark: the item whose label we are editing, null when we stopped
+ * (docs/protocol.md#editing-marks).
+ * @typedef {{ type: "editing", item: string | null }} EditingRequest
+ */
 /** @typedef {{ type: "ping", id: string }} Ping */
 /** @typedef {{ type: "peers.list", after?: number, limit: number }} PeersList */
 /**
  * A new token for the open connection (docs/protocol.md, token lifecycle).
  * @typedef {{ type: "token", token: string }} TokenRefresh
  */
-/** @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList | TokenRefresh} ClientMessage */
+/**
+ * @typedef {Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | EditingRequest | Ping | PeersList
+ *   | TokenRefresh} ClientMessage
+ */
 
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
@@ -34,8 +42,9 @@
  */
 /**
  * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
- * (ms since 1970) when our token expires.
- * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number,
+ * (ms since 1970) when our token expires; `name`, the name the others see us by (our token's
+ * when it names us), absent from an older server.
+ * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number, name?: string,
  *   peers: { client: string, name: string, drag?: DragState | null }[], count: number, tokenExpiresAt?: number }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
@@ -71,6 +80,11 @@
  * audience's form: docs/protocol.md#6-presence-drag-state).
  * @typedef {{ type: "drags", changes: (DragStarted | DragMoved | DragCleared)[] }} DragBatch
  */
+/**
+ * Someone's editing mark: the item whose label they edit, null when they stopped, left, or
+ * the mark lapsed (docs/protocol.md#editing-marks).
+ * @typedef {{ type: "editing", client: string, name: string, item: string | null }} EditingMark
+ */
 /** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
 /** @typedef {{ type: "pong", id: string }} Pong */
 /**
@@ -81,7 +95,7 @@
  */
 /**
  * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved
- *   | DragCleared | DragBatch | ErrorMessage | Pong | TokenAccepted | TokenRefused} ServerMessage
+ *   | DragCleared | DragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused} ServerMessage
  */
 
 export {};

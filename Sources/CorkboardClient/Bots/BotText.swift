@@ -48,6 +48,8 @@ public enum BotText {
             return "\(client) drag ended: \(reason.rawValue)"
         case .drags(let changes):
             return changes.map { describe($0.message) }.joined(separator: "\n")
+        case .editing(let client, let name, let item):
+            return "\(client) (\(name)) " + (item.map { "is editing \($0)" } ?? "stopped editing")
         case .rejected(let rejected):
             return "rejected \(rejected.ref ?? rejected.opId ?? ""): \(rejected.code.rawValue)"
                 + (rejected.holder.map { " (held by \($0))" } ?? "") + (rejected.message.map { ": \($0)" } ?? "")

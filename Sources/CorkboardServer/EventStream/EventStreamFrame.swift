@@ -76,7 +76,7 @@ enum EventStreamMessage {
             self = .event(EventStreamFrame.event("committed", id: event.seq, data: text))
         case .error(let error):
             self = .refusal(error, event: EventStreamFrame.event(error.code == .gone ? "gone" : "error", id: nil, data: text))
-        case .peerJoined, .peerLeft, .peers, .peersPage, .drag, .dragOver, .dragCleared, .drags, .noop, .rejected, .pong, .tokenAccepted,
+        case .peerJoined, .peerLeft, .peers, .peersPage, .drag, .dragOver, .dragCleared, .drags, .editing, .noop, .rejected, .pong, .tokenAccepted,
             .tokenRefused:
             // Presence, and answers to operations, pings and tokens an event stream never sends.
             self = .ignored

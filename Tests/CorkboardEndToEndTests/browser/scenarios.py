@@ -8,6 +8,9 @@ Prints progress, writes OUTPUT/summary.json ({"scenarios": [{"name", "passed", "
 scenario passed, 1 when one failed, 2 when the run itself broke, 3 on the watchdog.
 Written against the DOM contract of the client (see README.md)."""
 
+import base64
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -2981,6 +2984,153 @@ def axe_check(run):
     if failing:
         raise ScenarioFailure(f"axe-core found {len(failing)} serious or critical violation(s):\n{listed}")
     return "no serious or critical violation on 6 pages" + (f"; lesser ones:\n{listed}" if findings else "")
+
+
+PRESENCE_NAMES_JS = "() => [...document.querySelectorAll('#presence li[data-client]')].map(li => li.textContent.trim())"
+
+
+@scenario("set-name")
+def set_name(run):
+    """Ada opens her own chip from the keyboard: a labelled name field. A name over the
+    server's 256 bytes is refused at the field with a message; "Ada Lovelace" is saved, page B
+    names her so (and no longer "Ada"), and page A, loaded again without ?name=, keeps it."""
+    board_id = run.new_board("set-name")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    wait_until("page B names Ada", lambda: "Ada" in b.evaluate(PRESENCE_NAMES_JS))
+    a.locator("#presence li.self button").focus()
+    a.keyboard.press("Enter")
+    dialog = a.get_by_role("dialog", name="Your name on this board")
+    wait_until("A's name dialog is open", lambda: dialog.is_visible(), timeout=3)
+    field = dialog.get_by_label("Name", exact=True)
+    field.fill("é" * 200)
+    dialog.get_by_role("button", name="Save").click()
+    if not dialog.is_visible():
+        raise ScenarioFailure("a 400-byte name must be refused at the field: the dialog closed")
+    refused = dialog.locator(".name-editor-problem").inner_text()
+    if "256 bytes" not in refused or field.get_attribute("aria-invalid") != "true":
+        raise ScenarioFailure(f"a 400-byte name must be refused at the field with a message: {refused!r}, "
+                              f"aria-invalid {field.get_attribute('aria-invalid')!r}")
+    run.save_screenshot(a, "name-refused")
+    field.fill("Ada Lovelace")
+    dialog.get_by_role("button", name="Save").click()
+    wait_until("A's name dialog closed", lambda: not dialog.is_visible(), timeout=3)
+    wait_until("page B names Ada Lovelace, and not the old Ada",
+               lambda: sorted(b.evaluate(PRESENCE_NAMES_JS)) == ["Ada Lovelace", "Bob"])
+    wait_until("page A's own chip says Ada Lovelace",
+               lambda: a.locator("#presence li.self").inner_text().strip() == "Ada Lovelace", timeout=5)
+    stored = a.evaluate("() => localStorage.getItem('corkboard.name')")
+    if stored != "Ada Lovelace":
+        raise ScenarioFailure(f"the name is not remembered in this browser: corkboard.name is {stored!r}")
+    if "name=" in a.url:
+        raise ScenarioFailure(f"?name= stays in A's address and would win over the new name: {a.url}")
+    a.reload()
+    wait_until("page A is live again", lambda: connection_state(a) == "connected")
+    wait_until("page A, loaded again, is still Ada Lovelace",
+               lambda: a.locator("#presence li.self").inner_text().strip() == "Ada Lovelace", timeout=5)
+    no_page_problems(run)
+    return f"refused: {refused!r}; B shows {sorted(b.evaluate(PRESENCE_NAMES_JS))}"
+
+
+def editing_badge(page, item_id):
+    """The text of the "is editing" badge on the card, read at once (None without one)."""
+    return page.evaluate("""(id) => document.querySelector(
+      `section.column ol.cards > li.card[data-item-id="${id}"] .editing-badge`)?.textContent.trim() ?? null""", item_id)
+
+
+@scenario("editing-mark")
+def editing_mark(run):
+    """While Ada edits t2's label, page B shows "Ada is editing" on t2 (in the card's text, which
+    a screen reader reads); it goes when she presses Escape, and when she leaves mid-edit."""
+    board_id = run.new_board("editing-mark")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    card(a, "t2").locator(".card-label").dblclick()
+    wait_until("A's editor on t2 is open", lambda: (editor(a, "t2") or {}).get("editing") is True, timeout=5)
+    wait_until("page B shows 'Ada is editing' on t2", lambda: editing_badge(b, "t2") == "Ada is editing", timeout=5)
+    read = card(b, "t2").evaluate("card => card.textContent")
+    hidden = card(b, "t2").locator(".editing-badge").evaluate("badge => badge.closest('[aria-hidden=true]') !== null")
+    if "Ada is editing" not in read or hidden:
+        raise ScenarioFailure(f"the mark must be part of the card's text for screen readers: {read!r}, hidden {hidden}")
+    run.save_screenshot(b, "editing-mark")
+    a.keyboard.press("Escape")
+    wait_until("page B's mark on t2 goes when Ada's edit ends", lambda: editing_badge(b, "t2") is None, timeout=5)
+    card(a, "t3").locator(".card-label").dblclick()
+    wait_until("page B shows 'Ada is editing' on t3", lambda: editing_badge(b, "t3") == "Ada is editing", timeout=5)
+    a.context.close()
+    wait_until("page B's mark on t3 goes when Ada leaves", lambda: editing_badge(b, "t3") is None, timeout=10)
+    no_page_problems(run)
+    return "seen on t2, gone after Escape; seen on t3, gone when Ada left"
+
+
+@scenario("lost-edit-told")
+def lost_edit_told(run):
+    """Ada and Bob edit t1's label at once; Ada saves first. Bob's save does not silently
+    overwrite hers: his page says Ada changed it, keeps his text, and "Use my text" applies it."""
+    board_id = run.new_board("lost-edit")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    card(a, "t1").locator(".card-label").dblclick()
+    card(b, "t1").locator(".card-label").dblclick()
+    wait_until("both editors on t1 are open", lambda: (editor(a, "t1") or {}).get("focused") is True
+               and (editor(b, "t1") or {}).get("focused") is True, timeout=5)
+    b.keyboard.type("Bob's words")
+    a.keyboard.type("Ada's words")
+    a.keyboard.press("Enter")
+    wait_until("the server has Ada's label", lambda: server_item(run, board_id, "t1")["label"] == "Ada's words", timeout=5)
+    wait_until("page B has Ada's commit", lambda: page_seq(b) == "1", timeout=5)
+    b.keyboard.press("Enter")
+    panel = b.locator(".lost-edit")
+    wait_until("page B tells Bob his edit lost", lambda: panel.is_visible(), timeout=5)
+    said = panel.locator("p").inner_text()
+    kept = panel.locator("textarea").input_value()
+    if "Ada" not in said or kept != "Bob's words":
+        raise ScenarioFailure(f"the panel must name Ada and keep Bob's text: {said!r}, {kept!r}")
+    if not b.evaluate("() => document.activeElement?.closest('.lost-edit') != null"):
+        raise ScenarioFailure("the focus must be in the panel, on Bob's kept text")
+    if server_item(run, board_id, "t1")["label"] != "Ada's words":
+        raise ScenarioFailure("Bob's losing edit was sent anyway")
+    panel.get_by_role("button", name="Use my text").click()
+    wait_until("the server has Bob's label after 'Use my text'",
+               lambda: server_item(run, board_id, "t1")["label"] == "Bob's words", timeout=5)
+    no_page_problems(run)
+    return f"told: {said!r}; kept and applied {kept!r}"
+
+
+@scenario("token-name")
+def token_name(run):
+    """With a signed token that names its holder, that name wins over ?name=: the page's own
+    chip shows it, and the name dialog says why it cannot be changed instead of a field."""
+    secret = "a-browser-scenario-secret-of-more-than-thirty-two-bytes"
+    secret_file = os.path.join(run.args.output, "token-secret")
+    with open(secret_file, "w", encoding="utf-8") as file:
+        file.write(secret)
+
+    def b64url(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+    now = int(time.time())
+    claims = {"sub": "user-grace", "name": "Grace Hopper", "boards": "*", "role": "editor", "iat": now - 5, "exp": now + 3600}
+    signed = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
+    token = signed + "." + b64url(hmac.new(secret.encode(), signed.encode(), hashlib.sha256).digest())
+    try:
+        run.restart_server(("--token-secret-file", secret_file))
+        page = run.new_page("A")
+        page.goto(f"{run.server.origin}/b/demo?token={token}&name=Ada")
+        wait_until("page A is connected with the signed token", lambda: connection_state(page) == "connected")
+        wait_until("page A's own chip shows the token's name",
+                   lambda: page.locator("#presence li.self").inner_text().strip() == "Grace Hopper", timeout=5)
+        page.locator("#presence li.self button").click()
+        dialog = page.get_by_role("dialog", name="Your name on this board")
+        wait_until("the name dialog is open", lambda: dialog.is_visible(), timeout=3)
+        said = dialog.inner_text()
+        if "token names you “Grace Hopper”" not in said or dialog.locator("input").count() != 0:
+            raise ScenarioFailure(f"the dialog must say the token names you, without a field: {said!r}")
+        dialog.get_by_role("button", name="Close").click()
+        wait_until("the name dialog closed", lambda: not dialog.is_visible(), timeout=3)
+        return f"chip 'Grace Hopper'; the dialog says {' '.join(said.split())!r}"
+    finally:
+        run.close_pages()
+        run.restart_server()
 
 
 def console_clean(run):

@@ -64,6 +64,24 @@ export class LiveBoard extends LiveBoard_base {
      */
     peers: Map<string, Peer>;
     /**
+     * The others' editing marks, by client id: who edits which item's label
+     * (docs/protocol.md#editing-marks).
+     * @type {Map<string, { client: string, name: string, item: string }>}
+     */
+    editors: Map<string, {
+        client: string;
+        name: string;
+        item: string;
+    }>;
+    /**
+     * The item whose label we are editing (our mark, sent again while it lasts and after a
+     * reconnect), null when none.
+     * @type {string | null}
+     */
+    editingItem: string | null;
+    /** @type {unknown} */
+    editingTimer: unknown;
+    /**
      * How many people are on the board, us included (docs/protocol.md#peers): on a board of
      * more than 50 the server names only some of them in `peers`; `listPeers` asks for more.
      */
@@ -384,6 +402,30 @@ export class LiveBoard extends LiveBoard_base {
     cancelDragOver(): void;
     /** A drag that ends without a drop. (A drop is a move, which ends the drag by itself.) */
     endDrag(): void;
+    /**
+     * Tells the others that we are editing this item's label (null: that we stopped). The mark
+     * is sent again every 10 s while it lasts, and after a reconnect.
+     * @param {string | null} itemId
+     */
+    setEditing(itemId: string | null): void;
+    /** Sends our mark (or its end) and, while it lasts, schedules it again. */
+    markEditing(): void;
+    /**
+     * Who else is editing this item's label, if anyone.
+     * @param {string} itemId
+     * @returns {{ client: string, name: string } | null}
+     */
+    editorOf(itemId: string): {
+        client: string;
+        name: string;
+    } | null;
+    /**
+     * Joins again under another name: the others see the new one at once (we leave and join,
+     * resuming from where we were; nothing of ours is lost). A token that names us still wins:
+     * `me.name` says which name the server gave.
+     * @param {string} name
+     */
+    rename(name: string): void;
 }
 export type Board = import("./replica.js").Board;
 export type Operation = import("./replica.js").Operation;

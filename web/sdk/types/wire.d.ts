@@ -30,6 +30,14 @@ export type DragOverRequest = {
 export type DragEndRequest = {
     type: "drag.end";
 };
+/**
+ * Our editing mark: the item whose label we are editing, null when we stopped
+ * (docs/protocol.md#editing-marks).
+ */
+export type EditingRequest = {
+    type: "editing";
+    item: string | null;
+};
 export type Ping = {
     type: "ping";
     id: string;
@@ -46,7 +54,7 @@ export type TokenRefresh = {
     type: "token";
     token: string;
 };
-export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | Ping | PeersList | TokenRefresh;
+export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOverRequest | DragEndRequest | EditingRequest | Ping | PeersList | TokenRefresh;
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
  * there (`before`, null for the end) when the server tells of someone else's.
@@ -71,7 +79,8 @@ export type Peer = {
 };
 /**
  * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
- * (ms since 1970) when our token expires.
+ * (ms since 1970) when our token expires; `name`, the name the others see us by (our token's
+ * when it names us), absent from an older server.
  */
 export type Welcome = {
     type: "welcome";
@@ -79,6 +88,7 @@ export type Welcome = {
     role: Role;
     epoch: string;
     seq: number;
+    name?: string;
     peers: {
         client: string;
         name: string;
@@ -187,6 +197,16 @@ export type DragBatch = {
     type: "drags";
     changes: (DragStarted | DragMoved | DragCleared)[];
 };
+/**
+ * Someone's editing mark: the item whose label they edit, null when they stopped, left, or
+ * the mark lapsed (docs/protocol.md#editing-marks).
+ */
+export type EditingMark = {
+    type: "editing";
+    client: string;
+    name: string;
+    item: string | null;
+};
 export type ErrorMessage = {
     type: "error";
     code: string;
@@ -213,4 +233,4 @@ export type TokenRefused = {
     code: "unauthorized" | "forbidden";
     message: string;
 };
-export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | ErrorMessage | Pong | TokenAccepted | TokenRefused;
+export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused;
