@@ -171,7 +171,7 @@ struct PresenceBenchCommand: ParsableCommand {
             : [("as served", [], false)]
         if compact { modes.append(target.url == nil ? ("compact", ["--drag-batch-members", "1"], true) : ("as served, compact", [], true)) }
         var records: [BenchRecord] = []
-        var bytesPerTick: [Bool: Double] = [:]
+        var bytesPerChange: [Bool: Double] = [:]
         for mode in modes {
             configuration.serverArguments = mode.arguments
             configuration.compact = mode.compact
@@ -184,14 +184,19 @@ struct PresenceBenchCommand: ParsableCommand {
                         "sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
                         "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
                         "messages_per_second": result.presenceMessagesPerSecond, "bytes_per_second": result.presenceBytesPerSecond,
-                        "bytes_per_watcher_per_message": result.bytesPerWatcherPerMessage,
+                        "bytes_per_watcher_per_message": result.bytesPerWatcherPerMessage, "bytes_per_change": result.bytesPerChange,
                         "draggers": Double(draggers), "watchers": Double(watchers),
                     ],
                     latency: result.latency))
-            if mode.arguments != ["--drag-batch-members", "0"] { bytesPerTick[mode.compact] = result.bytesPerWatcherPerMessage }
+            if mode.arguments != ["--drag-batch-members", "0"] { bytesPerChange[mode.compact] = result.bytesPerChange }
         }
-        if let full = bytesPerTick[false], let compact = bytesPerTick[true], compact > 0 {
-            say(String(format: "bytes per watcher per tick: %.0f full, %.0f compact (%.2f× fewer)", full, compact, full / compact))
+        // Per change, then per tick of every dragger's move: the server's load changes how many
+        // moves a tick folds, not what each costs.
+        if let full = bytesPerChange[false], let compact = bytesPerChange[true], compact > 0 {
+            say(
+                String(
+                    format: "bytes per watcher per tick of %d moves: %.0f full, %.0f compact (%.2f× fewer; %.1f and %.1f per change)",
+                    draggers, full * Double(draggers), compact * Double(draggers), full / compact, full, compact))
         }
         try target.write(records)
     }

@@ -45,6 +45,11 @@ public struct PresenceScenario {
         public var bytesPerWatcherPerMessage: Double {
             presenceMessagesPerSecond > 0 ? presenceBytesPerSecond / presenceMessagesPerSecond : 0
         }
+        /// Presence bytes per `drag` or `drag.over` received: what a tick costs a watcher is this
+        /// times the draggers when each moved once in it, however many ticks a busy server folds.
+        public var bytesPerChange: Double {
+            deliveredPerSecond > 0 ? presenceBytesPerSecond / deliveredPerSecond : 0
+        }
     }
 
     public let configuration: Configuration
@@ -110,9 +115,9 @@ public struct PresenceScenario {
         progress(
             String(
                 format:
-                    "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s (%.0f bytes per watcher per message); delay %@; %d dropped",
+                    "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s (%.0f bytes per watcher per message, %.1f per change); delay %@; %d dropped",
                 result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.presenceMessagesPerSecond,
-                result.presenceBytesPerSecond / 1e6, result.bytesPerWatcherPerMessage, result.latency.text, result.disconnected))
+                result.presenceBytesPerSecond / 1e6, result.bytesPerWatcherPerMessage, result.bytesPerChange, result.latency.text, result.disconnected))
         return result
     }
 }
