@@ -1,4 +1,5 @@
 import CorkboardModel
+import CorkboardWire
 import Dispatch
 
 /// Everything a ``BoardClient`` needs to know before it connects.
@@ -22,6 +23,10 @@ public struct BoardClientConfiguration: Sendable {
     /// Join as an observer (docs/protocol.md#observers): follow the board without being
     /// shown to the others as a peer, and without operating or dragging.
     public var observes = false
+    /// The form of drag batches to ask for (docs/protocol.md#compact-drags): compact by
+    /// default, about a quarter of the bytes on a busy board, decoded into the same drag
+    /// changes; `.full` asks for the long form.
+    public var presence: PresenceForm = .compact
     /// Speak `wss://`: TLS, with the server's certificate checked against the system's CA
     /// store (and `trustedCAFile`) and against `host`. There is no way to turn the check off.
     public var usesTLS = false

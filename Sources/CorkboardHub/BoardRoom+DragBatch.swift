@@ -3,7 +3,7 @@ import Dispatch
 
 /// Drag presence to big audiences (docs/protocol.md#6-presence-drag-state): from
 /// `dragBatchAudience` members on, a board's `drag`, `drag.over` and `drag.cleared` go out
-/// once per tick as one `drags` message, encoded once, instead of one message per change
+/// once per tick as one `drags` message (or `drags.compact`), encoded once per form, instead of one message per change
 /// to every member (100 draggers before 1,000 watchers made 2,000 broadcasts a second of
 /// 1,000 sends each). Smaller boards keep the single messages. On the room's queue.
 extension BoardRoom {
@@ -28,31 +28,54 @@ extension BoardRoom {
         }
     }
 
-    /// Sends the batch: one shared text for the members who get every change, and one of
-    /// their own for the few who do not (a dragger is not told of its own changes; a
-    /// member who joined during the tick already saw the earlier ones in its `welcome`).
+    /// Sends the batch: one shared text per form (docs/protocol.md#compact-drags) for the
+    /// members who get every change, and one of their own for the few who do not (a dragger
+    /// is not told of its own changes; a member who joined during the tick already saw the
+    /// earlier ones in its `welcome`). A form nobody asked for is not encoded.
     func flushDragBatch() {
         guard !dragBatch.isEmpty else { return }
         let entries = dragBatch.take(now: hub.clock.now())
         guard let first = entries.first else { return }
         let skipped = Set(entries.compactMap(\.skipped))
         let earliest = entries.map(\.joinCounter).min() ?? first.joinCounter
-        let shared = WireText.encode(.drags(entries.map(\.change)))
-        var live: [any MemberLink] = []
+        let changes = entries.map(\.change)
+        var shared = SharedDragTexts()
+        var live: [PresenceForm: [any MemberLink]] = [:]
         for (key, member) in members {
             let text: String
             if skipped.contains(key) || member.order > earliest {
                 let own = entries.filter { $0.skipped != key && member.order <= $0.joinCounter }.map(\.change)
                 guard !own.isEmpty else { continue }
-                text = WireText.encode(.drags(own))
+                text = Self.dragsText(own, in: member.presence)
             } else if member.isLive {
-                live.append(member.link)
+                live[member.presence, default: []].append(member.link)
                 continue
             } else {
-                text = shared
+                text = shared.text(of: changes, in: member.presence)
             }
             if member.isLive { member.link.send(text: text) } else { member.held.append(text) }
         }
-        live.broadcast(shared)
+        for (form, links) in live { links.broadcast(shared.text(of: changes, in: form)) }
+    }
+
+    /// Drag changes as one message in the form a member asked for.
+    static func dragsText(_ changes: [DragChange], in form: PresenceForm) -> String {
+        switch form {
+        case .full: WireText.encode(.drags(changes))
+        case .compact: CompactDrags.text(changes)
+        }
+    }
+}
+
+/// A tick's batch as shared by the members who get all of it: each form encoded once, when
+/// its first member needs it.
+private struct SharedDragTexts {
+    private var texts: [PresenceForm: String] = [:]
+
+    mutating func text(of changes: [DragChange], in form: PresenceForm) -> String {
+        if let text = texts[form] { return text }
+        let text = BoardRoom.dragsText(changes, in: form)
+        texts[form] = text
+        return text
     }
 }

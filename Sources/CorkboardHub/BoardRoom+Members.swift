@@ -14,6 +14,8 @@ final class Member {
     /// Follows the board without being a peer (`hello` with `"observe": true`, or an event
     /// stream): never listed in `peers`, `peer.joined` or `peer.left`.
     let observes: Bool
+    /// The form of `drags` batches it asked for in `hello` (docs/protocol.md#compact-drags).
+    let presence: PresenceForm
     /// The token it joined with, or the one it refreshed to since (`token`): checked again
     /// when the token file is reloaded or revocations change.
     var token: String?
@@ -50,12 +52,16 @@ final class Member {
         return holders
     }
 
-    init(client: ClientID, name: String, author: String, role: Role, observes: Bool, token: String?, link: any MemberLink, order: Int) {
+    init(
+        client: ClientID, name: String, author: String, role: Role, observes: Bool, presence: PresenceForm, token: String?,
+        link: any MemberLink, order: Int
+    ) {
         self.client = client
         self.name = name
         self.author = author
         self.role = role
         self.observes = observes
+        self.presence = presence
         self.token = token
         self.link = link
         self.order = order
@@ -110,7 +116,7 @@ extension BoardRoom {
         let order = membership.nextJoinOrder()
         let member = Member(
             client: client, name: hello.name, author: holder.author(named: hello.name), role: role, observes: hello.observe,
-            token: hello.token, link: link, order: order)
+            presence: hello.presence, token: hello.token, link: link, order: order)
         // An observer is told what it may do: read, as a viewer, whatever its token grants.
         let shownRole = hello.observe ? Role.viewer : role
         let tokenExpiresAt = holder.expires.map(Self.milliseconds)

@@ -20,14 +20,30 @@ public struct Hello: Sendable, Hashable {
     /// Follows the board without being a peer (docs/protocol.md#observers): never listed in
     /// `peers`, `peer.joined` or `peer.left`, and may neither operate nor drag.
     public var observe: Bool
+    /// How it takes drag batches (docs/protocol.md#compact-drags).
+    public var presence: PresenceForm
 
-    public init(board: String, name: String, token: String? = nil, resume: ResumePoint? = nil, observe: Bool = false) {
+    public init(
+        board: String, name: String, token: String? = nil, resume: ResumePoint? = nil, observe: Bool = false,
+        presence: PresenceForm = .full
+    ) {
         self.board = board
         self.name = name
         self.token = token
         self.resume = resume
         self.observe = observe
+        self.presence = presence
     }
+}
+
+/// `hello`'s `presence`: the form of the `drags` batches a member takes
+/// (docs/protocol.md#compact-drags). Any other string is taken as `full`, so a client may
+/// offer a form a newer server knows and an older one ignores.
+public enum PresenceForm: String, Sendable, Hashable {
+    /// `{"type":"drags","changes":[…]}`, each change the single message it stands for.
+    case full
+    /// `{"type":"drags.compact","changes":[…]}`, each change an array without keys.
+    case compact
 }
 
 /// Every message a client sends (docs/protocol.md).
@@ -78,7 +94,8 @@ extension ClientMessage {
             self = .hello(
                 Hello(
                     board: try fields.string("board"), name: try fields.string("name"),
-                    token: try fields.optionalString("token"), resume: resume, observe: try fields.optionalBool("observe") ?? false))
+                    token: try fields.optionalString("token"), resume: resume, observe: try fields.optionalBool("observe") ?? false,
+                    presence: try fields.optionalString("presence").flatMap(PresenceForm.init(rawValue:)) ?? .full))
         case "drag.start":
             self = .dragStart(items: try fields.strings("items"))
         case "drag.over":
@@ -131,6 +148,7 @@ extension ClientMessage {
                 object["resume"] = .object(["epoch": .string(resume.epoch), "seq": .number(Double(resume.seq))])
             }
             if hello.observe { object["observe"] = .bool(true) }
+            if hello.presence != .full { object["presence"] = .string(hello.presence.rawValue) }
             return object
         case .dragStart(let items):
             return ["type": "drag.start", "items": .array(items.map(JSONValue.string))]

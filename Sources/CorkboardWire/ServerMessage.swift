@@ -137,6 +137,17 @@ extension ServerMessage: Codable {
                 client: try container.decode(ClientID.self, forKey: .client),
                 name: try container.decode(String.self, forKey: .name),
                 item: try container.decodeIfPresent(ItemID.self, forKey: .item))
+        case CompactDrags.typeName:
+            // The compact form decodes into the long form's changes (docs/protocol.md#compact-drags).
+            let values = try container.decode([JSONValue].self, forKey: .changes)
+            self = .drags(
+                try values.map { value in
+                    do {
+                        return try CompactDrags.change(value)
+                    } catch {
+                        throw DecodingError.dataCorruptedError(forKey: .changes, in: container, debugDescription: String(describing: error))
+                    }
+                })
         case "committed" where try container.decodeIfPresent(Bool.self, forKey: .noop) == true:
             self = .noop(
                 Noop(

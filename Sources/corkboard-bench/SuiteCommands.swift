@@ -149,6 +149,8 @@ struct PresenceBenchCommand: ParsableCommand {
     @Option(help: "Watching clients.") var watchers = 1_000
     @Option(help: "drag.over per dragger per second.") var rate = 20.0
     @Option(help: "Measured seconds.") var seconds = 5.0
+    @Flag(help: "Run once more with every member asking for compact drag batches (hello's \"presence\":\"compact\"), and compare the bytes.")
+    var compact = false
 
     func run() throws {
         guard (1...100).contains(draggers), watchers > 0, rate > 0, seconds > 0 else {
@@ -161,12 +163,18 @@ struct PresenceBenchCommand: ParsableCommand {
         configuration.rate = rate
         configuration.seconds = seconds
         // A server of its own runs twice, side by side: one message per drag change
-        // (batching off), then the per-tick `drags` batches.
-        let modes: [(name: String, arguments: [String])] =
-            target.url == nil ? [("single", ["--drag-batch-members", "0"]), ("batched", ["--drag-batch-members", "1"])] : [("as served", [])]
+        // (batching off), then the per-tick `drags` batches; with --compact a third time, the
+        // batches in their compact form.
+        var modes: [(name: String, arguments: [String], compact: Bool)] =
+            target.url == nil
+            ? [("single", ["--drag-batch-members", "0"], false), ("batched", ["--drag-batch-members", "1"], false)]
+            : [("as served", [], false)]
+        if compact { modes.append(target.url == nil ? ("compact", ["--drag-batch-members", "1"], true) : ("as served, compact", [], true)) }
         var records: [BenchRecord] = []
+        var bytesPerChange: [Bool: Double] = [:]
         for mode in modes {
             configuration.serverArguments = mode.arguments
+            configuration.compact = mode.compact
             say("presence against \(target.server) (\(mode.name)): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
             let result = try PresenceScenario(configuration: configuration).run { say($0) }
             records.append(
@@ -176,9 +184,19 @@ struct PresenceBenchCommand: ParsableCommand {
                         "sent_per_second": result.sentPerSecond, "delivered_per_second": result.deliveredPerSecond,
                         "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
                         "messages_per_second": result.presenceMessagesPerSecond, "bytes_per_second": result.presenceBytesPerSecond,
+                        "bytes_per_watcher_per_message": result.bytesPerWatcherPerMessage, "bytes_per_change": result.bytesPerChange,
                         "draggers": Double(draggers), "watchers": Double(watchers),
                     ],
                     latency: result.latency))
+            if mode.arguments != ["--drag-batch-members", "0"] { bytesPerChange[mode.compact] = result.bytesPerChange }
+        }
+        // Per change, then per tick of every dragger's move: the server's load changes how many
+        // moves a tick folds, not what each costs.
+        if let full = bytesPerChange[false], let compact = bytesPerChange[true], compact > 0 {
+            say(
+                String(
+                    format: "bytes per watcher per tick of %d moves: %.0f full, %.0f compact (%.2f× fewer; %.1f and %.1f per change)",
+                    draggers, full * Double(draggers), compact * Double(draggers), full / compact, full, compact))
         }
         try target.write(records)
     }

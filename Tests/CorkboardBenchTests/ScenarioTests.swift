@@ -7,11 +7,14 @@ import Testing
 /// received every event exactly once. The time limits only catch a hang: a loaded fresh-clone
 /// run, at the start of the suite beside the release build, took 139 s for the fan-out stepping.
 @Suite(.serialized, .threadsOfTheirOwn) struct ScenarioTests {
-    private func withServer<T: Sendable>(_ body: @escaping @Sendable (String, Int32) throws -> T) async throws -> T {
-        let server = try ServerProcess([
-            "serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
-            "--web-root", FileManager.default.temporaryDirectory.path,
-        ])
+    private func withServer<T: Sendable>(
+        arguments: [String] = [], _ body: @escaping @Sendable (String, Int32) throws -> T
+    ) async throws -> T {
+        let server = try ServerProcess(
+            [
+                "serve", "--port", "0", "--no-demo", "--store", "memory", "--log-level", "warning",
+                "--web-root", FileManager.default.temporaryDirectory.path,
+            ] + arguments)
         defer {
             server.signal(SIGTERM)
             _ = server.waitForExit()
@@ -123,5 +126,30 @@ import Testing
         #expect(result.perWatcherPerSecond > 20)
         #expect(result.latency.count > 20)
         #expect(result.disconnected == 0)
+    }
+
+    /// On a server that batches every board's drags, members asking for compact presence
+    /// (docs/protocol.md#compact-drags) get the drags, timed by the probes that decode them,
+    /// in fewer bytes per change than the long form.
+    @Test(.runningTimeLimit(.minutes(5))) func compactPresenceDeliversTheDragsInFewerBytes() async throws {
+        let results = try await withServer(arguments: ["--drag-batch-members", "1"]) { url, _ in
+            try [false, true].map { compact in
+                var configuration = PresenceScenario.Configuration()
+                configuration.url = url
+                configuration.draggers = 4
+                configuration.watchers = 20
+                configuration.probes = 5
+                configuration.rate = 10
+                configuration.seconds = 1.5
+                configuration.compact = compact
+                return try PresenceScenario(configuration: configuration).run { _ in }
+            }
+        }
+        for result in results {
+            #expect(result.deliveredPerSecond > 0)
+            #expect(result.latency.count > 0)
+            #expect(result.disconnected == 0)
+        }
+        #expect(results[1].bytesPerChange < results[0].bytesPerChange)
     }
 }

@@ -71,7 +71,8 @@ public final class BoardTestClient: @unchecked Sendable {
     /// the one the replica's board was welcomed with); a resumed welcome continues that replica.
     public init(
         transport: any TestClientTransport, board: String, name: String, token: String? = nil,
-        resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false
+        resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false,
+        presence: PresenceForm = .full
     ) throws {
         self.transport = transport
         boardID = board
@@ -79,7 +80,8 @@ public final class BoardTestClient: @unchecked Sendable {
         // Some of the name: an opId is at most 128 bytes, a name may be 256.
         opPrefix = "\(String(decoding: name.utf8.prefix(40), as: UTF8.self))-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
-        try Self.send(.hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe)), on: transport)
+        try Self.send(
+            .hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe, presence: presence)), on: transport)
         let (first, text) = try Self.read(transport)
         guard case .welcome(let welcome) = first else {
             throw HubTestFailure("expected welcome, got \(text)")

@@ -18,10 +18,12 @@ public protocol HubUnderTest: BoardHost {
 extension HubUnderTest {
     /// A new connection that joins the board with `hello` (see `BoardTestClient.init`).
     public func join(
-        _ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false
+        _ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false,
+        presence: PresenceForm = .full
     ) throws -> BoardTestClient {
         try BoardTestClient(
-            transport: newConnection(name), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume, observe: observe)
+            transport: newConnection(name), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume, observe: observe,
+            presence: presence)
     }
 
     /// Ada and Bob on the board, each aware of the other (Ada has read Bob's `peer.joined`).

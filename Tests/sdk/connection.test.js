@@ -37,7 +37,7 @@ test("a dropped socket reconnects after a jittered backoff and resumes from (epo
   timers.advance(1);
   assert.equal(sockets.length, 2);
   socket().open();
-  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada", resume: { epoch: "e1", seq: 4 } });
+  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada", presence: "compact", resume: { epoch: "e1", seq: 4 } });
   socket().serverClose(1006);
   timers.advance(699);
   assert.equal(sockets.length, 2, "the second wait is doubled");

@@ -11,7 +11,7 @@ test("a move shows at once, goes out with opId and baseSeq, and resolves when co
   assert.equal(socket().url, "ws://127.0.0.1:1/ws?board=b");
   join();
   assert.equal(live.state, "live");
-  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada" });
+  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada", presence: "compact" });
   const done = live.move(["a"], { collection: "done", before: null });
   assert.deepEqual(labelsOf(live.board, "done"), ["a"]);
   assert.deepEqual(labelsOf(live.confirmed, "done"), []);

@@ -142,7 +142,7 @@ test("close 4001 (the token expired): a new token from the provider, and the rec
   assert.equal(calls.count, 2);
   assert.equal(sockets.length, 2);
   socket().open();
-  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada", token: "t2", resume: { epoch: "e1", seq: 5 } });
+  assert.deepEqual(socket().sent[0], { type: "hello", board: "b", name: "Ada", token: "t2", presence: "compact", resume: { epoch: "e1", seq: 5 } });
 });
 
 test("close 4001 without a provider gives up: refused, with the server's reason", () => {

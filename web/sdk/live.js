@@ -15,6 +15,7 @@ import { SnapshotStore } from "./live-snapshot.js";
 import { TokenKeeper, refreshDelay } from "./token-keeper.js";
 import { jwtExpiry } from "./jwt-expiry.js";
 import { originRefusal } from "./origin-check.js";
+import { expandCompactDrags } from "./compact-drags.js";
 
 /** @typedef {import("./replica.js").Board} Board */
 /** @typedef {import("./replica.js").Operation} Operation */
@@ -66,7 +67,8 @@ import { originRefusal } from "./origin-check.js";
  * @typedef {{ board: string, name?: string, token?: string | null, getToken?: TokenProvider, url?: string,
  *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
  *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
- *   navigator?: { onLine: boolean } | null, fetch?: import("./origin-check.js").Fetcher | null }} ConnectOptions
+ *   navigator?: { onLine: boolean } | null, fetch?: import("./origin-check.js").Fetcher | null,
+ *   presence?: "compact" | "full" }} ConnectOptions
  */
 
 /**
@@ -109,6 +111,8 @@ export class LiveBoard extends LiveBoardEventTarget {
       fetch?: import("./origin-check.js").Fetcher }} */ (globalThis);
     this.boardId = options.board;
     this.name = options.name ?? "Guest";
+    /** The form of drag batches asked for: compact unless told (docs/protocol.md#compact-drags). */
+    this.presence = options.presence ?? "compact";
     this.token = options.token ?? null;
     this.url = endpoint(options.url ?? environment.location?.origin, options.board);
     this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
@@ -329,6 +333,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       /** @type {Hello} */
       const hello = { type: "hello", board: this.boardId, name: this.name };
       if (this.token) hello.token = this.token;
+      if (this.presence === "compact") hello.presence = "compact";
       // A welcome sets the epoch with the board it confirms.
       if (this.confirmed && this.epoch) hello.resume = { epoch: this.epoch, seq: this.seq };
       socket.send(JSON.stringify(hello));
@@ -637,15 +642,26 @@ export class LiveBoard extends LiveBoardEventTarget {
         return this.dispatch("presence", {});
       }
       case "drags":
+      case "drags.compact": {
         // A big audience's tick (docs/protocol.md#6-presence-drag-state): each change is
-        // taken as its single message, and the page hears "presence" once for them all.
+        // taken as its single message, and the page hears "presence" once for them all. The
+        // compact form (#compact-drags) reads as the same messages.
+        let changes;
+        try {
+          changes = message.type === "drags" ? message.changes : expandCompactDrags(message.changes);
+        } catch (error) {
+          // A batch we cannot read is the server's mistake: drop it, keep the connection.
+          console.info(`corkboard: ${/** @type {Error} */ (error).message}`);
+          return undefined;
+        }
         this.holdingPresence = true;
         try {
-          for (const change of message.changes) this.receive(change);
+          for (const change of changes) this.receive(change);
         } finally {
           this.holdingPresence = false;
         }
         return this.dispatch("presence", {});
+      }
       case "editing":
         if (message.item === null) this.editors.delete(message.client);
         else this.editors.set(message.client, { client: message.client, name: message.name, item: message.item });

@@ -6,7 +6,11 @@
 /** @typedef {import("./replica.js").Operation} Operation */
 
 /** @typedef {"viewer" | "editor" | "owner"} Role */
-/** @typedef {{ type: "hello", board: string, name: string, token?: string, resume?: { epoch: string, seq: number } }} Hello */
+/**
+ * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags).
+ * @typedef {{ type: "hello", board: string, name: string, token?: string, resume?: { epoch: string, seq: number },
+ *   presence?: "compact" | "full" }} Hello
+ */
 /**
  * An operation as we send it: with its opId, and a baseSeq when it needs one.
  * @typedef {Operation & { opId: string, baseSeq?: number }} OperationRequest
@@ -85,6 +89,17 @@
  * the mark lapsed (docs/protocol.md#editing-marks).
  * @typedef {{ type: "editing", client: string, name: string, item: string | null }} EditingMark
  */
+/**
+ * A change of a compact batch: `[client, name, items, over]` a start (`over` null or
+ * `[index, before, collection]`), `[client, index, before, collection]` a placeholder move,
+ * `[client, reason]` a clear (docs/protocol.md#compact-drags).
+ * @typedef {[string, string, string[], [number, string | null, string] | null] | [string, number, string | null, string]
+ *   | [string, DragClearReason]} CompactDragChange
+ */
+/**
+ * The same tick's changes for a client whose hello asked for `presence: "compact"`.
+ * @typedef {{ type: "drags.compact", changes: CompactDragChange[] }} CompactDragBatch
+ */
 /** @typedef {{ type: "error", code: string, message: string }} ErrorMessage */
 /** @typedef {{ type: "pong", id: string }} Pong */
 /**
@@ -95,7 +110,7 @@
  */
 /**
  * @typedef {Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved
- *   | DragCleared | DragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused} ServerMessage
+ *   | DragCleared | DragBatch | CompactDragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused} ServerMessage
  */
 
 export {};

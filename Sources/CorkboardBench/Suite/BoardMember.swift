@@ -22,10 +22,12 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
     private var welcomed = false
     let log = Mutex(MemberLog())
 
-    init(number: Int, loop: IOLoop, board: String, gate: JoinGate, dragProbe: DragProbe? = nil) {
+    /// `compact`: its hello asks for compact drag batches (docs/protocol.md#compact-drags).
+    init(number: Int, loop: IOLoop, board: String, gate: JoinGate, dragProbe: DragProbe? = nil, compact: Bool = false) {
         self.number = number
         self.loop = loop
-        hello = #"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"}"#
+        let presence = compact ? #","presence":"compact""# : ""
+        hello = #"{"type":"hello","board":"\#(board)","name":"bench-\#(number)"\#(presence)}"#
         self.gate = gate
         self.dragProbe = dragProbe
     }
@@ -57,10 +59,13 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
             return
         }
         // A `drags` batch starts with its changes (keys are sorted), each a drag message of its
-        // own whose `type` a scan for the first one would find.
+        // own whose `type` a scan for the first one would find; so does a `drags.compact`.
         let isBatch = text.hasPrefix(#"{"changes":"#)
         let seq = type == "committed" && !WireScan.isTrue("noop", in: text) ? WireScan.integer("seq", in: text) : nil
-        let updates = isBatch ? Self.countUpdates(inBatch: text) : (type == "drag" || type == "drag.over" ? 1 : 0)
+        let updates =
+            !isBatch
+            ? (type == "drag" || type == "drag.over" ? 1 : 0)
+            : text.hasSuffix(#""type":"drags.compact"}"#) ? Self.countUpdates(inCompactBatch: text) : Self.countUpdates(inBatch: text)
         let isPresence = isBatch || (type?.hasPrefix("drag") ?? false)
         log.withLock { log in
             log.received += 1
@@ -93,6 +98,43 @@ final class BoardMember: WebSocketHandler, @unchecked Sendable {
         // `String.ranges(of:)` (Unicode-aware) did slowly enough to delay the readers.
         var text = text
         return text.withUTF8 { bytes in occurrences(of: Array(#"{"client":"#.utf8), in: bytes) - occurrences(of: Array(#""reason":"#.utf8), in: bytes) }
+    }
+
+    /// The `drag` and `drag.over` changes of a `drags.compact` batch: its changes are the
+    /// arrays two levels in, and only a clear has two elements (the others four).
+    static func countUpdates(inCompactBatch text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var depth = 0
+            var inString = false
+            var escaped = false
+            var elements = 0
+            var count = 0
+            for byte in bytes {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    if depth == 3 { elements = 1 }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 3, elements == 4 { count += 1 }
+                    depth -= 1
+                case UInt8(ascii: ",") where depth == 3: elements += 1
+                default: break
+                }
+            }
+            return count
+        }
     }
 
     private static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -25,6 +25,8 @@ public struct PresenceScenario {
         public var timeout = 120.0
         /// Added to the started server's arguments (`--drag-batch-members 0`: single messages).
         public var serverArguments: [String] = []
+        /// Every member asks for compact drag batches (docs/protocol.md#compact-drags).
+        public var compact = false
         public init() {}
     }
 
@@ -38,6 +40,16 @@ public struct PresenceScenario {
         /// Presence messages (single or `drags` batches) all watchers received per second, and their bytes.
         public var presenceMessagesPerSecond: Double
         public var presenceBytesPerSecond: Double
+        /// What one watcher reads per presence message: with batching, per tick. Bytes do not
+        /// depend on the machine's load, so forms compare on it.
+        public var bytesPerWatcherPerMessage: Double {
+            presenceMessagesPerSecond > 0 ? presenceBytesPerSecond / presenceMessagesPerSecond : 0
+        }
+        /// Presence bytes per `drag` or `drag.over` received: what a tick costs a watcher is this
+        /// times the draggers when each moved once in it, however many ticks a busy server folds.
+        public var bytesPerChange: Double {
+            deliveredPerSecond > 0 ? presenceBytesPerSecond / deliveredPerSecond : 0
+        }
     }
 
     public let configuration: Configuration
@@ -57,10 +69,10 @@ public struct PresenceScenario {
         let watchers = (0..<configuration.watchers).map {
             BoardMember(
                 number: $0, loop: loops.next(), board: board, gate: gate,
-                dragProbe: $0 < configuration.probes ? probe : nil)
+                dragProbe: $0 < configuration.probes ? probe : nil, compact: configuration.compact)
         }
         let draggers = (0..<configuration.draggers).map {
-            BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate)
+            BoardMember(number: configuration.watchers + $0, loop: loops.next(), board: board, gate: gate, compact: configuration.compact)
         }
         let sockets = try joinAll(
             (watchers + draggers).map { ($0, $0.loop) }, target: target, options: options, gate: gate,
@@ -102,9 +114,10 @@ public struct PresenceScenario {
             presenceMessagesPerSecond: Double(messages) / elapsed, presenceBytesPerSecond: Double(bytes) / elapsed)
         progress(
             String(
-                format: "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s; delay %@; %d dropped",
+                format:
+                    "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s (%.0f bytes per watcher per message, %.1f per change); delay %@; %d dropped",
                 result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.presenceMessagesPerSecond,
-                result.presenceBytesPerSecond / 1e6, result.latency.text, result.disconnected))
+                result.presenceBytesPerSecond / 1e6, result.bytesPerWatcherPerMessage, result.bytesPerChange, result.latency.text, result.disconnected))
         return result
     }
 }

@@ -14,6 +14,8 @@ export class LiveBoard extends LiveBoard_base {
     constructor(options: ConnectOptions);
     boardId: string;
     name: string;
+    /** The form of drag batches asked for: compact unless told (docs/protocol.md#compact-drags). */
+    presence: "compact" | "full";
     token: string | null;
     url: string;
     WebSocket: WebSocketConstructor;
@@ -512,6 +514,7 @@ export type ConnectOptions = {
         onLine: boolean;
     } | null;
     fetch?: import("./origin-check.js").Fetcher | null;
+    presence?: "compact" | "full";
 };
 import { PendingStore } from "./pending-store.js";
 import { Backoff } from "./backoff.js";

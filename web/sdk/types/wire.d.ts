@@ -1,6 +1,9 @@
 export type Board = import("./replica.js").Board;
 export type Operation = import("./replica.js").Operation;
 export type Role = "viewer" | "editor" | "owner";
+/**
+ * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags).
+ */
 export type Hello = {
     type: "hello";
     board: string;
@@ -10,6 +13,7 @@ export type Hello = {
         epoch: string;
         seq: number;
     };
+    presence?: "compact" | "full";
 };
 /**
  * An operation as we send it: with its opId, and a baseSeq when it needs one.
@@ -207,6 +211,19 @@ export type EditingMark = {
     name: string;
     item: string | null;
 };
+/**
+ * A change of a compact batch: `[client, name, items, over]` a start (`over` null or
+ * `[index, before, collection]`), `[client, index, before, collection]` a placeholder move,
+ * `[client, reason]` a clear (docs/protocol.md#compact-drags).
+ */
+export type CompactDragChange = [string, string, string[], [number, string | null, string] | null] | [string, number, string | null, string] | [string, DragClearReason];
+/**
+ * The same tick's changes for a client whose hello asked for `presence: "compact"`.
+ */
+export type CompactDragBatch = {
+    type: "drags.compact";
+    changes: CompactDragChange[];
+};
 export type ErrorMessage = {
     type: "error";
     code: string;
@@ -233,4 +250,4 @@ export type TokenRefused = {
     code: "unauthorized" | "forbidden";
     message: string;
 };
-export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused;
+export type ServerMessage = Welcome | Committed | Noop | Rejected | PeerJoined | PeerLeft | Peers | PeersPage | DragStarted | DragMoved | DragCleared | DragBatch | CompactDragBatch | EditingMark | ErrorMessage | Pong | TokenAccepted | TokenRefused;

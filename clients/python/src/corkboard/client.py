@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Subprotocol
 
+from . import compact_drags
 from .backoff import Backoff
 from .board import Board
 from .events import ConnectionState, Event, EventStream, ServerMessage, StateChanged
@@ -78,6 +79,7 @@ class Client:
         name: str,
         token: TokenSource = None,
         observe: bool = False,
+        compact_presence: bool = True,
         reconnect_backoff: tuple[float, float] = (0.1, 5.0),
         join_timeout: float = 10.0,
         maximum_retries: int = 5,
@@ -87,6 +89,8 @@ class Client:
         self.board_id = board
         self.name = name
         self.observe = observe
+        # Drag batches as `drags.compact` (docs/protocol.md#compact-drags), read as `drags`.
+        self.compact_presence = compact_presence
         self.join_timeout = join_timeout
         self.maximum_retries = maximum_retries
         self.max_message_bytes = max_message_bytes
@@ -300,6 +304,8 @@ class Client:
             hello["token"] = self._token
         if self.observe:
             hello["observe"] = True
+        if self.compact_presence:
+            hello["presence"] = "compact"
         if self._replica is not None and not self._wants_snapshot:
             hello["resume"] = {"epoch": self._replica.epoch, "seq": self._replica.seq}
         return hello
@@ -330,6 +336,15 @@ class Client:
             self._rejected(message)
         elif kind == "drags":
             for change in message.get("changes", []):
+                self._publish(change)
+            return
+        elif kind == "drags.compact":
+            try:
+                changes = compact_drags.expand(message.get("changes", []))
+            except compact_drags.CompactDragError:
+                # A batch we cannot read is the server's mistake: drop it, keep the connection.
+                return
+            for change in changes:
                 self._publish(change)
             return
         elif kind in ("peer.joined", "peer.left", "peers", "peers.page"):
