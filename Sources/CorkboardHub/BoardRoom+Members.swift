@@ -166,7 +166,7 @@ extension BoardRoom {
             (last, bytes) = (event.seq, bytes + text.utf8.count)
         }
         if last == pipeline.durableSeq {
-            member.replayedThrough = nil
+            members.turnLive(member)
             for text in member.held { member.link.send(text: text) }
             member.held = []
         } else {

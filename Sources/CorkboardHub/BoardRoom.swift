@@ -344,12 +344,7 @@ final class BoardRoom: @unchecked Sendable {
     }
 
     /// The connections of the members that receive broadcasts (not replaying).
-    var liveLinks: [any MemberLink] {
-        var links: [any MemberLink] = []
-        links.reserveCapacity(members.count)
-        for member in members.values where member.isLive { links.append(member.link) }
-        return links
-    }
+    var liveLinks: [any MemberLink] { members.liveLinks }
 
     // MARK: Reads for the HTTP API (durable state only)
 

@@ -38,20 +38,12 @@ public final class HubSession: @unchecked Sendable {
     /// The client's address, by which refused hellos are counted (`refusedHelloRate`).
     private let address: String?
     var phase = Phase.awaitingHello
-    private var operationBudget: TokenBucket?
-    private var operationByteBudget: TokenBucket?
-    /// The bytes of the `peers.page` answers sent to this connection, at the operations' byte
-    /// rate but in a budget of their own (paging never delays a move): a 40-byte request must
-    /// not make the server send without bound (issue #31).
-    private var peersPageByteBudget: TokenBucket?
+    /// The rate budgets, once the first metered message came (`budgets`).
+    private var madeBudgets: SessionBudgets?
     /// The bytes of `by` each of this member's commits carries (its name, or its token's
     /// subject or grant name): counted with each operation message against the byte rate,
     /// since the event is stored and broadcast with it.
     private var authorBytes = 0
-    private var presenceBudget: TokenBucket?
-    private var pingBudget: TokenBucket?
-    /// The items this connection's drag starts may name: `maxDragItems` a second.
-    private var dragItemBudget: TokenBucket?
     /// What the token the member holds now proved when judged; nil until joined.
     var credentials: Credentials?
     /// Counts the expiry checks scheduled: only the latest one (for the token held now) acts.
@@ -64,13 +56,6 @@ public final class HubSession: @unchecked Sendable {
         self.hub = hub
         self.link = link
         self.address = address
-        let now = hub.clock.now().uptimeNanoseconds
-        operationBudget = hub.configuration.operationRate.map { TokenBucket($0, now: now) }
-        operationByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0, now: now) }
-        peersPageByteBudget = hub.configuration.operationByteRate.map { TokenBucket($0, now: now) }
-        presenceBudget = hub.configuration.presenceRate.map { TokenBucket($0, now: now) }
-        pingBudget = hub.configuration.pingRate.map { TokenBucket($0, now: now) }
-        dragItemBudget = hub.configuration.maxDragItems.map { TokenBucket(RateLimit(perSecond: Double($0)), now: now) }
     }
 
     /// Now on the hub's clock, by which the buckets fill (a test advances it).
@@ -78,9 +63,17 @@ public final class HubSession: @unchecked Sendable {
 
     var key: MemberKey { ObjectIdentifier(self) }
 
+    /// The rate budgets, made at the first message that takes from one.
+    private var budgets: SessionBudgets {
+        if let madeBudgets { return madeBudgets }
+        let budgets = SessionBudgets(hub.configuration, now: now)
+        madeBudgets = budgets
+        return budgets
+    }
+
     /// Takes one token from the operation budget; false when it is spent.
     func takeOperationToken() -> Bool {
-        operationBudget?.take(now: now) != false
+        budgets.operation?.take(now: now) != false
     }
 
     /// Whether the session still waits for `hello` (the transport's deadline matters only then).
@@ -104,11 +97,11 @@ public final class HubSession: @unchecked Sendable {
         let decoded = WireFormat.decodeClientMessage(Data(text.utf8))
         switch decoded {
         case .message(.operation(let request)):
-            if operationBudget?.take(now: now) == false {
+            if budgets.operation?.take(now: now) == false {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.rateLimitedRejection(request.opId))))
             }
-            if operationByteBudget?.take(Double(text.utf8.count + authorBytes), now: now) == false {
+            if budgets.operationBytes?.take(Double(text.utf8.count + authorBytes), now: now) == false {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
             }
@@ -128,7 +121,7 @@ public final class HubSession: @unchecked Sendable {
             flushDragOver(to: room)
             // Counted, but never refused or delayed: an end only gives items back, and
             // refusing it would leave them held.
-            _ = presenceBudget?.take(now: now)
+            _ = budgets.presence?.take(now: now)
             room.dragEnd(from: key)
         case .message(.editing(let item)):
             // Presence: a mark beyond the rate is refused; an end is always taken (counted).
@@ -142,19 +135,19 @@ public final class HubSession: @unchecked Sendable {
             refreshToken(token, room: room)
         case .message(.peersList(let after, let limit)):
             // A page costs the room up to `MembershipLimits.maximumPage` peers: paced as presence.
-            guard presenceBudget?.take(now: now) != false else {
+            guard budgets.presence?.take(now: now) != false else {
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list beyond the presence rate")))
             }
             // And by its answer's bytes: the most a page of `limit` maximal names takes
             // now, settled with what the room wrote once it answered (a page of drags may
             // take more, and then the budget is in debt).
             let estimate = MembershipLimits.pageByteEstimate(limit: limit)
-            guard peersPageByteBudget?.take(Double(estimate), now: now) != false else {
+            guard budgets.peersPageBytes?.take(Double(estimate), now: now) != false else {
                 let rate = hub.configuration.operationByteRate.map { "\(Int($0.perSecond))" } ?? ""
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "peers.list answers beyond \(rate) bytes per second")))
             }
             room.listPeers(after: after, limit: limit, for: key) { [self] bytes in
-                self.link.schedule(after: .nanoseconds(0)) { self.peersPageByteBudget?.settle(Double(bytes - estimate), now: self.now) }
+                self.link.schedule(after: .nanoseconds(0)) { self.budgets.peersPageBytes?.settle(Double(bytes - estimate), now: self.now) }
             }
         case .error(let error):
             link.send(.error(error))
@@ -192,7 +185,7 @@ public final class HubSession: @unchecked Sendable {
     /// A `pong` straight from the connection's queue: it proves this connection alive, so it
     /// never waits behind the room's work.
     private func answerPing(_ id: String) {
-        guard pingBudget?.take(now: now) != false else {
+        guard budgets.ping?.take(now: now) != false else {
             let rate = hub.configuration.pingRate.map { "\(Int($0.perSecond))" } ?? ""
             return link.send(.error(ErrorMessage(code: .rateLimited, message: "more than \(rate) pings per second")))
         }
@@ -221,11 +214,11 @@ public final class HubSession: @unchecked Sendable {
     /// receive stay bounded however fast drags are started. A start over the item limit
     /// takes no item tokens: the room refuses it `invalid`.
     private func rateRefusal(ofDragOf items: [ItemID]) -> Rejected? {
-        if presenceBudget?.take(now: now) == false {
+        if budgets.presence?.take(now: now) == false {
             let rate = hub.configuration.presenceRate.map { "\(Int($0.perSecond))" } ?? ""
             return .dragStart(.rateLimited, "more than \(rate) presence messages per second; start the drag again shortly")
         }
-        if let limit = hub.configuration.maxDragItems, items.count <= limit, dragItemBudget?.take(Double(items.count), now: now) == false {
+        if let limit = hub.configuration.maxDragItems, items.count <= limit, budgets.dragItems?.take(Double(items.count), now: now) == false {
             return .dragStart(.rateLimited, "drags may pick up at most \(limit) items per second; start the drag again shortly")
         }
         return nil
@@ -234,10 +227,10 @@ public final class HubSession: @unchecked Sendable {
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
     /// the latest and hands it over when the next token is due.
     private func dragOver(collection: String, index: Int, room: BoardRoom) {
-        guard var budget = presenceBudget else {
+        guard var budget = budgets.presence else {
             return room.dragOver(collection: collection, index: index, from: key)
         }
-        defer { presenceBudget = budget }
+        defer { budgets.presence = budget }
         if waitingDragOver == nil, budget.take(now: now) {
             return room.dragOver(collection: collection, index: index, from: key)
         }
@@ -249,7 +242,7 @@ public final class HubSession: @unchecked Sendable {
         link.schedule(after: delay) { [self] in
             self.dragOverFlushScheduled = false
             guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
-            _ = self.presenceBudget?.take(now: self.now)
+            _ = self.budgets.presence?.take(now: self.now)
             self.flushDragOver(to: room)
         }
     }

@@ -10,8 +10,11 @@ final class ListedPeer {
     /// Join order as this room saw it: `welcome.peers` lists the latest, `peers.list` pages
     /// by it. A peer of another node takes its order when this room hears of it.
     let order: Int
-    /// The member, when it is one of this node's (weak: the member holds its entry).
-    weak var member: Member?
+    /// The member, when it is one of this node's. Strong, though the member holds its entry
+    /// too: the cycle is cut when the member leaves (`RoomMembers.remove(_:)`). A weak
+    /// reference would give every `Member` a side table, and every retain and release of it
+    /// (one per member per broadcast) the runtime's slow path.
+    var member: Member?
     /// The node it is connected to, when that is another one.
     let node: String?
     /// Out of the roster.
