@@ -125,7 +125,7 @@ public final class HubSession: @unchecked Sendable {
             room.dragEnd(from: key)
         case .message(.editing(let item)):
             // Presence: a mark beyond the rate is refused; an end is always taken (counted).
-            if presenceBudget?.take(now: now) == false, item != nil {
+            if budgets.presence?.take(now: now) == false, item != nil {
                 return link.send(.error(ErrorMessage(code: .rateLimited, message: "editing beyond the presence rate")))
             }
             room.setEditing(item, from: key)
