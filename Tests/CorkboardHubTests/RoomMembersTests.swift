@@ -20,7 +20,7 @@ import Testing
     private func member(_ client: String, order: Int, replaying: Bool = false) -> (Member, MemberKey) {
         let link = SilentLink()
         let member = Member(
-            client: client, name: client, author: client, role: .editor, observes: false, token: nil, link: link, order: order)
+            client: client, name: client, author: client, role: .editor, observes: false, presence: .full, token: nil, link: link, order: order)
         if replaying { member.replayedThrough = 0 }
         return (member, ObjectIdentifier(link))
     }
