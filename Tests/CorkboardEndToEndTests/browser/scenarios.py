@@ -2985,7 +2985,7 @@ def column_keyboard_drag(run):
 @scenario("columns-and-cards-converge")
 def columns_and_cards_converge(run):
     """Two people at once: A carries a column by keyboard while B drags a card by pointer to
-    another column, both drop; then B moves a column by its menu while A moves a card. Both
+    another column, both drop; then B moves a column by its menu while A holds a card. Both
     pages end with the server's board, column order and cards alike."""
     board_id = run.new_board("column-race")
     a = run.open_board("A", board_id, "Ada")
@@ -3008,11 +3008,15 @@ def columns_and_cards_converge(run):
         raise ScenarioFailure(f"the server's board is not the two moves: {shown}")
     for label, page in (("A", a), ("B", b)):
         wait_board(page, label, shown)
+    # A holds a card over To do while B moves Done first from its menu: A's columns move under
+    # the card in hand, its placeholder stays where it was, and the drop lands there.
+    pointer_pick_up(a, "d1")
+    pointer_move_before(a, "todo", "t2")
+    wait_placeholder(a, "todo", 0)
     open_column_menu(b, "done", "Move to…")
     b.locator("#column-move-to select[name=position]").select_option("first")
     b.locator("#column-move-to button[value=move]").click()
-    pointer_pick_up(a, "d1")
-    pointer_move_before(a, "todo", "t2")
+    wait_until("page A, a card in hand, shows Done first", lambda: column_order(a)[0] == "done", timeout=10)
     wait_placeholder(a, "todo", 0)
     a.mouse.up()
     wait_until("the server committed the next two", lambda: run.server.board(board_id)[0] >= 4, timeout=10)
