@@ -92,9 +92,13 @@ export class ColumnDrag {
         still: (drag) => this.announcer.say(`${this.placeInWords(drag)}. It cannot go further.`),
         drop: (drag) => this.dropped(drag),
         cancel: (drag, reason) => this.cancelled(drag, reason),
-        interrupt: (drag) => {
-          this.putBack(drag);
-          this.notices.show("The column you were moving was removed.");
+        // Found by a render (the column removed, or the board locked): the columns are put
+        // back once that render is over, not inside it.
+        interrupt: (drag, why) => {
+          queueMicrotask(() => this.putBack(drag));
+          const text = why ?? "The column you were moving was removed.";
+          this.notices.show(text);
+          this.announcer.say(text);
         },
       },
     });

@@ -2982,6 +2982,30 @@ def column_keyboard_drag(run):
     return f"announced: {said}"
 
 
+@scenario("column-removed-while-carried")
+def column_removed_while_carried(run):
+    """Someone removes the column A carries by keyboard: A's move ends, a notice says why, and A
+    shows the server's columns; nothing is sent for the ended move."""
+    board_id = run.new_board("column-gone")
+    a = run.open_board("A", board_id, "Ada")
+    grip(a, "doing").focus()
+    a.keyboard.press("Space")
+    a.keyboard.press("ArrowLeft")
+    wait_until("page A carries Doing first", lambda: column_order(a) == ["doing", "todo", "done"], timeout=5)
+    run.server.post_op(board_id, {"type": "collection.remove", "opId": "remove-doing", "baseSeq": 0,
+                                  "collection": "doing", "withItems": True})
+    wait_columns(run, board_id, {"A": a}, ["todo", "done"], "Doing removed by someone else")
+    notice = a.locator("#notice")
+    wait_until("A's notice says the column was removed", lambda: notice.is_visible() and "removed" in notice.inner_text(), timeout=5)
+    if count(a, ".column-keyboard-lifted, .column-placeholder"):
+        raise ScenarioFailure("page A still shows the ended column move")
+    a.wait_for_timeout(300)
+    if run.server.board(board_id)[0] != 1:
+        raise ScenarioFailure(f"the ended move sent something: {run.server.board(board_id)}")
+    no_page_problems(run)
+    return f"the move ended with {notice.inner_text()!r}"
+
+
 @scenario("columns-and-cards-converge")
 def columns_and_cards_converge(run):
     """Two people at once: A carries a column by keyboard while B drags a card by pointer to
