@@ -21,8 +21,10 @@ import Testing
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
         "outside-drop-locked", "drag-out-to-another-board", "grip-drag-within-board", "folder-open-remembered", "folder-drop",
         "folder-stays-under-pointer", "folder-keyboard",
-        "folder-delete-asks", "viewer-and-refused", "axe", "set-name", "editing-mark", "lost-edit-told", "token-name",
-        "console-clean",
+        "folder-delete-asks", "column-pointer-drag", "column-touch-drag", "column-keyboard-drag", "column-removed-while-carried",
+        "columns-and-cards-converge",
+        "column-move-to", "column-move-undo", "column-remove-with-cards", "viewer-and-refused", "axe", "set-name", "editing-mark",
+        "lost-edit-told", "token-name", "console-clean",
     ]
 
     static let outputFolder = PythonTools.packageRoot + "/.build/test-output/board-browser"

@@ -6,6 +6,8 @@
 import { connect } from "../sdk/corkboard.js";
 import { BoardView } from "./view.js";
 import { BoardDrag } from "./board-drag.js";
+import { ColumnDrag } from "./column-drag.js";
+import { ColumnMenu } from "./column-menu.js";
 import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
@@ -80,7 +82,10 @@ const nameEditor = new NameEditor(session, (renamed) => {
 });
 const editingMarks = new EditingMarks(view, session);
 editing.onToggleFolder = toggleFolder;
-new UndoControls(tools, () => drag.active);
+// Columns moved by their grip (pointer, touch, keyboard) and by their menu, which also removes them.
+const columnDrag = new ColumnDrag(tools);
+new ColumnMenu(tools, editing.deleteConfirm);
+new UndoControls(tools, () => drag.active || columnDrag.active);
 const selection = new CardSelection(view, announcer);
 const lock = new LockControl(session);
 // Text, links and files dragged in from other apps and tabs (HTML5 drag and drop); left
@@ -93,6 +98,7 @@ new DragOut(tools, boardId);
 
 view.afterRender = () => {
   drag.restore();
+  columnDrag.restore();
   outside.restore();
   view.showPresence([...session.peers.values()], session.board);
   editingMarks.show();

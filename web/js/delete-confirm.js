@@ -50,10 +50,28 @@ export class DeleteConfirm {
    * @param {() => void} action
    */
   ask(title, count, returnTo, action) {
-    /** @type {HTMLElement} */ (this.dialog.querySelector(".dialog-title")).textContent = `Delete the folder “${title}” and its ${cardCount(count)}?`;
-    /** @type {HTMLElement} */ (this.dialog.querySelector("p")).textContent =
-      `The ${cardCount(count)} in it go for everyone too. Undo (Ctrl+Z) brings the folder back with them.`;
-    /** @type {HTMLElement} */ (this.dialog.querySelector("button[value=delete]")).textContent = `Delete the folder and ${cardCount(count)}`;
+    this.askAbout(
+      {
+        question: `Delete the folder “${title}” and its ${cardCount(count)}?`,
+        detail: `The ${cardCount(count)} in it go for everyone too. Undo (Ctrl+Z) brings the folder back with them.`,
+        confirm: `Delete the folder and ${cardCount(count)}`,
+      },
+      returnTo,
+      action,
+    );
+  }
+
+  /**
+   * Asks `question` (with `detail` under it; `confirm` on the button that says yes); `action`
+   * runs on yes. A column removed with its cards asks here too (column-menu.js).
+   * @param {{ question: string, detail: string, confirm: string }} words
+   * @param {HTMLElement} returnTo
+   * @param {() => void} action
+   */
+  askAbout({ question, detail, confirm }, returnTo, action) {
+    /** @type {HTMLElement} */ (this.dialog.querySelector(".dialog-title")).textContent = question;
+    /** @type {HTMLElement} */ (this.dialog.querySelector("p")).textContent = detail;
+    /** @type {HTMLElement} */ (this.dialog.querySelector("button[value=delete]")).textContent = confirm;
     this.onDelete = action;
     this.returnTo = returnTo;
     this.dialog.returnValue = "";

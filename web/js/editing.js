@@ -15,6 +15,7 @@ import { LostEdit } from "./lost-edit.js";
 import { DeleteConfirm, cardCount, cardsInside } from "./delete-confirm.js";
 
 import { MoveTo } from "./move-to.js";
+import { showMenu } from "./popup-menu.js";
 import { findItem } from "../sdk/replica.js";
 
 const MAX_TEXT = 16384;
@@ -27,7 +28,7 @@ const MAX_TEXT = 16384;
  * when the view moves the editor, offsets do not.
  * @typedef {{ start: number, end: number }} Caret
  */
-/** @typedef {[text: string, action: () => void]} MenuEntry */
+/** @typedef {import("./popup-menu.js").MenuEntry} MenuEntry */
 
 // Cards and columns are on the page only once the session has a board (which it keeps): the
 // casts of `session.board` below say so. The elements are those the view made (a column is
@@ -305,9 +306,6 @@ export class Editing {
    */
   openMenu(card, anchor) {
     this.closeMenu();
-    const menu = document.createElement("div");
-    menu.className = "menu";
-    menu.setAttribute("role", "menu");
     // Someone who may not change the board (a viewer, or anyone on a locked board) is offered
     // only what leaves it as it is: each change would be refused the moment it was picked.
     const changes = this.session.canEdit;
@@ -327,35 +325,7 @@ export class Editing {
       if (changes) entries.splice(2, 0, [folder.accepts ? "Stop accepting drops" : "Accept drops", () => this.setAccepts(id, !folder.accepts)]);
     }
     if (entries.length === 0) return;
-    for (const [text, action] of entries) {
-      const item = document.createElement("button");
-      item.type = "button";
-      item.setAttribute("role", "menuitem");
-      item.textContent = text;
-      item.addEventListener("click", () => {
-        this.closeMenu();
-        action();
-      });
-      menu.append(item);
-    }
-    menu.addEventListener("keydown", (event) => {
-      const items = [...menu.querySelectorAll("button")];
-      const at = items.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
-      if (event.key === "ArrowDown") items[(at + 1) % items.length].focus();
-      else if (event.key === "ArrowUp") items[(at - 1 + items.length) % items.length].focus();
-      else if (event.key === "Escape") {
-        this.closeMenu();
-        card.focus();
-      } else return;
-      event.preventDefault();
-      event.stopPropagation();
-    });
-    document.body.append(menu);
-    const rect = anchor.getBoundingClientRect();
-    menu.style.left = `${Math.min(rect.left, innerWidth - menu.offsetWidth - 8)}px`;
-    menu.style.top = `${Math.min(rect.bottom + 4, innerHeight - menu.offsetHeight - 8)}px`;
-    this.menu = menu;
-    /** @type {HTMLElement} */ (menu.querySelector("button")).focus();
+    this.menu = showMenu(entries, anchor, card, () => this.closeMenu());
   }
 
   closeMenu() {

@@ -38,7 +38,7 @@ export class UndoControls {
   }
 
   /**
-   * A move or a delete of this person's gets a notice with an Undo button: those are the
+   * A move or a delete of this person's (cards, or columns) gets a notice with an Undo button: those are the
    * changes made in one gesture that are easy to make by mistake.
    * @param {Operation} op
    */
@@ -54,6 +54,14 @@ export class UndoControls {
       const found = op.items.length === 1 && this.session.confirmed ? findItem(this.session.confirmed, op.items[0]) : null;
       const inside = found?.item.folder && this.session.confirmed ? cardsInside(this.session.confirmed, found.item.id) : 0;
       text = `Deleted ${found ? `“${found.item.label}”` : `${op.items.length} cards`}${inside ? ` and its ${cardCount(inside)}` : ""}.`;
+    } else if (op.type === "collection.move") {
+      // Its titles are on the board: a moved column is still there.
+      const titles = op.collections.map((id) => board.collections.find((c) => c.id === id)?.title).filter(Boolean);
+      text = titles.length === 1 ? `Moved the column “${titles[0]}”.` : `Moved ${op.collections.length} columns.`;
+    } else if (op.type === "collection.remove" && op.withItems) {
+      // The column is already off the shown board: its title is on the confirmed one.
+      const title = this.session.confirmed?.collections.find((c) => c.id === op.collection)?.title;
+      text = `Removed the column${title ? ` “${title}”` : ""} with its cards.`;
     } else return;
     this.notices.show(text, { label: "Undo", run: () => this.undo() });
   }

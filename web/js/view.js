@@ -27,7 +27,7 @@ const MAX_DEPTH = 16;
 /**
  * A column's elements, made once per collection id and kept.
  * @typedef {ListElements & { element: HTMLElement, title: HTMLElement, count: HTMLElement, remove: HTMLButtonElement,
- *   add: HTMLButtonElement, addFolder: HTMLButtonElement }} ColumnElements
+ *   grip: HTMLButtonElement, menu: HTMLButtonElement, add: HTMLButtonElement, addFolder: HTMLButtonElement }} ColumnElements
  */
 /**
  * What a folder's card shows besides a card's: its open/close toggle and how many items it holds.
@@ -63,6 +63,19 @@ function sameOrder(a, b) {
   if (a.length !== b.length) return false;
   for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
   return true;
+}
+
+/**
+ * A button of the page's (not a form's submit button).
+ * @param {string} className
+ * @param {string} text
+ */
+function button(className, text) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className;
+  element.textContent = text;
+  return element;
 }
 
 export class BoardView {
@@ -553,33 +566,28 @@ export class BoardView {
     element.dataset.collectionId = collection.id;
     const header = document.createElement("header");
     header.className = "column-header";
+    // The handle a column is dragged by (column-drag.js), and its menu (column-menu.js).
+    const grip = button("icon-button column-grip", "⠿");
+    const menu = button("icon-button column-menu", "⋯");
+    menu.setAttribute("aria-haspopup", "menu");
     const title = document.createElement("h2");
     title.className = "column-title";
     title.tabIndex = 0;
     title.title = "Rename";
     const count = document.createElement("span");
     count.className = "column-count";
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "icon-button column-remove";
-    remove.textContent = "×";
-    header.append(title, count, remove);
+    const remove = button("icon-button column-remove", "×");
+    header.append(grip, title, count, remove, menu);
     const list = document.createElement("ol");
     list.className = "cards";
-    const add = document.createElement("button");
-    add.type = "button";
-    add.className = "add-card";
-    add.textContent = "+ Add a card";
-    const addFolder = document.createElement("button");
-    addFolder.type = "button";
-    addFolder.className = "add-folder";
-    addFolder.textContent = "+ Folder";
+    const add = button("add-card", "+ Add a card");
+    const addFolder = button("add-folder", "+ Folder");
     const adders = document.createElement("div");
     adders.className = "column-adders";
     // "+ Add a card" last: Shift+Tab from "+ Add a column" reaches the new column's first.
     adders.append(addFolder, add);
     element.append(header, list, adders);
-    column = { element, title, count, remove, list, add, addFolder, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false, folder: false };
+    column = { element, title, count, remove, grip, menu, list, add, addFolder, ids: [], shown: [], spacers: [], gaps: [], row: ROW_GUESS, gap: 0, first: 0, last: -1, displaced: false, folder: false };
     this.columns.set(collection.id, column);
     return column;
   }
@@ -596,6 +604,12 @@ export class BoardView {
     if (column.list.getAttribute("aria-label") !== collection.title) {
       column.list.setAttribute("aria-label", collection.title);
       column.remove.setAttribute("aria-label", `Remove the empty column ${collection.title}`);
+      column.grip.setAttribute("aria-label", `Move the column ${collection.title}`);
+      column.menu.setAttribute("aria-label", `Column ${collection.title}: actions`);
+    }
+    if (column.grip.hidden === editable) {
+      column.grip.hidden = !editable;
+      column.menu.hidden = !editable;
     }
     const removable = editable && collection.items.length === 0;
     if (column.remove.hidden === removable) column.remove.hidden = !removable;

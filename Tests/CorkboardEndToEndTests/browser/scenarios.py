@@ -2855,6 +2855,306 @@ def folder_delete_asks(run):
     return f"asked {question.splitlines()[0]!r}; cancelled, then deleted ({said!r}); undone"
 
 
+# ---------------------------------------------------------------------------------------------
+# Columns reordered and removed with their cards (issue #32)
+
+COLUMN_ORDER_JS = """() => [...document.querySelectorAll('#board > section.column[data-collection-id]')]
+  .map(column => column.dataset.collectionId)"""
+
+# Index of my column placeholder among the columns, the carried (hidden) one left out.
+COLUMN_PLACEHOLDER_INDEX_JS = """() => [...document.querySelectorAll('#board > section.column[data-collection-id], #board > .column-placeholder')]
+  .filter(el => !el.classList.contains('column-lifted')).findIndex(el => el.matches('.column-placeholder'))"""
+
+
+def column_order(page):
+    return page.evaluate(COLUMN_ORDER_JS)
+
+
+def grip(page, collection_id):
+    return page.locator(f'section.column[data-collection-id="{collection_id}"] .column-grip')
+
+
+def server_column_order(run, board_id):
+    _, shown = run.server.board(board_id)
+    return [c for c, _ in shown]
+
+
+def wait_columns(run, board_id, pages, expected, what):
+    """The server and every page of `pages` ({label: page}) show the columns in `expected` order."""
+    try:
+        wait_until(f"the server has the columns in the order {expected} ({what})",
+                   lambda: server_column_order(run, board_id) == expected, timeout=10)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  the server has {server_column_order(run, board_id)}")
+    for label, page in pages.items():
+        try:
+            wait_until(f"page {label} shows the columns in the order {expected} ({what})",
+                       lambda page=page: column_order(page) == expected, timeout=10)
+        except ScenarioFailure as failure:
+            raise ScenarioFailure(f"{failure}\n  page {label} shows {column_order(page)}")
+
+
+def open_column_menu(page, collection_id, entry):
+    page.locator(f'section.column[data-collection-id="{collection_id}"] .column-menu').click()
+    page.get_by_role("menuitem", name=entry).click()
+
+
+@scenario("column-pointer-drag")
+def column_pointer_drag(run):
+    """A column dragged by its grip with the mouse: a placeholder opens among the columns where
+    it would land, and the drop is one move that page B shows at once."""
+    board_id = run.new_board("column-pointer")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    name = grip(a, "todo").get_attribute("aria-label")
+    if name != "Move the column To do":
+        raise ScenarioFailure(f"the grip's accessible name is {name!r}, not 'Move the column To do'")
+    x, y = center(grip(a, "todo"))
+    a.mouse.move(x, y)
+    a.mouse.down()
+    a.mouse.move(x + 20, y + 4, steps=4)
+    wait_until("the To do column is lifted (section.column.column-lifted) and a .column-placeholder shows",
+               lambda: count(a, 'section.column.column-lifted[data-collection-id="todo"]') == 1
+               and count(a, ".column-placeholder") == 1, timeout=5)
+    done = a.locator('section.column[data-collection-id="done"]').bounding_box()
+    a.mouse.move(done["x"] + done["width"] * 0.8, y + 40, steps=15)
+    wait_until("the column placeholder is after Doing and Done (index 2)",
+               lambda: a.evaluate(COLUMN_PLACEHOLDER_INDEX_JS) == 2, timeout=5)
+    a.mouse.up()
+    wait_columns(run, board_id, {"A": a, "B": b}, ["doing", "done", "todo"], "To do dropped after Done")
+    if count(a, ".column-placeholder, .column-lifted, .column-avatar"):
+        raise ScenarioFailure("page A still shows traces of the column drag after the drop")
+    return "To do dropped after Done by the mouse; B shows it"
+
+
+@scenario("column-touch-drag")
+def column_touch_drag(run):
+    """On a phone, a finger held on a column's grip picks the column up; near the screen's right
+    edge the board scrolls; released there, the column moves, and page B shows it."""
+    board_id = run.new_board("column-touch")
+    a = run.open_board("A", board_id, "Ada", device=PHONE)
+    b = run.open_board("B", board_id, "Bob")
+    finger = Finger(a)
+    x, y = center(grip(a, "todo"))
+    finger.down(x, y)
+    try:
+        wait_until("the To do column is picked up after the finger held still on its grip",
+                   lambda: count(a, 'section.column.column-lifted[data-collection-id="todo"]') == 1, timeout=3)
+        finger.move(PHONE["viewport"]["width"] - 6, y + 60, steps=10)
+        wait_until("the board scrolls while the finger waits at the right edge, the placeholder passing Doing",
+                   lambda: (a.evaluate(COLUMN_PLACEHOLDER_INDEX_JS) or 0) >= 1, timeout=8)
+    finally:
+        finger.up()
+    wait_until("the server moved To do", lambda: server_column_order(run, board_id)[0] != "todo", timeout=10)
+    order = server_column_order(run, board_id)
+    wait_columns(run, board_id, {"A": a, "B": b}, order, "To do dropped by a finger")
+    return f"To do carried by a finger; the columns are now {order} on the server and both pages"
+
+
+@scenario("column-keyboard-drag")
+def column_keyboard_drag(run):
+    """On a focused grip: Space picks the column up, ArrowRight and End carry it, Escape puts it
+    back (nothing sent); Space, ArrowRight, Space moves it, every step announced; B sees it."""
+    board_id = run.new_board("column-keys")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    a.evaluate(RECORD_ANNOUNCEMENTS_JS)
+    grip(a, "todo").focus()
+    heard = press_and_hear(a, "Space", 0, "Space (pick up the column)")
+    wait_until("To do is carried by keyboard (section.column.column-keyboard-lifted)",
+               lambda: count(a, 'section.column.column-keyboard-lifted[data-collection-id="todo"]') == 1, timeout=5)
+    heard = press_and_hear(a, "End", heard, "End")
+    if column_order(a) != ["doing", "done", "todo"]:
+        raise ScenarioFailure(f"End did not carry To do to the end: {column_order(a)}")
+    heard = press_and_hear(a, "Escape", heard, "Escape (cancel)")
+    wait_until("To do is back first after Escape", lambda: column_order(a) == ["todo", "doing", "done"], timeout=5)
+    a.wait_for_timeout(300)
+    if run.server.board(board_id)[0] != 0:
+        raise ScenarioFailure(f"a cancelled column move changed the board: {run.server.board(board_id)}")
+    grip(a, "todo").focus()
+    heard = press_and_hear(a, "Space", heard, "Space (pick up again)")
+    heard = press_and_hear(a, "ArrowRight", heard, "ArrowRight")
+    heard = press_and_hear(a, "Space", heard, "Space (drop)")
+    wait_columns(run, board_id, {"A": a, "B": b}, ["doing", "todo", "done"], "To do carried one place right")
+    said = announcements(a)
+    if not any("To do" in text and "Position 2 of 3" in text for text in said):
+        raise ScenarioFailure(f"no announcement says where the column To do is (\"Position 2 of 3\"): {said}")
+    focused = a.evaluate("() => document.activeElement?.closest('section.column')?.dataset.collectionId")
+    if focused != "todo":
+        raise ScenarioFailure(f"after the drop the focus is not on To do's grip but in {focused!r}")
+    return f"announced: {said}"
+
+
+@scenario("column-removed-while-carried")
+def column_removed_while_carried(run):
+    """Someone removes the column A carries by keyboard: A's move ends, a notice says why, and A
+    shows the server's columns; nothing is sent for the ended move."""
+    board_id = run.new_board("column-gone")
+    a = run.open_board("A", board_id, "Ada")
+    grip(a, "doing").focus()
+    a.keyboard.press("Space")
+    a.keyboard.press("ArrowLeft")
+    wait_until("page A carries Doing first", lambda: column_order(a) == ["doing", "todo", "done"], timeout=5)
+    run.server.post_op(board_id, {"type": "collection.remove", "opId": "remove-doing", "baseSeq": 0,
+                                  "collection": "doing", "withItems": True})
+    wait_columns(run, board_id, {"A": a}, ["todo", "done"], "Doing removed by someone else")
+    notice = a.locator("#notice")
+    wait_until("A's notice says the column was removed", lambda: notice.is_visible() and "removed" in notice.inner_text(), timeout=5)
+    if count(a, ".column-keyboard-lifted, .column-placeholder"):
+        raise ScenarioFailure("page A still shows the ended column move")
+    a.wait_for_timeout(300)
+    if run.server.board(board_id)[0] != 1:
+        raise ScenarioFailure(f"the ended move sent something: {run.server.board(board_id)}")
+    no_page_problems(run)
+    return f"the move ended with {notice.inner_text()!r}"
+
+
+@scenario("columns-and-cards-converge")
+def columns_and_cards_converge(run):
+    """Two people at once: A carries a column by keyboard while B drags a card by pointer to
+    another column, both drop; then B moves a column by its menu while A holds a card. Both
+    pages end with the server's board, column order and cards alike."""
+    board_id = run.new_board("column-race")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    grip(a, "todo").focus()
+    a.keyboard.press("Space")
+    a.keyboard.press("End")
+    pointer_pick_up(b, "t1")
+    pointer_move_before(b, "done", "x1")
+    wait_placeholder(b, "done", 0)
+    a.keyboard.press("Space")
+    b.mouse.up()
+
+    def settled():
+        seq, shown = run.server.board(board_id)
+        return seq if seq >= 2 else None
+    wait_until("the server committed both moves", settled, timeout=10)
+    _, shown = run.server.board(board_id)
+    if [c for c, _ in shown] != ["doing", "done", "todo"] or dict(shown)["done"] != ["t1", "x1"]:
+        raise ScenarioFailure(f"the server's board is not the two moves: {shown}")
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, shown)
+    # A holds a card over To do while B moves Done first from its menu: A's columns move under
+    # the card in hand, its placeholder stays where it was, and the drop lands there.
+    pointer_pick_up(a, "d1")
+    pointer_move_before(a, "todo", "t2")
+    wait_placeholder(a, "todo", 0)
+    open_column_menu(b, "done", "Move to…")
+    b.locator("#column-move-to select[name=position]").select_option("first")
+    b.locator("#column-move-to button[value=move]").click()
+    wait_until("page A, a card in hand, shows Done first", lambda: column_order(a)[0] == "done", timeout=10)
+    wait_placeholder(a, "todo", 0)
+    a.mouse.up()
+    wait_until("the server committed the next two", lambda: run.server.board(board_id)[0] >= 4, timeout=10)
+    _, shown = run.server.board(board_id)
+    if [c for c, _ in shown][0] != "done" or dict(shown)["todo"][0] != "d1":
+        raise ScenarioFailure(f"the server's board is not the next two moves: {shown}")
+    for label, page in (("A", a), ("B", b)):
+        wait_board(page, label, shown)
+    return f"both pages show the server's {shown}"
+
+
+@scenario("column-move-to")
+def column_move_to(run):
+    """The column's menu (⋯) offers Move to…: a dialog with First, Before each other column and
+    Last; Move moves it, and B sees it; Cancel moves nothing."""
+    board_id = run.new_board("column-move-to")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    menu = a.locator('section.column[data-collection-id="done"] .column-menu')
+    if menu.get_attribute("aria-haspopup") != "menu" or "Done" not in (menu.get_attribute("aria-label") or ""):
+        raise ScenarioFailure(f"the column's menu button is not named for it: {menu.evaluate('el => el.outerHTML')}")
+    open_column_menu(a, "done", "Move to…")
+    dialog = a.locator("#column-move-to")
+    wait_until("the column's Move to… dialog is open", lambda: dialog.evaluate("d => d.open"), timeout=3)
+    options = dialog.locator("select[name=position] option").all_inner_texts()
+    if options != ["First", "Before “To do”", "Before “Doing”", "Last"]:
+        raise ScenarioFailure(f"the positions offered are {options}")
+    dialog.locator("button[value=cancel]").click()
+    a.wait_for_timeout(300)
+    if run.server.board(board_id)[0] != 0:
+        raise ScenarioFailure("Cancel moved the column")
+    open_column_menu(a, "done", "Move to…")
+    dialog.locator("select[name=position]").select_option("first")
+    dialog.locator("button[value=move]").click()
+    wait_columns(run, board_id, {"A": a, "B": b}, ["done", "todo", "doing"], "Done moved first")
+    focused = a.evaluate("() => document.activeElement?.className")
+    return f"Done moved first from its menu; focus back on {focused!r}"
+
+
+@scenario("column-move-undo")
+def column_move_undo(run):
+    """A column moved by keyboard; the notice offers Undo; Ctrl+Z puts it back for everyone and
+    Shift+Ctrl+Z moves it again."""
+    board_id = run.new_board("column-undo")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    grip(a, "done").focus()
+    a.keyboard.press("Space")
+    a.keyboard.press("Home")
+    a.keyboard.press("Space")
+    pages = {"A": a, "B": b}
+    wait_columns(run, board_id, pages, ["done", "todo", "doing"], "Done carried first")
+    undo_button = a.locator("#notice .notice-action")
+    wait_until("A's notice offers Undo after the column move",
+               lambda: undo_button.is_visible() and undo_button.text_content() == "Undo", timeout=5)
+    a.keyboard.press("Control+z")
+    wait_columns(run, board_id, pages, ["todo", "doing", "done"], "Ctrl+Z")
+    a.keyboard.press("Control+Shift+z")
+    wait_columns(run, board_id, pages, ["done", "todo", "doing"], "Shift+Ctrl+Z")
+    return "moved, undone and redone on both pages and the server"
+
+
+@scenario("column-remove-with-cards")
+def column_remove_with_cards(run):
+    """Removing a column that holds cards asks first in the page's dialog naming the column and
+    how many cards go; Cancel keeps it; Remove takes it and its cards for everyone; Ctrl+Z brings
+    them back. An empty column goes at once."""
+    board_id = run.new_board("column-remove")
+    start = as_state(standard_columns())
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    asked_natively = []
+    a.on("dialog", lambda native: (asked_natively.append(native.message), native.dismiss()))
+    dialog = a.locator("#delete-confirm")
+
+    def ask():
+        open_column_menu(a, "doing", "Remove the column")
+        wait_until("the page asks in its own dialog before removing Doing",
+                   lambda: dialog.evaluate("d => d.open") or bool(asked_natively), timeout=3)
+        if asked_natively:
+            raise ScenarioFailure(f"the page asked with window.confirm: {asked_natively}")
+
+    ask()
+    question = dialog.inner_text()
+    if "2 cards" not in question or "Doing" not in question:
+        raise ScenarioFailure(f"the question does not name the column and its 2 cards: {question!r}")
+    dialog.locator("button[value=cancel]").click()
+    a.wait_for_timeout(300)
+    if run.server.board(board_id)[0] != 0:
+        raise ScenarioFailure("Cancel removed something")
+    ask()
+    dialog.locator("button[value=delete]").click()
+    without = [(c, items) for c, items in start if c != "doing"]
+    seq = wait_server_board(run, board_id, without)
+    wait_board(a, "A", without, seq)
+    wait_board(b, "B", without, seq)
+    a.keyboard.press("Control+z")
+    seq = wait_server_board(run, board_id, start)
+    wait_board(a, "A", start, seq)
+    wait_board(b, "B", start, seq)
+    # An empty column goes at once, without a question.
+    run.server.post_op(board_id, {"type": "collection.add", "opId": "add-empty", "baseSeq": run.server.board(board_id)[0],
+                                  "collection": {"id": "empty", "title": "Empty"}, "before": None})
+    wait_until("page A shows the column Empty", lambda: "empty" in column_order(a), timeout=5)
+    open_column_menu(a, "empty", "Remove the column")
+    wait_until("the empty column is removed without a question",
+               lambda: "empty" not in server_column_order(run, board_id) and not dialog.evaluate("d => d.open"), timeout=5)
+    no_page_problems(run)
+    return f"asked {question.splitlines()[0]!r}; cancelled, removed with its cards, undone; an empty one went at once"
+
+
 MENU_ITEMS_JS = """() => [...document.querySelectorAll('.menu [role=menuitem]')].map(item => item.textContent)"""
 
 
