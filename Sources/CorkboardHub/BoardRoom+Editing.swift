@@ -42,10 +42,7 @@ extension BoardRoom {
     /// After a committed delete or a column removed with its items: the marks on items no
     /// longer on the board end (a folder's delete takes what it holds).
     func clearEditingMarks(after event: CommittedEvent) {
-        switch event.op {
-        case .delete, .removeCollectionAndItems: break
-        default: return
-        }
+        guard event.op.takesItemsOffTheBoard else { return }
         let hit = members.filter { $0.value.editing.map { !engine.contains($0.item) } ?? false }
         for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearEditing(of: key) }
     }

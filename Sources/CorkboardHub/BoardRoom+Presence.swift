@@ -198,19 +198,14 @@ extension BoardRoom {
     }
 
     /// After a committed event went out: the holder's drop clears its drag (`drop`), and a
-    /// delete clears every drag that held a deleted item (`deleted`).
+    /// delete or a column removed with its items clears every drag that held an item it took
+    /// (`deleted`).
     func clearDrags(after event: CommittedEvent, from target: ReplyTarget) {
         if case .member(let key) = target, members[key]?.drag?.dropOpId == event.opId {
             clearDrag(of: key, .drop)
         }
-        if case .delete(let items) = event.op {
-            let deleted = Set(items)
-            let hit = members.filter { $0.value.drag.map { !deleted.isDisjoint(with: $0.state.items) } ?? false }
-            for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
-        }
-        // A column removed with its items names none of them: a drag holding one that is no
-        // longer on the board (the event is applied by now) lost it to the removal.
-        if case .removeCollectionAndItems = event.op {
+        // The event is applied by now: a drag holding an item no longer on the board lost it.
+        if event.op.takesItemsOffTheBoard {
             let hit = members.filter { $0.value.drag.map { !$0.state.items.allSatisfy(engine.contains) } ?? false }
             for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }

@@ -72,6 +72,15 @@ public enum BoardOperation: Sendable, Hashable {
         case .lock: "lock"
         }
     }
+
+    /// Whether the operation can take items off the board: a delete (with what a deleted
+    /// folder holds), or a column removed with its items (which names none of them).
+    public var takesItemsOffTheBoard: Bool {
+        switch self {
+        case .delete, .removeCollectionAndItems: true
+        default: false
+        }
+    }
 }
 
 /// The `{"id","title"}` object of `collection.add`.
