@@ -137,6 +137,20 @@ extension BoardClient {
         await core.onLoop { $0.sendPresence(.dragStart(items: items)) }
     }
 
+    /// Picks `columns` up: a drag of columns, seen by the others live. Its placeholder is
+    /// `dragOver(columnIndex:)`; the drop is a `moveCollections` of them.
+    @discardableResult
+    public func dragStart(columns: [CollectionID]) async -> Bool {
+        await core.onLoop { $0.sendPresence(.dragStartColumns(collections: columns)) }
+    }
+
+    /// The placeholder of a drag of columns: `index` among the board's columns with the
+    /// dragged ones left out (0…count).
+    @discardableResult
+    public func dragOver(columnIndex index: Int) async -> Bool {
+        await core.onLoop { $0.sendPresence(.dragOver(collection: nil, index: index)) }
+    }
+
     /// Marks `item` as the one whose label we edit, or (nil) ends our mark
     /// (docs/protocol.md#editing-marks). The server lets a mark lapse 30 s after it was last
     /// sent: send it again meanwhile while the edit lasts, and after a reconnect. Returns false

@@ -39,7 +39,7 @@ extension ClientCore {
             events.emit(.peersPage(page))
         case .drag(let update):
             if let index = peers.firstIndex(where: { $0.client == update.client }) {
-                peers[index].drag = DragState(items: update.items, over: update.over)
+                peers[index].drag = update.state
             }
             events.emit(.drag(update))
         case .dragOver(let client, let over):

@@ -34,7 +34,7 @@ extension BoardRoom {
     /// The peer's drag, whichever node it is on (one of another node once its items are known).
     private func dragState(of peer: ListedPeer) -> DragState? {
         if peer.node == nil { return peer.member?.drag?.state }
-        return drags.remoteDrag(of: peer.client)?.update(of: peer.client).map { DragState(items: $0.items, over: $0.over) }
+        return drags.remoteDrag(of: peer.client)?.update(of: peer.client).map(\.state)
     }
 
     /// A peer joined (of this node, or of another): listed, and told to everyone but `key`

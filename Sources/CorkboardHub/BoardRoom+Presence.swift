@@ -56,26 +56,38 @@ extension BoardRoom {
         }
     }
 
-    func dragOver(collection: CollectionID, index: Int, from key: MemberKey) {
+    func dragOver(collection: CollectionID?, index: Int, from key: MemberKey) {
         perform { self.inOrderOfPresence(key) { self.moveDragOver(collection: collection, index: index, from: key) } }
     }
 
-    private func moveDragOver(collection: CollectionID, index: Int, from key: MemberKey) {
+    private func moveDragOver(collection: CollectionID?, index: Int, from key: MemberKey) {
         guard let member = members[key] else { return }
         guard var drag = member.drag else {
             return member.link.send(invalid: "drag.over without a drag in progress (send drag.start first)")
         }
-        let dragged = Set(drag.state.items)
-        guard let count = engine.itemCount(of: collection) else {
-            return member.link.send(invalid: "drag.over: there is no collection \"\(collection)\"")
+        let target: DragTarget
+        if let columns = drag.state.collections {
+            guard collection == nil else {
+                return member.link.send(invalid: "drag.over in a drag of columns takes no collection: its index is among the columns")
+            }
+            guard let over = columnTarget(index: index, leaving: columns, for: member) else { return }
+            target = over
+        } else {
+            guard let collection else {
+                return member.link.send(invalid: "drag.over needs a collection in a drag of items")
+            }
+            let dragged = Set(drag.state.items)
+            guard let count = engine.itemCount(of: collection) else {
+                return member.link.send(invalid: "drag.over: there is no collection \"\(collection)\"")
+            }
+            // The placeholder counts the list without the dragged items (0 … count).
+            let remaining = count - dragged.filter { engine.collection(holding: $0) == collection }.count
+            guard index >= 0, index <= remaining else {
+                return member.link.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
+            }
+            target = DragTarget(collection: collection, index: index, before: engine.itemID(at: index, in: collection, excluding: dragged))
         }
-        // The placeholder counts the list without the dragged items (0 … count).
-        let remaining = count - dragged.filter { engine.collection(holding: $0) == collection }.count
-        guard index >= 0, index <= remaining else {
-            return member.link.send(invalid: "drag.over: index \(index) is outside 0…\(remaining)")
-        }
-        let before = engine.itemID(at: index, in: collection, excluding: dragged)
-        drag.state.over = DragTarget(collection: collection, index: index, before: before)
+        drag.state.over = target
         drag.lastUpdate = hub.clock.now()
         drag.unsent = true
         members[key]?.drag = drag
@@ -129,7 +141,7 @@ extension BoardRoom {
 
     /// Sends the member's latest placeholder to the others now, or in its next pacing slot:
     /// a `drag.over`, a few dozen bytes, whatever the drag holds.
-    private func broadcastDrag(of key: MemberKey) {
+    func broadcastDrag(of key: MemberKey) {
         guard let member = members[key], var drag = member.drag, drag.unsent, !drag.flushScheduled,
             let over = drag.state.over
         else { return }
@@ -157,7 +169,7 @@ extension BoardRoom {
 
     /// Clears a drag nobody has updated for the timeout (30 s), and one held for longer than
     /// `maxDragDuration` however often it was updated (docs/protocol.md#6-presence-drag-state).
-    private func scheduleDragTimeout(of key: MemberKey) {
+    func scheduleDragTimeout(of key: MemberKey) {
         guard let drag = members[key]?.drag else { return }
         let generation = drag.generation
         let configuration = hub.configuration
@@ -167,9 +179,12 @@ extension BoardRoom {
             let now = self.hub.clock.now()
             if let expiry, now >= expiry {
                 if let member = self.members[key] {
-                    self.drags.expired(
-                        current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds,
-                        until: (now + configuration.leaseCooldown).uptimeNanoseconds)
+                    let until = (now + configuration.leaseCooldown).uptimeNanoseconds
+                    if let columns = current.state.collections {
+                        self.drags.expired(columns: columns, heldBy: member.leaseHolders, now: now.uptimeNanoseconds, until: until)
+                    } else {
+                        self.drags.expired(current.state.items, heldBy: member.leaseHolders, now: now.uptimeNanoseconds, until: until)
+                    }
                 }
                 self.clearDrag(of: key, .expired)
             } else if now >= current.lastUpdate + configuration.dragTimeout {
@@ -186,6 +201,18 @@ extension BoardRoom {
     /// the drop of its drag, which its outcome will clear.
     func noteDrop(_ request: OperationRequest, from key: MemberKey) {
         guard let drag = members[key]?.drag else { return }
+        if let columns = drag.state.collections {
+            switch request.operation {
+            case .moveCollections(let moved, _) where !Set(moved).isDisjoint(with: columns):
+                members[key]?.drag?.dropOpId = request.opId
+            case .moveCollectionsByOffsets:
+                // As for items: a column move by offsets sent mid-drag is its drop.
+                members[key]?.drag?.dropOpId = request.opId
+            default:
+                break
+            }
+            return
+        }
         switch request.operation {
         case .move(let sources, _) where !Set(sources).isDisjoint(with: drag.state.items):
             members[key]?.drag?.dropOpId = request.opId
@@ -209,6 +236,8 @@ extension BoardRoom {
             let hit = members.filter { $0.value.drag.map { !$0.state.items.allSatisfy(engine.contains) } ?? false }
             for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
         }
+        // A column removed (empty, or with its items) ends the drags of columns holding it.
+        if event.op.removesAColumn { clearDragsOfRemovedColumns() }
         clearEditingMarks(after: event)
     }
 

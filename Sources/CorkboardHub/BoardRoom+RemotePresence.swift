@@ -65,6 +65,11 @@ extension BoardRoom {
         let seq = pipeline.durableSeq
         let presence: NodePresence
         switch message {
+        case .drag(let update) where update.collections != nil:
+            // Drags of columns stay on their node (docs/protocol.md, §6 Several nodes).
+            return
+        case .dragOver(_, let over) where over.collection == nil:
+            return
         case .drag(let update):
             presence = .drag(node: node, board: id, seq: seq, update)
         case .dragOver(let client, let over):

@@ -49,7 +49,7 @@ public final class HubSession: @unchecked Sendable {
     /// Counts the expiry checks scheduled: only the latest one (for the token held now) acts.
     var expiryCheck = 0
     /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
-    private var waitingDragOver: (collection: String, index: Int)?
+    private var waitingDragOver: (collection: String?, index: Int)?
     private var dragOverFlushScheduled = false
 
     init(hub: Hub, link: any MemberLink, address: String?) {
@@ -115,6 +115,13 @@ public final class HubSession: @unchecked Sendable {
                 return room.refuseDragStart(refusal, from: key)
             }
             room.dragStart(items, from: key)
+        case .message(.dragStartColumns(let columns)):
+            flushDragOver(to: room)
+            if let refusal = rateRefusal(ofDragOf: columns) {
+                hub.metrics.rejected(.rateLimited)
+                return room.refuseDragStart(refusal, from: key)
+            }
+            room.dragStart(columns: columns, from: key)
         case .message(.dragOver(let collection, let index)):
             dragOver(collection: collection, index: index, room: room)
         case .message(.dragEnd):
@@ -226,7 +233,7 @@ public final class HubSession: @unchecked Sendable {
 
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
     /// the latest and hands it over when the next token is due.
-    private func dragOver(collection: String, index: Int, room: BoardRoom) {
+    private func dragOver(collection: String?, index: Int, room: BoardRoom) {
         guard var budget = budgets.presence else {
             return room.dragOver(collection: collection, index: index, from: key)
         }

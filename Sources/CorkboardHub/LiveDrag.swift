@@ -21,9 +21,9 @@ struct LiveDrag {
     /// The opId of the holder's move that drops it: its outcome clears the drag.
     var dropOpId: OperationID?
 
-    /// A drag that starts `now` (the hub's clock).
-    init(items: [ItemID], generation: Int, now: DispatchTime) {
-        state = DragState(items: items, over: nil)
+    /// A drag that starts `now` (the hub's clock): of items, or of `columns` (then `items` is empty).
+    init(items: [ItemID], columns: [CollectionID]? = nil, generation: Int, now: DispatchTime) {
+        state = DragState(items: items, collections: columns, over: nil)
         self.generation = generation
         started = now
         lastUpdate = started

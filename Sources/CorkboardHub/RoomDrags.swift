@@ -15,6 +15,8 @@ final class RoomDrags {
     private(set) var leases = LeaseTable()
     /// Items whose drag expired, kept from their holder for `leaseCooldown`.
     private var cooldowns = LeaseCooldowns()
+    /// The same for columns (apart: a card may have a column's id).
+    private var columnCooldowns = LeaseCooldowns()
     private var generations = 0
     /// Drags of members of other nodes, by client: their origin node, so that a node gone
     /// silent has its drags ended, and what this room's members were shown.
@@ -26,6 +28,11 @@ final class RoomDrags {
     /// Leases `items` to `client`, unless another client holds one of them: that holder then.
     func lease(_ items: [ItemID], to client: ClientID) -> ClientID? {
         leases.acquire(items, for: client)
+    }
+
+    /// Leases `columns` to `client`, unless another client holds one of them: that holder then.
+    func lease(columns: [CollectionID], to client: ClientID) -> ClientID? {
+        leases.acquire(columns: columns, for: client)
     }
 
     /// Gives back whatever `client` holds.
@@ -48,6 +55,16 @@ final class RoomDrags {
     /// A drag of `items` by `holders` expired at `now`: they may not lease them before `until`.
     func expired(_ items: [ItemID], heldBy holders: Set<String>, now: UInt64, until: UInt64) {
         cooldowns.expired(items, heldBy: holders, now: now, until: until)
+    }
+
+    /// As `coolDown(before:by:now:)`, for columns.
+    func coolDown(beforeColumns columns: [CollectionID], by holders: Set<String>, now: UInt64) -> UInt64? {
+        columnCooldowns.wait(before: columns, by: holders, now: now)
+    }
+
+    /// As `expired(_:heldBy:now:until:)`, for a drag of columns.
+    func expired(columns: [CollectionID], heldBy holders: Set<String>, now: UInt64, until: UInt64) {
+        columnCooldowns.expired(columns, heldBy: holders, now: now, until: until)
     }
 
     // MARK: Other nodes' drags

@@ -6,6 +6,11 @@ extension BoardEngine {
         current.columns.map(\.id)
     }
 
+    /// Whether `id` names one of the board's columns now (not a folder's list).
+    public func isColumn(_ id: CollectionID) -> Bool {
+        current.collectionIndex(of: id).map { $0 < current.columnCount } ?? false
+    }
+
     /// How many items the collection (or folder) holds now; nil if there is no such list.
     public func itemCount(of collection: CollectionID) -> Int? {
         current.collectionIndex(of: collection).map { current.collections[$0].order.count }

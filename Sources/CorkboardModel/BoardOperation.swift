@@ -83,6 +83,17 @@ public enum BoardOperation: Sendable, Hashable {
     }
 }
 
+extension BoardOperation {
+    /// Whether the operation removes a column (empty, or with its items): the drags of
+    /// columns holding it end.
+    public var removesAColumn: Bool {
+        switch self {
+        case .removeCollection, .removeCollectionAndItems: true
+        default: false
+        }
+    }
+}
+
 /// The `{"id","title"}` object of `collection.add`.
 struct CollectionHeader: Codable {
     var id: CollectionID

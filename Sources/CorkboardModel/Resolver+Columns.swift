@@ -36,7 +36,7 @@ extension BoardEngine {
     }
 
     /// Rules 3, 5 and 6 for a collection move.
-    func resolveColumnMove(_ move: ColumnMove, base: Int) throws(Refusal) -> Resolved {
+    func resolveColumnMove(_ move: ColumnMove, base: Int, client: ClientID, leases: LeaseTable) throws(Refusal) -> Resolved {
         let columns = current.columns.map(\.id)
         // Rule 3: drop duplicates (keeping the first) and ids that are no column now. Sets, so a
         // message naming a hundred thousand ids costs that many lookups, not their square.
@@ -45,6 +45,14 @@ extension BoardEngine {
         var survivors: [CollectionID] = []
         for id in move.collections where present.contains(id) && seen.insert(id).inserted { survivors.append(id) }
         guard !survivors.isEmpty else { throw .gone("none of the collections to move exists any more") }
+        // A column in another client's drag of columns is theirs until they drop it.
+        if !leases.columnHolders.isEmpty {
+            for column in survivors {
+                if let holder = leases.holder(ofColumn: column), holder != client {
+                    throw Refusal(code: .busy, message: "column \(column) is being dragged by \(holder)")
+                }
+            }
+        }
         // Rule 5.
         let (before, anchorAdjusted) = resolveColumnAnchor(move.anchor, columns: columns, sources: survivors, base: base)
         // Rule 6: already in place is a noop.

@@ -90,7 +90,7 @@ extension BoardEngine {
         case .moveByOffsets:
             return try resolveMove(offsetsMove!, base: base!, client: client, leases: leases)
         case .moveCollections, .moveCollectionsByOffsets:
-            return try resolveColumnMove(columnMove!, base: base!)
+            return try resolveColumnMove(columnMove!, base: base!, client: client, leases: leases)
         case .insert(let items, let destination):
             guard let target = current.collectionIndex(of: destination.collection) else {
                 throw .gone("collection \(destination.collection) no longer exists")

@@ -15,12 +15,15 @@ public enum Role: String, Sendable, Hashable, Codable, CaseIterable {
     public var canLock: Bool { self == .owner }
 }
 
-/// The items leased to live drags: item id -> the client holding it.
+/// The items and columns leased to live drags: id -> the client holding it.
 ///
 /// The hub owns the table (leases are presence, never persisted); the resolver only
-/// reads it to answer `busy`, and reports which leased items a delete removed.
+/// reads it to answer `busy`, and reports which leased items a delete removed. Columns
+/// are kept apart from items: a card may have a column's id.
 public struct LeaseTable: Sendable, Hashable {
     public private(set) var holders: [ItemID: ClientID]
+    /// The columns held by drags of columns.
+    public private(set) var columnHolders: [CollectionID: ClientID] = [:]
 
     public init(holders: [ItemID: ClientID] = [:]) {
         self.holders = holders
@@ -42,9 +45,24 @@ public struct LeaseTable: Sendable, Hashable {
         return nil
     }
 
-    /// Ends every lease `client` holds (drag cleared for any reason).
+    /// Leases every column to `client`, or changes nothing and returns the first other
+    /// holder found.
+    public mutating func acquire(columns: [CollectionID], for client: ClientID) -> ClientID? {
+        for column in columns {
+            if let holder = columnHolders[column], holder != client { return holder }
+        }
+        for column in columns { columnHolders[column] = client }
+        return nil
+    }
+
+    public func holder(ofColumn column: CollectionID) -> ClientID? {
+        columnHolders[column]
+    }
+
+    /// Ends every lease `client` holds, items and columns (drag cleared for any reason).
     public mutating func releaseAll(heldBy client: ClientID) {
         holders = holders.filter { $0.value != client }
+        columnHolders = columnHolders.filter { $0.value != client }
     }
 
     /// Ends the leases of these items, whoever holds them.

@@ -51,8 +51,11 @@ public enum ClientMessage: Sendable, Hashable {
     case hello(Hello)
     /// `{"type":"drag.start","items":[…]}`
     case dragStart(items: [ItemID])
-    /// `{"type":"drag.over","collection":…,"index":…}`
-    case dragOver(collection: CollectionID, index: Int)
+    /// `{"type":"drag.start","collections":[…]}`: a drag of columns.
+    case dragStartColumns(collections: [CollectionID])
+    /// `{"type":"drag.over","collection":…,"index":…}`; without `collection` (nil), a
+    /// placeholder among the board's columns in a drag of columns.
+    case dragOver(collection: CollectionID?, index: Int)
     /// `{"type":"drag.end"}`
     case dragEnd
     /// `{"type":"editing","item":…}`: the client is editing that item's label, or (`null`)
@@ -97,12 +100,20 @@ extension ClientMessage {
                     token: try fields.optionalString("token"), resume: resume, observe: try fields.optionalBool("observe") ?? false,
                     presence: try fields.optionalString("presence").flatMap(PresenceForm.init(rawValue:)) ?? .full))
         case "drag.start":
-            self = .dragStart(items: try fields.strings("items"))
+            // Items or columns, never both: one drag holds one kind.
+            switch (object["items"], object["collections"]) {
+            case (.some, .some), (nil, nil):
+                throw FieldError(message: "drag.start takes exactly one of items and collections")
+            case (nil, .some):
+                self = .dragStartColumns(collections: try fields.strings("collections"))
+            case (.some, nil):
+                self = .dragStart(items: try fields.strings("items"))
+            }
         case "drag.over":
-            let collection = try fields.string("collection")
+            let collection = try fields.optionalString("collection")
             // Checked here, not only against the board: a lookup by Swift `==` would find the
             // collection under another Unicode spelling of its id.
-            guard Limits.isValidID(collection) else {
+            if let collection, !Limits.isValidID(collection) {
                 throw FieldError(message: "drag.over collection must be \(Limits.idRule)")
             }
             self = .dragOver(collection: collection, index: try fields.int("index"))
@@ -152,8 +163,12 @@ extension ClientMessage {
             return object
         case .dragStart(let items):
             return ["type": "drag.start", "items": .array(items.map(JSONValue.string))]
+        case .dragStartColumns(let collections):
+            return ["type": "drag.start", "collections": .array(collections.map(JSONValue.string))]
         case .dragOver(let collection, let index):
-            return ["type": "drag.over", "collection": .string(collection), "index": .number(Double(index))]
+            var object: JSONObject = ["type": "drag.over", "index": .number(Double(index))]
+            if let collection { object["collection"] = .string(collection) }
+            return object
         case .dragEnd:
             return ["type": "drag.end"]
         case .editing(let item):

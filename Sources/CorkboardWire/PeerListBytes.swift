@@ -37,7 +37,7 @@ extension Peer {
 }
 
 extension JSONWriter {
-    /// `{"client","drag":{"items","over"}|null,"name"}`.
+    /// `{"client","drag":{"items" or "collections","over"}|null,"name"}`.
     mutating func write(_ peer: Peer) {
         openObject()
         key("client")
@@ -45,8 +45,13 @@ extension JSONWriter {
         key("drag")
         if let drag = peer.drag {
             openObject()
-            key("items")
-            strings(drag.items)
+            if let collections = drag.collections {
+                key("collections")
+                strings(collections)
+            } else {
+                key("items")
+                strings(drag.items)
+            }
             key("over")
             if let over = drag.over { write(over) } else { null() }
             closeObject()

@@ -41,8 +41,13 @@ extension JSONWriter {
         case .drag(let update):
             json.key("client")
             json.string(update.client)
-            json.key("items")
-            json.strings(update.items)
+            if let collections = update.collections {
+                json.key("collections")
+                json.strings(collections)
+            } else {
+                json.key("items")
+                json.strings(update.items)
+            }
             json.key("name")
             json.string(update.name)
             json.key("over")
@@ -137,8 +142,10 @@ extension JSONWriter {
         openObject()
         key("before")
         optionalString(target.before)
-        key("collection")
-        string(target.collection)
+        if let collection = target.collection {
+            key("collection")
+            string(collection)
+        }
         key("index")
         int(target.index)
         closeObject()

@@ -4,13 +4,14 @@ import CorkboardModel
 
 /// Where a peer's dragged items would land (docs/protocol.md#6-presence-drag-state):
 /// `before` is the id at `index` in the list without the dragged items, nil (written
-/// `null`) for the end.
+/// `null`) for the end. In a drag of columns the list is the board's columns: `collection`
+/// is nil (absent on the wire) and `before` is a column id.
 public struct DragTarget: Sendable, Hashable, Codable {
-    public var collection: CollectionID
+    public var collection: CollectionID?
     public var index: Int
-    public var before: ItemID?
+    public var before: String?
 
-    public init(collection: CollectionID, index: Int, before: ItemID?) {
+    public init(collection: CollectionID?, index: Int, before: String?) {
         self.collection = collection
         self.index = index
         self.before = before
@@ -18,30 +19,53 @@ public struct DragTarget: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case collection, index, before }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        collection = try container.decodeIfPresent(CollectionID.self, forKey: .collection)
+        index = try container.decode(Int.self, forKey: .index)
+        before = try container.decodeIfPresent(String.self, forKey: .before)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(collection, forKey: .collection)
+        try container.encodeIfPresent(collection, forKey: .collection)
         try container.encode(index, forKey: .index)
         try container.encode(before, forKey: .before)
     }
 }
 
-/// A peer's live drag: `{"items":[…],"over":{…}|null}`.
+/// A peer's live drag: `{"items":[…],"over":{…}|null}`, or for a drag of columns
+/// `{"collections":[…],"over":{…}|null}`.
 public struct DragState: Sendable, Hashable, Codable {
+    /// Empty in a drag of columns.
     public var items: [ItemID]
+    /// The columns a drag of columns holds; nil in a drag of items.
+    public var collections: [CollectionID]?
     /// Nil (written `null`) until the first `drag.over`.
     public var over: DragTarget?
 
-    public init(items: [ItemID], over: DragTarget?) {
+    public init(items: [ItemID], collections: [CollectionID]? = nil, over: DragTarget?) {
         self.items = items
+        self.collections = collections
         self.over = over
     }
 
-    private enum CodingKeys: String, CodingKey { case items, over }
+    private enum CodingKeys: String, CodingKey { case items, collections, over }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        collections = try container.decodeIfPresent([CollectionID].self, forKey: .collections)
+        items = collections == nil ? try container.decode([ItemID].self, forKey: .items) : []
+        over = try container.decodeIfPresent(DragTarget.self, forKey: .over)
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
+        if let collections {
+            try container.encode(collections, forKey: .collections)
+        } else {
+            try container.encode(items, forKey: .items)
+        }
         try container.encode(over, forKey: .over)
     }
 }
@@ -109,27 +133,48 @@ public struct Welcome: Sendable, Hashable, Codable {
 
 /// `{"type":"drag","client","name","items","over"}`: a peer's drag, sent once per drag (at
 /// its start, or when a drag in progress is first heard of); its placeholder moves follow
-/// as `drag.over`, so the item list never travels again.
+/// as `drag.over`, so the item list never travels again. A drag of columns has
+/// `collections` instead of `items`.
 public struct DragUpdate: Sendable, Hashable, Codable {
     public var client: ClientID
     public var name: String
+    /// Empty in a drag of columns.
     public var items: [ItemID]
+    /// The columns a drag of columns holds; nil in a drag of items.
+    public var collections: [CollectionID]?
     public var over: DragTarget?
 
-    public init(client: ClientID, name: String, items: [ItemID], over: DragTarget?) {
+    public init(client: ClientID, name: String, items: [ItemID], collections: [CollectionID]? = nil, over: DragTarget?) {
         self.client = client
         self.name = name
         self.items = items
+        self.collections = collections
         self.over = over
     }
 
-    private enum CodingKeys: String, CodingKey { case client, name, items, over }
+    /// The drag as `welcome.peers[].drag` shows it.
+    public var state: DragState { DragState(items: items, collections: collections, over: over) }
+
+    private enum CodingKeys: String, CodingKey { case client, name, items, collections, over }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        client = try container.decode(ClientID.self, forKey: .client)
+        name = try container.decode(String.self, forKey: .name)
+        collections = try container.decodeIfPresent([CollectionID].self, forKey: .collections)
+        items = collections == nil ? try container.decode([ItemID].self, forKey: .items) : []
+        over = try container.decodeIfPresent(DragTarget.self, forKey: .over)
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(client, forKey: .client)
         try container.encode(name, forKey: .name)
-        try container.encode(items, forKey: .items)
+        if let collections {
+            try container.encode(collections, forKey: .collections)
+        } else {
+            try container.encode(items, forKey: .items)
+        }
         try container.encode(over, forKey: .over)
     }
 }

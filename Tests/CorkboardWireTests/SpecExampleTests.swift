@@ -18,6 +18,8 @@ import Testing
         ),
         (#"{"type":"drag.start","items":["i3","i4"]}"#, .dragStart(items: ["i3", "i4"])),
         (#"{"type":"drag.over","collection":"done","index":2}"#, .dragOver(collection: "done", index: 2)),
+        (#"{"type":"drag.start","collections":["todo"]}"#, .dragStartColumns(collections: ["todo"])),
+        (#"{"type":"drag.over","index":2}"#, .dragOver(collection: nil, index: 2)),
         (#"{"type":"drag.end"}"#, .dragEnd),
         (#"{"type":"editing","item":"card-bot"}"#, .editing(item: "card-bot")),
         (#"{"type":"editing","item":null}"#, .editing(item: nil)),
@@ -150,6 +152,25 @@ import Testing
         (
             #"{"type":"drag","client":"c7","name":"Ada","items":["i3","i4"],"over":{"collection":"done","index":2,"before":"i9"}}"#,
             .drag(DragUpdate(client: "c7", name: "Ada", items: ["i3", "i4"], over: DragTarget(collection: "done", index: 2, before: "i9")))
+        ),
+        (
+            #"{"type":"drag","client":"c7","name":"Ada","collections":["todo"],"over":null}"#,
+            .drag(DragUpdate(client: "c7", name: "Ada", items: [], collections: ["todo"], over: nil))
+        ),
+        (
+            #"{"type":"drag.over","client":"c7","over":{"index":2,"before":"doing"}}"#,
+            .dragOver(client: "c7", over: DragTarget(collection: nil, index: 2, before: "doing"))
+        ),
+        (
+            #"{"type":"welcome","client":"c7","role":"editor","epoch":"e1","seq":42,"resumed":true,"peers":[{"client":"c2","name":"Bob","drag":{"collections":["todo"],"over":{"index":0,"before":"done"}}}],"count":2}"#,
+            .welcome(
+                Welcome(
+                    client: "c7", role: .editor, epoch: "e1", seq: 42, resumed: true, board: nil,
+                    peers: [
+                        Peer(
+                            client: "c2", name: "Bob",
+                            drag: DragState(items: [], collections: ["todo"], over: DragTarget(collection: nil, index: 0, before: "done")))
+                    ], count: 2))
         ),
         (
             #"{"type":"drag","client":"c7","name":"Ada","items":["i3"],"over":{"collection":"done","index":0,"before":null}}"#,

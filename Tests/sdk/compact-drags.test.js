@@ -20,7 +20,8 @@ for (const { name, compact, full } of fixture.cases) {
 }
 
 test("a change of another shape is refused, not misread", () => {
-  for (const change of [["c1"], ["c1", 1.5, null, "done"], ["c1", 1, 7, "done"], ["c1", "Ada", ["i1"], [1, null]], ["c1", "Ada", [1], null], [7, "drop"], {}]) {
+  for (const change of [["c1"], ["c1", 1.5, null, "done"], ["c1", 1, 7, "done"], ["c1", "Ada", ["i1"], [1, null]], ["c1", "Ada", [1], null], [7, "drop"], {},
+    ["c1", 1.5, null], ["c1", "x", null], ["c1", 1, 7], ["c1", "Ada", ["a"], null, "b"], ["c1", "Ada", ["a"], 1, 7], ["c1", "Ada", [1], 1, null]]) {
     assert.throws(() => expandCompactDragChange(change), Error, JSON.stringify(change));
   }
 });

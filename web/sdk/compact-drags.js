@@ -22,9 +22,23 @@ function placeholder(over) {
 }
 
 /**
+ * `index, before` as a placeholder among the board's columns (a drag of columns).
+ * @param {unknown} index
+ * @param {unknown} before
+ * @returns {Placeholder}
+ */
+function columnPlaceholder(index, before) {
+  if (!Number.isInteger(index) || (before !== null && typeof before !== "string")) {
+    throw new Error(`a compact column over is index, before, not ${JSON.stringify([index, before])}`);
+  }
+  return { index: /** @type {number} */ (index), before: /** @type {string | null} */ (before) };
+}
+
+/**
  * One compact change as the single message it stands for: `[client, reason]` a clear,
- * `[client, index, before, collection]` a placeholder move, `[client, name, items, over]` a start.
- * Throws on any other shape.
+ * `[client, index, before, collection]` a placeholder move, `[client, name, items, over]` a start;
+ * for a drag of columns `[client, index, before]` a placeholder move among the columns and
+ * `[client, name, collections, index, before]` a start. Throws on any other shape.
  * @param {CompactDragChange | unknown} change
  * @returns {DragStarted | DragMoved | DragCleared}
  */
@@ -35,6 +49,13 @@ export function expandCompactDragChange(change) {
   const client = change[0];
   if (change.length === 2 && typeof change[1] === "string") {
     return { type: "drag.cleared", client, reason: /** @type {DragCleared["reason"]} */ (change[1]) };
+  }
+  if (change.length === 3 && typeof change[1] === "number") {
+    return { type: "drag.over", client, over: columnPlaceholder(change[1], change[2]) };
+  }
+  if (change.length === 5 && typeof change[1] === "string" && Array.isArray(change[2]) && change[2].every((column) => typeof column === "string")) {
+    const over = change[3] === null && change[4] === null ? null : columnPlaceholder(change[3], change[4]);
+    return { type: "drag", client, name: change[1], collections: change[2], over };
   }
   if (change.length === 4 && typeof change[1] === "number") {
     return { type: "drag.over", client, over: placeholder(change.slice(1)) };

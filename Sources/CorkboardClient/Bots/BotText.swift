@@ -41,7 +41,7 @@ public enum BotText {
             return "\(page.count) peers: \(page.peers.map { "\($0.client) (\($0.name))" }.joined(separator: ", "))"
                 + (page.next.map { ", next after \($0)" } ?? "")
         case .drag(let update):
-            return "\(update.client) (\(update.name)) drags \(update.items.joined(separator: ", "))" + (update.over.map(describe) ?? "")
+            return "\(update.client) (\(update.name)) drags \((update.collections ?? update.items).joined(separator: ", "))" + (update.over.map(describe) ?? "")
         case .dragOver(let client, let over):
             return "\(client) drags\(describe(over))"
         case .dragCleared(let client, let reason):
@@ -102,7 +102,7 @@ public enum BotText {
 
     /// " over done[2] before x": a drag's placeholder.
     public static func describe(_ over: DragTarget) -> String {
-        " over \(over.collection)[\(over.index)]" + (over.before.map { " before \($0)" } ?? " at the end")
+        " over \(over.collection ?? "columns")[\(over.index)]" + (over.before.map { " before \($0)" } ?? " at the end")
     }
 
     public static func describe(_ destination: Destination) -> String {

@@ -42,7 +42,9 @@ class CompactDragFixtureTests(unittest.TestCase):
 
     def test_a_change_of_another_shape_is_refused_not_misread(self) -> None:
         for change in (["c1"], ["c1", 1.5, None, "done"], ["c1", 1, 7, "done"], ["c1", "Ada", ["i1"], [1, None]],
-                       ["c1", "Ada", [1], None], [7, "drop"], ["c1", True, None, "done"], {}):
+                       ["c1", "Ada", [1], None], [7, "drop"], ["c1", True, None, "done"], {},
+                       ["c1", 1.5, None], ["c1", "x", None], ["c1", 1, 7], ["c1", "Ada", ["a"], None, "b"],
+                       ["c1", "Ada", ["a"], 1, 7], ["c1", "Ada", [1], 1, None], ["c1", True, None]):
             with self.subTest(change=change), self.assertRaises(CompactDragError):
                 expand_change(change)
 

@@ -23,6 +23,13 @@ def _placeholder(over: Any) -> dict[str, Any]:
     return {"collection": over[2], "index": int(over[0]), "before": over[1]}
 
 
+def _column_placeholder(index: Any, before: Any) -> dict[str, Any]:
+    """`index, before` as `{"index", "before"}`: a placeholder among the board's columns."""
+    if not _is_index(index) or not (before is None or isinstance(before, str)):
+        raise CompactDragError(f"a compact column over is index, before, not {[index, before]!r}")
+    return {"index": int(index), "before": before}
+
+
 def _is_index(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -30,12 +37,23 @@ def _is_index(value: Any) -> bool:
 def expand_change(change: Any) -> dict[str, Any]:
     """One compact change as the single message it stands for: `[client, reason]` a
     `drag.cleared`, `[client, index, before, collection]` a `drag.over`, `[client, name,
-    items, over]` a `drag`."""
+    items, over]` a `drag`; for a drag of columns `[client, index, before]` a `drag.over` and
+    `[client, name, collections, index, before]` a `drag`."""
     if not isinstance(change, list) or not change or not isinstance(change[0], str):
         raise CompactDragError(f"a compact drag change is an array that starts with the client id, not {change!r}")
     client = change[0]
     if len(change) == 2 and isinstance(change[1], str):
         return {"type": "drag.cleared", "client": client, "reason": change[1]}
+    if len(change) == 3 and _is_index(change[1]):
+        return {"type": "drag.over", "client": client, "over": _column_placeholder(change[1], change[2])}
+    if (
+        len(change) == 5
+        and isinstance(change[1], str)
+        and isinstance(change[2], list)
+        and all(isinstance(column, str) for column in change[2])
+    ):
+        over = None if change[3] is None and change[4] is None else _column_placeholder(change[3], change[4])
+        return {"type": "drag", "client": client, "name": change[1], "collections": change[2], "over": over}
     if len(change) == 4 and _is_index(change[1]):
         return {"type": "drag.over", "client": client, "over": _placeholder(change[1:])}
     if (

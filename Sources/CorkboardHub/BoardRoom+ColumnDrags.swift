@@ -1,0 +1,76 @@
+import CorkboardModel
+import CorkboardWire
+
+/// Drags of columns (docs/protocol.md#6-presence-drag-state): a `drag.start` with
+/// `collections` leases columns as one with `items` leases items, with the same refusals,
+/// timeout, expiry and clears; its placeholder is an index among the board's columns. Per
+/// node: the leases are not taken in a shared store and the drag is not told to other
+/// nodes, so `busy` covers the columns dragged by this node's members.
+extension BoardRoom {
+    func dragStart(columns: [CollectionID], from key: MemberKey) {
+        perform { self.inOrderOfPresence(key) { self.startColumnDrag(columns, from: key) } }
+    }
+
+    private func startColumnDrag(_ columns: [CollectionID], from key: MemberKey) {
+        guard let member = members[key] else { return }
+        if let refusal = refusal(ofColumnDragOf: columns, by: member) {
+            return member.link.send(.rejected(refusal))
+        }
+        // A new drag replaces the member's previous one (cancelled), refused or not, as for items.
+        clearDrag(of: key, .cancel)
+        if let holder = drags.lease(columns: columns, to: member.client) {
+            return member.link.send(.rejected(.dragStartBusy(holder: holder)))
+        }
+        let drag = LiveDrag(items: [], columns: Self.unique(columns), generation: drags.nextGeneration(), now: hub.clock.now())
+        members[key]?.drag = drag
+        hub.metrics.drags.increment()
+        let start = ServerMessage.drag(
+            DragUpdate(client: member.client, name: member.name, items: [], collections: drag.state.collections, over: nil))
+        sendDragToOthers(of: key, start)
+        scheduleDragTimeout(of: key)
+    }
+
+    /// Why this member may not pick these columns up, if it may not: the refusals of a drag
+    /// of items, a folder's list being no column (`invalid`, as in `collection.move`).
+    private func refusal(ofColumnDragOf columns: [CollectionID], by member: Member) -> Rejected? {
+        let refuse = Rejected.dragStart
+        guard !member.observes else { return refuse(.forbidden, "an observer may not drag") }
+        guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
+        guard !columns.isEmpty, columns.allSatisfy(Limits.isValidID) else {
+            return refuse(.invalid, "drag.start needs 1 or more collection ids of \(Limits.idRule)")
+        }
+        if let limit = hub.configuration.maxDragItems, columns.count > limit {
+            return refuse(.invalid, "a drag holds at most \(limit) columns, not \(columns.count)")
+        }
+        guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
+        if let folder = columns.first(where: { !engine.isColumn($0) && engine.itemCount(of: $0) != nil }) {
+            return refuse(.invalid, "\(folder) is a folder, not a column: it is dragged as an item")
+        }
+        guard columns.allSatisfy(engine.isColumn) else { return refuse(.gone, "a column is not on the board") }
+        if let wait = drags.coolDown(beforeColumns: columns, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
+            let seconds = Int((Double(wait) / 1e9).rounded(.up))
+            return refuse(.rateLimited, "your drag of these columns expired; they are free for the others for \(seconds) more s")
+        }
+        return nil
+    }
+
+    /// The placeholder of a drag of `columns` at `index` among the board's columns without
+    /// them (0 … count), `before` the column there; nil, with the member told `invalid`,
+    /// outside that range.
+    func columnTarget(index: Int, leaving columns: [CollectionID], for member: Member) -> DragTarget? {
+        let held = Set(columns)
+        let remaining = engine.collectionIDs.filter { !held.contains($0) }
+        guard index >= 0, index <= remaining.count else {
+            member.link.send(invalid: "drag.over: index \(index) is outside 0…\(remaining.count)")
+            return nil
+        }
+        return DragTarget(collection: nil, index: index, before: index < remaining.count ? remaining[index] : nil)
+    }
+
+    /// After a committed column removal: each drag holding a column no longer on the board
+    /// is cleared `deleted`.
+    func clearDragsOfRemovedColumns() {
+        let hit = members.filter { $0.value.drag?.state.collections.map { !$0.allSatisfy(engine.isColumn) } ?? false }
+        for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearDrag(of: key, .deleted) }
+    }
+}
