@@ -102,6 +102,17 @@ const CHECK_WITHIN_MS = 3000;
  */
 const EDITING_RENEW_MS = 10000;
 
+/**
+ * A drag as a peer holds it: `items` always a list (empty in a drag of columns), `collections`
+ * only in a drag of columns.
+ * @param {{ items?: string[], collections?: string[], over?: import("./wire.js").Placeholder | null }} drag
+ * @returns {DragState}
+ */
+function dragState(drag) {
+  const over = drag.over ?? null;
+  return drag.collections ? { items: [], collections: drag.collections, over } : { items: drag.items ?? [], over };
+}
+
 export class LiveBoard extends LiveBoardEventTarget {
   /** @param {ConnectOptions} options */
   constructor(options) {
@@ -302,6 +313,30 @@ export class LiveBoard extends LiveBoardEventTarget {
   holderOf(itemId) {
     for (const peer of this.peers.values()) if (peer.drag?.items.includes(itemId)) return peer;
     return null;
+  }
+
+  /**
+   * The client holding a column in a live drag of columns, if it is someone else.
+   * @param {string} collectionId
+   * @returns {Peer | null}
+   */
+  columnHolderOf(collectionId) {
+    for (const peer of this.peers.values()) if (peer.drag?.collections?.includes(collectionId)) return peer;
+    return null;
+  }
+
+  /**
+   * The others' drags of columns in progress: who, which columns, and the placeholder's index
+   * among the columns without the dragged ones (null before their first `drag.over`).
+   * @returns {{ peer: Peer, collections: string[], index: number | null, before: string | null }[]}
+   */
+  get columnDrags() {
+    const drags = [];
+    for (const peer of this.peers.values()) {
+      if (!peer.drag?.collections) continue;
+      drags.push({ peer, collections: peer.drag.collections, index: peer.drag.over?.index ?? null, before: peer.drag.over?.before ?? null });
+    }
+    return drags;
   }
 
   // MARK: Connection
@@ -619,7 +654,7 @@ export class LiveBoard extends LiveBoardEventTarget {
         // A client never seen joining is on another node (several nodes share the board):
         // it is shown while it drags and forgotten when its drag ends.
         const peer = this.peers.get(message.client) ?? { client: message.client, name: message.name, drag: null, elsewhere: true };
-        peer.drag = { items: message.items, over: message.over ?? null };
+        peer.drag = dragState(message);
         this.peers.set(message.client, peer);
         return this.dispatch("presence", {});
       }
@@ -684,12 +719,12 @@ export class LiveBoard extends LiveBoardEventTarget {
 
   /**
    * Adds the peers not known yet (never ourselves), keeping what we know of the others.
-   * @param {{ client: string, name: string, drag?: DragState | null }[]} peers
+   * @param {{ client: string, name: string, drag?: import("./wire.js").WireDragState | null }[]} peers
    */
   learnPeers(peers) {
     for (const p of peers) {
       if (p.client === this.me?.client || this.peers.has(p.client)) continue;
-      this.peers.set(p.client, { client: p.client, name: p.name, drag: p.drag ?? null });
+      this.peers.set(p.client, { client: p.client, name: p.name, drag: p.drag ? dragState(p.drag) : null });
     }
   }
 
@@ -739,7 +774,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       this.epoch = message.epoch;
       this.seq = message.seq;
     }
-    this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ?? null }]));
+    this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ? dragState(p.drag) : null }]));
     // The marks in progress follow the welcome, one `editing` each.
     this.editors.clear();
     this.memberCount = message.count;
@@ -1048,12 +1083,37 @@ export class LiveBoard extends LiveBoardEventTarget {
   }
 
   /**
+   * Picks columns up (docs/protocol.md#6-presence-drag-state): the others see who holds them
+   * and, after `columnDragOver`, the placeholder among the columns. The drop is a
+   * `moveCollections` of them; `endDrag` cancels.
+   * @param {string[]} collectionIds
+   */
+  startColumnDrag(collectionIds) {
+    this.cancelDragOver();
+    this.send({ type: "drag.start", collections: collectionIds });
+  }
+
+  /**
+   * Where our column placeholder is: its index among the board's columns without the dragged
+   * ones (0…count). Paced as `dragOver`.
+   * @param {number} index
+   */
+  columnDragOver(index) {
+    this.queueDragOver({ type: "drag.over", index });
+  }
+
+  /**
    * Where our placeholder is: at most one update per 50 ms goes out, the latest always.
    * @param {string} collection
    * @param {number} index
    */
   dragOver(collection, index) {
-    this.nextDragOver = { type: "drag.over", collection, index };
+    this.queueDragOver({ type: "drag.over", collection, index });
+  }
+
+  /** @param {import("./wire.js").DragOverRequest} message */
+  queueDragOver(message) {
+    this.nextDragOver = message;
     const wait = this.lastDragOverAt + DRAG_OVER_INTERVAL_MS - this.timers.now();
     if (wait <= 0) return this.flushDragOver();
     if (this.dragOverTimer === null) this.dragOverTimer = this.timers.setTimeout(() => this.flushDragOver(), wait);

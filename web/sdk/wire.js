@@ -15,8 +15,8 @@
  * An operation as we send it: with its opId, and a baseSeq when it needs one.
  * @typedef {Operation & { opId: string, baseSeq?: number }} OperationRequest
  */
-/** @typedef {{ type: "drag.start", items: string[] }} DragStartRequest */
-/** @typedef {{ type: "drag.over", collection: string, index: number }} DragOverRequest */
+/** @typedef {{ type: "drag.start", items: string[] } | { type: "drag.start", collections: string[] }} DragStartRequest */
+/** @typedef {{ type: "drag.over", collection?: string, index: number }} DragOverRequest */
 /** @typedef {{ type: "drag.end" }} DragEndRequest */
 /**
  * Our editing mark: the item whose label we are editing, null when we stopped
@@ -37,9 +37,18 @@
 /**
  * A drag's placeholder: the index in that list with the dragged items left out, and the id
  * there (`before`, null for the end) when the server tells of someone else's.
- * @typedef {{ collection: string, index: number, before?: string | null }} Placeholder
+ * @typedef {{ collection?: string, index: number, before?: string | null }} Placeholder
  */
-/** @typedef {{ items: string[], over: Placeholder | null }} DragState */
+/**
+ * A drag in progress as the server tells it: of items, or of columns (`collections` instead of
+ * `items`; its placeholder has no `collection`, its index is among the columns without the
+ * dragged ones).
+ * @typedef {{ items?: string[], collections?: string[], over: Placeholder | null }} WireDragState
+ */
+/**
+ * A peer's drag as the SDK holds it: `items` always a list (empty in a drag of columns).
+ * @typedef {{ items: string[], collections?: string[], over: Placeholder | null }} DragState
+ */
 /**
  * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
  * @typedef {{ client: string, name: string, drag: DragState | null, elsewhere?: boolean }} Peer
@@ -49,7 +58,7 @@
  * (ms since 1970) when our token expires; `name`, the name the others see us by (our token's
  * when it names us), absent from an older server.
  * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number, name?: string,
- *   peers: { client: string, name: string, drag?: DragState | null }[], count: number, tokenExpiresAt?: number }
+ *   peers: { client: string, name: string, drag?: WireDragState | null }[], count: number, tokenExpiresAt?: number }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
 /**
@@ -73,9 +82,9 @@
  */
 /**
  * The answer to `peers.list`: people in join order, and the cursor of the next page.
- * @typedef {{ type: "peers.page", count: number, peers: { client: string, name: string, drag: DragState | null }[], next: number | null }} PeersPage
+ * @typedef {{ type: "peers.page", count: number, peers: { client: string, name: string, drag: WireDragState | null }[], next: number | null }} PeersPage
  */
-/** @typedef {{ type: "drag", client: string, name: string, items: string[], over?: Placeholder | null }} DragStarted */
+/** @typedef {{ type: "drag", client: string, name: string, items?: string[], collections?: string[], over?: Placeholder | null }} DragStarted */
 /** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */
 /** @typedef {"drop" | "cancel" | "left" | "timeout" | "deleted" | "expired"} DragClearReason */
 /** @typedef {{ type: "drag.cleared", client: string, reason: DragClearReason }} DragCleared */
@@ -92,9 +101,11 @@
 /**
  * A change of a compact batch: `[client, name, items, over]` a start (`over` null or
  * `[index, before, collection]`), `[client, index, before, collection]` a placeholder move,
- * `[client, reason]` a clear (docs/protocol.md#compact-drags).
+ * `[client, reason]` a clear; a drag of columns: `[client, name, collections, index, before]` a
+ * start, `[client, index, before]` a placeholder move (docs/protocol.md#compact-drags).
  * @typedef {[string, string, string[], [number, string | null, string] | null] | [string, number, string | null, string]
- *   | [string, DragClearReason]} CompactDragChange
+ *   | [string, DragClearReason] | [string, string, string[], number | null, string | null]
+ *   | [string, number, string | null]} CompactDragChange
  */
 /**
  * The same tick's changes for a client whose hello asked for `presence: "compact"`.

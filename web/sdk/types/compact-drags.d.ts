@@ -1,7 +1,8 @@
 /**
  * One compact change as the single message it stands for: `[client, reason]` a clear,
- * `[client, index, before, collection]` a placeholder move, `[client, name, items, over]` a start.
- * Throws on any other shape.
+ * `[client, index, before, collection]` a placeholder move, `[client, name, items, over]` a start;
+ * for a drag of columns `[client, index, before]` a placeholder move among the columns and
+ * `[client, name, collections, index, before]` a start. Throws on any other shape.
  * @param {CompactDragChange | unknown} change
  * @returns {DragStarted | DragMoved | DragCleared}
  */

@@ -169,6 +169,23 @@ export class LiveBoard extends LiveBoard_base {
      * @returns {Peer | null}
      */
     holderOf(itemId: string): Peer | null;
+    /**
+     * The client holding a column in a live drag of columns, if it is someone else.
+     * @param {string} collectionId
+     * @returns {Peer | null}
+     */
+    columnHolderOf(collectionId: string): Peer | null;
+    /**
+     * The others' drags of columns in progress: who, which columns, and the placeholder's index
+     * among the columns without the dragged ones (null before their first `drag.over`).
+     * @returns {{ peer: Peer, collections: string[], index: number | null, before: string | null }[]}
+     */
+    get columnDrags(): {
+        peer: Peer;
+        collections: string[];
+        index: number | null;
+        before: string | null;
+    }[];
     open(): void;
     /** Opens a socket and says hello on it. */
     connect(): void;
@@ -246,12 +263,12 @@ export class LiveBoard extends LiveBoard_base {
     receive(message: ServerMessage): void;
     /**
      * Adds the peers not known yet (never ourselves), keeping what we know of the others.
-     * @param {{ client: string, name: string, drag?: DragState | null }[]} peers
+     * @param {{ client: string, name: string, drag?: import("./wire.js").WireDragState | null }[]} peers
      */
     learnPeers(peers: {
         client: string;
         name: string;
-        drag?: DragState | null;
+        drag?: import("./wire.js").WireDragState | null;
     }[]): void;
     /**
      * After a truncated tick the names held may keep people who left and miss some who came
@@ -395,11 +412,26 @@ export class LiveBoard extends LiveBoard_base {
     /** @param {string[]} itemIds */
     startDrag(itemIds: string[]): void;
     /**
+     * Picks columns up (docs/protocol.md#6-presence-drag-state): the others see who holds them
+     * and, after `columnDragOver`, the placeholder among the columns. The drop is a
+     * `moveCollections` of them; `endDrag` cancels.
+     * @param {string[]} collectionIds
+     */
+    startColumnDrag(collectionIds: string[]): void;
+    /**
+     * Where our column placeholder is: its index among the board's columns without the dragged
+     * ones (0…count). Paced as `dragOver`.
+     * @param {number} index
+     */
+    columnDragOver(index: number): void;
+    /**
      * Where our placeholder is: at most one update per 50 ms goes out, the latest always.
      * @param {string} collection
      * @param {number} index
      */
     dragOver(collection: string, index: number): void;
+    /** @param {import("./wire.js").DragOverRequest} message */
+    queueDragOver(message: import("./wire.js").DragOverRequest): void;
     flushDragOver(): void;
     cancelDragOver(): void;
     /** A drag that ends without a drop. (A drop is a move, which ends the drag by itself.) */

@@ -25,10 +25,13 @@ export type OperationRequest = Operation & {
 export type DragStartRequest = {
     type: "drag.start";
     items: string[];
+} | {
+    type: "drag.start";
+    collections: string[];
 };
 export type DragOverRequest = {
     type: "drag.over";
-    collection: string;
+    collection?: string;
     index: number;
 };
 export type DragEndRequest = {
@@ -64,12 +67,26 @@ export type ClientMessage = Hello | OperationRequest | DragStartRequest | DragOv
  * there (`before`, null for the end) when the server tells of someone else's.
  */
 export type Placeholder = {
-    collection: string;
+    collection?: string;
     index: number;
     before?: string | null;
 };
+/**
+ * A drag in progress as the server tells it: of items, or of columns (`collections` instead of
+ * `items`; its placeholder has no `collection`, its index is among the columns without the
+ * dragged ones).
+ */
+export type WireDragState = {
+    items?: string[];
+    collections?: string[];
+    over: Placeholder | null;
+};
+/**
+ * A peer's drag as the SDK holds it: `items` always a list (empty in a drag of columns).
+ */
 export type DragState = {
     items: string[];
+    collections?: string[];
     over: Placeholder | null;
 };
 /**
@@ -96,7 +113,7 @@ export type Welcome = {
     peers: {
         client: string;
         name: string;
-        drag?: DragState | null;
+        drag?: WireDragState | null;
     }[];
     count: number;
     tokenExpiresAt?: number;
@@ -171,7 +188,7 @@ export type PeersPage = {
     peers: {
         client: string;
         name: string;
-        drag: DragState | null;
+        drag: WireDragState | null;
     }[];
     next: number | null;
 };
@@ -179,7 +196,8 @@ export type DragStarted = {
     type: "drag";
     client: string;
     name: string;
-    items: string[];
+    items?: string[];
+    collections?: string[];
     over?: Placeholder | null;
 };
 export type DragMoved = {
@@ -214,9 +232,10 @@ export type EditingMark = {
 /**
  * A change of a compact batch: `[client, name, items, over]` a start (`over` null or
  * `[index, before, collection]`), `[client, index, before, collection]` a placeholder move,
- * `[client, reason]` a clear (docs/protocol.md#compact-drags).
+ * `[client, reason]` a clear; a drag of columns: `[client, name, collections, index, before]` a
+ * start, `[client, index, before]` a placeholder move (docs/protocol.md#compact-drags).
  */
-export type CompactDragChange = [string, string, string[], [number, string | null, string] | null] | [string, number, string | null, string] | [string, DragClearReason];
+export type CompactDragChange = [string, string, string[], [number, string | null, string] | null] | [string, number, string | null, string] | [string, DragClearReason] | [string, string, string[], number | null, string | null] | [string, number, string | null];
 /**
  * The same tick's changes for a client whose hello asked for `presence: "compact"`.
  */

@@ -217,6 +217,16 @@ class Client:
     async def drag_over(self, collection: str, index: int) -> None:
         await self._send_now({"type": "drag.over", "collection": collection, "index": index})
 
+    async def drag_start_columns(self, collections: list[str]) -> None:
+        """Leases columns: a drag of columns, seen by the others live; its placeholder is
+        `drag_over_columns`, its drop a `collection.move` of them."""
+        await self._send_now({"type": "drag.start", "collections": collections})
+
+    async def drag_over_columns(self, index: int) -> None:
+        """The placeholder of a drag of columns: its index among the board's columns without
+        the dragged ones."""
+        await self._send_now({"type": "drag.over", "index": index})
+
     async def drag_end(self) -> None:
         await self._send_now({"type": "drag.end"})
 
