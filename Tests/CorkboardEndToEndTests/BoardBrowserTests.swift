@@ -21,7 +21,7 @@ import Testing
         "refused-grab-quiet", "renders-only-changes", "card-link", "long-column", "outside-drop-link", "outside-drop-text",
         "outside-drop-locked", "drag-out-to-another-board", "grip-drag-within-board", "folder-open-remembered", "folder-drop",
         "folder-stays-under-pointer", "folder-keyboard",
-        "folder-delete-asks", "column-pointer-drag", "column-touch-drag", "column-keyboard-drag", "column-removed-while-carried",
+        "folder-delete-asks", "column-pointer-drag", "column-touch-drag", "column-keyboard-drag", "column-held-busy", "column-removed-while-carried",
         "columns-and-cards-converge",
         "column-move-to", "column-move-undo", "column-remove-with-cards", "viewer-and-refused", "axe", "set-name", "editing-mark",
         "lost-edit-told", "token-name", "console-clean",

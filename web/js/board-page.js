@@ -7,6 +7,7 @@ import { connect } from "../sdk/corkboard.js";
 import { BoardView } from "./view.js";
 import { BoardDrag } from "./board-drag.js";
 import { ColumnDrag } from "./column-drag.js";
+import { RemoteColumns } from "./remote-columns.js";
 import { ColumnMenu } from "./column-menu.js";
 import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
@@ -84,6 +85,8 @@ const editingMarks = new EditingMarks(view, session);
 editing.onToggleFolder = toggleFolder;
 // Columns moved by their grip (pointer, touch, keyboard) and by their menu, which also removes them.
 const columnDrag = new ColumnDrag(tools);
+// The others' drags of columns in progress: the column held, and a ghost where it would land.
+const remoteColumns = new RemoteColumns(view, session);
 new ColumnMenu(tools, editing.deleteConfirm);
 new UndoControls(tools, () => drag.active || columnDrag.active);
 const selection = new CardSelection(view, announcer);
@@ -101,6 +104,7 @@ view.afterRender = () => {
   columnDrag.restore();
   outside.restore();
   view.showPresence([...session.peers.values()], session.board);
+  remoteColumns.show();
   editingMarks.show();
 };
 
@@ -130,6 +134,7 @@ addEventListener("hashchange", () => showLinkedCard(location.hash, linkedCards, 
 
 session.addEventListener("presence", () => {
   view.showPresence([...session.peers.values()], session.board);
+  remoteColumns.show();
   editingMarks.show();
   showPeople();
 });
@@ -144,7 +149,7 @@ session.addEventListener("rejected", (event) => {
     session.cancelDragOver();
     // `holder` comes with `busy` only; otherwise no one is found.
     const holder = session.peers.get(/** @type {string} */ (rejected.holder))?.name;
-    drag.refused(holder);
+    if (!columnDrag.refused(holder)) drag.refused(holder);
     if (rejected.code !== "busy") notices.showRejection(rejected);
     return;
   }
@@ -156,6 +161,12 @@ session.addEventListener("rejected", (event) => {
 // The server let go of our drag (held longer than it allows): the card stays where the
 // board has it, and we say why.
 session.addEventListener("drag-ended", () => {
+  if (columnDrag.letGo()) {
+    const text = "You held the column for longer than this board allows, so it was let go for the others to move. You can pick it up again in a few seconds.";
+    notices.show(text);
+    announcer.say(text);
+    return;
+  }
   if (!drag.letGo()) return;
   const text = "You held the card for longer than this board allows, so it was let go for the others to move. You can pick it up again in a few seconds.";
   notices.show(text);

@@ -10,8 +10,10 @@
 // puts it back; each step is said in the live region. A drop is one `collection.move` by
 // anchor (the column it lands before, or the end), shown at once and undoable.
 //
-// Others do not see a column's drag in progress (that needs presence for columns, not in the
-// protocol yet): they see the committed move.
+// Others see the drag in progress (docs/protocol.md#6-presence-drag-state): the pick-up is a
+// `drag.start` of the column, each placeholder move a `drag.over` among the columns, the drop
+// the `collection.move` (a drop in place or a cancel, a `drag.end`). A column someone else
+// holds is not picked up here (remote-columns.js shows it held).
 
 import { DragEngine } from "../sdk/drag-engine.js";
 
@@ -61,7 +63,11 @@ export class ColumnDrag {
         },
         keyItem: (element) => this.keyItem(element),
         carried: (id) => [id],
-        refusal: () => (this.session.canEdit ? null : (this.session.readOnlyReason ?? "The board is not loaded yet.")),
+        refusal: ([id]) => {
+          if (!this.session.canEdit) return this.session.readOnlyReason ?? "The board is not loaded yet.";
+          const holder = this.session.columnHolderOf(id);
+          return holder ? `${holder.name} is moving the column ${this.titleOf(id)}.` : null;
+        },
         placeOf: (id) => {
           const index = this.ids().indexOf(id);
           return index < 0 ? null : { list: COLUMNS, index };
@@ -87,6 +93,7 @@ export class ColumnDrag {
         },
         pickUp: (drag) => this.pickedUp(drag),
         over: (drag) => {
+          if (drag.place) this.session.columnDragOver(drag.place.index);
           if (drag.mode === "keyboard") this.announcer.say(this.placeInWords(drag));
         },
         still: (drag) => this.announcer.say(`${this.placeInWords(drag)}. It cannot go further.`),
@@ -95,6 +102,7 @@ export class ColumnDrag {
         // Found by a render (the column removed, or the board locked): the columns are put
         // back once that render is over, not inside it.
         interrupt: (drag, why) => {
+          this.session.endDrag();
           queueMicrotask(() => this.putBack(drag));
           const text = why ?? "The column you were moving was removed.";
           this.notices.show(text);
@@ -149,6 +157,9 @@ export class ColumnDrag {
 
   /** @param {Drag} drag */
   pickedUp(drag) {
+    // The others see it held, with its placeholder where it was.
+    this.session.startColumnDrag([drag.id]);
+    if (drag.place) this.session.columnDragOver(drag.place.index);
     const title = this.titleOf(drag.id);
     if (drag.mode === "pointer") return this.announcer.say(`Picked up the column ${title}.`);
     // The key came from the grip, which the engine marked; the column itself is what moves,
@@ -187,6 +198,7 @@ export class ColumnDrag {
     const where = this.placeInWords(drag);
     this.putBack(drag);
     if ((ids[ids.indexOf(drag.id) + 1] ?? null) === before) {
+      this.session.endDrag();
       this.announcer.say(`Move ended where it began. The column ${title} is back in place.`);
       return;
     }
@@ -199,6 +211,7 @@ export class ColumnDrag {
    * @param {import("../sdk/drag-engine.js").CancelReason} reason
    */
   cancelled(drag, reason) {
+    this.session.endDrag();
     this.putBack(drag);
     const title = this.titleOf(drag.id);
     this.announcer.say(`Move cancelled. The column ${title} is back in place.`);
@@ -225,6 +238,27 @@ export class ColumnDrag {
   /** @param {string} id */
   titleOf(id) {
     return this.session.board?.collections.find((c) => c.id === id)?.title ?? "";
+  }
+
+  /**
+   * The server refused our `drag.start` (someone else took the column first, or the rates):
+   * the column goes back. False when no column was in hand.
+   * @param {string | undefined} holderName
+   */
+  refused(holderName) {
+    const drag = this.engine.drag;
+    if (!drag || !this.engine.abort()) return false;
+    this.putBack(drag);
+    this.notices.show(`${holderName ?? "Someone"} is moving the column ${this.titleOf(drag.id)}.`);
+    return true;
+  }
+
+  /** The server let go of our drag (held too long): the column goes back. False when none was in hand. */
+  letGo() {
+    const drag = this.engine.drag;
+    if (!drag || !this.engine.abort()) return false;
+    this.putBack(drag);
+    return true;
   }
 
   /** After a render (someone else's change): the placeholder, or the column carried by keyboard, back in place. */

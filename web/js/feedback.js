@@ -72,6 +72,13 @@ export class Notices {
       return this.show("That folder does not take cards from elsewhere now, so nothing moved.");
     }
     if (rejected.code === "invalid" && /inside itself/.test(message)) return this.show("A folder cannot go inside itself, so nothing moved.");
+    // A column someone else is dragging (docs/protocol.md#6-presence-drag-state).
+    if (rejected.code === "busy" && /^column .* is being dragged/.test(message)) {
+      return this.show("Someone is moving that column right now, so it stayed where it was.");
+    }
+    if (rejected.code === "rate-limited" && /columns expired/.test(message)) {
+      return this.show("You held that column too long; it is the others' to move for a few seconds. Pick it up again shortly.");
+    }
     // The cool-down after a drag held too long (docs/protocol.md#6-presence-drag-state).
     if (rejected.code === "rate-limited" && /expired/.test(message)) {
       return this.show("You held that card too long; it is the others' to move for a few seconds. Pick it up again shortly.");

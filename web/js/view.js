@@ -852,8 +852,10 @@ export class BoardView {
     for (const peer of peers) {
       const over = peer.drag?.over;
       // A column, or a folder drawn open (a closed one shows no ghost: its cards are not drawn).
-      const column = over && this.listElements(over.collection);
-      if (!peer.drag || !over || !column || !board) continue;
+      // A drag of columns names no list: remote-columns.js shows it.
+      const list = over?.collection;
+      const column = list && this.listElements(list);
+      if (!peer.drag || !over || !list || !column || !board) continue;
       shown.add(peer.client);
       let ghost = this.ghosts.get(peer.client);
       if (!ghost) {
@@ -876,7 +878,7 @@ export class BoardView {
       // Of type `string | undefined` because a card still being written (a draft) has no id.
       /** @type {Set<string | undefined>} */
       const dragged = new Set(peer.drag.items);
-      const next = this.slotNode(over.collection, over.index, dragged);
+      const next = this.slotNode(list, over.index, dragged);
       if (ghost.parentNode !== column.list || this.nextShown(ghost) !== next) column.list.insertBefore(ghost, next);
     }
     for (const [client, ghost] of this.ghosts) {

@@ -2866,8 +2866,43 @@ COLUMN_PLACEHOLDER_INDEX_JS = """() => [...document.querySelectorAll('#board > s
   .filter(el => !el.classList.contains('column-lifted')).findIndex(el => el.matches('.column-placeholder'))"""
 
 
+# Someone else's drag of a column as a page shows it: the name on the held column's badge,
+# and the index of their ghost among the columns with the held one left out (as drag.over counts).
+REMOTE_COLUMN_DRAG_JS = """(column) => {
+  const held = document.querySelector(`#board > section.column.column-held[data-collection-id="${column}"]`);
+  const badge = held?.querySelector(':scope > .column-held-badge')?.textContent ?? null;
+  const others = [...document.querySelectorAll('#board > section.column[data-collection-id], #board > .column-ghost')]
+    .filter(el => el.dataset.collectionId !== column);
+  return [badge, others.findIndex(el => el.matches('.column-ghost'))];
+}"""
+
+
 def column_order(page):
     return page.evaluate(COLUMN_ORDER_JS)
+
+
+def remote_column_drag(page, column):
+    """[holder's name on the held column's badge or None, the ghost's index among the others or -1]."""
+    return page.evaluate(REMOTE_COLUMN_DRAG_JS, column)
+
+
+def wait_remote_column_drag(page, label, column, holder, index):
+    """Page `label` shows `column` held by `holder` and their ghost at `index` (None: any index
+    from 1) among the other columns: a drag in progress, before its drop."""
+    def shown():
+        badge, at = remote_column_drag(page, column)
+        return badge == holder and (at == index if index is not None else at >= 1)
+    try:
+        wait_until(f"page {label} shows the column {column} held by {holder} (section.column.column-held, "
+                   f".column-held-badge) and their .column-ghost at index {index if index is not None else '≥ 1'}",
+                   shown, timeout=5)
+    except ScenarioFailure as failure:
+        raise ScenarioFailure(f"{failure}\n  page {label} shows [badge, ghost index] = {remote_column_drag(page, column)}")
+
+
+def wait_no_remote_column_drag(page, label, what):
+    wait_until(f"page {label} shows no column held and no .column-ghost ({what})",
+               lambda: count(page, ".column-held, .column-ghost, .column-held-badge") == 0, timeout=5)
 
 
 def grip(page, collection_id):
@@ -2920,11 +2955,14 @@ def column_pointer_drag(run):
     a.mouse.move(done["x"] + done["width"] * 0.8, y + 40, steps=15)
     wait_until("the column placeholder is after Doing and Done (index 2)",
                lambda: a.evaluate(COLUMN_PLACEHOLDER_INDEX_JS) == 2, timeout=5)
+    # In progress, before the drop: B sees who holds To do and where it would land.
+    wait_remote_column_drag(b, "B", "todo", "Ada", 2)
     a.mouse.up()
     wait_columns(run, board_id, {"A": a, "B": b}, ["doing", "done", "todo"], "To do dropped after Done")
     if count(a, ".column-placeholder, .column-lifted, .column-avatar"):
         raise ScenarioFailure("page A still shows traces of the column drag after the drop")
-    return "To do dropped after Done by the mouse; B shows it"
+    wait_no_remote_column_drag(b, "B", "after A's drop")
+    return "B saw To do held by Ada with its ghost after Done, then the drop"
 
 
 @scenario("column-touch-drag")
@@ -2940,15 +2978,19 @@ def column_touch_drag(run):
     try:
         wait_until("the To do column is picked up after the finger held still on its grip",
                    lambda: count(a, 'section.column.column-lifted[data-collection-id="todo"]') == 1, timeout=3)
+        # Held, before it moves: B sees To do held by Ada, its ghost where it was.
+        wait_remote_column_drag(b, "B", "todo", "Ada", 0)
         finger.move(PHONE["viewport"]["width"] - 6, y + 60, steps=10)
         wait_until("the board scrolls while the finger waits at the right edge, the placeholder passing Doing",
                    lambda: (a.evaluate(COLUMN_PLACEHOLDER_INDEX_JS) or 0) >= 1, timeout=8)
+        wait_remote_column_drag(b, "B", "todo", "Ada", None)
     finally:
         finger.up()
     wait_until("the server moved To do", lambda: server_column_order(run, board_id)[0] != "todo", timeout=10)
     order = server_column_order(run, board_id)
     wait_columns(run, board_id, {"A": a, "B": b}, order, "To do dropped by a finger")
-    return f"To do carried by a finger; the columns are now {order} on the server and both pages"
+    wait_no_remote_column_drag(b, "B", "after A's drop")
+    return f"B saw To do carried by a finger; the columns are now {order} on the server and both pages"
 
 
 @scenario("column-keyboard-drag")
@@ -2963,19 +3005,24 @@ def column_keyboard_drag(run):
     heard = press_and_hear(a, "Space", 0, "Space (pick up the column)")
     wait_until("To do is carried by keyboard (section.column.column-keyboard-lifted)",
                lambda: count(a, 'section.column.column-keyboard-lifted[data-collection-id="todo"]') == 1, timeout=5)
+    wait_remote_column_drag(b, "B", "todo", "Ada", 0)
     heard = press_and_hear(a, "End", heard, "End")
     if column_order(a) != ["doing", "done", "todo"]:
         raise ScenarioFailure(f"End did not carry To do to the end: {column_order(a)}")
+    wait_remote_column_drag(b, "B", "todo", "Ada", 2)
     heard = press_and_hear(a, "Escape", heard, "Escape (cancel)")
     wait_until("To do is back first after Escape", lambda: column_order(a) == ["todo", "doing", "done"], timeout=5)
+    wait_no_remote_column_drag(b, "B", "A cancelled with Escape")
     a.wait_for_timeout(300)
     if run.server.board(board_id)[0] != 0:
         raise ScenarioFailure(f"a cancelled column move changed the board: {run.server.board(board_id)}")
     grip(a, "todo").focus()
     heard = press_and_hear(a, "Space", heard, "Space (pick up again)")
     heard = press_and_hear(a, "ArrowRight", heard, "ArrowRight")
+    wait_remote_column_drag(b, "B", "todo", "Ada", 1)
     heard = press_and_hear(a, "Space", heard, "Space (drop)")
     wait_columns(run, board_id, {"A": a, "B": b}, ["doing", "todo", "done"], "To do carried one place right")
+    wait_no_remote_column_drag(b, "B", "after A's drop")
     said = announcements(a)
     if not any("To do" in text and "Position 2 of 3" in text for text in said):
         raise ScenarioFailure(f"no announcement says where the column To do is (\"Position 2 of 3\"): {said}")
@@ -2983,6 +3030,41 @@ def column_keyboard_drag(run):
     if focused != "todo":
         raise ScenarioFailure(f"after the drop the focus is not on To do's grip but in {focused!r}")
     return f"announced: {said}"
+
+
+@scenario("column-held-busy")
+def column_held_busy(run):
+    """While A carries Doing by keyboard, B sees it held: B's grip does not pick it up (a notice
+    names Ada), and B's Move to… of it is refused busy, shown in B's notice, the column staying
+    put; once A drops it, both pages and the server show A's move."""
+    board_id = run.new_board("column-busy")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    grip(a, "doing").focus()
+    a.keyboard.press("Space")
+    wait_remote_column_drag(b, "B", "doing", "Ada", 1)
+    notice = b.locator("#notice")
+    grip(b, "doing").focus()
+    b.keyboard.press("Space")
+    wait_until("B's notice says Ada is moving the column Doing",
+               lambda: notice.is_visible() and "Ada is moving the column Doing" in notice.inner_text(), timeout=5)
+    if count(b, ".column-keyboard-lifted, .column-placeholder"):
+        raise ScenarioFailure("page B picked up a column Ada holds")
+    open_column_menu(b, "doing", "Move to…")
+    b.locator("#column-move-to select[name=position]").select_option("first")
+    b.locator("#column-move-to button[value=move]").click()
+    wait_until("B's notice says someone is moving that column (the move refused busy)",
+               lambda: notice.is_visible() and "moving that column" in notice.inner_text(), timeout=5)
+    wait_until("page B shows Doing back in its place", lambda: column_order(b) == ["todo", "doing", "done"], timeout=5)
+    if run.server.board(board_id)[0] != 0:
+        raise ScenarioFailure(f"B's move of a held column changed the board: {run.server.board(board_id)}")
+    a.keyboard.press("ArrowRight")
+    wait_remote_column_drag(b, "B", "doing", "Ada", 2)
+    a.keyboard.press("Space")
+    wait_columns(run, board_id, {"A": a, "B": b}, ["todo", "done", "doing"], "Ada dropped Doing last")
+    wait_no_remote_column_drag(b, "B", "after A's drop")
+    no_page_problems(run)
+    return f"B was told {notice.inner_text()!r}; A's move went through"
 
 
 @scenario("column-removed-while-carried")
