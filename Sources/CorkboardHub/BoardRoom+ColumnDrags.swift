@@ -3,9 +3,9 @@ import CorkboardWire
 
 /// Drags of columns (docs/protocol.md#6-presence-drag-state): a `drag.start` with
 /// `collections` leases columns as one with `items` leases items, with the same refusals,
-/// timeout, expiry and clears; its placeholder is an index among the board's columns. Per
-/// node: the leases are not taken in a shared store and the drag is not told to other
-/// nodes, so `busy` covers the columns dragged by this node's members.
+/// timeout, expiry and clears; its placeholder is an index among the board's columns. With a
+/// shared store the drag is told to the other nodes (its start carries its columns), which
+/// count its columns as held once they heard of it; nothing is leased in the store.
 extension BoardRoom {
     func dragStart(columns: [CollectionID], from key: MemberKey) {
         perform { self.inOrderOfPresence(key) { self.startColumnDrag(columns, from: key) } }
@@ -27,6 +27,7 @@ extension BoardRoom {
         let start = ServerMessage.drag(
             DragUpdate(client: member.client, name: member.name, items: [], collections: drag.state.collections, over: nil))
         sendDragToOthers(of: key, start)
+        publish(start)
         scheduleDragTimeout(of: key)
     }
 

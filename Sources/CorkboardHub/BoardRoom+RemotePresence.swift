@@ -65,11 +65,6 @@ extension BoardRoom {
         let seq = pipeline.durableSeq
         let presence: NodePresence
         switch message {
-        case .drag(let update) where update.collections != nil:
-            // Drags of columns stay on their node (docs/protocol.md, §6 Several nodes).
-            return
-        case .dragOver(_, let over) where over.collection == nil:
-            return
         case .drag(let update):
             presence = .drag(node: node, board: id, seq: seq, update)
         case .dragOver(let client, let over):
@@ -79,7 +74,8 @@ extension BoardRoom {
         default:
             return
         }
-        cluster.publish(presence: presence.encoded())
+        guard let payload = presence.encoded() else { return }
+        cluster.publish(presence: payload)
     }
 
     // MARK: Receiving side
@@ -100,10 +96,18 @@ extension BoardRoom {
             // clear have been lost, the previous one ends here.
             endRemoteDrag(of: client, .cancel)
             drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: presence.over), ofRemote: client)
-            if let items = presence.items { show(items, ofRemoteDrag: client) } else { lookUpItems(ofRemoteDrag: client) }
+            if let columns = presence.collections {
+                if let update = drags.show(columns: columns, ofRemote: client) { sendDragToOthers(of: nil, .drag(update)) }
+            } else if let items = presence.items {
+                show(items, ofRemoteDrag: client)
+            } else {
+                lookUpItems(ofRemoteDrag: client)
+            }
         case .over:
             guard let over = presence.over else { return }
             guard drags.remoteDrag(of: client) != nil else {
+                // A drag of columns whose start was missed: its columns are in no store to read.
+                guard over.collection != nil else { return }
                 // Its start was missed (this room loaded later, or the notification was lost).
                 drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: over), ofRemote: client)
                 return lookUpItems(ofRemoteDrag: client)

@@ -9,7 +9,9 @@ import Foundation
 /// `drag` is the start, with its items when they fit in one notification (PostgreSQL's
 /// NOTIFY takes less than 8,000 bytes) and without them otherwise; `over` is a placeholder
 /// move, with the holder's name so that a node that missed the start can still show the
-/// drag: either way the receiving node reads the items from the store's leases, once.
+/// drag: either way the receiving node reads the items from the store's leases, once. A drag
+/// of columns carries its `collections` in its start (they are not leased in the store: a node
+/// that missed the start does not show it).
 ///
 /// `seq` is the origin room's durable seq when it was sent: a node applies the message only
 /// once its room has caught up that far, so a drop's `drag.cleared` never overtakes the
@@ -32,13 +34,15 @@ struct NodePresence: Codable, Sendable, Hashable {
     var client: ClientID
     var name: String?
     var items: [ItemID]?
+    /// The columns of a drag of columns (then `items` is nil).
+    var collections: [CollectionID]?
     var over: DragTarget?
     var reason: DragClearReason?
 
     static func drag(node: String, board: String, seq: Int, _ update: DragUpdate) -> NodePresence {
         NodePresence(
             node: node, board: board, seq: seq, kind: .drag, client: update.client, name: update.name,
-            items: update.items, over: update.over)
+            items: update.collections == nil ? update.items : nil, collections: update.collections, over: update.over)
     }
 
     static func over(node: String, board: String, seq: Int, client: ClientID, name: String, _ over: DragTarget) -> NodePresence {
@@ -49,10 +53,13 @@ struct NodePresence: Codable, Sendable, Hashable {
         NodePresence(node: node, board: board, seq: seq, kind: .cleared, client: client, reason: reason)
     }
 
-    /// The JSON to publish: a start whose items would not fit goes without them.
-    func encoded() -> String {
+    /// The JSON to publish: a start whose items would not fit goes without them; nil for a
+    /// start of a drag of columns that would not fit (the others nodes are not told of it).
+    func encoded() -> String? {
         let whole = Self.json(self)
-        guard whole.utf8.count > Self.maximumPayloadBytes, items != nil else { return whole }
+        guard whole.utf8.count > Self.maximumPayloadBytes else { return whole }
+        guard collections == nil else { return nil }
+        guard items != nil else { return whole }
         var short = self
         short.items = nil
         return Self.json(short)

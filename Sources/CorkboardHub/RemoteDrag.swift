@@ -10,11 +10,13 @@ struct RemoteDrag {
     /// drag's start, or the start was too long to carry them); until then the drag is not
     /// shown, and `lookup` tells that reading from a later one.
     var items: [ItemID]?
+    /// The columns of a drag of columns (its `items` then empty).
+    var collections: [CollectionID]? = nil
     var over: DragTarget?
     var lookup = 0
 
     /// Its `drag` message, once its items are known.
     func update(of client: ClientID) -> DragUpdate? {
-        items.map { DragUpdate(client: client, name: name, items: $0, over: over) }
+        items.map { DragUpdate(client: client, name: name, items: $0, collections: collections, over: over) }
     }
 }

@@ -112,6 +112,16 @@ final class RoomDrags {
         return remote[client]?.update(of: client)
     }
 
+    /// The columns of a remote drag of columns, which its start carries: they count as held
+    /// here (nothing is leased in the store for columns). Its `drag`, for the members.
+    func show(columns: [CollectionID], ofRemote client: ClientID) -> DragUpdate? {
+        remote[client]?.items = []
+        remote[client]?.collections = columns
+        leases.releaseAll(heldBy: client)
+        _ = leases.acquire(columns: columns, for: client)
+        return remote[client]?.update(of: client)
+    }
+
     /// Ends a remote drag: its leases here are released; the drag, if there was one.
     func end(remote client: ClientID) -> RemoteDrag? {
         guard let drag = remote.removeValue(forKey: client) else { return nil }

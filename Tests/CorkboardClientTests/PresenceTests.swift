@@ -69,6 +69,35 @@ import Testing
         await bob.close()
     }
 
+    /// A drag of columns: Bob sees which columns Ada holds and her placeholder among the
+    /// columns; his move of the held column is busy; her move of it is the drop.
+    @Test func aColumnDragIsSeenLiveAndItsColumnIsHeld() async throws {
+        let server = try CorkboardTestServer()
+        let ada = server.client(board: "demo", name: "Ada")
+        let bob = server.client(board: "demo", name: "Bob")
+        let seenByBob = EventRecorder(bob)
+        let adaWelcome = try await ada.connect()
+        try await bob.connect()
+        #expect(await ada.dragStart(columns: ["todo"]))
+        let started = await seenByBob.first { if case .drag(let update) = $0, update.client == adaWelcome.client { update } else { nil } }
+        #expect(started?.collections == ["todo"] && started?.items == [])
+        #expect(await ada.dragOver(columnIndex: 1))
+        let over = await seenByBob.first { if case .dragOver(let client, let over) = $0, client == adaWelcome.client { over } else { nil } }
+        #expect(over == DragTarget(collection: nil, index: 1, before: "done"))
+        #expect(
+            await eventuallyAsync {
+                bob.peers.first?.drag
+                    == DragState(items: [], collections: ["todo"], over: DragTarget(collection: nil, index: 1, before: "done"))
+            })
+        #expect(await bob.moveCollections(["todo"]).rejection == .busy)
+        #expect(await ada.moveCollections(["todo"], before: "done").isCommitted)
+        let cleared = await seenByBob.first { if case .dragCleared(let client, let reason) = $0, client == adaWelcome.client { reason } else { nil } }
+        #expect(cleared == .drop)
+        #expect(await eventuallyAsync { bob.peers.first?.drag == nil })
+        await ada.close()
+        await bob.close()
+    }
+
     @Test func presenceIsNotSentWhileDisconnected() async throws {
         let server = try CorkboardTestServer()
         let client = server.client(board: "demo", name: "idle")

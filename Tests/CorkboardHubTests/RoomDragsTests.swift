@@ -57,6 +57,20 @@ import Testing
         #expect(again == nil, "ends once")
     }
 
+    @Test func anotherNodesDragOfColumnsIsShownAtItsStartAndHoldsItsColumnsHere() {
+        let drags = RoomDrags()
+        let over = DragTarget(collection: nil, index: 1, before: "done")
+        drags.begin(RemoteDrag(node: "n2", name: "Bo", items: nil, over: over), ofRemote: "c1-n2")
+        let update = drags.show(columns: ["todo"], ofRemote: "c1-n2")
+        #expect(update == DragUpdate(client: "c1-n2", name: "Bo", items: [], collections: ["todo"], over: over))
+        #expect(drags.leases.holder(ofColumn: "todo") == "c1-n2" && drags.leases.holder(of: "todo") == nil)
+        let refused = drags.lease(columns: ["todo"], to: "c2")
+        #expect(refused == "c1-n2")
+        let ended = drags.end(remote: "c1-n2")
+        #expect(ended?.collections == ["todo"])
+        #expect(drags.leases.holder(ofColumn: "todo") == nil)
+    }
+
     @Test func aLaterLookupMakesAnEarlierAnswerMootAndAnUnknownDragIsNotMoved() {
         let drags = RoomDrags()
         let unknown = drags.move(remote: "c9", to: Self.over)

@@ -24,6 +24,7 @@ import Testing
         Peer(client: "c1", name: JSONWriterTests.awkward, drag: nil),
         Peer(client: "c2", name: "Ada", drag: DragState(items: ["i1", JSONWriterTests.awkward], over: nil)),
         Peer(client: "c3", name: "Grace", drag: DragState(items: ["i1"], over: DragTarget(collection: "todo", index: 1, before: "f1"))),
+        Peer(client: "c4", name: "Hedy", drag: DragState(items: [], collections: ["todo"], over: DragTarget(collection: nil, index: 0, before: "done"))),
     ]
 
     @Test(arguments: [false, true])

@@ -66,6 +66,35 @@ import Testing
         }
     }
 
+    /// A drag of columns reaches the other node with its columns, which that node then holds
+    /// for its holder: its members' drag.start and collection.move of them are busy.
+    @Test(.runningTimeLimit(.minutes(3)))
+    func aDragOfColumnsOnOneNodeIsSeenAndRespectedOnTheOther() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            try ada.send(.dragStartColumns(collections: ["todo"]))
+            let update = try #require(try bob.waitFor(type: "drag").dragUpdate)
+            #expect(update == DragUpdate(client: ada.clientID, name: "Ada", items: [], collections: ["todo"], over: nil))
+            try ada.send(.dragOver(collection: nil, index: 0))
+            let (mover, moved) = try #require(try bob.waitFor(type: "drag.over").dragOverTarget)
+            #expect(mover == ada.clientID && moved == DragTarget(collection: nil, index: 0, before: "done"))
+
+            #expect(try bob.reject(.moveCollections(collections: ["todo"], before: nil)).code == .busy)
+            try bob.send(.dragStartColumns(collections: ["todo"]))
+            let busy = try #require(try bob.waitFor(type: "rejected").rejection)
+            #expect(busy.code == .busy && busy.holder == ada.clientID)
+
+            let drop = try ada.commit(.moveCollections(collections: ["todo"], before: nil))
+            _ = try bob.waitFor("Ada's drop") { if case .dragCleared(ada.clientID, .drop) = $0 { true } else { false } }
+            let committed = bob.log.firstIndex { if case .committed(let event) = $0 { event.seq == drop.seq } else { false } }
+            let cleared = bob.log.lastIndex { if case .dragCleared(ada.clientID, .drop) = $0 { true } else { false } }
+            #expect(committed != nil && cleared != nil && committed! < cleared!, "committed before drag.cleared")
+            try bob.commit(.moveCollections(collections: ["todo"], before: "done"))
+        }
+    }
+
     @Test(.runningTimeLimit(.minutes(3)))
     func twoNodesRacingForOneItemGrantItOnce() async throws {
         try await offPool {

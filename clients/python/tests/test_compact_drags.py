@@ -95,3 +95,13 @@ class CompactDragClientTests(unittest.IsolatedAsyncioTestCase):
         finally:
             events.close()
             await client.close()
+
+    async def test_a_drag_of_columns_goes_out_with_collections_and_an_index_among_the_columns(self) -> None:
+        client, connection = await self.join()
+        try:
+            await client.drag_start_columns(["todo"])
+            self.assertEqual(await connection.receive(), {"type": "drag.start", "collections": ["todo"]})
+            await client.drag_over_columns(2)
+            self.assertEqual(await connection.receive(), {"type": "drag.over", "index": 2})
+        finally:
+            await client.close()
