@@ -3,7 +3,7 @@
 # one server at a time, on this machine, in one run. Writes bench/results/raw/*.json, then
 # bench/results/{results.json,README.md,fanout.svg} and prints the goals with their ratios.
 #
-#   bench/compare.sh                     everything (about 15-25 minutes on 2 cores)
+#   bench/compare.sh                     everything (about 20-30 minutes on 2 cores)
 #   SERVERS="corkboard node-ws" bench/compare.sh
 #   SCENARIOS="fanout ops" bench/compare.sh
 #   SCENARIOS="cpu joins" bench/compare.sh     the server CPU on a fixed workload and for joins (issue #36)

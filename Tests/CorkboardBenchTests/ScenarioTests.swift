@@ -149,6 +149,10 @@ import Testing
             #expect(result.deliveredPerSecond > 0)
             #expect(result.latency.count > 0)
             #expect(result.disconnected == 0)
+            // Batched changes' delay in its two parts: until the first probe, and after it.
+            let until = try #require(result.untilFirstProbe)
+            let after = try #require(result.afterFirstProbe)
+            #expect(until.count == result.latency.count && after.count == result.latency.count)
         }
         #expect(results[1].bytesPerChange < results[0].bytesPerChange)
     }
