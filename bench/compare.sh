@@ -3,9 +3,10 @@
 # one server at a time, on this machine, in one run. Writes bench/results/raw/*.json, then
 # bench/results/{results.json,README.md,fanout.svg} and prints the goals with their ratios.
 #
-#   bench/compare.sh                     everything (about 15-25 minutes on 2 cores)
+#   bench/compare.sh                     everything (about 20-30 minutes on 2 cores)
 #   SERVERS="corkboard node-ws" bench/compare.sh
 #   SCENARIOS="fanout ops" bench/compare.sh
+#   SCENARIOS="cpu joins" bench/compare.sh     the server CPU on a fixed workload and for joins (issue #36)
 #   MAX_CLIENTS=10000 OPS_MOVES=20000 MEMORY_CONNECTIONS=10000 bench/compare.sh
 #
 # Only loopback; each server is started fresh for each scenario (memory figures need a
@@ -18,12 +19,18 @@ root=$(pwd)
 
 # corkboard-sqlite: Corkboard on its embedded store at default durability, for `ops` only.
 SERVERS=${SERVERS:-"corkboard corkboard-sqlite hummingbird flyingfox node-ws uws"}
-SCENARIOS=${SCENARIOS:-"memory memory-deflate fanout ops echo presence"}
+SCENARIOS=${SCENARIOS:-"memory memory-deflate fanout ops echo presence cpu joins"}
 MAX_CLIENTS=${MAX_CLIENTS:-10000}
 STEP=${STEP:-500}
 LIMIT_MS=${LIMIT_MS:-250}
 OPS_MOVES=${OPS_MOVES:-20000}
 MEMORY_CONNECTIONS=${MEMORY_CONNECTIONS:-10000}
+# cpu: CPU_STEPS steps of CPU_STEP clients, CPU_MOVES moves each; joins: JOINS clients, JOINS_AT_ONCE at a time.
+CPU_STEPS=${CPU_STEPS:-3}
+CPU_STEP=${CPU_STEP:-1000}
+CPU_MOVES=${CPU_MOVES:-300}
+JOINS=${JOINS:-3000}
+JOINS_AT_ONCE=${JOINS_AT_ONCE:-50}
 RAW=${RAW:-bench/results/raw}
 
 # 10,000 connections on each side need more descriptors than the usual 1,024.
@@ -109,6 +116,10 @@ for server in $SERVERS; do
         ops)            "$bench" ops "${common[@]}" --moves "$OPS_MOVES" ;;
         echo)           "$bench" ws-echo --url "$url" --server "$server" --json "$out" ;;
         presence)       "$bench" presence "${common[@]}" ;;
+        # The server's CPU is read from /proc/PID/stat before and after: the pid is the server's own
+        # process (uws: `env` execs python3, so it is the interpreter running uWS).
+        cpu)            "$bench" cpu "${common[@]}" --pid "$server_pid" --steps "$CPU_STEPS" --step "$CPU_STEP" --moves "$CPU_MOVES" ;;
+        joins)          "$bench" joins "${common[@]}" --pid "$server_pid" --joins "$JOINS" --concurrency "$JOINS_AT_ONCE" ;;
         *) echo "unknown scenario $scenario" >&2; exit 64 ;;
         esac || echo "!! $server $scenario failed (exit $?); the report leaves it out"
         stop_server

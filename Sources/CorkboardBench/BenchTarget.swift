@@ -40,7 +40,7 @@ public final class BenchTarget {
     /// Resident memory of the server, in bytes: our own child, or an external server whose
     /// process id was given (nil otherwise).
     public var serverResidentBytes: Int? {
-        (child?.processIdentifier ?? externalPID).flatMap(residentBytes(of:))
+        serverProcessIDForMeasuring.flatMap(residentBytes(of:))
     }
 
     /// Our own server child's data folder (`--data`; nil for an external server).
@@ -48,6 +48,10 @@ public final class BenchTarget {
 
     /// Our own server child's process id (nil for an external server).
     public var serverProcessID: Int32? { child?.processIdentifier }
+
+    /// The process whose memory and CPU the scenarios read: our own child, or the external
+    /// server whose process id was given.
+    var serverProcessIDForMeasuring: Int32? { child?.processIdentifier ?? externalPID }
 
     /// Ten thousand connections need more descriptors than the usual soft limit of 1,024;
     /// the child server inherits the raised limit.

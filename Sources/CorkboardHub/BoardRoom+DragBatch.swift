@@ -32,6 +32,10 @@ extension BoardRoom {
     /// members who get every change, and one of their own for the few who do not (a dragger
     /// is not told of its own changes; a member who joined during the tick already saw the
     /// earlier ones in its `welcome`). A form nobody asked for is not encoded.
+    ///
+    /// The shared texts go first: they are what the watchers wait for, and with many draggers
+    /// the texts of their own (one encoding each, a dragger per change of the tick) took the
+    /// room's queue for milliseconds before the first watcher was written to.
     func flushDragBatch() {
         guard !dragBatch.isEmpty else { return }
         let entries = dragBatch.take(now: hub.clock.now())
@@ -41,21 +45,24 @@ extension BoardRoom {
         let changes = entries.map(\.change)
         var shared = SharedDragTexts()
         var live: [PresenceForm: [any MemberLink]] = [:]
+        var ownBatches: [MemberKey] = []
         for (key, member) in members {
-            let text: String
             if skipped.contains(key) || member.order > earliest {
-                let own = entries.filter { $0.skipped != key && member.order <= $0.joinCounter }.map(\.change)
-                guard !own.isEmpty else { continue }
-                text = Self.dragsText(own, in: member.presence)
+                ownBatches.append(key)
             } else if member.isLive {
                 live[member.presence, default: []].append(member.link)
-                continue
             } else {
-                text = shared.text(of: changes, in: member.presence)
+                member.held.append(shared.text(of: changes, in: member.presence))
             }
-            if member.isLive { member.link.send(text: text) } else { member.held.append(text) }
         }
         for (form, links) in live { links.broadcast(shared.text(of: changes, in: form)) }
+        for key in ownBatches {
+            guard let member = members[key] else { continue }
+            let own = entries.filter { $0.skipped != key && member.order <= $0.joinCounter }.map(\.change)
+            guard !own.isEmpty else { continue }
+            let text = Self.dragsText(own, in: member.presence)
+            if member.isLive { member.link.send(text: text) } else { member.held.append(text) }
+        }
     }
 
     /// Drag changes as one message in the form a member asked for.

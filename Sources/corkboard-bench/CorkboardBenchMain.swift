@@ -13,7 +13,8 @@ struct CorkboardBenchMain: ParsableCommand {
             ModelBenchCommand.self, WebSocketEchoBenchCommand.self, WebSocketFanoutBenchCommand.self, WebSocketMemoryBenchCommand.self,
             HubBenchCommand.self, DurableBenchCommand.self, FanoutBenchCommand.self, JoinStormBenchCommand.self, JoinChurnBenchCommand.self,
             PeersFloodBenchCommand.self, OpsBenchCommand.self, ClusterBenchCommand.self,
-            PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, ReportBenchCommand.self,
+            PresenceBenchCommand.self, HeavyEditorBenchCommand.self, MemoryBenchCommand.self, CpuBenchCommand.self, JoinsBenchCommand.self,
+            ReportBenchCommand.self,
             RestartBenchCommand.self, FoldBenchCommand.self, BenchServeCommand.self,
         ])
 }

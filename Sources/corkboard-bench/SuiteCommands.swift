@@ -186,7 +186,12 @@ struct PresenceBenchCommand: ParsableCommand {
                         "messages_per_second": result.presenceMessagesPerSecond, "bytes_per_second": result.presenceBytesPerSecond,
                         "bytes_per_watcher_per_message": result.bytesPerWatcherPerMessage, "bytes_per_change": result.bytesPerChange,
                         "draggers": Double(draggers), "watchers": Double(watchers),
-                    ],
+                    ].merging(
+                        [
+                            "until_first_probe_p50_ms": result.untilFirstProbe?.p50, "until_first_probe_p95_ms": result.untilFirstProbe?.p95,
+                            "after_first_probe_p50_ms": result.afterFirstProbe?.p50, "after_first_probe_p95_ms": result.afterFirstProbe?.p95,
+                        ].compactMapValues { $0 }
+                    ) { kept, _ in kept },
                     latency: result.latency))
             if mode.arguments != ["--drag-batch-members", "0"] { bytesPerChange[mode.compact] = result.bytesPerChange }
         }

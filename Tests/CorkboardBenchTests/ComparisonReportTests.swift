@@ -93,4 +93,42 @@ import Testing
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         #expect(counter.polylines == 4)
     }
+
+    @Test func theCPUAndJoinTablesCompareWithUWebSocketsAndDecideIssue36sGoals() {
+        let cpu: [BenchRecord] = [
+            BenchRecord(
+                server: "corkboard", scenario: "cpu",
+                figures: ["cpu_seconds": 12, "user_seconds": 8, "system_seconds": 4, "deliveries": 1_800_000, "microseconds_per_delivery": 6.67],
+                notes: ["3 steps of 1000 clients, 300 moves each"]),
+            BenchRecord(server: "uws", scenario: "cpu", figures: ["cpu_seconds": 15, "user_seconds": 9, "system_seconds": 6]),
+            BenchRecord(
+                server: "corkboard", scenario: "joins",
+                figures: ["cpu_seconds": 3, "joins": 3_000, "concurrency": 50, "messages": 4_000, "bytes": 2e6, "membership_bytes": 1.5e6]),
+            BenchRecord(server: "uws", scenario: "joins", figures: ["cpu_seconds": 1.2, "joins": 3_000, "concurrency": 50, "bytes": 0]),
+        ]
+        let report = ComparisonReport(records: records + cpu)
+        let markdown = report.markdown(title: "T", machine: "m")
+        #expect(markdown.contains("3 steps of 1000 clients, 300 moves each"))
+        #expect(markdown.contains("| corkboard | 12.00 s | 8.00 s | 4.00 s | 1800000 | 6.67 |  |"))
+        #expect(markdown.contains("| uws | 15.00 s | 9.00 s | 6.00 s | – | – | 0.80× |")) // 12 / 15
+        #expect(markdown.contains("Server CPU for 3000 joins (one board, 50 at a time, each staying)"))
+        #expect(markdown.contains("2.50×")) // joins 3 / 1.2
+        let goals = report.goals()
+        #expect(goals.contains { $0.contains("**met**") && $0.contains("fixed workload at most uWebSockets'") })
+        // 3 s is above 2 × 1.2 s.
+        #expect(goals.contains { $0.contains("**not met**") && $0.contains("at most 2× uWebSockets'") })
+        // Without the records the tables are left out and the goals are not measured.
+        #expect(!ComparisonReport(records: records).markdown(title: "T", machine: "m").contains("Server CPU"))
+        #expect(ComparisonReport(records: records).goals().contains { $0.hasPrefix("- not measured") && $0.contains("fixed workload") })
+    }
+
+    @Test func theServersCPUIsReadFromItsStatLineWhateverItsCommandIsCalled() throws {
+        // Fields 14 and 15 (utime, stime) of a stat line whose command holds a space and a parenthesis.
+        let stat = "4242 (corkboard (x) y) S 1 4242 4242 0 -1 4194560 1500 0 0 0 250 75 0 0 20 0 9 0 100 0 0"
+        let cpu = try #require(ServerCPU.parse(stat: stat, ticksPerSecond: 100))
+        #expect(cpu == ServerCPU(userSeconds: 2.5, systemSeconds: 0.75))
+        #expect(ServerCPU.parse(stat: "4242 (short) S 1", ticksPerSecond: 100) == nil)
+        let own = try #require(ServerCPU.of(pid: getpid()))
+        #expect(own.since(ServerCPU(userSeconds: 0, systemSeconds: 0)) == own)
+    }
 }

@@ -149,7 +149,44 @@ import Testing
             #expect(result.deliveredPerSecond > 0)
             #expect(result.latency.count > 0)
             #expect(result.disconnected == 0)
+            // Batched changes' delay in its two parts: until the first probe, and after it.
+            let until = try #require(result.untilFirstProbe)
+            let after = try #require(result.afterFirstProbe)
+            #expect(until.count == result.latency.count && after.count == result.latency.count)
         }
         #expect(results[1].bytesPerChange < results[0].bytesPerChange)
+    }
+
+    /// The fixed workload, small: every step's moves reach every member once and in order, and
+    /// the server's CPU, read by its process id, is counted around it.
+    @Test(.runningTimeLimit(.minutes(5))) func cpuRunsTheFixedWorkloadAndReadsTheServersCPU() async throws {
+        let result = try await withServer { url, pid in
+            var configuration = CpuScenario.Configuration()
+            configuration.url = url
+            configuration.pid = pid
+            configuration.steps = 2
+            configuration.step = 15
+            configuration.movesPerStep = 20
+            configuration.timeout = 60
+            return try CpuScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.clients == 30 && result.moves == 40)
+        #expect(result.deliveries == 15 * 20 + 30 * 20)
+        #expect(result.cpu.totalSeconds > 0)
+    }
+
+    @Test(.runningTimeLimit(.minutes(5))) func joinsCountTheServersCPUAndTheAnnouncementsMembersReceived() async throws {
+        let result = try await withServer { url, pid in
+            var configuration = JoinsScenario.Configuration()
+            configuration.url = url
+            configuration.pid = pid
+            configuration.joiners = 40
+            configuration.concurrency = 5
+            return try JoinsScenario(configuration: configuration).run { _ in }
+        }
+        #expect(result.joiners == 40)
+        #expect(result.cpu.totalSeconds > 0)
+        // Corkboard tells the members already there of each later join.
+        #expect(result.membershipBytes > 0 && result.bytes >= result.membershipBytes)
     }
 }

@@ -1,6 +1,7 @@
 import CorkboardHub
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A member's connection in memory, so that rooms, sessions and the commit pipeline run
 /// in-process: the test's end hands client messages in (`receive`) and reads what the hub sent,
@@ -30,6 +31,9 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
     public let queue: DispatchQueue
     private let condition = NSCondition()
     private var output: [Output] = []
+    /// Each output's place among every link's sends in this process (`sendNumber`).
+    private var outputNumbers: [Int] = []
+    private static let sends = Mutex(0)
     private var readIndex = 0
     private var isOpen = true
     private var isStalled = false
@@ -55,6 +59,11 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
         defer { condition.unlock() }
         guard isOpen else { return }
         output.append(.text(text))
+        outputNumbers.append(
+            Self.sends.withLock { sends in
+                sends += 1
+                return sends
+            })
         condition.broadcast()
         guard isStalled else { return }
         // As a socket's output queue: a message that would take the unread bytes past the
@@ -62,6 +71,7 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
         if unreadBytes > 0 && unreadBytes + text.utf8.count > outputBound {
             isOpen = false
             output.append(.dropped)
+            outputNumbers.append(0)
             drainWaiters = []
             queue.async { self.endSession() }
         } else {
@@ -86,6 +96,7 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
         guard isOpen else { return }
         isOpen = false
         output.append(.closed(code, reason: reason))
+        outputNumbers.append(0)
         drainWaiters = []
         condition.broadcast()
         queue.async { self.endSession() }
@@ -146,6 +157,18 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
         isStalled = false
         condition.unlock()
         drain()
+    }
+
+    /// Where the first text `matching` that this link was sent came among the texts sent to
+    /// any link in this process (earlier is lower), read or not; nil when none matched. What
+    /// tests of the order in which the hub writes to several members compare.
+    public func sendNumber(ofFirstText matching: (String) -> Bool) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        for (index, item) in output.enumerated() {
+            if case .text(let text) = item, matching(text) { return outputNumbers[index] }
+        }
+        return nil
     }
 
     /// Unread bytes while stalled.

@@ -37,6 +37,7 @@ public struct ComparisonReport {
     public func markdown(title: String, machine: String) -> String {
         var lines = ["# \(title)", "", machine, ""]
         lines += fanoutTable() + [""] + opsTable() + [""] + durableOpsTable() + [""] + echoTable() + [""] + memoryTable() + [""] + presenceTable()
+        lines += [""] + cpuTable() + [""] + joinsTable()
         lines += [""] + goals()
         return lines.joined(separator: "\n") + "\n"
     }
@@ -172,11 +173,63 @@ public struct ComparisonReport {
                 ])
     }
 
+    /// Corkboard's CPU over each server's: above 1 Corkboard spent more on the same work.
+    private func cpuShare(_ server: String, _ scenario: String) -> String {
+        guard server != "corkboard", let ours = record("corkboard", scenario)?.figures["cpu_seconds"],
+            let theirs = record(server, scenario)?.figures["cpu_seconds"], ours > 0, theirs > 0
+        else { return server == "corkboard" ? "" : "–" }
+        return String(format: "%.2f×", ours / theirs)
+    }
+
+    /// The fixed workload of issue #36 (`corkboard-bench cpu`): the same joins and moves on every server.
+    private func cpuTable() -> [String] {
+        let runs = servers.compactMap { server in record(server, "cpu").map { (server, $0) } }
+        guard let (_, first) = runs.first else { return [] }
+        let what = first.notes.first ?? "clients joining in steps, the same moves at each step"
+        return [
+            "## Server CPU on a fixed workload (\(what), joins included; every `committed` delivered exactly once and in order)",
+            "",
+        ]
+            + table(
+                ["server", "CPU (user + system)", "user", "system", "deliveries", "µs per delivery", "Corkboard's CPU ÷ theirs"],
+                runs.map { server, run in
+                    [
+                        server, number(run.figures["cpu_seconds"], "%.2f s"), number(run.figures["user_seconds"], "%.2f s"),
+                        number(run.figures["system_seconds"], "%.2f s"), number(run.figures["deliveries"]),
+                        number(run.figures["microseconds_per_delivery"], "%.2f"), cpuShare(server, "cpu"),
+                    ]
+                })
+    }
+
+    /// Clients joining one board and staying (`corkboard-bench joins`): each join is announced
+    /// to those there as far as the server announces joins; the bytes the members received show it.
+    private func joinsTable() -> [String] {
+        let runs = servers.compactMap { server in record(server, "joins").map { (server, $0) } }
+        guard let (_, first) = runs.first else { return [] }
+        return [
+            "## Server CPU for \(number(first.figures["joins"])) joins (one board, \(number(first.figures["concurrency"])) at a time, each staying)",
+            "",
+        ]
+            + table(
+                [
+                    "server", "CPU (user + system)", "user", "system", "ms per join", "members received", "of it membership news",
+                    "Corkboard's CPU ÷ theirs",
+                ],
+                runs.map { server, run in
+                    [
+                        server, number(run.figures["cpu_seconds"], "%.2f s"), number(run.figures["user_seconds"], "%.2f s"),
+                        number(run.figures["system_seconds"], "%.2f s"), number(run.figures["milliseconds_per_join"], "%.2f"),
+                        run.figures["bytes"].map { String(format: "%.0f messages, %.1f MB", run.figures["messages"] ?? 0, $0 / 1e6) } ?? "–",
+                        number(run.figures["membership_bytes"].map { $0 / 1e6 }, "%.1f MB"), cpuShare(server, "joins"),
+                    ]
+                })
+    }
+
     // MARK: Goals
 
     /// The issue's goals, each with the figures that decide it.
     public func goals() -> [String] {
-        var lines = ["## Goals (issue #11)", ""]
+        var lines = ["## Goals (issues #11 and #36)", ""]
         func line(_ met: Bool?, _ text: String) {
             lines.append("- \(met.map { $0 ? "**met**" : "**not met**" } ?? "not measured"): \(text)")
         }
@@ -206,6 +259,19 @@ public struct ComparisonReport {
         }
         let memory = record("corkboard", "memory", "no deflate")?.figures["kib_per_connection"]
         line(memory.map { $0 < 4 }, "under 4 KiB per idle connection without deflate: \(number(memory, "%.2f")) KiB")
+        let uws = Self.uWebSocketsServer
+        let cpuOurs = record("corkboard", "cpu")?.figures["cpu_seconds"]
+        let cpuTheirs = record(uws, "cpu")?.figures["cpu_seconds"]
+        line(
+            cpuOurs.flatMap { ours in cpuTheirs.map { ours <= $0 } },
+            "server CPU on the fixed workload at most uWebSockets' (issue #36): \(number(cpuOurs, "%.2f")) s vs \(number(cpuTheirs, "%.2f")) s (\(cpuShare(uws, "cpu")) of it)"
+        )
+        let joinsOurs = record("corkboard", "joins")?.figures["cpu_seconds"]
+        let joinsTheirs = record(uws, "joins")?.figures["cpu_seconds"]
+        line(
+            joinsOurs.flatMap { ours in joinsTheirs.map { ours <= 2 * $0 } },
+            "server CPU for the joins at most 2× uWebSockets', announcing each join (issue #36): \(number(joinsOurs, "%.2f")) s vs 2 × \(number(joinsTheirs, "%.2f")) s (\(cpuShare(uws, "joins")) of it)"
+        )
         return lines
     }
 

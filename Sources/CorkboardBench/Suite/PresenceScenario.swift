@@ -36,6 +36,10 @@ public struct PresenceScenario {
         public var deliveredPerSecond: Double
         public var perWatcherPerSecond: Double
         public var latency: LatencySummary
+        /// The batched changes' delay in two parts (`DragProbe.breakdown`): until the first
+        /// probe read the batch, and after that until each probe did; nil for single messages.
+        public var untilFirstProbe: LatencySummary?
+        public var afterFirstProbe: LatencySummary?
         public var disconnected: Int
         /// Presence messages (single or `drags` batches) all watchers received per second, and their bytes.
         public var presenceMessagesPerSecond: Double
@@ -107,9 +111,11 @@ public struct PresenceScenario {
         let bytes = after.reduce(0) { $0 + $1.2 } - before.reduce(0) { $0 + $1.2 }
         for dragger in draggers { dragger.send(#"{"type":"drag.end"}"#) }
         let delivered = Double(countAfter - countBefore) / elapsed
+        let breakdown = probe.breakdown()
         let result = Result(
             sentPerSecond: Double(ticks * draggers.count) / elapsed, deliveredPerSecond: delivered,
             perWatcherPerSecond: delivered / Double(watchers.count), latency: probe.summary(),
+            untilFirstProbe: breakdown?.untilFirstProbe, afterFirstProbe: breakdown?.afterFirstProbe,
             disconnected: (watchers + draggers).filter { $0.log.withLock { $0.closed != nil } }.count,
             presenceMessagesPerSecond: Double(messages) / elapsed, presenceBytesPerSecond: Double(bytes) / elapsed)
         progress(
@@ -118,6 +124,10 @@ public struct PresenceScenario {
                     "drag.over sent %.0f/s; drag received %.0f/s in all, %.0f/s per watcher, in %.0f messages/s of %.1f MB/s (%.0f bytes per watcher per message, %.1f per change); delay %@; %d dropped",
                 result.sentPerSecond, result.deliveredPerSecond, result.perWatcherPerSecond, result.presenceMessagesPerSecond,
                 result.presenceBytesPerSecond / 1e6, result.bytesPerWatcherPerMessage, result.bytesPerChange, result.latency.text, result.disconnected))
+        if let until = result.untilFirstProbe, let after = result.afterFirstProbe {
+            progress("  of it, until the first probe read the batch: \(until.text)")
+            progress("  and from there until each probe read it: \(after.text)")
+        }
         return result
     }
 }
@@ -131,6 +141,9 @@ final class DragProbe: Sendable {
         var delays: [UInt64] = []
         /// Client ids to names, from each drag's start: its `drag.over`s carry only the id.
         var names: [String: String] = [:]
+        /// Each timed change that came in a batch: its batch's text (the same for every watcher
+        /// who got all of the tick), when it was sent and when this probe read it.
+        var batched: [(batch: Int, sentAt: UInt64, receivedAt: UInt64)] = []
     }
 
     private let state = Mutex(State())
@@ -159,17 +172,42 @@ final class DragProbe: Sendable {
         for change in changes {
             switch change {
             case .started(let update): state.withLock { $0.names[update.client] = update.name }
-            case .moved(let client, let over): timeOver(client: client, index: over.index, at: time)
+            case .moved(let client, let over): timeOver(client: client, index: over.index, at: time, batch: text.hashValue)
             case .cleared: break
             }
         }
     }
 
-    private func timeOver(client: String, index: Int, at time: UInt64) {
+    private func timeOver(client: String, index: Int, at time: UInt64, batch: Int? = nil) {
         state.withLock { state in
             guard state.started, let name = state.names[client], let sentAt = state.sent["\(name)/\(index)"], time > sentAt else { return }
             state.delays.append(time - sentAt)
+            if let batch { state.batched.append((batch, sentAt, time)) }
         }
+    }
+
+    /// What the delay of the batched changes is made of, seen from the probes: from the
+    /// change's send until the first probe read its batch (the wait for the tick, the batch's
+    /// encoding, the first writes) and from there until this probe read it (how far down the
+    /// tick's writes to every watcher this probe came). Nil without batches.
+    func breakdown() -> (untilFirstProbe: LatencySummary, afterFirstProbe: LatencySummary)? {
+        let samples = state.withLock { $0.batched }
+        guard !samples.isEmpty else { return nil }
+        // A batch's first reading by any probe. The same text can come again ticks later (the
+        // same placeholders): a reading more than a second after its group's first starts another.
+        var firsts: [Int: [UInt64]] = [:]
+        for sample in samples.sorted(by: { $0.receivedAt < $1.receivedAt }) {
+            if let first = firsts[sample.batch]?.last, sample.receivedAt - first < 1_000_000_000 { continue }
+            firsts[sample.batch, default: []].append(sample.receivedAt)
+        }
+        var until: [UInt64] = []
+        var after: [UInt64] = []
+        for sample in samples {
+            guard let first = firsts[sample.batch]?.last(where: { $0 <= sample.receivedAt }) else { continue }
+            until.append(first > sample.sentAt ? first - sample.sentAt : 0)
+            after.append(sample.receivedAt - first)
+        }
+        return (LatencySummary(nanoseconds: until), LatencySummary(nanoseconds: after))
     }
 
     func summary() -> LatencySummary { state.withLock { LatencySummary(nanoseconds: $0.delays) } }
