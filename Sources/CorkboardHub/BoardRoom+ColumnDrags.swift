@@ -1,11 +1,12 @@
 import CorkboardModel
+import CorkboardStore
 import CorkboardWire
 
 /// Drags of columns (docs/protocol.md#6-presence-drag-state): a `drag.start` with
 /// `collections` leases columns as one with `items` leases items, with the same refusals,
 /// timeout, expiry and clears; its placeholder is an index among the board's columns. With a
-/// shared store the drag is told to the other nodes (its start carries its columns), which
-/// count its columns as held once they heard of it; nothing is leased in the store.
+/// shared store its columns are leased in the store first, as items are (apart from them: a
+/// card may carry a column's id), and the drag is told to the other nodes.
 extension BoardRoom {
     func dragStart(columns: [CollectionID], from key: MemberKey) {
         perform { self.inOrderOfPresence(key) { self.startColumnDrag(columns, from: key) } }
@@ -16,11 +17,31 @@ extension BoardRoom {
         if let refusal = refusal(ofColumnDragOf: columns, by: member) {
             return member.link.send(.rejected(refusal))
         }
-        // A new drag replaces the member's previous one (cancelled), refused or not, as for items.
-        clearDrag(of: key, .cancel)
-        if let holder = drags.lease(columns: columns, to: member.client) {
+        // Held here already (by a member of this node, or of another one): no need to ask the
+        // store. A refused drag.start ends the member's previous drag all the same.
+        if let holder = drags.otherHolder(ofColumns: columns, for: member.client) {
+            clearDrag(of: key, .cancel)
             return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
+        leaseThenStart(HeldLeases(columns: columns), from: key) {
+            guard let member = self.members[key] else { return }
+            // A new drag replaces the member's previous one (cancelled), as for items; the store
+            // gave back what it held when the new columns were leased.
+            self.clearDrag(of: key, .cancel, releasingStoreLeases: false)
+            guard columns.allSatisfy(self.engine.isColumn) else {
+                // Removed while the store answered.
+                self.hub.cluster?.releaseLeases(board: self.id, holder: member.client)
+                return member.link.send(.rejected(.dragStart(.gone, "a column is not on the board")))
+            }
+            if let holder = self.drags.lease(columns: columns, to: member.client) {
+                return member.link.send(.rejected(.dragStartBusy(holder: holder)))
+            }
+            self.beginColumnDrag(columns, of: key)
+        }
+    }
+
+    private func beginColumnDrag(_ columns: [CollectionID], of key: MemberKey) {
+        guard let member = members[key] else { return }
         let drag = LiveDrag(items: [], columns: Self.unique(columns), generation: drags.nextGeneration(), now: hub.clock.now())
         members[key]?.drag = drag
         hub.metrics.drags.increment()

@@ -1,4 +1,5 @@
 import CorkboardModel
+import CorkboardStore
 import CorkboardWire
 import Dispatch
 
@@ -23,7 +24,7 @@ extension BoardRoom {
             clearDrag(of: key, .cancel)
             return member.link.send(.rejected(.dragStartBusy(holder: holder)))
         }
-        leaseThenStart(items, from: key) {
+        leaseThenStart(HeldLeases(items: items), from: key) {
             guard let member = self.members[key] else { return }
             // A new drag replaces the member's previous one, which ends as cancelled (its
             // items were given back in the store when the new ones were leased).

@@ -6,22 +6,24 @@ import CorkboardWire
 /// decided by its own node: the items are leased in the store first (so two nodes never
 /// grant the same item), then the drag goes on as on one node, and every `drag`, `drag.over`
 /// and `drag.cleared` it broadcasts is also published for the other nodes, whose rooms show
-/// it to their members and count its items as leased when they resolve moves. A node that
+/// it to their members and count its items as leased when they resolve moves. A drag of
+/// columns goes the same way, its columns leased in the store apart from items. A node that
 /// missed a drag's start (or whose start was too long for one notification) reads its
-/// items from the store's leases, once. Only the origin
+/// items, or columns, from the store's leases, once. Only the origin
 /// ever clears its drags; a node that stops hearing another one's heartbeat clears that
 /// node's drags itself, as `left`.
 extension BoardRoom {
     // MARK: Origin side
 
-    /// Asks the store for the items before a drag starts; presence messages the member
-    /// sends meanwhile wait for the answer. Without a shared store the drag starts at once.
-    func leaseThenStart(_ items: [ItemID], from key: MemberKey, start: @escaping @Sendable () -> Void) {
+    /// Asks the store for the items (or the columns, of a drag of columns) before a drag
+    /// starts; presence messages the member sends meanwhile wait for the answer. Without a
+    /// shared store the drag starts at once.
+    func leaseThenStart(_ keys: HeldLeases, from key: MemberKey, start: @escaping @Sendable () -> Void) {
         guard let member = members[key] else { return }
         guard let cluster = hub.cluster else { return start() }
         member.presenceWaiting = []
         let client = member.client
-        cluster.lease(board: id, items: Self.unique(items), holder: client) { result in
+        let answer: @Sendable (Result<ClientID?, StoreError>) -> Void = { result in
             self.queue.async {
                 guard let member = self.members[key] else {
                     // Gone while asking: give back what it may have been granted.
@@ -44,6 +46,11 @@ extension BoardRoom {
                 member.presenceWaiting = nil
                 for work in waiting { work() }
             }
+        }
+        if keys.columns.isEmpty {
+            cluster.lease(board: id, items: Self.unique(keys.items), holder: client, answer)
+        } else {
+            cluster.lease(board: id, columns: Self.unique(keys.columns), holder: client, answer)
         }
     }
 
@@ -74,8 +81,7 @@ extension BoardRoom {
         default:
             return
         }
-        guard let payload = presence.encoded() else { return }
-        cluster.publish(presence: payload)
+        cluster.publish(presence: presence.encoded())
     }
 
     // MARK: Receiving side
@@ -97,20 +103,18 @@ extension BoardRoom {
             endRemoteDrag(of: client, .cancel)
             drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: presence.over), ofRemote: client)
             if let columns = presence.collections {
-                if let update = drags.show(columns: columns, ofRemote: client) { sendDragToOthers(of: nil, .drag(update)) }
+                show(columns: columns, ofRemoteDrag: client)
             } else if let items = presence.items {
                 show(items, ofRemoteDrag: client)
             } else {
-                lookUpItems(ofRemoteDrag: client)
+                lookUpLeases(ofRemoteDrag: client)
             }
         case .over:
             guard let over = presence.over else { return }
             guard drags.remoteDrag(of: client) != nil else {
-                // A drag of columns whose start was missed: its columns are in no store to read.
-                guard over.collection != nil else { return }
                 // Its start was missed (this room loaded later, or the notification was lost).
                 drags.begin(RemoteDrag(node: presence.node, name: presence.name ?? client, items: nil, over: over), ofRemote: client)
-                return lookUpItems(ofRemoteDrag: client)
+                return lookUpLeases(ofRemoteDrag: client)
             }
             if drags.move(remote: client, to: over) { sendDragToOthers(of: nil, .dragOver(client: client, over: over)) }
         case .cleared:
@@ -118,22 +122,28 @@ extension BoardRoom {
         }
     }
 
-    /// Reads from the store what a remote drag holds, then shows it; nothing is shown when
-    /// it holds nothing any more (its clear is then on its way, or it never started here).
-    private func lookUpItems(ofRemoteDrag client: ClientID) {
+    /// Reads from the store what a remote drag holds, items or columns, then shows it;
+    /// nothing is shown when it holds nothing any more (its clear is then on its way, or it
+    /// never started here).
+    private func lookUpLeases(ofRemoteDrag client: ClientID) {
         let lookup = drags.startLookup(ofRemote: client)
         // Remote drags come from a shared store only; without one there is nothing to show.
         guard let cluster = hub.cluster else { return drags.forget(remote: client) }
-        cluster.leasedItems(board: id, holder: client) { result in
+        cluster.leases(board: id, holder: client) { result in
             self.queue.async {
                 guard self.drags.awaits(lookup, ofRemote: client) else { return }
-                guard case .success(let items) = result, !items.isEmpty else {
+                guard case .success(let held) = result, !held.isEmpty else {
                     // Forgotten: a later placeholder move of it asks again.
                     return self.drags.forget(remote: client)
                 }
-                // The leases keep no order: the items go in the board's.
-                let held = Set(items)
-                self.show(self.engine.board.allItemIDs.filter(held.contains), ofRemoteDrag: client)
+                // The leases keep no order: the items, or columns, go in the board's.
+                if held.columns.isEmpty {
+                    let items = Set(held.items)
+                    self.show(self.engine.board.allItemIDs.filter(items.contains), ofRemoteDrag: client)
+                } else {
+                    let columns = Set(held.columns)
+                    self.show(columns: self.engine.collectionIDs.filter(columns.contains), ofRemoteDrag: client)
+                }
             }
         }
     }
@@ -141,6 +151,11 @@ extension BoardRoom {
     /// The items of a remote drag are known: they count as held here, and the members see it.
     private func show(_ items: [ItemID], ofRemoteDrag client: ClientID) {
         if let update = drags.show(items, ofRemote: client) { sendDragToOthers(of: nil, .drag(update)) }
+    }
+
+    /// The columns of a remote drag of columns are known: the same, for columns.
+    private func show(columns: [CollectionID], ofRemoteDrag client: ClientID) {
+        if let update = drags.show(columns: columns, ofRemote: client) { sendDragToOthers(of: nil, .drag(update)) }
     }
 
     /// A member who just joined hears of the other nodes' drags in progress (`welcome.peers`

@@ -10,8 +10,8 @@ import Foundation
 /// NOTIFY takes less than 8,000 bytes) and without them otherwise; `over` is a placeholder
 /// move, with the holder's name so that a node that missed the start can still show the
 /// drag: either way the receiving node reads the items from the store's leases, once. A drag
-/// of columns carries its `collections` in its start (they are not leased in the store: a node
-/// that missed the start does not show it).
+/// of columns carries its `collections` in its start instead, under the same rule (its columns
+/// are leased in the store too, apart from items).
 ///
 /// `seq` is the origin room's durable seq when it was sent: a node applies the message only
 /// once its room has caught up that far, so a drop's `drag.cleared` never overtakes the
@@ -53,15 +53,14 @@ struct NodePresence: Codable, Sendable, Hashable {
         NodePresence(node: node, board: board, seq: seq, kind: .cleared, client: client, reason: reason)
     }
 
-    /// The JSON to publish: a start whose items would not fit goes without them; nil for a
-    /// start of a drag of columns that would not fit (the others nodes are not told of it).
-    func encoded() -> String? {
+    /// The JSON to publish: a start whose items (or columns) would not fit goes without them,
+    /// and the receiving nodes read them from the store's leases.
+    func encoded() -> String {
         let whole = Self.json(self)
-        guard whole.utf8.count > Self.maximumPayloadBytes else { return whole }
-        guard collections == nil else { return nil }
-        guard items != nil else { return whole }
+        guard whole.utf8.count > Self.maximumPayloadBytes, items != nil || collections != nil else { return whole }
         var short = self
         short.items = nil
+        short.collections = nil
         return Self.json(short)
     }
 

@@ -35,6 +35,11 @@ final class RoomDrags {
         leases.acquire(columns: columns, for: client)
     }
 
+    /// Another client holding one of `columns`, if one does (on this node or, heard of, another).
+    func otherHolder(ofColumns columns: [CollectionID], for client: ClientID) -> ClientID? {
+        columns.lazy.compactMap { self.leases.holder(ofColumn: $0) }.first { $0 != client }
+    }
+
     /// Gives back whatever `client` holds.
     func release(heldBy client: ClientID) {
         leases.releaseAll(heldBy: client)
@@ -112,8 +117,8 @@ final class RoomDrags {
         return remote[client]?.update(of: client)
     }
 
-    /// The columns of a remote drag of columns, which its start carries: they count as held
-    /// here (nothing is leased in the store for columns). Its `drag`, for the members.
+    /// The columns of a remote drag of columns are known: they count as held here (the
+    /// origin holds the store's lease). Its `drag`, for the members.
     func show(columns: [CollectionID], ofRemote client: ClientID) -> DragUpdate? {
         remote[client]?.items = []
         remote[client]?.collections = columns

@@ -484,6 +484,50 @@ enum PostgresSchema {
                     expires_at timestamptz NOT NULL
                 );
                 """),
+        Migration(
+            version: 11, name: "column leases across nodes",
+            sql: """
+                -- Drags of columns lease their columns in the same table as items: a row's key is
+                -- an item's id or, with is_column, a column's (a card may carry a column's id, so
+                -- the two are kept apart in the key). A holder holds one drag: items or columns.
+                -- Each step may run again (a database whose recorded migrations were cut back).
+                ALTER TABLE lease ADD COLUMN IF NOT EXISTS is_column boolean NOT NULL DEFAULT false;
+                ALTER TABLE lease DROP CONSTRAINT IF EXISTS lease_pkey;
+                ALTER TABLE lease ADD PRIMARY KEY (board, is_column, item);
+
+                -- As corkboard_lease, for items (p_columns false) or columns (true): all of p_keys
+                -- to p_holder, replacing whatever it held on the board, or none (SQLSTATE CB409
+                -- with the holder of one of them as its message).
+                CREATE OR REPLACE FUNCTION corkboard_lease_keys(
+                    p_board text, p_holder text, p_node text, p_keys text[], p_columns boolean, p_ttl_ms integer
+                ) RETURNS void LANGUAGE plpgsql AS $body$
+                DECLARE
+                    v_holder text;
+                BEGIN
+                    DELETE FROM lease
+                        WHERE board = p_board AND is_column = p_columns AND item = ANY (p_keys) AND expires_at < now();
+                    DELETE FROM lease WHERE board = p_board AND holder = p_holder;
+                    INSERT INTO lease (board, is_column, item, holder, node, expires_at)
+                        SELECT DISTINCT p_board, p_columns, k, p_holder, p_node, now() + p_ttl_ms * interval '1 millisecond'
+                        FROM unnest(p_keys) AS k
+                        ON CONFLICT (board, is_column, item) DO NOTHING;
+                    SELECT holder INTO v_holder FROM lease
+                        WHERE board = p_board AND is_column = p_columns AND item = ANY (p_keys) AND holder <> p_holder LIMIT 1;
+                    IF FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'CB409', MESSAGE = v_holder;
+                    END IF;
+                END
+                $body$;
+
+                -- Migration 2's item lease names a conflict target that is gone: nodes not yet
+                -- upgraded, still calling it, lease items through the new function.
+                CREATE OR REPLACE FUNCTION corkboard_lease(p_board text, p_holder text, p_node text, p_items text[], p_ttl_ms integer)
+                RETURNS void LANGUAGE plpgsql AS $body$
+                BEGIN
+                    PERFORM corkboard_lease_keys(p_board, p_holder, p_node, p_items, false, p_ttl_ms);
+                END
+                $body$;
+                """),
     ]
 
     /// The statements of one group (one transaction) that bring any database up to date.

@@ -3,7 +3,7 @@ import CorkboardStore
 import Dispatch
 import Foundation
 
-/// Item leases across nodes (the `lease` table): a drag's items are held in the database
+/// Leases across nodes (the `lease` table): a drag's items, or columns, are held in the database
 /// for `leaseLifetime`, renewed by this node's heartbeat every `heartbeatInterval` while it
 /// lives, so a killed node's leases lapse by themselves. The heartbeat is also a presence
 /// message: nodes that stop hearing one drop that node's drags.
@@ -15,9 +15,24 @@ extension PostgresStore {
         board: String, items: [ItemID], holder: ClientID,
         _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void
     ) {
+        lease(board: board, keys: items, columns: false, holder: holder, completion)
+    }
+
+    public func lease(
+        board: String, columns: [CollectionID], holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void
+    ) {
+        lease(board: board, keys: columns, columns: true, holder: holder, completion)
+    }
+
+    /// Migration 11's `corkboard_lease_keys`: item ids, or column ids when `columns`.
+    private func lease(
+        board: String, keys: [String], columns: Bool, holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void
+    ) {
         let call = PostgresStatement(
-            "SELECT corkboard_lease($1, $2, $3, $4, $5)",
-            [board, holder, node, Self.arrayLiteral(items), String(Self.leaseLifetimeMilliseconds)])
+            "SELECT corkboard_lease_keys($1, $2, $3, $4, $5, $6)",
+            [board, holder, node, Self.arrayLiteral(keys), columns ? "true" : "false", String(Self.leaseLifetimeMilliseconds)])
         send([call]) { result in
             switch result {
             case .success: completion(.success(nil))
@@ -31,17 +46,22 @@ extension PostgresStore {
         send([PostgresStatement("DELETE FROM lease WHERE board = $1 AND holder = $2", [board, holder])]) { _ in }
     }
 
-    public func leasedItems(
+    public func leases(
         board: String, holder: ClientID,
-        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void
+        _ completion: @escaping @Sendable (Result<HeldLeases, StoreError>) -> Void
     ) {
         let query = PostgresStatement(
-            "SELECT item FROM lease WHERE board = $1 AND holder = $2 AND expires_at > now()", [board, holder])
+            "SELECT item, is_column FROM lease WHERE board = $1 AND holder = $2 AND expires_at > now()", [board, holder])
         send([query]) { result in
             switch result {
             case .success(let groups):
                 let rows = groups[0]
-                completion(.success((0..<rows.count).compactMap { rows.text($0, "item") }))
+                var held = HeldLeases()
+                for row in 0..<rows.count {
+                    guard let key = rows.text(row, "item") else { continue }
+                    if rows.text(row, "is_column") == "t" { held.columns.append(key) } else { held.items.append(key) }
+                }
+                completion(.success(held))
             case .failure(let error):
                 completion(.failure(.unavailable("\(error)")))
             }

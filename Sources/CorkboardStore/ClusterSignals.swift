@@ -1,7 +1,7 @@
 import CorkboardModel
 
 /// What a store shared by several server nodes (PostgreSQL) adds to `BoardStore`: hearing
-/// the other nodes, talking to them, and leasing items across them. A store of one node
+/// the other nodes, talking to them, and leasing items and columns across them. A store of one node
 /// (memory, SQLite) does not adopt it, and the hub then does all of this in the room alone.
 ///
 /// Such a store announces every `deleteBoard` to all the nodes (the deleting one included) as
@@ -27,14 +27,22 @@ public protocol ClusterSignals: AnyObject, Sendable {
         board: String, items: [ItemID], holder: ClientID,
         _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void)
 
-    /// Gives back everything `holder` leased on `board`.
+    /// Leases the columns `columns` of `board` to `holder` across nodes, as `lease(board:items:holder:)`
+    /// does items (replacing whatever it held there, items or columns). A column's lease is
+    /// not an item's of the same id.
+    func lease(
+        board: String, columns: [CollectionID], holder: ClientID,
+        _ completion: @escaping @Sendable (Result<ClientID?, StoreError>) -> Void)
+
+    /// Gives back everything `holder` leased on `board`, items and columns.
     func releaseLeases(board: String, holder: ClientID)
 
-    /// The items `holder` holds on `board` now (in no particular order): how a node that
-    /// missed the start of another node's drag learns what it holds. Empty when nothing.
-    func leasedItems(
+    /// What `holder` holds on `board` now, items or columns: how a node that missed the start
+    /// of another node's drag (or whose start was too long for one notice) learns what it
+    /// holds. Empty when nothing.
+    func leases(
         board: String, holder: ClientID,
-        _ completion: @escaping @Sendable (Result<[ItemID], StoreError>) -> Void)
+        _ completion: @escaping @Sendable (Result<HeldLeases, StoreError>) -> Void)
 }
 
 /// What a store shared by several nodes tells the hub about the others.

@@ -9,7 +9,9 @@ struct BotRandomCommand: ParsableCommand {
         discussion: """
             Each action is either a drag (drag.start, a few drag.over, then the drop as a move, as \
             the browser client does) or a plain move by anchor or by offsets. Rejections such as busy \
-            are part of the game and counted, not failures. Prints a summary at the end.
+            are part of the game and counted, not failures. With --columns one action in five drags a \
+            column instead (drag.start of the column, a few drag.over among the columns, then the drop \
+            as a collection.move). Prints a summary at the end.
 
             \(botExitStatuses)
             """)
@@ -18,6 +20,7 @@ struct BotRandomCommand: ParsableCommand {
     @Option(help: "Actions per second.") var rate = 2.0
     @Option(help: "Seconds to run.") var duration = 10.0
     @Option(help: "Seed of the random choices (default: random).") var seed: UInt64?
+    @Flag(help: "Also drag columns: one action in five is a drag of a column.") var columns = false
 
     func validate() throws {
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be above 0 and at most 1000") }
@@ -28,7 +31,7 @@ struct BotRandomCommand: ParsableCommand {
         var settings = try bot.clientConfiguration(keepTrying: false)
         settings.maximumReconnectAttempts = 20
         let configuration = settings
-        let (rate, duration, seed) = (rate, duration, seed ?? UInt64.random(in: 0 ... .max))
+        let (rate, duration, seed, columns) = (rate, duration, seed ?? UInt64.random(in: 0 ... .max), columns)
         runBot { () throws(BotExit) in
             let client = BoardClient(configuration)
             let events = client.events()
@@ -40,7 +43,7 @@ struct BotRandomCommand: ParsableCommand {
                 return count
             }
             _ = try await join(client)
-            var player = RandomPlayer(client: client, seed: seed, interval: 1 / rate)
+            var player = RandomPlayer(client: client, seed: seed, interval: 1 / rate, dragsColumns: columns)
             let seconds = await player.play(rate: rate, duration: duration)
             await client.close()
             emit(player.tally.summary(seconds: seconds, reconnects: await reconnects.value))

@@ -215,6 +215,16 @@ import Testing
         #expect(document.seq > 5)
         #expect(Set(document.board.allItemIDs).count == 7)
     }
+
+    @Test func randomWithColumnsDragsColumnsToo() async throws {
+        let server = try CorkboardTestServer()
+        let run = try await Self.bot(["random", "--columns", "--rate", "30", "--duration", "1", "--seed", "7"] + Self.on(server))
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("random: ") && run.output.contains(" of columns)"), "\(run.output)")
+        let document = try server.document("demo")
+        #expect(Set(document.board.collections.map(\.id)) == ["todo", "doing", "done"])
+        #expect(Set(document.board.allItemIDs).count == 7)
+    }
 }
 
 extension Array where Element: Sendable {

@@ -16,6 +16,10 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     static let all: [StoreFactory] = [.memory, .sqlite, .postgres]
 
+    /// The stores several nodes share, which adopt `ClusterSignals` and lease drags across
+    /// them. Memory and SQLite serve one node: its rooms' own lease tables are all there is.
+    static let sharedByNodes: [StoreFactory] = [.postgres]
+
     static let memory = StoreFactory(name: "memory") { retention in
         OpenedStore(MemoryStore(retainedEvents: retention.retained, historyByteBudget: retention.byteBudget))
     }

@@ -6,6 +6,8 @@ public struct RandomPlayTally: Sendable, Equatable {
     public var actions = 0
     /// Of the actions, the drags (drag.start, drag.over…, then the drop as a move).
     public var drags = 0
+    /// Of the drags, those of a column (drag.start of a column, drag.over among the columns, then `collection.move`).
+    public var columnDrags = 0
     public var committed = 0
     /// Of the committed, those the server adjusted (docs/protocol.md#5-resolution).
     public var adjusted = 0
@@ -31,7 +33,8 @@ public struct RandomPlayTally: Sendable, Equatable {
     public func summary(seconds: Double, reconnects: Int) -> String {
         let rejected = rejections.values.reduce(0, +)
         let codes = rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "random: \(actions) actions (\(drags) drags) in \(String(format: "%.1f", seconds)) s: "
+        let dragged = columnDrags == 0 ? "\(drags) drags" : "\(drags) drags, \(columnDrags) of columns"
+        return "random: \(actions) actions (\(dragged)) in \(String(format: "%.1f", seconds)) s: "
             + "\(committed) committed (\(adjusted) adjusted), \(noops) noop, \(rejected) rejected"
             + (codes.isEmpty ? "" : " (\(codes))") + ", \(unanswered) unanswered, \(reconnects) reconnects"
     }

@@ -4,18 +4,22 @@ import CorkboardModel
 /// (from a seed, so a run can be repeated) on the client's replica. Half are drags (a
 /// drag.start, two to four drag.over, then the drop as a move, as the browser does), the
 /// others a move by anchor or by offsets, to a column or a folder. Rejections (busy, a folder
-/// into itself, …) are counted, not failures.
+/// into itself, …) are counted, not failures. With `dragsColumns` one action in five is a drag
+/// of a column instead (a drag.start of the column, two to four drag.over among the columns,
+/// then the drop as a `collection.move`).
 public struct RandomPlayer {
     let client: BoardClient
     var random: SplitMix64
     /// Seconds between actions: a drag's pointer moves are spread over part of it.
     let interval: Double
+    let dragsColumns: Bool
     public private(set) var tally = RandomPlayTally()
 
-    public init(client: BoardClient, seed: UInt64, interval: Double) {
+    public init(client: BoardClient, seed: UInt64, interval: Double, dragsColumns: Bool = false) {
         self.client = client
         random = SplitMix64(seed: seed)
         self.interval = interval
+        self.dragsColumns = dragsColumns
     }
 
     /// One action on the board as the replica shows it; nothing when the board is locked,
@@ -24,10 +28,11 @@ public struct RandomPlayer {
         guard let board = client.board, !board.locked, !board.allItemIDs.isEmpty, !board.collections.isEmpty else { return }
         tally.actions += 1
         let result: OperationResult
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<(dragsColumns ? 5 : 4), using: &random) {
         case 0, 1: result = await drag(board)
         case 2: result = await client.perform(anchorMove(board))
-        default: result = await client.perform(offsetsMove(board) ?? anchorMove(board))
+        case 3: result = await client.perform(offsetsMove(board) ?? anchorMove(board))
+        default: result = await dragColumn(board)
         }
         tally.count(result)
     }
@@ -64,6 +69,25 @@ public struct RandomPlayer {
             target = Destination(collection: collection.id, before: index < others.count ? others[index] : nil)
         }
         return await client.perform(.move(sources: [item], destination: target))
+    }
+
+    /// Pick up one column by its grip, hover over two to four places among the columns, drop
+    /// it on the last one.
+    private mutating func dragColumn(_ board: Board) async -> OperationResult {
+        tally.drags += 1
+        tally.columnDrags += 1
+        let column = board.collections.randomElement(using: &random)!.id
+        await client.dragStart(columns: [column])
+        var before: CollectionID?
+        for _ in 0..<Int.random(in: 2...4, using: &random) {
+            try? await Task.sleep(for: .seconds(interval / 8))
+            // The placeholder index counts the columns without the dragged one (docs/protocol.md#6-presence-drag-state).
+            let others = (client.board ?? board).collections.map(\.id).filter { $0 != column }
+            let index = Int.random(in: 0...others.count, using: &random)
+            await client.dragOver(columnIndex: index)
+            before = index < others.count ? others[index] : nil
+        }
+        return await client.perform(.moveCollections(collections: [column], before: before))
     }
 
     mutating func anchorMove(_ board: Board) -> RequestedOperation {

@@ -29,6 +29,38 @@ import Testing
         #expect(document.board.collections.map(\.id) == ["c0", "c1", "c2"])
     }
 
+    /// With `dragsColumns`, some drags are of a column: seen by another member as a drag of
+    /// that column, dropped as a `collection.move`; the same cards and columns, reordered.
+    @Test func itsColumnDragsAreSeenByOthersAndCommitted() async throws {
+        let server = try CorkboardTestServer(demo: false)
+        let start = try server.create(makeBoard("play", collections: 3, items: 4))
+        let watcher = server.client(board: "play", name: "watcher")
+        let heard = watcher.events()
+        try await watcher.connect()
+        let client = server.client(board: "play", name: "player")
+        try await client.connect()
+        var player = RandomPlayer(client: client, seed: 11, interval: 0.01, dragsColumns: true)
+        for _ in 0..<30 { await player.act() }
+        let tally = player.tally
+        await client.close()
+
+        #expect(tally.columnDrags > 0 && tally.columnDrags < tally.drags, "\(tally)")
+        #expect(tally.unanswered == 0 && tally.rejections.isEmpty, "alone on the board nothing is refused: \(tally)")
+        let document = try server.document("play")
+        #expect(document.seq == start.seq + tally.committed)
+        #expect(Set(document.board.allItemIDs) == Set(start.board.allItemIDs))
+        #expect(Set(document.board.collections.map(\.id)) == ["c0", "c1", "c2"])
+        // The watcher saw the player's drags of columns, each before its drop: up to the last commit.
+        try #require(tally.committed > 0)
+        var columnDragsSeen = 0
+        for await event in heard {
+            if case .drag(let update) = event, update.collections?.isEmpty == false { columnDragsSeen += 1 }
+            if case .committed(let event) = event, event.seq == document.seq { break }
+        }
+        #expect(columnDragsSeen > 0)
+        await watcher.close()
+    }
+
     @Test func aLockedBoardIsLeftAlone() async throws {
         let server = try CorkboardTestServer(demo: false)
         let start = try server.create(makeBoard("locked"))

@@ -7,6 +7,7 @@ import Testing
 /// A drag whose item list does not fit in one PostgreSQL notification (under 8,000 bytes),
 /// seen on the other nodes all the same: its items once, then placeholder moves; by a node
 /// that opened the board after the drag began; and by a member who joins a node that knows it.
+/// The same for a drag of columns whose start is too long.
 @Suite(.threadsOfTheirOwn) struct ClusterLargeDragTests {
     /// "a" holds 100 items with 128-byte ids (about 13 KB of ids), "b" three short ones.
     static let board: Board = {
@@ -21,6 +22,41 @@ import Testing
                 BoardCollection(id: "b", title: "B", items: [Item(id: "b1", label: "B1"), Item(id: "b2", label: "B2"), Item(id: "b3", label: "B3")]),
             ])
     }()
+
+    /// 70 columns with 128-byte ids (about 9 KB of ids) and a column "b".
+    static let wideBoard: Board = {
+        let long = (0..<70).map { index in
+            let id = "col-\(index)-"
+            return BoardCollection(id: id + String(repeating: "x", count: Limits.maximumIDBytes - id.utf8.count), title: "C\(index)")
+        }
+        return Board(id: "board", title: "Long column ids", collections: long + [BoardCollection(id: "b", title: "B")])
+    }()
+
+    /// A drag of columns whose start does not fit in one notification reaches the other node
+    /// all the same: its columns read from the database's leases, held there from then on.
+    @Test(.runningTimeLimit(.minutes(3)))
+    func aLongDragOfColumnsReachesTheOtherNode() async throws {
+        try await offPool {
+            let databaseURL = try PostgresCluster.shared().createDatabase()
+            let nodes = try (0..<2).map { _ in try ClusterNode(databaseURL: databaseURL) }
+            _ = try BoardAPI(port: nodes[0].port).createBoard(Self.wideBoard)
+            let columns = Self.wideBoard.collections.dropLast().map(\.id)
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+
+            try ada.send(.dragStartColumns(collections: columns))
+            let started = try bob.waitFor("Ada's drag") { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
+            #expect(started == .drag(DragUpdate(client: ada.clientID, name: "Ada", items: [], collections: columns, over: nil)))
+            #expect(try bob.reject(.moveCollections(collections: [columns[3]], before: nil)).code == .busy)
+            try bob.send(.dragStartColumns(collections: [columns[5]]))
+            let busy = try #require(try bob.waitFor(type: "rejected").rejection)
+            #expect(busy.code == .busy && busy.holder == ada.clientID)
+
+            try ada.send(.dragEnd)
+            _ = try bob.waitFor("Ada's drag ends") { if case .dragCleared(ada.clientID, .cancel) = $0 { true } else { false } }
+            try bob.commit(.moveCollections(collections: [columns[3]], before: nil))
+        }
+    }
 
     @Test(.runningTimeLimit(.minutes(3)))
     func aLongDragReachesEveryNodeEvenOneThatOpenedTheBoardLater() async throws {

@@ -5,8 +5,8 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Drags across nodes: a member's drag reaches the members of every node, its items are
-/// leased in the database so no other node grants them, a drop's clear follows its commit
+/// Drags across nodes: a member's drag reaches the members of every node, its items (or
+/// columns) are leased in the database so no other node grants them, a drop's clear follows its commit
 /// everywhere, and a killed node's drags end as `left` while its leases lapse.
 @Suite(.threadsOfTheirOwn) struct ClusterPresenceTests {
     @Test(.runningTimeLimit(.minutes(3)))
@@ -67,7 +67,7 @@ import Testing
     }
 
     /// A drag of columns reaches the other node with its columns, which that node then holds
-    /// for its holder: its members' drag.start and collection.move of them are busy.
+    /// for its holder (and the database for every node): drag.start and collection.move of them are busy.
     @Test(.runningTimeLimit(.minutes(3)))
     func aDragOfColumnsOnOneNodeIsSeenAndRespectedOnTheOther() async throws {
         try await offPool {
@@ -92,6 +92,82 @@ import Testing
             let cleared = bob.log.lastIndex { if case .dragCleared(ada.clientID, .drop) = $0 { true } else { false } }
             #expect(committed != nil && cleared != nil && committed! < cleared!, "committed before drag.cleared")
             try bob.commit(.moveCollections(collections: ["todo"], before: "done"))
+        }
+    }
+
+    /// A column is leased in the database like an item: two members of two nodes starting a
+    /// drag of it at once are granted it once, the other refused `busy` naming the winner.
+    @Test(.runningTimeLimit(.minutes(3)))
+    func twoNodesRacingForOneColumnGrantItOnce() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            let observer = try BoardTestClient(port: nodes[0].port, board: "board", name: "Observer")
+            var wins: [String: Int] = [:]
+            for round in 0..<10 {
+                let column = ["todo", "done"][round % 2]
+                try ada.send(.dragStartColumns(collections: [column]))
+                try bob.send(.dragStartColumns(collections: [column]))
+                let update = try #require(try observer.waitFor(type: "drag").dragUpdate)
+                #expect(update.collections == [column], "round \(round)")
+                let (winner, loser) = update.client == ada.clientID ? (ada, bob) : (bob, ada)
+                wins[winner.name, default: 0] += 1
+                let refusal = try #require(try loser.waitFor(type: "rejected").rejection)
+                #expect(refusal.ref == "drag.start" && refusal.code == .busy && refusal.holder == winner.clientID, "round \(round)")
+                try winner.send(.dragEnd)
+                let skippedBefore = observer.skipped.count
+                let cleared = try #require(try observer.waitFor(type: "drag.cleared").dragClear)
+                #expect(cleared.client == winner.clientID && cleared.reason == .cancel)
+                let loserDrags = observer.skipped.dropFirst(skippedBefore).filter {
+                    if case .drag(let other) = $0 { other.client == loser.clientID } else { false }
+                }
+                #expect(loserDrags.isEmpty, "round \(round): the loser's drag was shown too")
+            }
+            print("10 races for one column between two nodes: \(wins)")
+        }
+    }
+
+    /// A node that opens the board during a drag of columns learns it from the database at
+    /// the drag's next placeholder move, and holds its columns for its members from then on;
+    /// before that, the database refuses them their drag.start all the same.
+    @Test(.runningTimeLimit(.minutes(3)))
+    func aNodeOpeningTheBoardDuringADragOfColumnsShowsIt() async throws {
+        try await offPool {
+            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
+            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
+            let watcher = try BoardTestClient(port: nodes[0].port, board: "board", name: "Watcher")
+            try ada.send(.dragStartColumns(collections: ["todo"]))
+            _ = try watcher.waitFor(type: "drag")
+
+            // Node 1 opens the board only now: it missed the start.
+            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
+            try bob.send(.dragStartColumns(collections: ["todo"]))
+            let refused = try #require(try bob.waitFor(type: "rejected").rejection)
+            #expect(refused.code == .busy && refused.holder == ada.clientID)
+
+            try ada.send(.dragOver(collection: nil, index: 1))
+            let isAdas: (ServerMessage) -> Bool = { if case .drag(let update) = $0 { update.client == ada.clientID } else { false } }
+            // Node 1 may still hear the start (its notice can arrive after Bob's room opened):
+            // then the drag comes without a placeholder, and the move follows it.
+            let late = try bob.log.first(where: isAdas) ?? bob.waitFor("Ada's drag, late", isAdas)
+            let learnt = try #require(late.dragUpdate)
+            #expect(learnt.name == "Ada" && learnt.items == [] && learnt.collections == ["todo"])
+            let index1 = DragTarget(collection: nil, index: 1, before: nil)
+            if learnt.over != index1 {
+                #expect(learnt.over == nil)
+                #expect(try bob.waitFor(type: "drag.over") == .dragOver(client: ada.clientID, over: index1))
+            }
+            #expect(try bob.reject(.moveCollections(collections: ["todo"], before: nil)).code == .busy)
+
+            // A newcomer on that node hears of it right after its welcome.
+            let cy = try BoardTestClient(port: nodes[1].port, board: "board", name: "Cy")
+            let known = try #require(try cy.nextMessage().dragUpdate, "no drag after the welcome: \(cy.log)")
+            #expect(known.client == ada.clientID && known.collections == ["todo"])
+
+            try ada.send(.dragEnd)
+            _ = try bob.waitFor("Ada's drag ends") { if case .dragCleared(ada.clientID, .cancel) = $0 { true } else { false } }
+            try bob.commit(.moveCollections(collections: ["todo"], before: nil))
         }
     }
 
