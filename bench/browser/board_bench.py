@@ -283,7 +283,8 @@ def column_drag(page, server, label, board_id):
 
 
 def summarize(values):
-    return {"median": round(statistics.median(values), 1), "worst": round(max(values), 1), "n": len(values)}
+    return {"median": round(statistics.median(values), 1), "worst": round(max(values), 1), "n": len(values),
+            "runs": [round(value, 1) for value in values]}
 
 
 def main():
