@@ -215,7 +215,10 @@ export class BoardView {
       folder.list.remove();
       this.folderLists.delete(id);
     }
-    if (liveCards.size !== this.cards.size || changed.length > 0) {
+    // Every card on the board is in `cards` now (drawCard made the new ones): only when it holds
+    // more did cards leave. (Visiting all of them after every change cost up to 3 ms of a drop
+    // on a board of 3,000 cards.)
+    if (liveCards.size !== this.cards.size) {
       for (const [id, card] of this.cards) {
         if (!liveCards.has(id)) {
           card.remove();
