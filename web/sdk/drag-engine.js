@@ -15,7 +15,7 @@
 // A release away from every list cancels, and says so (`cancel` with "off the lists").
 
 import { DropAim } from "./drag-aim.js";
-import { boundedStep, edgeStep, pacedStep } from "./drag-geometry.js";
+import { boundedStep, edgeStep, pacedStep, wheelScroll } from "./drag-geometry.js";
 import { keyStep } from "./drag-keys.js";
 import { HOLD_MS, PressGesture } from "./drag-press.js";
 
@@ -288,6 +288,9 @@ export class DragEngine {
     });
     if (drag.ids.length > 1) avatar.dataset.count = String(drag.ids.length);
     this.look.dressAvatar?.(avatar, element);
+    // A host's style may let the avatar take the pointer (to show its cursor at no cost to the
+    // rest of the page): a wheel turned over it still scrolls what is under it.
+    avatar.addEventListener("wheel", (event) => this.wheeled(event), { passive: false });
     // On the body, not in the list: no list's scroll box clips it, no list style applies.
     document.body.append(avatar);
     this.placeholder.style.height = `${height}px`;
@@ -303,6 +306,19 @@ export class DragEngine {
     this.follow();
     this.scrollLoop();
     return true;
+  }
+
+  /**
+   * A wheel turned over the avatar scrolls the boxes under the pointer (the host's
+   * `scrollersAt`, innermost first), as it would have without the avatar.
+   * @param {WheelEvent} event
+   */
+  wheeled(event) {
+    const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? innerHeight : 1;
+    const scroll = wheelScroll(this.host.scrollersAt(event.clientX, event.clientY), event.deltaX * unit, event.deltaY * unit);
+    if (!scroll) return;
+    event.preventDefault();
+    scroll.scroller.scrollBy(scroll.left, scroll.top);
   }
 
   /** The avatar follows the pointer; the placeholder goes where a release would land. */
