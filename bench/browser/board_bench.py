@@ -33,9 +33,11 @@ too. Paint is not included (headless Chromium without a GPU paints off the main 
 
 Prints one table and one line `BROWSER-BENCH <json>`, and writes OUTPUT/summary.json in the
 shape the browser suites read ({"scenarios": [{"name", "passed", "message"}], "figures": ...}).
-Exit status 0 when every figure was measured, 1 otherwise, 3 on the watchdog. The goals
-(first render < 300 ms, each interaction < 16 ms) are printed beside the figures, not enforced:
-a shared machine is no place for a timed assertion."""
+Each figure's runs are kept beside its median and worst (`runs`, in the order measured: the
+first of each page comes first). Exit status 0 when every figure was measured, 1 otherwise, 3
+on the watchdog. The goals (issue #32: first render < 200 ms, each interaction and each frame
+of a column drag < 16 ms) are printed beside the figures, not enforced: a shared machine is
+no place for a timed assertion."""
 
 import argparse
 import json
@@ -52,7 +54,7 @@ from harness import CHROMIUM, DEFAULT_TIMEOUT_MS, VIEWPORT, Recorder, ScenarioFa
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-GOALS = {"first render": 300, "pick-up": 16, "placeholder": 16, "drop": 16, "remote move": 16, "keyboard step": 16,
+GOALS = {"first render": 200, "pick-up": 16, "placeholder": 16, "drop": 16, "remote move": 16, "keyboard step": 16,
          "column pick-up": 16, "column drag frame": 16}
 MEASURES = list(GOALS)
 
