@@ -21,12 +21,14 @@ import Testing
             run.results["page"], "the bench measured no page (\(run.note ?? "no note")):\n\(PythonTools.tail(run.output, lines: 60))")
         #expect(result.passed, "\(result.message)\n\(PythonTools.tail(run.output, lines: 40))")
         let figures = try #require(
-            try? JSONSerialization.jsonObject(with: Data(result.message.utf8)) as? [String: [String: NSNumber]],
+            try? JSONSerialization.jsonObject(with: Data(result.message.utf8)) as? [String: [String: Any]],
             "the bench's figures: \(result.message)")
         for measure in Self.measures {
             let figure = figures[measure]
-            #expect((figure?["n"]?.intValue ?? 0) >= 1, "\(measure) was measured: \(figure.map { "\($0)" } ?? "missing")")
-            #expect((figure?["median"]?.doubleValue ?? -1) >= 0, "\(measure) is a duration: \(figure.map { "\($0)" } ?? "missing")")
+            let runs = figure?["runs"] as? [NSNumber] ?? []
+            #expect(((figure?["n"] as? NSNumber)?.intValue ?? 0) >= 1, "\(measure) was measured: \(figure.map { "\($0)" } ?? "missing")")
+            #expect(((figure?["median"] as? NSNumber)?.doubleValue ?? -1) >= 0, "\(measure) is a duration: \(figure.map { "\($0)" } ?? "missing")")
+            #expect(runs.count == (figure?["n"] as? NSNumber)?.intValue, "\(measure) keeps each run: \(figure.map { "\($0)" } ?? "missing")")
         }
     }
 }
