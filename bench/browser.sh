@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Issue #24: what the board page costs the browser's main thread on a big board, the page of
 # BEFORE (git refs, space-separated; each one's web/ is taken with `git archive`) beside the
-# page of this work tree, in one run on this machine (bench/browser/board_bench.py). Prints a
-# table, writes bench/results/browser/$NAME.json (default browser-board).
+# page of this work tree, in one run on this machine (bench/browser/board_bench.py): a board of
+# COLUMNS x CARDS (pick-up, placeholder, drop, remote move, a keyboard step while carrying) and
+# one of WIDE_COLUMNS x WIDE_CARDS (a column drag, per frame; WIDE_COLUMNS=0 leaves it out).
+# Prints a table, writes bench/results/browser/$NAME.json (default browser-board).
 #
-#   bench/browser.sh                              3 x 1,000 cards, before = main
+#   bench/browser.sh                              3 x 1,000 cards and 30 x 30, before = main
 #   BEFORE="main page-scale" ROUNDS=3 bench/browser.sh
 #   BEFORE=page-scale CARDS=3333 ROUNDS=2 NAME=browser-board-10k bench/browser.sh
 #
@@ -17,6 +19,8 @@ root=$(pwd)
 BEFORE=${BEFORE:-main}
 COLUMNS=${COLUMNS:-3}
 CARDS=${CARDS:-1000}
+WIDE_COLUMNS=${WIDE_COLUMNS:-30}
+WIDE_CARDS=${WIDE_CARDS:-30}
 ROUNDS=${ROUNDS:-3}
 RAW=${RAW:-bench/results/browser}
 NAME=${NAME:-browser-board}
@@ -33,7 +37,7 @@ done
 
 PYTHONPATH="$root/.build/python-tools/playwright/site-packages" python3 bench/browser/board_bench.py \
   --corkboard "$root/.build/debug/corkboard" "${roots[@]}" --web-root "$root/web" --label "after" \
-  --columns "$COLUMNS" --cards "$CARDS" --rounds "$ROUNDS" --output "$work/output"
+  --columns "$COLUMNS" --cards "$CARDS" --wide-columns "$WIDE_COLUMNS" --wide-cards "$WIDE_CARDS" --rounds "$ROUNDS" --output "$work/output"
 mkdir -p "$RAW"
 cp "$work/output/summary.json" "$RAW/$NAME.json"
 echo "figures in $RAW/$NAME.json"

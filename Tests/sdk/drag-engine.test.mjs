@@ -4,7 +4,7 @@
 // Run: node --test Tests/sdk/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EDGE, LONGEST_FRAME_MS, MAX_SCROLL_STEP, RAMP_FLOOR, RAMP_MS, boundedStep, edgeStep, isNear, pacedStep, slotIndex, stackedSlotIndex } from "../../web/sdk/drag-geometry.js";
+import { EDGE, LONGEST_FRAME_MS, MAX_SCROLL_STEP, RAMP_FLOOR, RAMP_MS, boundedStep, edgeStep, isNear, pacedStep, slotIndex, stackedSlotIndex, wheelScroll } from "../../web/sdk/drag-geometry.js";
 import { HOLD_TOLERANCE, PressGesture, START_DISTANCE } from "../../web/sdk/drag-press.js";
 import { DWELL_MS, DropAim } from "../../web/sdk/drag-aim.js";
 import { keyStep } from "../../web/sdk/drag-keys.js";
@@ -266,4 +266,20 @@ test("auto-scroll stops where the content ends", () => {
   assert.equal(boundedStep(18, 110, 110), 0, "at the end");
   assert.equal(boundedStep(18, 200, 110), 0, "past it (scrolled by hand): not further");
   assert.equal(boundedStep(-18, 200, 110), -18, "back towards the start is never bounded");
+});
+
+// MARK: A wheel over the avatar
+
+/** A scroll box scrolled to (left, top) of a content `width` × `height` in a 100 × 100 view. */
+const scroller = (name, left, top, width, height) => ({ name, scrollLeft: left, scrollTop: top, scrollWidth: width, scrollHeight: height, clientWidth: 100, clientHeight: 100 });
+
+test("a wheel over the avatar scrolls the innermost box that can move that way, as the browser chains it", () => {
+  const list = scroller("list", 0, 0, 100, 500);
+  const board = scroller("board", 0, 0, 900, 100);
+  assert.deepEqual(wheelScroll([list, board], 0, 40), { scroller: list, left: 0, top: 40 }, "down: the column's list");
+  assert.equal(wheelScroll([list, board], 0, -40), null, "up at the list's top, and nothing else scrolls up: none");
+  assert.deepEqual(wheelScroll([list, board], 30, 0), { scroller: board, left: 30, top: 0 }, "sideways: the board (the list cannot)");
+  const atEnd = scroller("list", 0, 399.6, 100, 500);
+  assert.deepEqual(wheelScroll([atEnd, board], 0, 40), null, "down at the list's end (a fraction short): none");
+  assert.deepEqual(wheelScroll([atEnd, board], 0, -40), { scroller: atEnd, left: 0, top: -40 });
 });

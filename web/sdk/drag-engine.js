@@ -15,7 +15,7 @@
 // A release away from every list cancels, and says so (`cancel` with "off the lists").
 
 import { DropAim } from "./drag-aim.js";
-import { boundedStep, edgeStep, pacedStep } from "./drag-geometry.js";
+import { boundedStep, edgeStep, pacedStep, wheelScroll } from "./drag-geometry.js";
 import { keyStep } from "./drag-keys.js";
 import { HOLD_MS, PressGesture } from "./drag-press.js";
 
@@ -271,7 +271,10 @@ export class DragEngine {
     if (!element.isConnected) return false;
     const drag = this.begin(id, element, "pointer");
     if (!drag) return false;
+    // Measured before anything is written: a read after the avatar went in laid the page out
+    // once more.
     const rect = element.getBoundingClientRect();
+    const [width, height] = [element.offsetWidth, element.offsetHeight];
     const avatar = /** @type {HTMLElement} */ (element.cloneNode(true));
     for (const name of [this.look.carried, this.look.pressing, this.look.keyboard]) if (name) avatar.classList.remove(name);
     if (this.look.avatar) avatar.classList.add(this.look.avatar);
@@ -281,13 +284,16 @@ export class DragEngine {
     // so its text wraps as it did in the list.
     Object.assign(avatar.style, {
       position: "fixed", left: "0", top: "0", margin: "0", boxSizing: "border-box",
-      width: `${element.offsetWidth}px`, height: `${element.offsetHeight}px`, pointerEvents: "none", zIndex: "2147483647",
+      width: `${width}px`, height: `${height}px`, pointerEvents: "none", zIndex: "2147483647",
     });
     if (drag.ids.length > 1) avatar.dataset.count = String(drag.ids.length);
     this.look.dressAvatar?.(avatar, element);
+    // A host's style may let the avatar take the pointer (to show its cursor at no cost to the
+    // rest of the page): a wheel turned over it still scrolls what is under it.
+    avatar.addEventListener("wheel", (event) => this.wheeled(event), { passive: false });
     // On the body, not in the list: no list's scroll box clips it, no list style applies.
     document.body.append(avatar);
-    this.placeholder.style.height = `${element.offsetHeight}px`;
+    this.placeholder.style.height = `${height}px`;
     this.pointer = { avatar, offsetX: x - rect.left, offsetY: y - rect.top, x, y, aim: new DropAim(drag.origin, this.dwell), frame: null, dwellTimer: null, due: null, frameAt: null, edgeSince: null };
     const at = this.host.nodeAt(drag.origin, new Set(drag.ids));
     this.change(() => {
@@ -302,13 +308,28 @@ export class DragEngine {
     return true;
   }
 
+  /**
+   * A wheel turned over the avatar scrolls the boxes under the pointer (the host's
+   * `scrollersAt`, innermost first), as it would have without the avatar.
+   * @param {WheelEvent} event
+   */
+  wheeled(event) {
+    const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? innerHeight : 1;
+    const scroll = wheelScroll(this.host.scrollersAt(event.clientX, event.clientY), event.deltaX * unit, event.deltaY * unit);
+    if (!scroll) return;
+    event.preventDefault();
+    scroll.scroller.scrollBy(scroll.left, scroll.top);
+  }
+
   /** The avatar follows the pointer; the placeholder goes where a release would land. */
   follow() {
     const drag = /** @type {Drag} */ (this.drag);
     const pointer = /** @type {NonNullable<DragEngine["pointer"]>} */ (this.pointer);
     const { avatar, x, y } = pointer;
-    avatar.style.transform = `translate(${x - pointer.offsetX}px, ${y - pointer.offsetY}px) ${this.look.avatarTransform}`.trim();
+    // Where the point lands is read before the avatar moves: a read after that write restyled
+    // the page first.
     const slot = this.host.slotAt(x, y, new Set(drag.ids));
+    avatar.style.transform = `translate(${x - pointer.offsetX}px, ${y - pointer.offsetY}px) ${this.look.avatarTransform}`.trim();
     if (this.look.willCancel) avatar.classList.toggle(this.look.willCancel, !slot);
     const change = pointer.aim.aim(slot, this.timing.now());
     if (change.due !== pointer.due) {

@@ -114,3 +114,40 @@ export function boundedStep(step, scrolled, end) {
   if (end === undefined || step <= 0) return step;
   return Math.max(0, Math.min(step, end - scrolled));
 }
+
+/**
+ * @typedef {{ scrollLeft: number, scrollTop: number, scrollWidth: number, scrollHeight: number,
+ *   clientWidth: number, clientHeight: number }} ScrollBox
+ */
+
+/**
+ * What a wheel turned by (`dx`, `dy`) pixels scrolls among `scrollers` (innermost first), as
+ * the browser chains it: the first that can still move that way, by the part of the turn it
+ * can take; null when none can.
+ * @template {ScrollBox} S
+ * @param {S[]} scrollers
+ * @param {number} dx
+ * @param {number} dy
+ * @returns {{ scroller: S, left: number, top: number } | null}
+ */
+export function wheelScroll(scrollers, dx, dy) {
+  for (const scroller of scrollers) {
+    const left = canScroll(scroller.scrollLeft, scroller.scrollWidth - scroller.clientWidth, dx) ? dx : 0;
+    const top = canScroll(scroller.scrollTop, scroller.scrollHeight - scroller.clientHeight, dy) ? dy : 0;
+    if (left !== 0 || top !== 0) return { scroller, left, top };
+  }
+  return null;
+}
+
+/**
+ * Whether a box scrolled to `at` of `end` can move by `delta` (a scroll position may be a
+ * fraction of a pixel short of either end).
+ * @param {number} at
+ * @param {number} end
+ * @param {number} delta
+ */
+function canScroll(at, end, delta) {
+  if (delta > 0) return at < end - 0.5;
+  if (delta < 0) return at > 0.5;
+  return false;
+}

@@ -427,6 +427,9 @@ function placesOf(board, ids) {
   /** @type {{ item: UndoItem, place: Place }[]} */
   const places = [];
   for (const collection of lists(board)) {
+    // Most lists hold none of them: a step of a drop on a board of thousands of items read
+    // only the lists it takes items from.
+    if (!collection.items.some((i) => ids.has(i.id))) continue;
     const all = collection.items.map((i) => i.id);
     const rest = all.filter((id) => !ids.has(id));
     collection.items.forEach((item, index) => {

@@ -129,6 +129,12 @@ export class DragEngine {
      * @param {number} y
      */
     lift(x: number, y: number): boolean;
+    /**
+     * A wheel turned over the avatar scrolls the boxes under the pointer (the host's
+     * `scrollersAt`, innermost first), as it would have without the avatar.
+     * @param {WheelEvent} event
+     */
+    wheeled(event: WheelEvent): void;
     /** The avatar follows the pointer; the placeholder goes where a release would land. */
     follow(): void;
     /** The pointer stayed over an item that takes drops: a release now goes into it. */

@@ -56,6 +56,25 @@ export function pacedStep(step: number, elapsed: number, waited: number): number
  * @param {number | undefined} end
  */
 export function boundedStep(step: number, scrolled: number, end: number | undefined): number;
+/**
+ * @typedef {{ scrollLeft: number, scrollTop: number, scrollWidth: number, scrollHeight: number,
+ *   clientWidth: number, clientHeight: number }} ScrollBox
+ */
+/**
+ * What a wheel turned by (`dx`, `dy`) pixels scrolls among `scrollers` (innermost first), as
+ * the browser chains it: the first that can still move that way, by the part of the turn it
+ * can take; null when none can.
+ * @template {ScrollBox} S
+ * @param {S[]} scrollers
+ * @param {number} dx
+ * @param {number} dy
+ * @returns {{ scroller: S, left: number, top: number } | null}
+ */
+export function wheelScroll<S extends ScrollBox>(scrollers: S[], dx: number, dy: number): {
+    scroller: S;
+    left: number;
+    top: number;
+} | null;
 /** @typedef {{ left: number, top: number, right: number, bottom: number, width: number, height: number }} Box */
 export const EDGE: 48;
 export const MAX_SCROLL_STEP: 18;
@@ -63,6 +82,14 @@ export const REACH: 24;
 export const RAMP_FLOOR: 0.15;
 export const RAMP_MS: 1000;
 export const LONGEST_FRAME_MS: 50;
+export type ScrollBox = {
+    scrollLeft: number;
+    scrollTop: number;
+    scrollWidth: number;
+    scrollHeight: number;
+    clientWidth: number;
+    clientHeight: number;
+};
 export type Box = {
     left: number;
     top: number;
