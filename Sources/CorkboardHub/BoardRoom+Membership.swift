@@ -10,7 +10,18 @@ import Dispatch
 extension BoardRoom {
     /// A `welcome`'s peers, of every node: those dragging first, then the latest to join, at
     /// most `MembershipLimits.listedPeers`; the newcomer is not among them yet.
-    func welcomePeers() -> [Peer] {
+    func welcomePeers() -> EncodedPeerList {
+        // Nobody drags, here or on another node (a drag shown holds its items' leases here; one
+        // of another node is in `drags.remote` from its start): the list is the latest to join
+        // alone, the same for every join until somebody joins or leaves, so it is kept.
+        if drags.leases.holders.isEmpty && drags.remote.isEmpty {
+            return welcomePeerLists.peers(version: membership.roster.version) { EncodedPeerList(listedWelcomePeers()) }
+        }
+        return EncodedPeerList(listedWelcomePeers())
+    }
+
+    /// The peers `welcomePeers` lists, written fresh.
+    func listedWelcomePeers() -> [Peer] {
         let bound = MembershipLimits.listedPeers
         var dragging: [ListedPeer] = []
         for member in members.values where member.drag != nil && dragging.count < bound {

@@ -36,6 +36,23 @@ import Testing
         #expect(text == (try WireFormat.text(.welcome(welcome))))
     }
 
+    /// The room's path (issue #36): the peers written once too, the bytes handed over as
+    /// they are; the same bytes as the encoder's.
+    @Test(arguments: [false, true])
+    func aWelcomeWithThePeersWrittenOnceIsTheEncodersWelcome(resumed: Bool) throws {
+        var welcome = Welcome(
+            client: "c9", role: .viewer, epoch: "ff894259f626a77a", seq: 42, resumed: resumed, board: nil, peers: [], count: 7,
+            tokenExpiresAt: 1_700_000_000_000, name: "Ada")
+        let peers = EncodedPeerList(Self.peers)
+        let bytes = welcome.bytes(board: resumed ? nil : EncodedBoard(Self.board), peers: peers)
+        // Spliced twice (a kept list serves many joins): the list is not consumed.
+        #expect(welcome.bytes(board: resumed ? nil : EncodedBoard(Self.board), peers: peers) == bytes)
+        if !resumed { welcome.board = Self.board }
+        welcome.peers = Self.peers
+        #expect(String(decoding: bytes, as: UTF8.self) == (try WireFormat.text(.welcome(welcome))))
+        #expect(EncodedPeerList([]).bytes == Array("[]".utf8))
+    }
+
     @Test func anEmptyBoardAndNoPeersToo() throws {
         let board = Board(id: "e", title: "Empty")
         let welcome = Welcome(client: "c1", role: .owner, epoch: "e", seq: 0, resumed: false, board: nil, peers: [])
