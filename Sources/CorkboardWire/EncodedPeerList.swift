@@ -7,6 +7,24 @@ import CorkboardModel
 public struct EncodedPeerList: Sendable, Equatable {
     public let bytes: [UInt8]
 
+    /// The leading `peers` whose JSON fits in `MembershipLimits.listedPeerBytes`, as
+    /// `MembershipLimits.fitting(peers, atLeastOne: false)` keeps them, each written once (not
+    /// once to count its bytes and again for the list).
+    public init(fitting peers: [Peer]) {
+        var json = JSONWriter(capacity: 64 + peers.count * 48)
+        json.openArray()
+        var listed = 0
+        for (index, peer) in peers.enumerated() {
+            var one = JSONWriter(capacity: 64)
+            one.write(peer)
+            listed += one.bytes.count + (index == 0 ? 0 : 1)
+            if listed > MembershipLimits.listedPeerBytes { break }
+            json.raw(one.bytes)
+        }
+        json.closeArray()
+        bytes = json.bytes
+    }
+
     public init(_ peers: [Peer]) {
         var json = JSONWriter(capacity: 64 + peers.count * 48)
         json.openArray()

@@ -72,9 +72,15 @@ import Testing
         #expect(oneMore.count > MembershipLimits.listedPeerBytes, "as many as fit")
         #expect(Self.peers.allSatisfy { $0.jsonByteCount == (try? WireFormat.encode($0).count) })
 
+        // Written once each, a welcome's list keeps the same peers as `fitting`.
+        #expect(EncodedPeerList(fitting: peers) == EncodedPeerList(fitting))
+        #expect(EncodedPeerList(fitting: peers).bytes.count <= MembershipLimits.listedPeerBytes + 2)
+        #expect(EncodedPeerList(fitting: Self.peers) == EncodedPeerList(Self.peers))
+
         // A drag of many items alone passes the bound: a page lists it, a welcome does not.
         let dragger = Peer(client: "c0", name: "D", drag: DragState(items: (0..<1_000).map { "item-\($0)-" + name }, over: nil))
         #expect(MembershipLimits.fitting([dragger] + peers, atLeastOne: true) == [dragger])
         #expect(MembershipLimits.fitting([dragger] + peers, atLeastOne: false).isEmpty)
+        #expect(EncodedPeerList(fitting: [dragger] + peers) == EncodedPeerList([]))
     }
 }
