@@ -38,6 +38,10 @@ public final class Connection: @unchecked Sendable, Hashable {
     @exclusivity(unchecked) private var machine: ConnectionStateMachine
     @exclusivity(unchecked) private var handler: ConnectionHandler?
     @exclusivity(unchecked) private var output = OutputQueue()
+    /// The plaintext waiting for the filter, read without making or copying a queue (these two
+    /// are on every send and flush; the `plaintext` accessor is for changing it).
+    private var plaintextByteCount: Int { tls?.plaintext.byteCount ?? 0 }
+    private var hasPlaintext: Bool { tls?.plaintext.isEmpty == false }
     /// What was sent and not yet encoded by the filter: the TLS box's (always empty without one).
     private var plaintext: PlaintextQueue {
         get { tls?.plaintext ?? PlaintextQueue() }
@@ -254,7 +258,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func pumpFilterOutput() {
         guard let filter, machine.state != .closed else { return }
         while let encoded = filter.takeOutput() { output.append(encoded) }
-        if !output.isEmpty || (canEncode && !plaintext.isEmpty) { scheduleFlush() }
+        if !output.isEmpty || (canEncode && hasPlaintext) { scheduleFlush() }
     }
 
     /// The filter gave up: its alert (if any) is still sent, then the connection closes.
@@ -291,7 +295,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Bytes queued and not yet written.
     public var pendingOutputBytes: Int {
         precondition(loop.isCurrent)
-        return output.byteCount + plaintext.byteCount
+        return output.byteCount + plaintextByteCount
     }
 
     /// Bytes the socket has taken so far (ciphertext with TLS): grows while the peer reads.
@@ -317,7 +321,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
 
     private func enqueue(_ chunk: ByteChunk) {
-        switch machine.enqueue(count: chunk.count, pending: output.byteCount + plaintext.byteCount) {
+        switch machine.enqueue(count: chunk.count, pending: output.byteCount + plaintextByteCount) {
         case .drop:
             return
         case .overflow:
@@ -342,7 +346,7 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func flush() {
         guard machine.state != .closed else { return }
-        let wasPending = !output.isEmpty || !plaintext.isEmpty
+        let wasPending = !output.isEmpty || hasPlaintext
         while true {
             guard encodeForFilter() else { return }
             let queued = output.byteCount
@@ -352,7 +356,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             switch result {
             case .transferred:
                 // Everything encoded went out: encode the next slice of a large send.
-                if canEncode && !plaintext.isEmpty { continue }
+                if canEncode && hasPlaintext { continue }
                 if !writeSuspended, let writeSource {
                     writeSuspended = true
                     writeSource.suspend()
@@ -362,7 +366,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             case .failed:
                 break
             }
-            return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: !plaintext.isEmpty))
+            return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: hasPlaintext))
         }
     }
 
@@ -378,7 +382,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             failTransport(failure)
             return false
         }
-        if machine.closeNotifyDue(plaintextLeft: !plaintext.isEmpty) {
+        if machine.closeNotifyDue(plaintextLeft: hasPlaintext) {
             filter.close()
             while let encoded = filter.takeOutput() { output.append(encoded) }
         }
@@ -507,7 +511,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// flush, which on a busy connection would be a free and a malloc per write. On the loop only.
     public func releaseIdleStorage() {
         precondition(loop.isCurrent)
-        guard output.isEmpty, plaintext.isEmpty else { return }
+        guard output.isEmpty, !hasPlaintext else { return }
         output.releaseStorage()
     }
 
