@@ -38,10 +38,6 @@ public final class Connection: @unchecked Sendable, Hashable {
     @exclusivity(unchecked) private var machine: ConnectionStateMachine
     @exclusivity(unchecked) private var handler: ConnectionHandler?
     @exclusivity(unchecked) private var output = OutputQueue()
-    /// The plaintext waiting for the filter, read without making or copying a queue (these two
-    /// are on every send and flush; the `plaintext` accessor is for changing it).
-    private var plaintextByteCount: Int { tls?.plaintext.byteCount ?? 0 }
-    private var hasPlaintext: Bool { tls?.plaintext.isEmpty == false }
     /// What was sent and not yet encoded by the filter: the TLS box's (always empty without one).
     private var plaintext: PlaintextQueue {
         get { tls?.plaintext ?? PlaintextQueue() }
@@ -258,7 +254,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func pumpFilterOutput() {
         guard let filter, machine.state != .closed else { return }
         while let encoded = filter.takeOutput() { output.append(encoded) }
-        if !output.isEmpty || (canEncode && hasPlaintext) { scheduleFlush() }
+        if !output.isEmpty || (canEncode && !plaintext.isEmpty) { scheduleFlush() }
     }
 
     /// The filter gave up: its alert (if any) is still sent, then the connection closes.
@@ -295,7 +291,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Bytes queued and not yet written.
     public var pendingOutputBytes: Int {
         precondition(loop.isCurrent)
-        return output.byteCount + plaintextByteCount
+        return output.byteCount + plaintext.byteCount
     }
 
     /// Bytes the socket has taken so far (ciphertext with TLS): grows while the peer reads.
@@ -321,7 +317,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func send(_ bytes: [UInt8]) { send(ByteChunk(bytes)) }
 
     private func enqueue(_ chunk: ByteChunk) {
-        switch machine.enqueue(count: chunk.count, pending: output.byteCount + plaintextByteCount) {
+        switch machine.enqueue(count: chunk.count, pending: output.byteCount + plaintext.byteCount) {
         case .drop:
             return
         case .overflow:
@@ -346,7 +342,7 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     private func flush() {
         guard machine.state != .closed else { return }
-        let wasPending = !output.isEmpty || hasPlaintext
+        let wasPending = !output.isEmpty || !plaintext.isEmpty
         while true {
             guard encodeForFilter() else { return }
             let queued = output.byteCount
@@ -356,7 +352,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             switch result {
             case .transferred:
                 // Everything encoded went out: encode the next slice of a large send.
-                if canEncode && hasPlaintext { continue }
+                if canEncode && !plaintext.isEmpty { continue }
                 if !writeSuspended, let writeSource {
                     writeSuspended = true
                     writeSource.suspend()
@@ -366,7 +362,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             case .failed:
                 break
             }
-            return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: hasPlaintext))
+            return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: !plaintext.isEmpty))
         }
     }
 
@@ -382,7 +378,7 @@ public final class Connection: @unchecked Sendable, Hashable {
             failTransport(failure)
             return false
         }
-        if machine.closeNotifyDue(plaintextLeft: hasPlaintext) {
+        if machine.closeNotifyDue(plaintextLeft: !plaintext.isEmpty) {
             filter.close()
             while let encoded = filter.takeOutput() { output.append(encoded) }
         }
@@ -511,7 +507,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// flush, which on a busy connection would be a free and a malloc per write. On the loop only.
     public func releaseIdleStorage() {
         precondition(loop.isCurrent)
-        guard output.isEmpty, !hasPlaintext else { return }
+        guard output.isEmpty, plaintext.isEmpty else { return }
         output.releaseStorage()
     }
 
