@@ -27,6 +27,7 @@ extension BoardRoom {
             member.editing?.lastUpdate = now
             return
         }
+        if member.editing == nil { editingMarkCount += 1 }
         member.editing = EditingMark(item: item, generation: drags.nextGeneration(), lastUpdate: now)
         sendToOthers(of: key, .editing(client: member.client, name: member.name, item: item))
         scheduleEditingLapse(of: key)
@@ -36,19 +37,22 @@ extension BoardRoom {
     func clearEditing(of key: MemberKey) {
         guard let member = members[key], member.editing != nil else { return }
         member.editing = nil
+        editingMarkCount -= 1
         sendToOthers(of: key, .editing(client: member.client, name: member.name, item: nil))
     }
 
     /// After a committed delete or a column removed with its items: the marks on items no
     /// longer on the board end (a folder's delete takes what it holds).
     func clearEditingMarks(after event: CommittedEvent) {
-        guard event.op.takesItemsOffTheBoard else { return }
+        guard event.op.takesItemsOffTheBoard, editingMarkCount > 0 else { return }
         let hit = members.filter { $0.value.editing.map { !engine.contains($0.item) } ?? false }
         for (key, _) in hit.sorted(by: { $0.value.order < $1.value.order }) { clearEditing(of: key) }
     }
 
     /// A joining member hears the marks in progress right after its `welcome`.
     func showEditingMarks(to key: MemberKey) {
+        // Without this count, every join looked at every member of the board.
+        guard editingMarkCount > 0 else { return }
         let marked = members.filter { $0.key != key && $0.value.editing != nil }.sorted { $0.value.order < $1.value.order }
         for (_, member) in marked {
             guard let mark = member.editing else { continue }

@@ -31,13 +31,9 @@ final class Member {
     /// Messages that came while it was replaying (answers to its own operations, presence):
     /// sent after the replay, so nothing overtakes it (a repeat of an event not replayed yet).
     var held: [String] = []
-    /// The live drag, if any (docs/protocol.md#6-presence-drag-state), and how its broadcasts
-    /// are paced.
-    var drag: LiveDrag?
-    /// The item whose label it is editing, if any (docs/protocol.md#editing-marks).
-    var editing: EditingMark?
-    /// While its items are being leased across nodes: its presence messages since, in order.
-    var presenceWaiting: [() -> Void]?
+    /// Its drag, editing mark and presence waiting for a lease, made at the first of them
+    /// (`drag`, `editing`, `presenceWaiting`: MemberActivity.swift).
+    var activity: MemberActivity?
 
     var isLive: Bool { replayedThrough == nil }
 
@@ -122,15 +118,15 @@ extension BoardRoom {
         let tokenExpiresAt = holder.expires.map(Self.milliseconds)
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             let welcome = Welcome(
-                client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: peers, count: count,
+                client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: [], count: count,
                 tokenExpiresAt: tokenExpiresAt, name: hello.name)
-            link.send(text: welcome.text(board: nil))
+            link.send(utf8: welcome.bytes(board: nil, peers: peers))
             member.replayedThrough = resume.seq
             members.admit(member, as: key)
             replay(key)
         } else {
             link.send(
-                text: snapshotWelcome(client: client, name: hello.name, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
+                utf8: snapshotWelcome(client: client, name: hello.name, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
             members.admit(member, as: key)
         }
         showRemoteDrags(to: key)

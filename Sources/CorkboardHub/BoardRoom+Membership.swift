@@ -10,7 +10,21 @@ import Dispatch
 extension BoardRoom {
     /// A `welcome`'s peers, of every node: those dragging first, then the latest to join, at
     /// most `MembershipLimits.listedPeers`; the newcomer is not among them yet.
-    func welcomePeers() -> [Peer] {
+    func welcomePeers() -> EncodedPeerList {
+        // Nobody drags, here or on another node (a drag shown holds its items' leases here; one
+        // of another node is in `drags.remote` from its start): the list is the latest to join
+        // alone, the same for every join until somebody joins or leaves, so it is kept; and
+        // nobody's drag is looked for (a look at every member of the board, for each join).
+        if drags.leases.holders.isEmpty && drags.remote.isEmpty {
+            return welcomePeerLists.peers(version: membership.roster.version) {
+                EncodedPeerList(fitting: membership.roster.latest(MembershipLimits.listedPeers) { _ in false }.map(peer))
+            }
+        }
+        return EncodedPeerList(fitting: listedWelcomePeers())
+    }
+
+    /// The peers `welcomePeers` lists while somebody drags, before the byte bound.
+    private func listedWelcomePeers() -> [Peer] {
         let bound = MembershipLimits.listedPeers
         var dragging: [ListedPeer] = []
         for member in members.values where member.drag != nil && dragging.count < bound {
@@ -21,9 +35,9 @@ extension BoardRoom {
         }
         dragging.sort { $0.order < $1.order }
         let latest = membership.roster.latest(bound - dragging.count) { dragState(of: $0) != nil }
-        // Within the byte bound too: a dragging peer's items may be many, and a page of
-        // `peers.list` reaches whoever did not fit.
-        return MembershipLimits.fitting((dragging + latest).map(peer), atLeastOne: false)
+        // Within the byte bound too (`EncodedPeerList(fitting:)`): a dragging peer's items may
+        // be many, and a page of `peers.list` reaches whoever did not fit.
+        return (dragging + latest).map(peer)
     }
 
     /// A peer as `welcome` and `peers.page` list it.

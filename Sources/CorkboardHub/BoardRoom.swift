@@ -62,6 +62,12 @@ final class BoardRoom: @unchecked Sendable {
     /// The durable board written for `welcome`, and the epoch and seq it is of
     /// (BoardRoom+Welcome.swift).
     let welcomeBoards = WelcomeBoards()
+    /// The `welcome` peers written for the roster as it is now, while nobody drags
+    /// (BoardRoom+Welcome.swift).
+    let welcomePeerLists = WelcomePeerLists()
+    /// Members of this node with an editing mark: a join looks for the marks to show only
+    /// when there are some (BoardRoom+Editing.swift).
+    var editingMarkCount = 0
 
     init(id: String, hub: Hub) {
         self.id = id

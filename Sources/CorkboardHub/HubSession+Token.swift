@@ -5,9 +5,36 @@ import Foundation
 /// What a joined member's token proved (`HubSession`): the board it joined, and the holder and
 /// role the token it holds now gave (the room keeps the token itself, to judge it again).
 struct Credentials {
-    var board: String
-    var holder: TokenHolder
     var role: Role
+    /// Who the token says the member is and until when, boxed: nil for a token that says
+    /// neither (a token file's grant without a name), and a session holds 8 bytes here instead
+    /// of a whole `TokenHolder` (over a hundred). The board is its room's.
+    var claims: TokenClaims?
+
+    init(holder: TokenHolder, role: Role) {
+        self.role = role
+        claims = TokenClaims(holder)
+    }
+
+    var expires: Date? { claims?.expires }
+}
+
+/// The parts of a `TokenHolder` a live connection keeps: what a refreshed token must say again
+/// (the same user), and the expiry.
+final class TokenClaims {
+    let subject: String?
+    let name: String?
+    let grantName: String?
+    let expires: Date?
+
+    /// Nil when the holder claims none of them.
+    init?(_ holder: TokenHolder) {
+        guard holder.subject != nil || holder.name != nil || holder.grantName != nil || holder.expires != nil else { return nil }
+        subject = holder.subject
+        name = holder.name
+        grantName = holder.grantName
+        expires = holder.expires
+    }
 }
 
 /// A live connection's token: refreshed over the socket (`token`), and the connection closed
@@ -17,11 +44,11 @@ extension HubSession {
     /// board; otherwise keeps the one it has and says why (`token.refused`).
     func refreshToken(_ token: String, room: BoardRoom) {
         guard let current = credentials else { return }
-        switch verdict(on: token, replacing: current) {
+        switch verdict(on: token, replacing: current, board: room.id) {
         case .refused(let refusal):
             link.send(.tokenRefused(refusal))
         case .accepted(let holder):
-            credentials?.holder = holder
+            credentials?.claims = TokenClaims(holder)
             room.replaceToken(of: key, with: token)
             scheduleExpiryCheck()
             link.send(.tokenAccepted(expiresAt: holder.expires.map(BoardRoom.milliseconds)))
@@ -34,7 +61,7 @@ extension HubSession {
     }
 
     /// Whether `token` may replace the current one, and what it proves.
-    private func verdict(on token: String, replacing current: Credentials) -> RefreshVerdict {
+    private func verdict(on token: String, replacing current: Credentials, board: String) -> RefreshVerdict {
         // Judging a token costs a signature check: paced with the operations.
         guard takeOperationToken() else {
             return .refused(ErrorMessage(code: .rateLimited, message: "token refreshes beyond the operation rate; send it again shortly"))
@@ -45,13 +72,13 @@ extension HubSession {
         case .missing: return .refused(ErrorMessage(code: .unauthorized, message: "a token is needed"))
         case .refused(let reason): return .refused(ErrorMessage(code: .unauthorized, message: reason))
         }
-        guard let role = holder.role(on: current.board) else {
-            return .refused(ErrorMessage(code: .forbidden, message: "the token is not valid for board \"\(current.board)\""))
+        guard let role = holder.role(on: board) else {
+            return .refused(ErrorMessage(code: .forbidden, message: "the token is not valid for board \"\(board)\""))
         }
         // Who the member is shows in every listing and in each event's `by`: a connection
         // stays one user's, as it stays one board's.
-        let old = current.holder
-        guard holder.subject == old.subject, holder.name == old.name, holder.grantName == old.grantName else {
+        let old = current.claims
+        guard holder.subject == old?.subject, holder.name == old?.name, holder.grantName == old?.grantName else {
             return .refused(ErrorMessage(code: .forbidden, message: "the token is another user's; join again with it"))
         }
         guard role == current.role else {
@@ -74,12 +101,12 @@ extension HubSession {
 
     /// When the connection is closed unless its token is refreshed: the token's `exp` and the grace.
     private var expiryDeadline: Date? {
-        credentials?.holder.expires?.addingTimeInterval(hub.configuration.tokenExpiryGrace)
+        credentials?.expires?.addingTimeInterval(hub.configuration.tokenExpiryGrace)
     }
 
     private func checkExpiry(_ check: Int) {
         guard check == expiryCheck, case .joined(let room) = phase, let deadline = expiryDeadline,
-            let expires = credentials?.holder.expires
+            let expires = credentials?.expires
         else { return }
         // Scheduled early (a capped delay, a clock that moved): look again then.
         guard hub.clock.wallTime() >= deadline else { return scheduleExpiryCheck() }

@@ -17,7 +17,7 @@ import Foundation
 /// presence too, and its answers' bytes are paid from a budget at `operationByteRate`, so a
 /// small request never makes the server send without bound (issue #31).
 ///
-/// Confinement: `phase`, the buckets and the waiting `drag.over` are touched only on the
+/// Confinement: `phase`, the buckets and the waiting `drag.over` (`SessionBudgets`) are touched only on the
 /// link's serial queue (every call of the transport arrives there, and the coalescing flush
 /// is scheduled there), hence `@unchecked Sendable`.
 public final class HubSession: @unchecked Sendable {
@@ -48,9 +48,6 @@ public final class HubSession: @unchecked Sendable {
     var credentials: Credentials?
     /// Counts the expiry checks scheduled: only the latest one (for the token held now) acts.
     var expiryCheck = 0
-    /// The latest `drag.over` that found no token, and whether a flush is scheduled for it.
-    private var waitingDragOver: (collection: String?, index: Int)?
-    private var dragOverFlushScheduled = false
 
     init(hub: Hub, link: any MemberLink, address: String?) {
         self.hub = hub
@@ -234,22 +231,24 @@ public final class HubSession: @unchecked Sendable {
     /// Hands `drag.over` to the room while the presence budget lasts; beyond it, keeps only
     /// the latest and hands it over when the next token is due.
     private func dragOver(collection: String?, index: Int, room: BoardRoom) {
+        let budgets = self.budgets
         guard var budget = budgets.presence else {
             return room.dragOver(collection: collection, index: index, from: key)
         }
         defer { budgets.presence = budget }
-        if waitingDragOver == nil, budget.take(now: now) {
+        if budgets.waitingDragOver == nil, budget.take(now: now) {
             return room.dragOver(collection: collection, index: index, from: key)
         }
-        waitingDragOver = (collection, index)
-        guard !dragOverFlushScheduled else { return }
-        dragOverFlushScheduled = true
+        budgets.waitingDragOver = (collection, index)
+        guard !budgets.dragOverFlushScheduled else { return }
+        budgets.dragOverFlushScheduled = true
         let delay = DispatchTimeInterval.nanoseconds(Int(budget.wait(now: now)))
         // A strong capture, for at most one token's wait (a weak one costs a side table).
         link.schedule(after: delay) { [self] in
-            self.dragOverFlushScheduled = false
-            guard case .joined(let room) = self.phase, self.waitingDragOver != nil else { return }
-            _ = self.budgets.presence?.take(now: self.now)
+            let budgets = self.budgets
+            budgets.dragOverFlushScheduled = false
+            guard case .joined(let room) = self.phase, budgets.waitingDragOver != nil else { return }
+            _ = budgets.presence?.take(now: self.now)
             self.flushDragOver(to: room)
         }
     }
@@ -257,8 +256,8 @@ public final class HubSession: @unchecked Sendable {
     /// Hands a waiting `drag.over` to the room now: before a `drag.start` or `drag.end`, so
     /// the room sees this client's presence in the order it was sent.
     private func flushDragOver(to room: BoardRoom) {
-        guard let (collection, index) = waitingDragOver else { return }
-        waitingDragOver = nil
+        guard let budgets = madeBudgets, let (collection, index) = budgets.waitingDragOver else { return }
+        budgets.waitingDragOver = nil
         room.dragOver(collection: collection, index: index, from: key)
     }
 
@@ -293,7 +292,7 @@ public final class HubSession: @unchecked Sendable {
         // Joined from here on: operations sent right behind the hello queue up behind the
         // join on the room's queue, in order.
         phase = .joined(room)
-        credentials = Credentials(board: hello.board, holder: holder, role: role)
+        credentials = Credentials(holder: holder, role: role)
         scheduleExpiryCheck()
         room.join(key, link: link, hello: hello, role: role, resumingAnyEpoch: resumingAnyEpoch)
     }

@@ -12,6 +12,10 @@ public protocol MemberLink: AnyObject, Sendable {
     /// Sends one server message, already JSON text, to this member alone.
     func send(text: String)
 
+    /// `send(text:)` of a message written as UTF-8 bytes (a `welcome`): a transport that sends
+    /// bytes takes them as they are, without a `String` made of them first.
+    func send(utf8 text: [UInt8])
+
     /// Sends one message to many members, all of this type: the fan-out path of every
     /// commit and presence change, which the hub encodes to JSON once per message and hands
     /// over once, so that the transport can also frame it once for all of them.
@@ -49,6 +53,12 @@ public enum MemberClose: UInt16, Sendable, Hashable {
     case tryAgainLater = 1013
     /// The member's token expired and was not refreshed: get a new one and join again.
     case tokenExpired = 4001
+}
+
+extension MemberLink {
+    public func send(utf8 text: [UInt8]) {
+        send(text: String(decoding: text, as: UTF8.self))
+    }
 }
 
 extension [any MemberLink] {

@@ -39,16 +39,22 @@ struct PeerRoster {
 
     /// Peers on the board now, of every node.
     private(set) var count = 0
+    /// Changes with every join and leave: what a list written from the roster is of (the
+    /// `welcome` peers a room keeps, `WelcomePeerLists`). A peer's client and name never
+    /// change while it is listed.
+    private(set) var version = 0
 
     mutating func add(_ peer: ListedPeer) {
         entries.append(peer)
         count += 1
+        version += 1
     }
 
     mutating func remove(_ peer: ListedPeer) {
         guard !peer.departed else { return }
         peer.departed = true
         count -= 1
+        version += 1
         departed += 1
         if departed > entries.count / 2 {
             entries.removeAll { $0.departed }

@@ -18,6 +18,10 @@ final class SessionBudgets {
     var ping: TokenBucket?
     /// The items this connection's drag starts may name: `maxDragItems` a second.
     var dragItems: TokenBucket?
+    /// The latest `drag.over` that found no presence token, and whether a flush is scheduled
+    /// for it: kept here, since only a session that spends its budget has one.
+    var waitingDragOver: (collection: String?, index: Int)?
+    var dragOverFlushScheduled = false
 
     init(_ configuration: HubConfiguration, now: UInt64) {
         operation = configuration.operationRate.map { TokenBucket($0, now: now) }

@@ -6,8 +6,21 @@ extension Welcome {
     /// member's own part (client, name, role, peers, count, token expiry) is written here. The same JSON as
     /// `WireFormat.text` of this welcome with that board (keys sorted).
     public func text(board encoded: EncodedBoard?) -> String {
+        String(decoding: written(board: encoded, peers: EncodedPeerList(peers)), as: UTF8.self)
+    }
+
+    /// The `welcome`'s UTF-8 JSON with `board` and `peers` as given, written before: only the
+    /// member's own part is written here (its `peers` must be empty: they are given written),
+    /// and the bytes go to the link as they are, with no `String` made of them on the way.
+    /// The same bytes as `text(board:)` of this welcome with those peers.
+    public func bytes(board encoded: EncodedBoard?, peers encodedPeers: EncodedPeerList) -> [UInt8] {
+        precondition(peers.isEmpty, "a welcome's peers are given written, not as values")
+        return written(board: encoded, peers: encodedPeers)
+    }
+
+    private func written(board encoded: EncodedBoard?, peers encodedPeers: EncodedPeerList) -> [UInt8] {
         precondition(board == nil, "a welcome's board is given written, not as a value")
-        var json = JSONWriter(capacity: 256 + (encoded?.bytes.count ?? 0))
+        var json = JSONWriter(capacity: 256 + (encoded?.bytes.count ?? 0) + encodedPeers.bytes.count)
         json.openObject()
         if let encoded {
             json.key("board")
@@ -24,9 +37,7 @@ extension Welcome {
             json.string(name)
         }
         json.key("peers")
-        json.openArray()
-        for peer in peers { json.write(peer) }
-        json.closeArray()
+        json.raw(encodedPeers.bytes)
         json.key("resumed")
         json.bool(resumed)
         json.key("role")
@@ -40,6 +51,6 @@ extension Welcome {
         json.key("type")
         json.string("welcome")
         json.closeObject()
-        return String(decoding: json.bytes, as: UTF8.self)
+        return json.bytes
     }
 }

@@ -14,11 +14,17 @@ public final class Connection: @unchecked Sendable, Hashable {
     public let socket: Socket
     public let loop: IOLoop
     public let remoteAddress: SocketAddress?
-    public let limits: Limits
+    /// The limits, shared by every connection of a server (one `SharedLimits` per `TCPServer`)
+    /// rather than copied into each: about 40 bytes an idle connection does not hold.
+    private let sharedLimits: SharedLimits
+    public var limits: Limits { sharedLimits.limits }
     /// The server's counters this connection adds to, if any.
     private let counters: TrafficCounters?
+    /// The TLS-only state (the filter, the plaintext not encoded yet), made only under TLS:
+    /// a connection in the clear holds one empty reference instead of both.
+    private let tls: TLSState?
     /// TLS, when the connection has it.
-    private let filter: TransportFilter?
+    private var filter: TransportFilter? { tls?.filter }
     /// Ciphertext encoded ahead of the socket: a large send is encoded as the socket drains.
     static let encodeAhead = 256 * 1024
 
@@ -32,8 +38,18 @@ public final class Connection: @unchecked Sendable, Hashable {
     @exclusivity(unchecked) private var machine: ConnectionStateMachine
     @exclusivity(unchecked) private var handler: ConnectionHandler?
     @exclusivity(unchecked) private var output = OutputQueue()
-    /// What was sent and not yet encoded by the filter (unused without one).
-    @exclusivity(unchecked) private var plaintext = PlaintextQueue()
+    /// What was sent and not yet encoded by the filter: the TLS box's (always empty without one).
+    private var plaintext: PlaintextQueue {
+        get { tls?.plaintext ?? PlaintextQueue() }
+        _modify {
+            if let tls {
+                yield &tls.plaintext
+            } else {
+                var none = PlaintextQueue()
+                yield &none
+            }
+        }
+    }
     @exclusivity(unchecked) private var flushScheduled = false
     private let readSource: DispatchSourceRead
     /// Made the first time a write would block: most connections never fill their socket
@@ -49,19 +65,30 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
     @exclusivity(unchecked) private var written = 0
-    private var onClose: [@Sendable (CloseReason) -> Void] = []
+    /// What `whenClosed` registered: one closure (several are chained into one), not an
+    /// array of them, since nearly every connection has exactly one (its server's).
+    private var onClose: (@Sendable (CloseReason) -> Void)?
 
-    public init(
+    public convenience init(
         socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits(),
         counters: TrafficCounters? = nil, filter: TransportFilter? = nil
     ) {
+        self.init(
+            socket: socket, loop: loop, remoteAddress: remoteAddress, sharedLimits: SharedLimits(limits), counters: counters,
+            filter: filter)
+    }
+
+    init(
+        socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, sharedLimits: SharedLimits, counters: TrafficCounters?,
+        filter: TransportFilter?
+    ) {
         self.socket = socket
-        self.filter = filter
+        tls = filter.map(TLSState.init)
         self.loop = loop
         self.remoteAddress = remoteAddress
-        self.limits = limits
+        self.sharedLimits = sharedLimits
         self.counters = counters
-        machine = ConnectionStateMachine(limits: limits, hasFilter: filter != nil)
+        machine = ConnectionStateMachine(limits: sharedLimits, hasFilter: filter != nil)
         counters?.connectionOpened()
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
@@ -363,7 +390,15 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Registers a callback for when the connection has closed (e.g. to leave a registry). Any thread.
     public func whenClosed(_ callback: @escaping @Sendable (CloseReason) -> Void) {
         loop.execute {
-            if self.machine.state == .closed { callback(self.machine.closeReason) } else { self.onClose.append(callback) }
+            guard self.machine.state != .closed else { return callback(self.machine.closeReason) }
+            if let earlier = self.onClose {
+                self.onClose = { reason in
+                    earlier(reason)
+                    callback(reason)
+                }
+            } else {
+                self.onClose = callback
+            }
         }
     }
 
@@ -453,9 +488,9 @@ public final class Connection: @unchecked Sendable, Hashable {
         let reason = machine.closeReason
         counters?.connectionClosed(reason)
         notifyHandlerOfClose()
-        let callbacks = onClose
-        onClose = []
-        for callback in callbacks { callback(reason) }
+        let callback = onClose
+        onClose = nil
+        callback?(reason)
     }
 
     /// Tells the handler, once, and lets go of it and of the output.
@@ -467,6 +502,15 @@ public final class Connection: @unchecked Sendable, Hashable {
         handler?.connectionDidClose(self, reason: machine.closeReason)
     }
 
+    /// Gives back the output queue's storage when nothing waits to be written: for a
+    /// connection that went quiet (a WebSocket's liveness tick calls it), not after every
+    /// flush, which on a busy connection would be a free and a malloc per write. On the loop only.
+    public func releaseIdleStorage() {
+        precondition(loop.isCurrent)
+        guard output.isEmpty, plaintext.isEmpty else { return }
+        output.releaseStorage()
+    }
+
     public static func == (lhs: Connection, rhs: Connection) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
@@ -475,4 +519,15 @@ public final class Connection: @unchecked Sendable, Hashable {
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The TLS-only part of a connection, made only when it has a transport filter.
+/// Confinement: like `Connection`'s state, touched only on the connection's loop.
+final class TLSState {
+    let filter: TransportFilter
+    /// What was sent and not yet encoded by the filter. (`@exclusivity(unchecked)`: on the
+    /// loop only, and no access to it spans a call that could reach it again; see `Connection`.)
+    @exclusivity(unchecked) var plaintext = PlaintextQueue()
+
+    init(_ filter: TransportFilter) { self.filter = filter }
 }

@@ -23,3 +23,12 @@ extension Connection {
         }
     }
 }
+
+/// One `Connection.Limits` for many connections: a server's connections all read the one its
+/// `TCPServer` made instead of each holding a copy (part of an idle connection's memory).
+/// Immutable, hence `Sendable`.
+final class SharedLimits: Sendable {
+    let limits: Connection.Limits
+
+    init(_ limits: Connection.Limits) { self.limits = limits }
+}

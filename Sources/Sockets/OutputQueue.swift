@@ -47,6 +47,15 @@ struct OutputQueue {
         return .transferred(total)
     }
 
+    /// Frees the array's storage of an empty queue (`Connection.releaseIdleStorage`); the
+    /// next append allocates it again.
+    mutating func releaseStorage() {
+        guard isEmpty else { return }
+        chunks = []
+        head = 0
+        headOffset = 0
+    }
+
     private mutating func consume(_ written: Int) {
         var remaining = written
         byteCount -= written

@@ -43,7 +43,9 @@ public final class TCPServer: Sendable {
         makeHandler: @escaping @Sendable (Connection) -> ConnectionHandler,
         refuse: (@Sendable (Connection, AdmissionRefusal) -> ConnectionHandler)? = nil
     ) throws -> SocketAddress {
-        let (limits, counters, transport, admission, logger) = (self.limits, self.counters, self.transport, self.admission, self.logger)
+        let (counters, transport, admission, logger) = (self.counters, self.transport, self.admission, self.logger)
+        // One copy of the limits for every connection of this server.
+        let limits = SharedLimits(self.limits)
         let listener = try Listener(host: host, port: port, logger: logger) { [loops, weak self] socket, remote in
             var filter: TransportFilter?
             if let transport {
@@ -57,7 +59,7 @@ public final class TCPServer: Sendable {
                 }
             }
             let connection = Connection(
-                socket: socket, loop: loops.next(), remoteAddress: remote, limits: limits, counters: counters, filter: filter)
+                socket: socket, loop: loops.next(), remoteAddress: remote, sharedLimits: limits, counters: counters, filter: filter)
             guard let self else {
                 connection.abort()
                 return

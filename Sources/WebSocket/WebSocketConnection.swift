@@ -22,11 +22,12 @@ extension WebSocketHandler {
 public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchecked Sendable {
     public let connection: Connection
     public let subprotocol: String?
-    /// The timing of `WebSocketOptions`, all that a connection keeps of them: the options
-    /// hold collections and an extension negotiator, well over a hundred bytes per idle socket.
-    private let pingInterval: DispatchTimeInterval
-    private let pongTimeout: DispatchTimeInterval
-    private let closeTimeout: DispatchTimeInterval
+    /// The timing of `WebSocketOptions`, all that a connection keeps of them (the options
+    /// hold collections and an extension negotiator, well over a hundred bytes per idle
+    /// socket), in nanoseconds: 8 bytes each where a `DispatchTimeInterval` takes 16.
+    private let pingInterval: UInt64
+    private let pongTimeout: UInt64
+    private let closeTimeout: UInt64
     /// The negotiated compression (permessage-deflate), if any. Used on the loop only.
     private let compression: WebSocketMessageCompression?
     // Read for every frame sent (fan-out) and written for every frame received:
@@ -35,11 +36,15 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     // methods cannot reach back into this object, so no access overlaps another.
     @exclusivity(unchecked) private var session: WebSocketSession
     private var handler: WebSocketHandler?
-    /// When the peer was last heard from, on the loop's clock.
-    private var lastHeard: DispatchTime
-    private var pingSentAt: DispatchTime?
-    private var closeDeadline: DispatchTime?
-    private var finished: (WebSocketCloseCode, String)?
+    /// When the peer was last heard from, on the loop's clock (uptime nanoseconds, as the
+    /// two below: 8 bytes each where an optional `DispatchTime` takes 16).
+    private var lastHeard: UInt64
+    /// When the ping we await an answer to went out; `.max`: none is awaited.
+    private var pingSentAt = UInt64.max
+    /// When a closing handshake the peer never completes is given up; `.max`: none is under way.
+    private var closeDeadline = UInt64.max
+    /// The close code and reason the handler hears, once known: a box, made at the close.
+    private var finished: WebSocketClosing?
     @exclusivity(unchecked) private var drainWaiters: [@Sendable () -> Void] = []
     /// The connection has closed: no more ticks.
     private var closed = false
@@ -51,17 +56,18 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     ) {
         self.connection = connection
         self.subprotocol = subprotocol
-        pingInterval = options.pingInterval
-        pongTimeout = options.pongTimeout
-        closeTimeout = options.closeTimeout
+        pingInterval = options.pingInterval.nanoseconds
+        pongTimeout = options.pongTimeout.nanoseconds
+        closeTimeout = options.closeTimeout.nanoseconds
         self.handler = handler
         self.compression = compression
-        lastHeard = connection.loop.clock.now
+        lastHeard = connection.loop.clock.now.uptimeNanoseconds
         session = WebSocketSession(
             role: role, maxMessageSize: options.maxMessageSize,
             acceptsBinary: options.acceptsBinary, compression: compression)
         // Liveness is checked by the loop's ticker, not a timer of our own (see `LoopTicker`).
-        let interval = pingInterval.halved
+        // Half the ping interval (at least 10 ms): how often liveness is checked.
+        let interval = DispatchTimeInterval.nanoseconds(max(10_000_000, Int(pingInterval / 2)))
         connection.loop.execute { [self] in
             if !closed { connection.loop.startTicking(self, every: interval) }
         }
@@ -89,6 +95,12 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         case .text(let text): send(opcode: .text, Array(text.utf8))
         case .binary(let bytes): send(opcode: .binary, bytes)
         }
+    }
+
+    /// A text message given as its UTF-8 bytes (which the caller vouches for): framed from
+    /// them, without the `String` `send(.text:)` takes.
+    public func send(textBytes: [UInt8]) {
+        send(opcode: .text, textBytes)
     }
 
     /// Whether permessage-deflate (or another compressing extension) was negotiated.
@@ -152,9 +164,9 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         onLoop {
             guard self.session.state == .open else { return }
             if let compressed = self.compression?.compress(payload) {
-                self.connection.send(self.session.frame(opcode, compressed, rsv1: true))
+                self.connection.sendOnLoop(self.session.frameChunk(opcode, compressed, rsv1: true))
             } else {
-                self.connection.send(self.session.frame(opcode, payload))
+                self.connection.sendOnLoop(self.session.frameChunk(opcode, payload))
             }
         }
     }
@@ -164,8 +176,8 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
     // MARK: ConnectionHandler
 
     public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        lastHeard = connection.loop.clock.now
-        pingSentAt = nil
+        lastHeard = connection.loop.clock.now.uptimeNanoseconds
+        pingSentAt = .max
         session.append(bytes)
         while let actions = session.nextActions() { perform(actions) }
     }
@@ -191,7 +203,7 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
         closed = true
         connection.loop.stopTicking(self)
         drainWaiters = []
-        let (code, text) = finished ?? (.abnormal, "")
+        let (code, text) = finished.map { ($0.code, $0.reason) } ?? (.abnormal, "")
         let handler = self.handler
         self.handler = nil
         handler?.webSocketDidClose(self, code: code, reason: text)
@@ -202,9 +214,9 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
             switch action {
             case .write(let bytes):
                 connection.send(bytes)
-                if session.state == .closing && closeDeadline == nil {
+                if session.state == .closing && closeDeadline == .max {
                     // From now on only the closing handshake's deadline matters.
-                    closeDeadline = connection.loop.clock.now + closeTimeout
+                    closeDeadline = connection.loop.clock.now.uptimeNanoseconds.addingSaturated(closeTimeout)
                     connection.loop.startTicking(self, every: .milliseconds(100))
                 }
             case .deliver(let message):
@@ -212,36 +224,54 @@ public final class WebSocketConnection: ConnectionHandler, LoopTickable, @unchec
             case .closeTransport:
                 connection.close()
             case .finished(let code, let reason):
-                if finished == nil { finished = (code, reason) }
+                if finished == nil { finished = WebSocketClosing(code: code, reason: reason) }
             }
         }
     }
 
     /// Runs at least twice per ping interval: pings a silent peer, drops one that ignored the
     /// ping, and ends a closing handshake the peer never answered.
-    public func loopDidTick(now: DispatchTime) {
+    public func loopDidTick(now time: DispatchTime) {
         guard !closed else { return }
-        if let closeDeadline, now >= closeDeadline {
+        let now = time.uptimeNanoseconds
+        if now >= closeDeadline {
             perform(session.transportEnded())
             connection.abort()
             return
         }
-        if let pingSentAt {
-            if now >= pingSentAt + pongTimeout {
-                finished = finished ?? (.goingAway, "no answer to ping")
+        if pingSentAt != .max {
+            if now >= pingSentAt.addingSaturated(pongTimeout) {
+                finished = finished ?? WebSocketClosing(code: .goingAway, reason: "no answer to ping")
                 perform(session.transportEnded())
                 connection.abort()
             }
-        } else if now >= lastHeard + pingInterval {
+        } else if now >= lastHeard.addingSaturated(pingInterval) {
             pingSentAt = now
             perform(session.ping())
+        } else {
+            // Nothing due: if nothing waits to be written either, the output queue's storage
+            // is given back until the next send. Ticks are seconds apart, so a busy connection
+            // pays one malloc per tick for it, not one per write.
+            connection.releaseIdleStorage()
         }
     }
 }
 
-extension DispatchTimeInterval {
-    /// Half the interval (at least 10 ms): how often liveness is checked.
-    var halved: DispatchTimeInterval {
-        .nanoseconds(max(10_000_000, Int(nanoseconds / 2)))
+/// How a WebSocket ended, as its handler hears it: made once, when the close code is known.
+private final class WebSocketClosing {
+    let code: WebSocketCloseCode
+    let reason: String
+
+    init(code: WebSocketCloseCode, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+extension UInt64 {
+    /// The sum, or `.max` where it would overflow (a `.never` timeout).
+    fileprivate func addingSaturated(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -1,3 +1,5 @@
+import Sockets
+
 /// One frame (or, from the parser, one piece of a frame: see `WebSocketFrameParser`).
 /// The payload is unmasked.
 public struct WebSocketFrame: Equatable, Sendable {
@@ -40,5 +42,30 @@ public struct WebSocketFrame: Equatable, Sendable {
         bytes += mask
         for (index, byte) in payload.enumerated() { bytes.append(byte ^ mask[index & 3]) }
         return bytes
+    }
+
+    /// The unmasked frame (a server's) written straight into the chunk a connection queues:
+    /// the header, then one copy of the payload, where `encoded()` and a chunk of it copy the
+    /// payload twice. The same bytes as `encoded()`.
+    public func encodedChunk() -> ByteChunk {
+        let count = payload.count
+        let header = count <= 125 ? 2 : count <= 0xFFFF ? 4 : 10
+        return ByteChunk(count: header + count) { memory in
+            memory[0] = (fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode.rawValue
+            switch header {
+            case 2:
+                memory[1] = UInt8(count)
+            case 4:
+                memory[1] = 126
+                memory[2] = UInt8(count >> 8)
+                memory[3] = UInt8(count & 0xFF)
+            default:
+                memory[1] = 127
+                for index in 0..<8 { memory[2 + index] = UInt8((count >> (56 - 8 * index)) & 0xFF) }
+            }
+            payload.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(rebasing: memory[header...]).copyMemory(from: source)
+            }
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Sockets
+
 /// The protocol state of one WebSocket connection, without the socket: bytes and commands
 /// in, actions out. `WebSocketConnection` carries the actions out on a real connection; tests
 /// drive this directly.
@@ -87,6 +89,13 @@ public struct WebSocketSession {
         guard role == .client else { return frame.encoded() }
         let key = UInt32.random(in: .min ... .max)
         return frame.encoded(maskingKey: (UInt8(key >> 24), UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)))
+    }
+
+    /// `frame`, as the chunk a connection queues: a server's frame is written straight into
+    /// it (one copy of the payload instead of two).
+    public func frameChunk(_ opcode: WebSocketOpcode, _ payload: [UInt8], rsv1: Bool = false) -> ByteChunk {
+        guard role == .server else { return ByteChunk(frame(opcode, payload, rsv1: rsv1)) }
+        return WebSocketFrame(rsv1: rsv1, opcode: opcode, payload: payload).encodedChunk()
     }
 
     /// The actions of the next frame (or frame piece) buffered, or nil when more bytes are needed.

@@ -37,6 +37,23 @@ import Testing
         #expect(text == (try WireFormat.text(.welcome(welcome))))
     }
 
+    /// The room's path (issue #36): the peers written once too, the bytes handed over as
+    /// they are; the same bytes as the encoder's.
+    @Test(arguments: [false, true])
+    func aWelcomeWithThePeersWrittenOnceIsTheEncodersWelcome(resumed: Bool) throws {
+        var welcome = Welcome(
+            client: "c9", role: .viewer, epoch: "ff894259f626a77a", seq: 42, resumed: resumed, board: nil, peers: [], count: 7,
+            tokenExpiresAt: 1_700_000_000_000, name: "Ada")
+        let peers = EncodedPeerList(Self.peers)
+        let bytes = welcome.bytes(board: resumed ? nil : EncodedBoard(Self.board), peers: peers)
+        // Spliced twice (a kept list serves many joins): the list is not consumed.
+        #expect(welcome.bytes(board: resumed ? nil : EncodedBoard(Self.board), peers: peers) == bytes)
+        if !resumed { welcome.board = Self.board }
+        welcome.peers = Self.peers
+        #expect(String(decoding: bytes, as: UTF8.self) == (try WireFormat.text(.welcome(welcome))))
+        #expect(EncodedPeerList([]).bytes == Array("[]".utf8))
+    }
+
     @Test func anEmptyBoardAndNoPeersToo() throws {
         let board = Board(id: "e", title: "Empty")
         let welcome = Welcome(client: "c1", role: .owner, epoch: "e", seq: 0, resumed: false, board: nil, peers: [])
@@ -56,9 +73,15 @@ import Testing
         #expect(oneMore.count > MembershipLimits.listedPeerBytes, "as many as fit")
         #expect(Self.peers.allSatisfy { $0.jsonByteCount == (try? WireFormat.encode($0).count) })
 
+        // Written once each, a welcome's list keeps the same peers as `fitting`.
+        #expect(EncodedPeerList(fitting: peers) == EncodedPeerList(fitting))
+        #expect(EncodedPeerList(fitting: peers).bytes.count <= MembershipLimits.listedPeerBytes + 2)
+        #expect(EncodedPeerList(fitting: Self.peers) == EncodedPeerList(Self.peers))
+
         // A drag of many items alone passes the bound: a page lists it, a welcome does not.
         let dragger = Peer(client: "c0", name: "D", drag: DragState(items: (0..<1_000).map { "item-\($0)-" + name }, over: nil))
         #expect(MembershipLimits.fitting([dragger] + peers, atLeastOne: true) == [dragger])
         #expect(MembershipLimits.fitting([dragger] + peers, atLeastOne: false).isEmpty)
+        #expect(EncodedPeerList(fitting: [dragger] + peers) == EncodedPeerList([]))
     }
 }

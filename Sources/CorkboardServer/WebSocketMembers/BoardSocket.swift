@@ -12,13 +12,27 @@ import WebSocket
 ///
 /// Confinement: every call arrives on the socket's loop, hence `@unchecked Sendable`.
 final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
-    private let hub: Hub
-    /// The client's address (behind a trusted proxy, the one it forwarded).
-    private let address: String?
-    private var session: HubSession?
     /// Until the first message: the socket, when its session is refused for not saying
-    /// `hello`, and the message size it takes once joined.
-    private var helloWait: (socket: WebSocketConnection, deadline: DispatchTime, maxMessageSize: Int)?
+    /// `hello`, and the message size it takes once joined. A box, made while the socket opens
+    /// and dropped at the first message: a joined member's socket holds 8 bytes of it.
+    private final class HelloWait {
+        let socket: WebSocketConnection
+        let deadline: DispatchTime
+        let maxMessageSize: Int
+
+        init(socket: WebSocketConnection, deadline: DispatchTime, maxMessageSize: Int) {
+            self.socket = socket
+            self.deadline = deadline
+            self.maxMessageSize = maxMessageSize
+        }
+    }
+
+    private let hub: Hub
+    /// The client's address (behind a trusted proxy, the one it forwarded), until the
+    /// session has it.
+    private var address: String?
+    private var session: HubSession?
+    private var helloWait: HelloWait?
 
     init(hub: Hub, address: String?) {
         self.hub = hub
@@ -27,8 +41,9 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
 
     func webSocketDidOpen(_ socket: WebSocketConnection) {
         session = hub.makeSession(link: socket, address: address)
+        address = nil
         let timeout = hub.configuration.helloTimeout
-        helloWait = (socket, socket.connection.loop.clock.now + timeout, socket.maxMessageSize)
+        helloWait = HelloWait(socket: socket, deadline: socket.connection.loop.clock.now + timeout, maxMessageSize: socket.maxMessageSize)
         // Until it said hello, a client may send no more than a hello needs: a bigger first
         // message ends the connection (1009) at its frame header, its bytes never read.
         socket.maxMessageSize = min(socket.maxMessageSize, HubSession.maximumHelloBytes)
@@ -37,8 +52,8 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     }
 
     func loopDidTick(now: DispatchTime) {
-        guard let (_, deadline, _) = helloWait, session?.isAwaitingHello == true else { return stopWaitingForHello() }
-        guard now >= deadline else { return }
+        guard let helloWait, session?.isAwaitingHello == true else { return stopWaitingForHello() }
+        guard now >= helloWait.deadline else { return }
         stopWaitingForHello()
         session?.helloDeadlinePassed()
     }
@@ -58,9 +73,9 @@ final class BoardSocket: WebSocketHandler, LoopTickable, @unchecked Sendable {
     }
 
     private func stopWaitingForHello() {
-        guard let (socket, _, maxMessageSize) = helloWait else { return }
+        guard let wait = helloWait else { return }
         helloWait = nil
-        socket.maxMessageSize = maxMessageSize
-        socket.connection.loop.stopTicking(self)
+        wait.socket.maxMessageSize = wait.maxMessageSize
+        wait.socket.connection.loop.stopTicking(self)
     }
 }

@@ -8,6 +8,11 @@ extension WebSocketConnection: MemberLink {
         send(.text(text))
     }
 
+    /// Framed straight from the bytes (a `welcome`): no `String`, no copy of it for the frame.
+    public func send(utf8 text: [UInt8]) {
+        send(textBytes: text)
+    }
+
     /// Framed once (`WebSocketBroadcast`), then handed to each loop once for all its sockets.
     public static func broadcast(text: String, to links: [any MemberLink]) {
         // The hub hands a type its own links only.
