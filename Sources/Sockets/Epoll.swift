@@ -2,8 +2,9 @@ import CEpoll
 import Glibc
 
 /// One epoll instance: the descriptors an `IOLoop` watches, each with the events it waits for
-/// (level-triggered) and a 64-bit token that comes back with its readiness.
-struct Epoll: ~Copyable {
+/// (level-triggered) and a 64-bit token that comes back with its readiness. Its descriptor is
+/// closed by its owner (`IOLoop`, once the source watching it is cancelled).
+struct Epoll {
     let fd: Int32
 
     /// Events as `epoll_ctl` takes them.
@@ -21,8 +22,6 @@ struct Epoll: ~Copyable {
         precondition(fd >= 0, "\(SocketError("epoll_create1"))")
         self.fd = fd
     }
-
-    deinit { Glibc.close(fd) }
 
     /// Starts watching `descriptor` for `events`. Returns 0 or the errno (ENOMEM, ENOSPC: out
     /// of kernel memory or past `max_user_watches`).

@@ -64,11 +64,14 @@ public final class IOLoop: Sendable {
         readinessSource = DispatchSource.makeReadSource(fileDescriptor: epoll.fd, queue: queue)
         // Weak: the source lives as long as the loop, not the other way round.
         readinessSource.setEventHandler { [weak self] in self?.runTurn() }
+        // Closed only once libdispatch no longer watches it: a number closed under a live
+        // source could be reused, and the source would watch a stranger.
+        readinessSource.setCancelHandler { [fd = epoll.fd] in _ = Glibc.close(fd) }
         readinessSource.resume()
     }
 
     deinit {
-        // The epoll descriptor closes with `epoll`, after this: the source is cancelled first.
+        // Its cancel handler closes the epoll descriptor.
         readinessSource.cancel()
         readBuffer.deallocate()
         stagingBuffer.deallocate()
@@ -147,8 +150,9 @@ public final class IOLoop: Sendable {
 
     // MARK: Registrations
 
-    /// Watches `connection`'s descriptor for `events`, returning the registration's token, or
-    /// nil with the errno when the kernel refuses (out of memory or watches). On the loop only.
+    /// Watches `connection`'s descriptor for `events` (none: registered, not yet in epoll),
+    /// returning the registration's token, or the error when the kernel refuses (out of
+    /// memory or watches). On the loop only.
     func register(_ connection: Connection, events: Epoll.Events) -> Result<UInt64, SocketError> {
         let token = registrations.insert(connection, descriptor: connection.socket.fd)
         if !events.isEmpty {
