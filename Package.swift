@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "CorkboardWire", dependencies: ["CorkboardModel"]),
 
         // Non-blocking BSD sockets on Dispatch. Knows nothing of HTTP or boards.
-        .target(name: "Sockets", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sockets", dependencies: ["CEpoll", .product(name: "Logging", package: "swift-log")]),
         // TLS on OpenSSL as a transport filter of Sockets' connections: a session is a pure byte
         // transform over memory BIOs; server contexts reload from their files, clients verify.
         .target(name: "TLS", dependencies: ["Sockets", "COpenSSL"]),
@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "CorkboardClient",
             dependencies: ["CorkboardModel", "CorkboardWire", "WebSocket", "WebSocketDeflate", "HTTP", "Sockets", "TLS"]),
-        // <sys/epoll.h>, for the benchmark's lean clients (Linux).
+        // <sys/epoll.h>, for the I/O loops (one epoll each) and the benchmark's lean clients (Linux).
         .target(name: "CEpoll"),
         // Benchmarks behind `corkboard-bench`.
         .target(

@@ -1,9 +1,12 @@
 import Dispatch
 
-/// One accepted (or connected) TCP socket, driven by a read and a write DispatchSource on its
-/// loop: the shell that keeps the descriptor, the sources and the buffers, and carries out
-/// what its `ConnectionStateMachine` decides (reading or not, the output bound, the lingering
-/// close, the close reason).
+/// One accepted (or connected) TCP socket, registered with its loop's epoll: the shell that
+/// keeps the descriptor and the buffers, and carries out what its `ConnectionStateMachine`
+/// decides (reading or not, the output bound, the lingering close, the close reason).
+///
+/// What it waits for (`interest`) follows the machine and the output: readable while the
+/// machine reads (dropped for backpressure), writable only while output is blocked. Its loop
+/// reports readiness in its turns (`readinessReported`) and flushes it once per turn.
 ///
 /// With a transport filter (TLS), bytes read pass through the filter before the handler sees
 /// them, and bytes sent wait as plaintext until a flush encodes them into the output queue.
@@ -51,17 +54,13 @@ public final class Connection: @unchecked Sendable, Hashable {
         }
     }
     @exclusivity(unchecked) private var flushScheduled = false
-    private let readSource: DispatchSourceRead
-    /// Made the first time a write would block: most connections never fill their socket
-    /// buffer, and a source (with its handlers) is a good part of an idle connection's memory.
-    private var writeSource: DispatchSourceWrite?
-    /// Whether the sources are suspended now (Dispatch counts suspensions, and an over-resumed
-    /// source is a crash): reading until `start`, writing while there is no write source or
-    /// the socket takes output.
-    @exclusivity(unchecked) private var readSuspended = true
-    @exclusivity(unchecked) private var writeSuspended = true
-    /// Sources made and not yet cancelled: the descriptor is closed when the last one is.
-    private var pendingCancels = 1
+    /// The socket took less than was queued: the loop's epoll waits for it to be writable.
+    @exclusivity(unchecked) private var awaitingWritable = false
+    /// What the loop's epoll watches the descriptor for now (nothing: not in epoll).
+    @exclusivity(unchecked) private var interest: Epoll.Events = []
+    /// The loop's registration of this connection (see `LoopRegistrations`), from the first
+    /// time it waits for anything until it closes.
+    @exclusivity(unchecked) private var registration: UInt64?
     private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
     @exclusivity(unchecked) private var written = 0
@@ -90,35 +89,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         self.counters = counters
         machine = ConnectionStateMachine(limits: sharedLimits, hasFilter: filter != nil)
         counters?.connectionOpened()
-        readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         try? socket.setNoDelay()
-        // Installed here, not in `start`, so a connection aborted before it started still
-        // closes its descriptor. (The strong capture is released with the cancelled source.)
-        readSource.setCancelHandler { [self] in sourceCancelled() }
-    }
-
-    /// The descriptor is closed only once every source is cancelled: a closed fd number may
-    /// be reused at once, and a live source on it would watch a stranger.
-    private func sourceCancelled() {
-        pendingCancels -= 1
-        if pendingCancels == 0 { finishClose() }
-    }
-
-    /// Waits for the socket to take more output, making the write source the first time.
-    private func awaitWritable() {
-        guard writeSuspended else { return }
-        writeSuspended = false
-        if let writeSource {
-            writeSource.resume()
-            return
-        }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
-        pendingCancels += 1
-        source.setCancelHandler { [self] in sourceCancelled() }
-        // A strong capture, as for reading: released when the source is cancelled.
-        source.setEventHandler { self.flush() }
-        writeSource = source
-        source.resume()
     }
 
     /// Installs the handler and starts reading. Call once, from anywhere.
@@ -128,13 +99,10 @@ public final class Connection: @unchecked Sendable, Hashable {
     }
 
     private func startOnLoop(_ handler: ConnectionHandler) {
-        // Aborted before it started (its sources are cancelled already): nothing to start.
+        // Aborted before it started (it is closing already): nothing to start.
         guard machine.start() else { return }
         self.handler = handler
-        // Strong captures: libdispatch releases a source's handlers once it is cancelled,
-        // which breaks the cycle, and a live source must keep its connection alive.
-        readSource.setEventHandler { self.readAvailable() }
-        syncReading()
+        syncInterest()
         if let filter {
             filter.start()
             pumpFilterOutput()
@@ -153,77 +121,127 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func perform(_ action: ConnectionStateMachine.Action?) {
         switch action {
         case nil:
-            syncReading()
+            syncInterest()
         case .terminate:
             tearDown()
         case .flush:
-            syncReading()
+            syncInterest()
             scheduleFlush()
         case .shutDownWrite:
             shutDownWriteAndLinger()
         case .tellHandlerEOF:
-            syncReading()
+            syncInterest()
             handler?.connectionDidReadEOF(self)
         case .tellHandlerDrained:
             handler?.connectionDidDrain(self)
         }
     }
 
-    /// Suspends or resumes the read source to match the machine (never once it is cancelled).
-    private func syncReading() {
-        guard machine.state != .closed, machine.isReading == readSuspended else { return }
-        readSuspended = !machine.isReading
-        if readSuspended { readSource.suspend() } else { readSource.resume() }
+    /// Makes the loop's epoll watch for what the machine and the output want now: readable
+    /// while the machine reads, writable while output is blocked (nothing once closed).
+    private func syncInterest() {
+        guard machine.state != .closed else { return }
+        var wanted: Epoll.Events = []
+        if machine.isReading { wanted.insert(.readable) }
+        if awaitingWritable { wanted.insert(.writable) }
+        guard wanted != interest else { return }
+        let failure: Int32
+        if let registration {
+            failure = loop.changeInterest(of: self, token: registration, from: interest, to: wanted)
+        } else {
+            switch loop.register(self, events: wanted) {
+            case .success(let token):
+                registration = token
+                failure = 0
+            case .failure(let error):
+                failure = error.code
+            }
+        }
+        // The kernel would not watch it (out of memory or watches): nothing would ever wake
+        // it again, so it closes, as on a failed read.
+        guard failure == 0 else { return perform(machine.abort(.failed(failure))) }
+        interest = wanted
+    }
+
+    /// What the loop's epoll watches this connection for now. On the loop only.
+    var watchedEvents: Epoll.Events {
+        precondition(loop.isCurrent)
+        return interest
+    }
+
+    /// The loop found the descriptor ready (`events`, in one of its turns). Returns true when
+    /// input may be left unread (the reads per event ran out): the loop comes back for it.
+    func readinessReported(_ events: Epoll.Events) -> Bool {
+        var inputLeft = false
+        if interest.contains(.readable), !events.isDisjoint(with: [.readable, .failedOrHungUp]) {
+            inputLeft = readAvailable()
+        }
+        // The socket takes output again (or failed, which the next write reports): it is
+        // flushed with everything else at the end of the turn.
+        if awaitingWritable, !events.isDisjoint(with: [.writable, .failedOrHungUp]) {
+            awaitingWritable = false
+            scheduleFlush()
+        }
+        return inputLeft
     }
 
     // MARK: Reading
 
-    private func readAvailable() {
+    /// Reads what the socket holds; the replies it produces are written at the end of the
+    /// loop's turn, with everything else queued in it. True when the reads per event ran out
+    /// before the socket would block.
+    private func readAvailable() -> Bool {
         if machine.state == .lingering { return discardInput() }
-        // Replies produced while handling these bytes go out together right after.
-        defer { loop.flushPending() }
         // Decoded bytes left over from before a pause come before anything newer.
-        if filter?.hasBufferedInput == true, !deliverDecoded() { return }
+        if filter?.hasBufferedInput == true, !deliverDecoded() { return false }
         // Reads until the socket would block, even after a short read: a reset or an end of
-        // stream that arrived with the data shows only in the next read, and the read source
-        // does not fire again for it (a client that sent, then reset, stayed connected until
-        // its idle timeout).
+        // stream that arrived with the data shows only in the next read (a client that sent,
+        // then reset, stayed connected until its idle timeout when this stopped early).
         for _ in 0..<limits.readsPerEvent {
-            guard machine.delivers else { return }
+            guard machine.delivers else { return false }
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
                 counters?.received(count)
                 if let filter {
                     filter.receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
-                    guard deliverDecoded() else { return }
+                    guard deliverDecoded() else { return false }
                 } else {
                     handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 }
             case .wouldBlock:
-                return
+                return false
             case .endOfFile:
-                return perform(machine.readEndOfFile())
+                perform(machine.readEndOfFile())
+                return false
             case .failed(let code):
-                return perform(machine.readFailed(code))
+                perform(machine.readFailed(code))
+                return false
             }
         }
+        return machine.delivers
     }
 
     /// While lingering: reads what the peer still sends and throws it away.
-    private func discardInput() {
+    private func discardInput() -> Bool {
         for _ in 0..<limits.readsPerEvent {
             switch socket.read(into: loop.readBuffer) {
             case .transferred(let count):
                 counters?.received(count)
-                if let action = machine.discarded(count: count) { return perform(action) }
+                if let action = machine.discarded(count: count) {
+                    perform(action)
+                    return false
+                }
             case .wouldBlock:
-                return
+                return false
             case .endOfFile:
-                return perform(machine.readEndOfFile())
+                perform(machine.readEndOfFile())
+                return false
             case .failed(let code):
-                return perform(machine.readFailed(code))
+                perform(machine.readFailed(code))
+                return false
             }
         }
+        return machine.state == .lingering
     }
 
     /// Hands the handler what the filter decodes, into the read buffer (its ciphertext was
@@ -269,13 +287,13 @@ public final class Connection: @unchecked Sendable, Hashable {
     public func pauseReading() {
         precondition(loop.isCurrent)
         machine.pauseReading()
-        syncReading()
+        syncInterest()
     }
 
     public func resumeReading() {
         precondition(loop.isCurrent)
         guard machine.resumeReading() else { return }
-        syncReading()
+        syncInterest()
         // The filter may hold decoded bytes the socket will not announce again.
         if filter?.hasBufferedInput == true {
             loop.queue.async {
@@ -329,7 +347,7 @@ public final class Connection: @unchecked Sendable, Hashable {
     }
 
     private func scheduleFlush() {
-        guard !flushScheduled, writeSuspended else { return }
+        guard !flushScheduled, !awaitingWritable else { return }
         flushScheduled = true
         loop.requestFlush(self)
     }
@@ -343,25 +361,25 @@ public final class Connection: @unchecked Sendable, Hashable {
     private func flush() {
         guard machine.state != .closed else { return }
         let wasPending = !output.isEmpty || !plaintext.isEmpty
+        var tally = OutputQueue.Tally()
+        defer { counters?.wrote(tally) }
         while true {
             guard encodeForFilter() else { return }
             let queued = output.byteCount
-            let result = output.flush(to: socket)
+            let result = output.flush(to: socket, tally: &tally)
             written += queued - output.byteCount
-            counters?.sent(queued - output.byteCount)
             switch result {
             case .transferred:
                 // Everything encoded went out: encode the next slice of a large send.
                 if canEncode && !plaintext.isEmpty { continue }
-                if !writeSuspended, let writeSource {
-                    writeSuspended = true
-                    writeSource.suspend()
-                }
+                awaitingWritable = false
             case .wouldBlock, .endOfFile:
-                awaitWritable()
+                awaitingWritable = true
             case .failed:
                 break
             }
+            // Writable is watched only while output is blocked.
+            syncInterest()
             return perform(machine.flushed(result, wasPending: wasPending, plaintextLeft: !plaintext.isEmpty))
         }
     }
@@ -417,16 +435,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     /// Everything is written: half-closes and discards input until the peer closes (see `close`).
     /// The handler hears of the close now; the descriptor is closed when the linger ends.
     private func shutDownWriteAndLinger() {
-        // Nothing is written any more: the write source goes now, while the descriptor is
-        // whole. Once both directions are shut (the half-close below, then the peer's FIN),
-        // epoll reports a hang-up, and libdispatch crashed (in _dispatch_unote_register_muxed)
-        // when a source suspended through that hang-up was resumed to be cancelled.
-        if let writeSource {
-            if writeSuspended { writeSource.resume() }
-            writeSource.cancel()
-            self.writeSource = nil
-            writeSuspended = true
-        }
+        // Nothing is written any more: only reading (and discarding) is watched from now on.
+        awaitingWritable = false
         if let failed = machine.writeShutDown(succeeded: socket.shutdownWrite(), now: loop.clock.now) { return perform(failed) }
         // After the caller's turn, as when the descriptor closes: a handler that closes in the
         // middle of its own work (a WebSocket noting its close code) finishes that work first.
@@ -435,7 +445,7 @@ public final class Connection: @unchecked Sendable, Hashable {
         let timer = loop.clock.makeTimer(queue: loop.queue) { self.lingerTimerFired() }
         timer.schedule(at: machine.lingerDeadline ?? loop.clock.now)
         lingerTimer = timer
-        syncReading()
+        syncInterest()
     }
 
     private func lingerTimerFired() {
@@ -463,24 +473,21 @@ public final class Connection: @unchecked Sendable, Hashable {
         }
     }
 
-    /// The machine closed the connection: every source is cancelled, and the last cancel
-    /// handler closes the descriptor.
+    /// The machine closed the connection: the loop stops watching it now (before its
+    /// descriptor closes, whose number may be reused at once), and the descriptor closes
+    /// after the caller's turn, so that a handler closing in the middle of its own work (a
+    /// WebSocket noting its close code) finishes that work before it hears of the close.
     private func tearDown() {
         lingerTimer?.cancel()
         lingerTimer = nil
-        // A suspended source must be resumed before it is cancelled, or it is never released.
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()
+        if let registration {
+            loop.unregister(self, token: registration, watched: interest)
+            self.registration = nil
         }
-        if let writeSource {
-            if writeSuspended {
-                writeSuspended = false
-                writeSource.resume()
-            }
-            writeSource.cancel()
-        }
-        readSource.cancel()
+        interest = []
+        awaitingWritable = false
+        // A strong capture: the loop's registration no longer keeps the connection alive.
+        loop.queue.async { self.finishClose() }
     }
 
     private func finishClose() {

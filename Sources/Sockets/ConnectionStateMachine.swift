@@ -3,11 +3,11 @@ import Glibc
 
 /// The lifecycle of one TCP connection, without the socket: what the reads, the flushes, the
 /// transport filter and the protocol on top report goes in, what the connection must do
-/// comes out. `Connection` keeps the descriptor, its Dispatch sources and its buffers, and
+/// comes out. `Connection` keeps the descriptor, its epoll registration and its buffers, and
 /// carries the actions out; tests drive this directly, with time as an argument.
 ///
-/// The decisions kept here: when reading is wanted (`isReading`; the shell suspends or
-/// resumes its read source to match), when the output bound is passed, when a close may
+/// The decisions kept here: when reading is wanted (`isReading`; the shell watches the
+/// descriptor for input to match), when the output bound is passed, when a close may
 /// linger and until when (`lingerDeadline`), why the connection closed (`closeReason`), and
 /// what a failed transport filter (TLS) still sends.
 ///
@@ -27,8 +27,8 @@ struct ConnectionStateMachine {
 
     /// What the connection does.
     enum Action: Equatable {
-        /// Close now, dropping what is queued: cancel every source (the descriptor is closed
-        /// when the last one is), for `closeReason`.
+        /// Close now, dropping what is queued: leave the loop's epoll, then close the
+        /// descriptor, for `closeReason`.
         case terminate
         /// Flush the output (on the loop's flush list).
         case flush
@@ -52,7 +52,7 @@ struct ConnectionStateMachine {
 
     private(set) var state = State.open
     private(set) var closeReason = Connection.CloseReason.local
-    /// Whether the read source should run.
+    /// Whether the descriptor should be watched for input.
     private(set) var isReading = false
     /// When a lingering close gives up on the peer (nil unless lingering).
     private(set) var lingerDeadline: DispatchTime?

@@ -1,9 +1,17 @@
+import CEpoll
 import Dispatch
 import Glibc
 import Synchronization
 
 /// One serial queue that owns a set of connections for their whole life: their reads,
 /// parsing and writes all run here, so connection state needs no locks.
+///
+/// The loop watches its connections' descriptors with one epoll instance, and that instance
+/// with one read source on `queue`: a connection costs a registration, not a Dispatch source
+/// of its own. Each turn of the loop (`runTurn`) takes the descriptors ready now, reads every
+/// readable one, runs the work other threads handed over (`execute`: broadcasts, mostly), and
+/// only then writes, once per connection: a move read in this turn, the replies to it and
+/// several broadcasts that reached the loop together leave in one `sendmsg` per socket.
 public final class IOLoop: Sendable {
     public let queue: DispatchQueue
     public let index: Int
@@ -14,9 +22,25 @@ public final class IOLoop: Sendable {
     /// Where a TLS connection gathers small sends into one record (16 KiB, the largest
     /// record's plaintext) while it flushes. Only touched on `queue`, never during a read.
     nonisolated(unsafe) let stagingBuffer: UnsafeMutableRawBufferPointer
+    /// The descriptors of this loop's connections, level-triggered (see `Connection`'s interest).
+    private let epoll = Epoll()
+    /// Fires on `queue` when a descriptor in `epoll` is ready. Touched only in `init` and
+    /// `deinit` (a source is safe to use from any thread; Swift just does not know it).
+    nonisolated(unsafe) private let readinessSource: DispatchSourceRead
+    /// Where `epoll_wait` puts a turn's events. Only touched on `queue`, inside `runTurn`.
+    nonisolated(unsafe) private let events: UnsafeMutablePointer<epoll_event>
+    /// At most this many ready descriptors per turn; more wait for the next one, which is
+    /// queued behind whatever else waits for the loop (timers, new connections).
+    static let eventsPerTurn = 256
+    /// The connections registered with `epoll`, by descriptor. Only touched on `queue`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var registrations = LoopRegistrations<Connection>()
+    /// A turn reads and runs its inbox before it writes: sends queued meanwhile wait for the
+    /// turn's one flush instead of scheduling one. Only touched on `queue`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var inTurn = false
     /// Connections with output queued in this turn of the loop. Flushed together: at the end
-    /// of the read handler that produced the output, or in one queued block for output from
-    /// elsewhere (a broadcast), so many sends cost one dispatch, not one each. Only touched on `queue`.
+    /// of the turn that produced the output (reads, and work from other threads such as
+    /// broadcasts), or in one queued block for output from elsewhere on the loop (a timer), so
+    /// many sends cost one dispatch and one `sendmsg` per connection. Only touched on `queue`.
     /// (`@exclusivity(unchecked)`: appended to for every send, and only ever on `queue`, where
     /// no access to it spans a call; see `Connection`'s state.)
     @exclusivity(unchecked) nonisolated(unsafe) private var pendingFlush: [Connection] = []
@@ -36,11 +60,22 @@ public final class IOLoop: Sendable {
         ticker = LoopTicker(queue: queue, clock: clock)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         stagingBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+        events = .allocate(capacity: Self.eventsPerTurn)
+        readinessSource = DispatchSource.makeReadSource(fileDescriptor: epoll.fd, queue: queue)
+        // Weak: the source lives as long as the loop, not the other way round.
+        readinessSource.setEventHandler { [weak self] in self?.runTurn() }
+        // Closed only once libdispatch no longer watches it: a number closed under a live
+        // source could be reused, and the source would watch a stranger.
+        readinessSource.setCancelHandler { [fd = epoll.fd] in _ = Glibc.close(fd) }
+        readinessSource.resume()
     }
 
     deinit {
+        // Its cancel handler closes the epoll descriptor.
+        readinessSource.cancel()
         readBuffer.deallocate()
         stagingBuffer.deallocate()
+        events.deallocate()
     }
 
     /// True when the caller runs on this loop's queue.
@@ -49,7 +84,7 @@ public final class IOLoop: Sendable {
     /// Queues `connection` for the next flush of this loop. On the loop only.
     func requestFlush(_ connection: Connection) {
         pendingFlush.append(connection)
-        guard !flushScheduled else { return }
+        guard !inTurn, !flushScheduled else { return }
         flushScheduled = true
         queue.async {
             self.flushScheduled = false
@@ -70,11 +105,12 @@ public final class IOLoop: Sendable {
     }
 
     /// Runs `work` on the loop: inline when already there (keeps order with work in progress),
-    /// else through the loop's inbox. Work from other threads is run in batches: whatever
-    /// arrived while the loop was busy runs together, then one flush. While the loop writes
-    /// one broadcast to thousands of sockets, the next ones wait in the inbox and then leave
-    /// together, several frames in one `sendmsg` per connection instead of a system call
-    /// each. The inbox is the one way in from other threads, so their work keeps its order.
+    /// else through the loop's inbox. Work from other threads runs in the loop's next turn,
+    /// with everything else that arrived while the loop was busy and after that turn's reads,
+    /// then one flush: while the loop writes one broadcast to thousands of sockets, the next
+    /// ones wait in the inbox and then leave together, several frames in one `sendmsg` per
+    /// connection instead of a system call each. The inbox is the one way in from other
+    /// threads, so their work keeps its order.
     public func execute(_ work: @escaping @Sendable () -> Void) {
         if isCurrent { return work() }
         let schedule = inbox.withLock { inbox -> Bool in
@@ -83,16 +119,70 @@ public final class IOLoop: Sendable {
             inbox.scheduled = true
             return true
         }
-        if schedule { queue.async { self.drainInbox() } }
+        if schedule { queue.async { self.runTurn() } }
     }
 
-    private func drainInbox() {
+    /// One turn of the loop: every connection ready now reads (or takes its blocked output
+    /// again), then the inbox's work runs, then everything queued in the turn is written,
+    /// one flush per connection. On the loop only.
+    private func runTurn() {
+        inTurn = true
+        let ready = epoll.ready(into: events, capacity: Self.eventsPerTurn)
+        // A full batch may have left descriptors out, and a connection that stopped at its
+        // reads per event still has input: another turn comes after what is queued now.
+        var moreReady = ready == Self.eventsPerTurn
+        for i in 0..<ready {
+            let event = events[i]
+            // Nil for a connection closed earlier in this batch: it is not touched again.
+            guard let connection = registrations.member(for: event.data.u64) else { continue }
+            if connection.readinessReported(Epoll.Events(rawValue: event.events)) { moreReady = true }
+        }
         let work = inbox.withLock { inbox -> [@Sendable () -> Void] in
             inbox.scheduled = false
             defer { inbox.work = [] }
             return inbox.work
         }
         for item in work { item() }
+        inTurn = false
         flushPending()
+        if moreReady { queue.async { self.runTurn() } }
     }
+
+    // MARK: Registrations
+
+    /// Watches `connection`'s descriptor for `events` (none: registered, not yet in epoll),
+    /// returning the registration's token, or the error when the kernel refuses (out of
+    /// memory or watches). On the loop only.
+    func register(_ connection: Connection, events: Epoll.Events) -> Result<UInt64, SocketError> {
+        let token = registrations.insert(connection, descriptor: connection.socket.fd)
+        if !events.isEmpty {
+            let failure = epoll.add(connection.socket.fd, events: events, token: token)
+            guard failure == 0 else {
+                registrations.remove(token: token)
+                return .failure(SocketError("epoll_ctl", code: failure))
+            }
+        }
+        return .success(token)
+    }
+
+    /// Changes what a registered connection waits for: nothing at all takes the descriptor
+    /// out of epoll, which reports a hang-up (or an error) whatever it was asked for, and a
+    /// level-triggered hang-up nobody reads would come back in every turn. 0 or the errno.
+    func changeInterest(of connection: Connection, token: UInt64, from old: Epoll.Events, to new: Epoll.Events) -> Int32 {
+        let fd = connection.socket.fd
+        if new.isEmpty {
+            epoll.remove(fd)
+            return 0
+        }
+        return old.isEmpty ? epoll.add(fd, events: new, token: token) : epoll.modify(fd, events: new, token: token)
+    }
+
+    /// Stops watching a connection that closes (before its descriptor is closed). On the loop only.
+    func unregister(_ connection: Connection, token: UInt64, watched: Epoll.Events) {
+        if !watched.isEmpty { epoll.remove(connection.socket.fd) }
+        registrations.remove(token: token)
+    }
+
+    /// Connections registered on this loop now. On the loop only.
+    var registeredConnections: Int { registrations.count }
 }

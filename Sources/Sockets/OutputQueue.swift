@@ -19,9 +19,23 @@ struct OutputQueue {
         byteCount += chunk.count
     }
 
+    /// What flushes wrote: bytes, `sendmsg` calls, and chunks (sends) finished, from which
+    /// the counters tell how many sends share a system call.
+    struct Tally: Equatable {
+        var bytes = 0
+        var calls = 0
+        var chunks = 0
+    }
+
     /// Writes as much as the socket takes. Returns `.wouldBlock` when bytes remain,
     /// `.transferred(total)` when everything queued went out, `.failed` on an error.
     mutating func flush(to socket: Socket) -> Socket.IOResult {
+        var tally = Tally()
+        return flush(to: socket, tally: &tally)
+    }
+
+    /// `flush(to:)`, adding what it wrote to `tally`.
+    mutating func flush(to socket: Socket, tally: inout Tally) -> Socket.IOResult {
         var total = 0
         while !isEmpty {
             let count = min(Self.maxVectors, chunks.count - head)
@@ -34,10 +48,12 @@ struct OutputQueue {
                 }
                 return socket.send(vectors)
             }
+            tally.calls += 1
             switch result {
             case .transferred(let written):
                 total += written
-                consume(written)
+                tally.bytes += written
+                tally.chunks += consume(written)
             case .wouldBlock, .endOfFile:
                 return .wouldBlock
             case .failed:
@@ -56,7 +72,10 @@ struct OutputQueue {
         headOffset = 0
     }
 
-    private mutating func consume(_ written: Int) {
+    /// Drops `written` bytes from the front; returns how many chunks that finished.
+    @discardableResult
+    private mutating func consume(_ written: Int) -> Int {
+        var finished = 0
         var remaining = written
         byteCount -= written
         while remaining > 0 {
@@ -65,11 +84,13 @@ struct OutputQueue {
                 remaining -= left
                 head += 1
                 headOffset = 0
+                finished += 1
             } else {
                 headOffset += remaining
                 remaining = 0
             }
         }
         chunks.releaseConsumed(head: &head)
+        return finished
     }
 }

@@ -16,6 +16,11 @@ public final class TrafficCounters: Sendable {
         public var transportFailures: Int = 0
         /// Connections turned away at accept because a connection limit was reached (also in `accepted`).
         public var refused: Int = 0
+        /// `sendmsg` calls made to write to clients.
+        public var writeCalls: Int = 0
+        /// Sends (a WebSocket frame, a response's piece; TLS records with TLS) fully written:
+        /// per `writeCalls`, how many sends share a system call.
+        public var sendsWritten: Int = 0
 
         public static let zero = Reading(accepted: 0, closed: 0, bytesIn: 0, bytesOut: 0, slowConsumersDropped: 0)
 
@@ -29,6 +34,8 @@ public final class TrafficCounters: Sendable {
     private let slowConsumersDropped = Atomic<Int>(0)
     private let transportFailures = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
+    private let writeCalls = Atomic<Int>(0)
+    private let sendsWritten = Atomic<Int>(0)
 
     public init() {}
 
@@ -37,7 +44,8 @@ public final class TrafficCounters: Sendable {
             accepted: accepted.load(ordering: .relaxed), closed: closed.load(ordering: .relaxed),
             bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
             slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed),
-            transportFailures: transportFailures.load(ordering: .relaxed), refused: refused.load(ordering: .relaxed))
+            transportFailures: transportFailures.load(ordering: .relaxed), refused: refused.load(ordering: .relaxed),
+            writeCalls: writeCalls.load(ordering: .relaxed), sendsWritten: sendsWritten.load(ordering: .relaxed))
     }
 
     func connectionOpened() { accepted.add(1, ordering: .relaxed) }
@@ -51,5 +59,11 @@ public final class TrafficCounters: Sendable {
     }
     func connectionRefused() { refused.add(1, ordering: .relaxed) }
     func received(_ count: Int) { bytesIn.add(count, ordering: .relaxed) }
-    func sent(_ count: Int) { if count > 0 { bytesOut.add(count, ordering: .relaxed) } }
+    /// What one flush wrote.
+    func wrote(_ tally: OutputQueue.Tally) {
+        guard tally.calls > 0 else { return }
+        writeCalls.add(tally.calls, ordering: .relaxed)
+        if tally.bytes > 0 { bytesOut.add(tally.bytes, ordering: .relaxed) }
+        if tally.chunks > 0 { sendsWritten.add(tally.chunks, ordering: .relaxed) }
+    }
 }

@@ -21,6 +21,8 @@ final class ServerMetrics: Sendable {
     private let slowConsumersDropped: Prometheus.Counter
     private let transportFailures: Prometheus.Counter
     private let refused: Prometheus.Counter
+    private let writeCalls: Prometheus.Counter
+    private let sendsWritten: Prometheus.Counter
     private let tokenReloadFailures: Prometheus.Counter
     private let storedBoards: Prometheus.Gauge
     /// Event streams open now (`GET /api/boards/{id}/events`), kept by the streams themselves.
@@ -62,6 +64,12 @@ final class ServerMetrics: Sendable {
         refused = registry.makeCounter(
             descriptor: describe(
                 "connections_refused", "total", "Connections answered 503 and closed because a connection limit was reached."))
+        writeCalls = registry.makeCounter(
+            descriptor: describe("socket_writes", "total", "System calls (sendmsg) that wrote to clients."))
+        sendsWritten = registry.makeCounter(
+            descriptor: describe(
+                "sends_written", "total",
+                "Sends (WebSocket frames, pieces of responses; TLS records with TLS) written to clients; per socket write, how many share one."))
         tokenReloadFailures = registry.makeCounter(
             descriptor: describe(
                 "token_reload_failures", "total", "Reloads (SIGHUP) that kept the previous tokens because the token file or secret file was refused."))
@@ -95,6 +103,8 @@ final class ServerMetrics: Sendable {
             slowConsumersDropped.increment(by: Int64(now.slowConsumersDropped - copied.slowConsumersDropped))
             transportFailures.increment(by: Int64(now.transportFailures - copied.transportFailures))
             refused.increment(by: Int64(now.refused - copied.refused))
+            writeCalls.increment(by: Int64(now.writeCalls - copied.writeCalls))
+            sendsWritten.increment(by: Int64(now.sendsWritten - copied.sendsWritten))
             copied = now
             process.update()
         }

@@ -15,7 +15,8 @@ import Testing
         let metrics = try MetricsEndpointTests.scrape(fixture)
         let expected = [
             "corkboard_build_info", "corkboard_connections", "corkboard_connections_accepted_total", "corkboard_connections_refused_total",
-            "corkboard_bytes_received_total", "corkboard_bytes_sent_total", "corkboard_slow_consumers_dropped_total",
+            "corkboard_bytes_received_total", "corkboard_bytes_sent_total", "corkboard_socket_writes_total", "corkboard_sends_written_total",
+            "corkboard_slow_consumers_dropped_total",
             "corkboard_tls_failures_total", "corkboard_token_reload_failures_total", "corkboard_boards_loaded", "corkboard_boards_stored", "corkboard_members",
             "corkboard_drags", "corkboard_event_streams", "corkboard_http_requests_total", "corkboard_http_request_duration_seconds",
             "corkboard_ops_committed_total", "corkboard_ops_followed_total", "corkboard_ops_rejected_total", "corkboard_store_conflicts_total",
