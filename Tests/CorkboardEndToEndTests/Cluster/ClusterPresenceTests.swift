@@ -99,33 +99,7 @@ import Testing
     /// drag of it at once are granted it once, the other refused `busy` naming the winner.
     @Test(.runningTimeLimit(.minutes(3)))
     func twoNodesRacingForOneColumnGrantItOnce() async throws {
-        try await offPool {
-            let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
-            let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
-            let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
-            let observer = try BoardTestClient(port: nodes[0].port, board: "board", name: "Observer")
-            var wins: [String: Int] = [:]
-            for round in 0..<10 {
-                let column = ["todo", "done"][round % 2]
-                try ada.send(.dragStartColumns(collections: [column]))
-                try bob.send(.dragStartColumns(collections: [column]))
-                let update = try #require(try observer.waitFor(type: "drag").dragUpdate)
-                #expect(update.collections == [column], "round \(round)")
-                let (winner, loser) = update.client == ada.clientID ? (ada, bob) : (bob, ada)
-                wins[winner.name, default: 0] += 1
-                let refusal = try #require(try loser.waitFor(type: "rejected").rejection)
-                #expect(refusal.ref == "drag.start" && refusal.code == .busy && refusal.holder == winner.clientID, "round \(round)")
-                try winner.send(.dragEnd)
-                let skippedBefore = observer.skipped.count
-                let cleared = try #require(try observer.waitFor(type: "drag.cleared").dragClear)
-                #expect(cleared.client == winner.clientID && cleared.reason == .cancel)
-                let loserDrags = observer.skipped.dropFirst(skippedBefore).filter {
-                    if case .drag(let other) = $0 { other.client == loser.clientID } else { false }
-                }
-                #expect(loserDrags.isEmpty, "round \(round): the loser's drag was shown too")
-            }
-            print("10 races for one column between two nodes: \(wins)")
-        }
+        try await raceTwoNodes(for: "column", targets: ["todo", "done"]) { .dragStartColumns(collections: [$0]) }
     }
 
     /// A node that opens the board during a drag of columns learns it from the database at
@@ -173,6 +147,15 @@ import Testing
 
     @Test(.runningTimeLimit(.minutes(3)))
     func twoNodesRacingForOneItemGrantItOnce() async throws {
+        try await raceTwoNodes(for: "item", targets: ["i2", "i3", "i4", "i5", "i6"]) { .dragStart(items: [$0]) }
+    }
+
+    /// Ten rounds of Ada (node 0) and Bob (node 1) starting a drag of the same target at once:
+    /// an observer sees the winner's drag and never the loser's, and the loser is refused
+    /// `busy` naming the winner.
+    private func raceTwoNodes(
+        for kind: String, targets: [String], start: @escaping @Sendable (String) -> ClientMessage
+    ) async throws {
         try await offPool {
             let nodes = try ClusterNode.start(2, databaseURL: try PostgresCluster.shared().createDatabase())
             let ada = try BoardTestClient(port: nodes[0].port, board: "board", name: "Ada")
@@ -180,11 +163,11 @@ import Testing
             let observer = try BoardTestClient(port: nodes[0].port, board: "board", name: "Observer")
             var wins: [String: Int] = [:]
             for round in 0..<10 {
-                let item = ["i2", "i3", "i4", "i5", "i6"][round % 5]
-                try ada.send(.dragStart(items: [item]))
-                try bob.send(.dragStart(items: [item]))
-                // The observer sees the winner's drag; the loser is refused, naming the winner.
+                let target = targets[round % targets.count]
+                try ada.send(start(target))
+                try bob.send(start(target))
                 let update = try #require(try observer.waitFor(type: "drag").dragUpdate)
+                #expect((update.items + (update.collections ?? [])) == [target], "round \(round)")
                 let (winner, loser) = update.client == ada.clientID ? (ada, bob) : (bob, ada)
                 wins[winner.name, default: 0] += 1
                 let refusal = try #require(try loser.waitFor(type: "rejected").rejection)
@@ -198,7 +181,7 @@ import Testing
                 }
                 #expect(loserDrags.isEmpty, "round \(round): the loser's drag was shown too")
             }
-            print("10 races for one item between two nodes: \(wins)")
+            print("10 races for one \(kind) between two nodes: \(wins)")
         }
     }
 
