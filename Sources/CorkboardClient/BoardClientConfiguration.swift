@@ -27,6 +27,9 @@ public struct BoardClientConfiguration: Sendable {
     /// default, about a quarter of the bytes on a busy board, decoded into the same drag
     /// changes; `.full` asks for the long form.
     public var presence: PresenceForm = .compact
+    /// The colour the others see this client in, a hue from 0 to 359 (docs/protocol.md#colours);
+    /// nil: none. Another hue is refused by the server (`invalid`, close 1008).
+    public var hue: Hue?
     /// Speak `wss://`: TLS, with the server's certificate checked against the system's CA
     /// store (and `trustedCAFile`) and against `host`. There is no way to turn the check off.
     public var usesTLS = false

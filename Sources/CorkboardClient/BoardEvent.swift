@@ -26,7 +26,8 @@ public enum BoardEvent: Sendable, Hashable {
     case welcome(Welcome)
     /// An event applied to the replica. Each seq comes once, in order, across reconnects.
     case committed(CommittedEvent)
-    case peerJoined(client: ClientID, name: String)
+    /// `hue`: the colour it chose, nil when none (docs/protocol.md#colours).
+    case peerJoined(client: ClientID, name: String, hue: Hue? = nil)
     case peerLeft(client: ClientID)
     /// A tick's joins and leaves on a board past the listed bound (docs/protocol.md#peers).
     case peers(PeersChange)
@@ -53,7 +54,7 @@ public enum BoardEvent: Sendable, Hashable {
         case .connection: nil
         case .welcome(let welcome): .welcome(welcome)
         case .committed(let event): .committed(event)
-        case .peerJoined(let client, let name): .peerJoined(client: client, name: name)
+        case .peerJoined(let client, let name, let hue): .peerJoined(client: client, name: name, hue: hue)
         case .peerLeft(let client): .peerLeft(client: client)
         case .peers(let change): .peers(change)
         case .peersPage(let page): .peersPage(page)

@@ -21,10 +21,10 @@ extension ClientCore {
         case .error(let error):
             // Before the welcome an error is the refusal of our hello; the close follows.
             if phase == .joined { events.emit(.serverError(error)) } else { refusal = error }
-        case .peerJoined(let client, let name):
-            peers.append(Peer(client: client, name: name))
+        case .peerJoined(let client, let name, let hue):
+            peers.append(Peer(client: client, name: name, hue: hue))
             memberCount += 1
-            events.emit(.peerJoined(client: client, name: name))
+            events.emit(.peerJoined(client: client, name: name, hue: hue))
         case .peerLeft(let client):
             peers.removeAll { $0.client == client }
             editing[client] = nil
@@ -73,7 +73,7 @@ extension ClientCore {
         memberCount = change.count
         let gone = Set(change.left)
         peers.removeAll { gone.contains($0.client) }
-        let joined = change.joined.map { Peer(client: $0.client, name: $0.name) }
+        let joined = change.joined.map { Peer(client: $0.client, name: $0.name, hue: $0.hue) }
         learn(joined)
         if change.truncated { distrustNames(keeping: joined) }
     }

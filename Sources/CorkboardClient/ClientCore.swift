@@ -203,7 +203,7 @@ final class ClientCore: @unchecked Sendable {
         let resume = needsSnapshot ? nil : replica.flatMap { replica in epoch.map { ResumePoint(epoch: $0, seq: replica.seq) } }
         let hello = Hello(
             board: configuration.board, name: configuration.name, token: providedToken ?? configuration.token, resume: resume,
-            observe: configuration.observes, presence: configuration.presence)
+            observe: configuration.observes, presence: configuration.presence, hue: configuration.hue)
         send(.hello(hello))
     }
 

@@ -119,20 +119,21 @@ extension BoardRoom {
         if let resume = hello.resume, resume.epoch == epoch, resume.seq <= durable, resume.seq >= engine.oldestReachableSeq {
             let welcome = Welcome(
                 client: client, role: shownRole, epoch: epoch, seq: resume.seq, resumed: true, board: nil, peers: [], count: count,
-                tokenExpiresAt: tokenExpiresAt, name: hello.name)
+                tokenExpiresAt: tokenExpiresAt, name: hello.name, hue: hello.hue)
             link.send(utf8: welcome.bytes(board: nil, peers: peers))
             member.replayedThrough = resume.seq
             members.admit(member, as: key)
             replay(key)
         } else {
             link.send(
-                utf8: snapshotWelcome(client: client, name: hello.name, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
+                utf8: snapshotWelcome(
+                    client: client, name: hello.name, hue: hello.hue, role: shownRole, peers: peers, count: count, tokenExpiresAt: tokenExpiresAt))
             members.admit(member, as: key)
         }
         showRemoteDrags(to: key)
         showEditingMarks(to: key)
         if !member.observes {
-            let listing = ListedPeer(client: client, name: hello.name, order: order, member: member)
+            let listing = ListedPeer(client: client, name: hello.name, hue: hello.hue, order: order, member: member)
             member.listing = listing
             listJoin(of: listing, except: key)
             shareJoin(of: listing)

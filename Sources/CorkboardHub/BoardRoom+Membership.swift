@@ -42,7 +42,7 @@ extension BoardRoom {
 
     /// A peer as `welcome` and `peers.page` list it.
     private func peer(_ listed: ListedPeer) -> Peer {
-        Peer(client: listed.client, name: listed.name, drag: dragState(of: listed))
+        Peer(client: listed.client, name: listed.name, hue: listed.hue, drag: dragState(of: listed))
     }
 
     /// The peer's drag, whichever node it is on (one of another node once its items are known).
@@ -55,7 +55,7 @@ extension BoardRoom {
     /// (the member who joined) now or with the tick.
     func listJoin(of peer: ListedPeer, except key: MemberKey?) {
         switch membership.join(peer, now: hub.clock.now().uptimeNanoseconds) {
-        case .atOnce: sendToOthers(of: key, .peerJoined(client: peer.client, name: peer.name))
+        case .atOnce: sendToOthers(of: key, .peerJoined(client: peer.client, name: peer.name, hue: peer.hue))
         case .atTick(let first): if first { scheduleMembershipTick() }
         }
     }

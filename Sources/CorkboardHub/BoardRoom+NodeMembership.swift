@@ -44,7 +44,7 @@ extension BoardRoom {
         // The list holds every change still waiting for the tick (which then finds none).
         _ = membership.takeShared()
         let own = members.values.filter { !$0.observes }.sorted { $0.order < $1.order }
-        let peers = own.map { PeerName(client: $0.client, name: $0.name) }
+        let peers = own.map { PeerName(client: $0.client, name: $0.name, hue: $0.listing?.hue) }
         for part in NodeMembership.list(node: cluster.nodeName, board: id, peers: peers, asking: asking, to: to) {
             cluster.publish(presence: part.encoded())
         }

@@ -11,11 +11,11 @@ import CorkboardWire
 /// room, freed with the room).
 extension BoardRoom {
     /// The `welcome` bytes for a member that gets a snapshot of the durable board.
-    func snapshotWelcome(client: ClientID, name: String, role: Role, peers: EncodedPeerList, count: Int, tokenExpiresAt: Int?) -> [UInt8] {
+    func snapshotWelcome(client: ClientID, name: String, hue: Hue?, role: Role, peers: EncodedPeerList, count: Int, tokenExpiresAt: Int?) -> [UInt8] {
         let seq = pipeline.durableSeq
         let welcome = Welcome(
             client: client, role: role, epoch: epoch, seq: seq, resumed: false, board: nil, peers: [], count: count,
-            tokenExpiresAt: tokenExpiresAt, name: name)
+            tokenExpiresAt: tokenExpiresAt, name: name, hue: hue)
         return welcome.bytes(board: writtenBoard(at: seq), peers: peers)
     }
 

@@ -65,7 +65,7 @@ struct NodeMembership: Codable, Sendable, Hashable {
             guard bytes <= maximumNameBytes - 3 else { break }
             end = peer.name.index(after: index)
         }
-        return PeerName(client: peer.client, name: peer.name[..<end] + "…")
+        return PeerName(client: peer.client, name: peer.name[..<end] + "…", hue: peer.hue)
     }
 
     /// Consecutive runs of `values` whose JSON stays well under the notification limit.

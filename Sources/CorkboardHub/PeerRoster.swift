@@ -7,6 +7,8 @@ import CorkboardWire
 final class ListedPeer {
     let client: ClientID
     let name: String
+    /// The hue its `hello` chose (docs/protocol.md#colours): two bytes, nil when none.
+    let hue: Hue?
     /// Join order as this room saw it: `welcome.peers` lists the latest, `peers.list` pages
     /// by it. A peer of another node takes its order when this room hears of it.
     let order: Int
@@ -20,9 +22,10 @@ final class ListedPeer {
     /// Out of the roster.
     var departed = false
 
-    init(client: ClientID, name: String, order: Int, member: Member? = nil, node: String? = nil) {
+    init(client: ClientID, name: String, hue: Hue? = nil, order: Int, member: Member? = nil, node: String? = nil) {
         self.client = client
         self.name = name
+        self.hue = hue
         self.order = order
         self.member = member
         self.node = node

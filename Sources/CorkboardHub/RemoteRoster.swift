@@ -34,7 +34,7 @@ struct RemoteRoster {
         for peer in message.joined {
             arriving[node]?.insert(peer.client)
             guard peers[peer.client] == nil else { continue }
-            let listed = ListedPeer(client: peer.client, name: peer.name, order: order(), node: node)
+            let listed = ListedPeer(client: peer.client, name: peer.name, hue: peer.hue, order: order(), node: node)
             peers[peer.client] = listed
             changes.joined.append(listed)
         }

@@ -56,8 +56,9 @@ final class RoomMembership {
     func join(_ peer: ListedPeer, now: UInt64) -> Announcement {
         roster.add(peer)
         // `{"client":…,"name":…,"type":"peer.joined"}`: about its bytes.
-        let announcement = announcement(costing: 44 + peer.client.utf8.count + peer.name.utf8.count, now: now)
-        if announcement != .atOnce { tick.join(PeerName(client: peer.client, name: peer.name)) }
+        // `{"client":…,"hue":359,…}`: 10 bytes more with a hue.
+        let announcement = announcement(costing: 44 + peer.client.utf8.count + peer.name.utf8.count + (peer.hue == nil ? 0 : 10), now: now)
+        if announcement != .atOnce { tick.join(PeerName(client: peer.client, name: peer.name, hue: peer.hue)) }
         return announcement
     }
 
@@ -89,7 +90,7 @@ final class RoomMembership {
     /// A peer of this node joined or left, to be told to the other nodes at their tick; true
     /// when it is the first of the tick (the room schedules it).
     func share(joinOf peer: ListedPeer) -> Bool {
-        shared.join(PeerName(client: peer.client, name: peer.name))
+        shared.join(PeerName(client: peer.client, name: peer.name, hue: peer.hue))
         return scheduleSharing()
     }
 

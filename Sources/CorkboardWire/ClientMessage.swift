@@ -11,10 +11,12 @@ public struct ResumePoint: Sendable, Hashable {
     }
 }
 
-/// `{"type":"hello","board":…,"name":…,"token":…,"resume":{…},"observe":true}`.
+/// `{"type":"hello","board":…,"name":…,"hue":…,"token":…,"resume":{…},"observe":true}`.
 public struct Hello: Sendable, Hashable {
     public var board: String
     public var name: String
+    /// The colour the others see it in (docs/protocol.md#colours); nil: none chosen.
+    public var hue: Hue?
     public var token: String?
     public var resume: ResumePoint?
     /// Follows the board without being a peer (docs/protocol.md#observers): never listed in
@@ -25,10 +27,11 @@ public struct Hello: Sendable, Hashable {
 
     public init(
         board: String, name: String, token: String? = nil, resume: ResumePoint? = nil, observe: Bool = false,
-        presence: PresenceForm = .full
+        presence: PresenceForm = .full, hue: Hue? = nil
     ) {
         self.board = board
         self.name = name
+        self.hue = hue
         self.token = token
         self.resume = resume
         self.observe = observe
@@ -94,11 +97,16 @@ extension ClientMessage {
                 guard let seq = try resume.seq("seq") else { return nil }
                 return ResumePoint(epoch: epoch, seq: seq)
             }
+            let hue = try fields.optionalInt("hue")
+            if let hue, !Hues.valid.contains(hue) {
+                throw FieldError(message: "hello hue must be an integer from 0 to 359, or null")
+            }
             self = .hello(
                 Hello(
                     board: try fields.string("board"), name: try fields.string("name"),
                     token: try fields.optionalString("token"), resume: resume, observe: try fields.optionalBool("observe") ?? false,
-                    presence: try fields.optionalString("presence").flatMap(PresenceForm.init(rawValue:)) ?? .full))
+                    presence: try fields.optionalString("presence").flatMap(PresenceForm.init(rawValue:)) ?? .full,
+                    hue: hue.map(Hue.init)))
         case "drag.start":
             // Items or columns, never both: one drag holds one kind.
             switch (object["items"], object["collections"]) {
@@ -159,6 +167,7 @@ extension ClientMessage {
                 object["resume"] = .object(["epoch": .string(resume.epoch), "seq": .number(Double(resume.seq))])
             }
             if hello.observe { object["observe"] = .bool(true) }
+            if let hue = hello.hue { object["hue"] = .number(Double(hue)) }
             if hello.presence != .full { object["presence"] = .string(hello.presence.rawValue) }
             return object
         case .dragStart(let items):

@@ -18,14 +18,17 @@ public struct PeersChange: Sendable, Hashable, Codable {
     }
 }
 
-/// `{"client","name"}`: a peer as `peers.joined` lists it.
+/// `{"client","name","hue"?}`: a peer as `peers.joined` lists it, and as one node tells
+/// another of its members (the synthesized coding leaves out a nil hue).
 public struct PeerName: Sendable, Hashable, Codable {
     public var client: ClientID
     public var name: String
+    public var hue: Hue?
 
-    public init(client: ClientID, name: String) {
+    public init(client: ClientID, name: String, hue: Hue? = nil) {
         self.client = client
         self.name = name
+        self.hue = hue
     }
 }
 

@@ -37,7 +37,7 @@ extension Peer {
 }
 
 extension JSONWriter {
-    /// `{"client","drag":{"items" or "collections","over"}|null,"name"}`.
+    /// `{"client","drag":{"items" or "collections","over"}|null,"hue"?,"name"}`.
     mutating func write(_ peer: Peer) {
         openObject()
         key("client")
@@ -57,6 +57,10 @@ extension JSONWriter {
             closeObject()
         } else {
             null()
+        }
+        if let hue = peer.hue {
+            key("hue")
+            int(Int(hue))
         }
         key("name")
         string(peer.name)

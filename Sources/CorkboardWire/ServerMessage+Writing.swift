@@ -30,9 +30,13 @@ extension JSONWriter {
         switch message {
         case .welcome, .peers, .peersPage:
             assertionFailure("a welcome and the membership messages are written by JSONEncoder")
-        case .peerJoined(let client, let name):
+        case .peerJoined(let client, let name, let hue):
             json.key("client")
             json.string(client)
+            if let hue {
+                json.key("hue")
+                json.int(Int(hue))
+            }
             json.key("name")
             json.string(name)
         case .peerLeft(let client):

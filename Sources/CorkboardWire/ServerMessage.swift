@@ -3,7 +3,7 @@ import CorkboardModel
 /// Every message the server sends (docs/protocol.md), tagged by its `type`.
 public enum ServerMessage: Sendable, Hashable {
     case welcome(Welcome)
-    case peerJoined(client: ClientID, name: String)
+    case peerJoined(client: ClientID, name: String, hue: Hue? = nil)
     case peerLeft(client: ClientID)
     /// A tick's membership changes on a board past `MembershipLimits.listedPeers` peers.
     case peers(PeersChange)
@@ -59,7 +59,7 @@ public enum ServerMessage: Sendable, Hashable {
 
 extension ServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, client, name, over, reason, opId, seq, noop, id, changes, tokenExpiresAt, item
+        case type, client, name, hue, over, reason, opId, seq, noop, id, changes, tokenExpiresAt, item
     }
 
     /// The payload's own fields are written at the top level, beside `type`.
@@ -68,9 +68,10 @@ extension ServerMessage: Codable {
         try container.encode(typeName, forKey: .type)
         switch self {
         case .welcome(let welcome): try welcome.encode(to: encoder)
-        case .peerJoined(let client, let name):
+        case .peerJoined(let client, let name, let hue):
             try container.encode(client, forKey: .client)
             try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(hue, forKey: .hue)
         case .peerLeft(let client):
             try container.encode(client, forKey: .client)
         case .peers(let change): try change.encode(to: encoder)
@@ -109,7 +110,8 @@ extension ServerMessage: Codable {
         case "peer.joined":
             self = .peerJoined(
                 client: try container.decode(ClientID.self, forKey: .client),
-                name: try container.decode(String.self, forKey: .name))
+                name: try container.decode(String.self, forKey: .name),
+                hue: try container.decodeIfPresent(Hue.self, forKey: .hue))
         case "peer.left": self = .peerLeft(client: try container.decode(ClientID.self, forKey: .client))
         case "peers": self = .peers(try PeersChange(from: decoder))
         case "peers.page": self = .peersPage(try PeersPage(from: decoder))

@@ -70,24 +70,28 @@ public struct DragState: Sendable, Hashable, Codable {
     }
 }
 
-/// One entry of `welcome.peers`: `{"client","name","drag":…|null}`.
+/// One entry of `welcome.peers`: `{"client","name","hue"?,"drag":…|null}`.
 public struct Peer: Sendable, Hashable, Codable {
     public var client: ClientID
     public var name: String
+    /// The colour it chose (docs/protocol.md#colours); nil, and absent on the wire, when none.
+    public var hue: Hue?
     public var drag: DragState?
 
-    public init(client: ClientID, name: String, drag: DragState? = nil) {
+    public init(client: ClientID, name: String, hue: Hue? = nil, drag: DragState? = nil) {
         self.client = client
         self.name = name
+        self.hue = hue
         self.drag = drag
     }
 
-    private enum CodingKeys: String, CodingKey { case client, name, drag }
+    private enum CodingKeys: String, CodingKey { case client, name, hue, drag }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(client, forKey: .client)
         try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(hue, forKey: .hue)
         try container.encode(drag, forKey: .drag)
     }
 }
@@ -111,15 +115,18 @@ public struct Welcome: Sendable, Hashable, Codable {
     /// The name the others see this member by: its `hello` name, or a signed token's `name`,
     /// which wins. Nil in a welcome written by an older server.
     public var name: String?
+    /// The hue its `hello` chose; nil (absent) when it chose none.
+    public var hue: Hue?
 
     /// `count` nil: as many as `peers` lists (a board small enough to list in full, seen by
     /// an observer).
     public init(
         client: ClientID, role: Role, epoch: String, seq: Int, resumed: Bool, board: Board?, peers: [Peer], count: Int? = nil,
-        tokenExpiresAt: Int? = nil, name: String? = nil
+        tokenExpiresAt: Int? = nil, name: String? = nil, hue: Hue? = nil
     ) {
         self.tokenExpiresAt = tokenExpiresAt
         self.name = name
+        self.hue = hue
         self.client = client
         self.role = role
         self.epoch = epoch

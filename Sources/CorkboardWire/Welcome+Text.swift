@@ -32,6 +32,10 @@ extension Welcome {
         json.int(count)
         json.key("epoch")
         json.string(epoch)
+        if let hue {
+            json.key("hue")
+            json.int(Int(hue))
+        }
         if let name {
             json.key("name")
             json.string(name)

@@ -24,7 +24,7 @@ import Testing
         var ticks: [PeersChange] = []
         while told.count < churn.count {
             switch try ada.nextMessage() {
-            case .peerJoined(let client, _):
+            case .peerJoined(let client, _, _):
                 atOnce += 1
                 told.insert(client)
             case .peers(let change):

@@ -21,7 +21,7 @@ import Testing
         let grace = try fixture.join("Ada", token: "t-grace")
         #expect(grace.welcome.name == "Grace Hopper")
         let joined = try bob.waitFor(type: "peer.joined")
-        guard case .peerJoined(_, let name) = joined else { throw HubTestFailure("not a join: \(joined)") }
+        guard case .peerJoined(_, let name, _) = joined else { throw HubTestFailure("not a join: \(joined)") }
         #expect(name == "Grace Hopper")
     }
 }

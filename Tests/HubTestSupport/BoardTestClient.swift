@@ -72,7 +72,7 @@ public final class BoardTestClient: @unchecked Sendable {
     public init(
         transport: any TestClientTransport, board: String, name: String, token: String? = nil,
         resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false,
-        presence: PresenceForm = .full
+        presence: PresenceForm = .full, hue: Hue? = nil
     ) throws {
         self.transport = transport
         boardID = board
@@ -81,7 +81,8 @@ public final class BoardTestClient: @unchecked Sendable {
         opPrefix = "\(String(decoding: name.utf8.prefix(40), as: UTF8.self))-\(UUID().uuidString.prefix(8))"
         let resumePoint = resume ?? previous.map { ResumePoint(epoch: $0.welcome.epoch, seq: $0.seq) }
         try Self.send(
-            .hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe, presence: presence)), on: transport)
+            .hello(Hello(board: board, name: name, token: token, resume: resumePoint, observe: observe, presence: presence, hue: hue)),
+            on: transport)
         let (first, text) = try Self.read(transport)
         guard case .welcome(let welcome) = first else {
             throw HubTestFailure("expected welcome, got \(text)")

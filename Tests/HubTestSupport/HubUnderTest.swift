@@ -19,11 +19,11 @@ extension HubUnderTest {
     /// A new connection that joins the board with `hello` (see `BoardTestClient.init`).
     public func join(
         _ name: String, token: String? = nil, resumeFrom previous: BoardTestClient? = nil, resume: ResumePoint? = nil, observe: Bool = false,
-        presence: PresenceForm = .full
+        presence: PresenceForm = .full, hue: Hue? = nil
     ) throws -> BoardTestClient {
         try BoardTestClient(
             transport: newConnection(name), board: board.id, name: name, token: token, resumeFrom: previous, resume: resume, observe: observe,
-            presence: presence)
+            presence: presence, hue: hue)
     }
 
     /// Ada and Bob on the board, each aware of the other (Ada has read Bob's `peer.joined`).

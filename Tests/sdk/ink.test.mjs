@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { channels, contrastRatio, inkOn, luminance } from "../../web/js/ink.js";
-import { colorFor } from "../../web/js/people.js";
+import { HUE_CHOICES, colorFor, colourOf } from "../../web/js/people.js";
 
 /** @param {string} ink @param {string} background */
 function contrast(ink, background) {
@@ -48,4 +48,17 @@ test("every hue at the page's saturation and lightness, and any grey, reads at 4
     const background = `#${v.toString(16).padStart(2, "0").repeat(3)}`;
     assert.ok(contrast(inkOn(background) === "#fff" ? "#ffffff" : "#000000", background) >= 4.5, background);
   }
+});
+
+test("a chosen hue is the colour, at the page's saturation and lightness; none: the name's", () => {
+  for (let hue = 0; hue < 360; hue++) {
+    const background = colorFor("Ada", hue);
+    assert.equal(background, `hsl(${hue} 70% 42%)`);
+    assert.ok(contrast(inkOn(background) === "#fff" ? "#ffffff" : "#000000", background) >= 4.5, `hue ${hue}`);
+  }
+  assert.equal(colorFor("Ada", null), colorFor("Ada"));
+  assert.equal(colourOf({ name: "Ada", hue: 0 }), "hsl(0 70% 42%)");
+  assert.equal(colourOf({ name: "Ada" }), colorFor("Ada"));
+  assert.equal(HUE_CHOICES.length, 12);
+  assert.equal(new Set(HUE_CHOICES.map((choice) => choice.hue)).size, 12);
 });

@@ -12,7 +12,7 @@ import { ColumnMenu } from "./column-menu.js";
 import { Editing } from "./editing.js";
 import { UndoControls } from "./undo-controls.js";
 import { Announcer, Notices } from "./feedback.js";
-import { accessToken, displayName, forgetToken, tokenAdvice } from "./people.js";
+import { accessToken, chosenHue, displayName, forgetToken, tokenAdvice } from "./people.js";
 import { namesOnTap, showPeople as drawPeople } from "./presence-list.js";
 import { NameEditor } from "./name-editor.js";
 import { EditingMarks } from "./editing-marks.js";
@@ -44,7 +44,7 @@ let name = displayName(params);
 
 // Operations without an answer are kept in localStorage (the SDK's default) and sent again
 // by the next page on this board: a reload or a crash loses nothing.
-const session = connect({ board: boardId, name, token: accessToken(params) });
+const session = connect({ board: boardId, name, hue: chosenHue(), token: accessToken(params) });
 // board.html has every element this module looks up by id.
 const view = new BoardView(/** @type {HTMLElement} */ (document.getElementById("board")));
 const notices = new Notices(/** @type {HTMLElement} */ (document.getElementById("notice")));
@@ -273,7 +273,8 @@ function showPeople() {
   const list = /** @type {HTMLElement} */ (document.getElementById("presence"));
   // The server's word on our name: a token that names us wins over the one we asked for.
   const shown = session.me?.name ?? name;
-  drawPeople(list, [{ client: session.me?.client ?? "me", name: shown, self: true }, ...session.peers.values()], session.memberCount, (button) =>
+  const self = { client: session.me?.client ?? "me", name: shown, hue: session.hue, self: true };
+  drawPeople(list, [self, ...session.peers.values()], session.memberCount, (button) =>
     nameEditor.open(button),
   );
 }

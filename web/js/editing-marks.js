@@ -44,7 +44,8 @@ export class EditingMarks {
       if (this.marked.has(id)) continue;
       const card = /** @type {HTMLElement} */ (this.view.cards.get(id));
       card.classList.add("being-edited");
-      card.style.setProperty("--editor-color", colorFor(mark.name));
+      // A mark names its holder; the hue they chose is theirs among the peers.
+      card.style.setProperty("--editor-color", colorFor(mark.name, this.session.peers.get(mark.client)?.hue ?? null));
       const badge = document.createElement("span");
       badge.className = "editing-badge";
       badge.textContent = `${mark.name} is editing`;

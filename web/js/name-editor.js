@@ -1,11 +1,13 @@
 // @ts-check
-// Your own name on the board: your chip in the people list opens a small dialog to change it.
-// The name is kept in this browser (people.js) and the session joins again under it, so the
-// others see it at once. Your colour is the one everyone's page derives from the name: the
-// dialog shows it as you type. A token that names you wins over any name said here: the
-// dialog then says so instead of offering a field.
+// Your own name and colour on the board: your chip in the people list opens a small dialog to
+// change them. Both are kept in this browser (people.js) and the session joins again with them,
+// so the others see them at once. The colour is "From my name" (the one everyone's page derives
+// from the name, shown as you type) or one of a dozen hues, a native radio group of swatches
+// (arrow keys move through it, each read by its name); only the hue travels
+// (docs/protocol.md#colours). A token that names you wins over any name said here: the dialog
+// then says so instead of offering a field (the colour stays yours to choose).
 
-import { colorFor, nameProblem, rememberName } from "./people.js";
+import { HUE_CHOICES, colorFor, nameProblem, rememberHue, rememberName } from "./people.js";
 
 /** @typedef {import("../sdk/live.js").LiveBoard} LiveBoard */
 
@@ -69,7 +71,7 @@ export class NameEditor {
       const hint = document.createElement("p");
       hint.id = "name-editor-hint";
       hint.className = "name-editor-hint";
-      hint.textContent = "Everyone on the board sees it, in the colour beside it (the colour comes from the name).";
+      hint.textContent = "Everyone on the board sees it, in the colour beside it.";
       const problem = document.createElement("p");
       problem.id = "name-editor-problem";
       problem.className = "name-editor-problem";
@@ -78,14 +80,17 @@ export class NameEditor {
         const why = nameProblem(field.value);
         problem.textContent = why ?? "";
         field.setAttribute("aria-invalid", why ? "true" : "false");
-        swatch.style.background = colorFor(field.value.trim() || "?");
+        const typed = field.value.trim() || "?";
+        swatch.style.background = colorFor(typed, colours.chosen());
+        colours.fromName.style.setProperty("--swatch", colorFor(typed));
         return why;
       };
+      const colours = this.colourChoice(() => check());
       field.addEventListener("input", check);
       check();
       row.append(swatch, field);
       actions.append(this.button("Save", "submit"), this.button("Cancel", "button", () => dialog.close()));
-      form.append(label, row, hint, problem, actions);
+      form.append(label, row, hint, problem, colours.fieldset, actions);
       form.addEventListener("submit", (event) => {
         if (check()) {
           event.preventDefault();
@@ -93,9 +98,11 @@ export class NameEditor {
           return;
         }
         const name = field.value.trim();
-        if (name === this.session.name) return;
+        const hue = colours.chosen();
+        if (name === this.session.name && hue === this.session.hue) return;
         rememberName(name);
-        this.session.rename(name);
+        rememberHue(hue);
+        this.session.rename(name, hue);
         this.renamed(name);
       });
     }
@@ -110,6 +117,52 @@ export class NameEditor {
     this.dialog = dialog;
     dialog.showModal();
     /** @type {HTMLElement | null} */ (dialog.querySelector("input") ?? dialog.querySelector("button"))?.focus();
+  }
+
+  /**
+   * The colour's radio group: "From my name" first, then the hues, the session's own checked.
+   * @param {() => void} changed told when another is checked
+   * @returns {{ fieldset: HTMLFieldSetElement, fromName: HTMLInputElement, chosen: () => number | null }}
+   */
+  colourChoice(changed) {
+    const fieldset = document.createElement("fieldset");
+    fieldset.className = "name-editor-colours";
+    const legend = document.createElement("legend");
+    legend.textContent = "Colour";
+    fieldset.append(legend);
+    /**
+     * @param {string} value "name" or the hue
+     * @param {string} text what it is read as
+     * @param {string} colour
+     */
+    const option = (value, text, colour) => {
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "colour";
+      input.value = value;
+      input.className = "colour-swatch";
+      input.style.setProperty("--swatch", colour);
+      input.setAttribute("aria-label", text);
+      input.title = text;
+      input.checked = value === (this.session.hue === null ? "name" : String(this.session.hue));
+      input.addEventListener("change", changed);
+      return input;
+    };
+    const fromName = option("name", "From my name", colorFor(this.session.name));
+    const fromNameLabel = document.createElement("label");
+    fromNameLabel.className = "colour-from-name";
+    fromNameLabel.append(fromName, " From my name");
+    // The label's text names it: no second name for a screen reader.
+    fromName.removeAttribute("aria-label");
+    const hues = document.createElement("div");
+    hues.className = "colour-swatches";
+    for (const { hue, label } of HUE_CHOICES) hues.append(option(String(hue), label, colorFor("", hue)));
+    fieldset.append(fromNameLabel, hues);
+    const chosen = () => {
+      const checked = /** @type {HTMLInputElement | null} */ (fieldset.querySelector("input:checked"));
+      return !checked || checked.value === "name" ? null : Number(checked.value);
+    };
+    return { fieldset, fromName, chosen };
   }
 
   /**

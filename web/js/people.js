@@ -2,6 +2,7 @@
 // Who you are on a board (a display name, a token) and the colour everyone sees for a person.
 
 const NAME_KEY = "corkboard.name";
+const HUE_KEY = "corkboard.hue";
 const TOKEN_KEY = "corkboard.token";
 
 /** The server refuses a name over 256 bytes of UTF-8 (docs/protocol.md#3-joining). */
@@ -30,6 +31,46 @@ export function displayName(params) {
 export function rememberName(name) {
   localStorage.setItem(NAME_KEY, name);
 }
+
+/**
+ * The colour this browser chose for its person, as a hue (docs/protocol.md#colours); null:
+ * none, the colour comes from the name. A stored value that is not a hue counts as none.
+ * @returns {number | null}
+ */
+export function chosenHue() {
+  const stored = localStorage.getItem(HUE_KEY);
+  if (stored === null || !/^\d{1,3}$/.test(stored)) return null;
+  const hue = Number(stored);
+  return hue <= 359 ? hue : null;
+}
+
+/**
+ * Keeps `hue` (null: none, the colour from the name) beside the name, for every board.
+ * @param {number | null} hue
+ */
+export function rememberHue(hue) {
+  if (hue === null) localStorage.removeItem(HUE_KEY);
+  else localStorage.setItem(HUE_KEY, String(hue));
+}
+
+/**
+ * The hues the name dialog offers, every 30°, with the names its radio buttons are read by.
+ * @type {{ hue: number, label: string }[]}
+ */
+export const HUE_CHOICES = [
+  { hue: 0, label: "Red" },
+  { hue: 30, label: "Orange" },
+  { hue: 60, label: "Olive" },
+  { hue: 90, label: "Lime green" },
+  { hue: 120, label: "Green" },
+  { hue: 150, label: "Sea green" },
+  { hue: 180, label: "Teal" },
+  { hue: 210, label: "Sky blue" },
+  { hue: 240, label: "Blue" },
+  { hue: 270, label: "Violet" },
+  { hue: 300, label: "Magenta" },
+  { hue: 330, label: "Pink" },
+];
 
 /**
  * Why the server would refuse `name` as a name, in words for the person typing it; null when
@@ -112,13 +153,26 @@ export function tokenAdvice(why, hadToken, detail) {
 }
 
 /**
- * A stable, readable colour per name: everyone sees the same person in the same colour.
+ * A stable, readable colour per person: everyone sees the same person in the same colour. The
+ * hue they chose when they chose one, else one derived from the name; the saturation and
+ * lightness are always the page's, so that ink.js keeps the badge's text at 4.5:1 on any hue.
  * @param {string} name
+ * @param {number | null} [hue] 0…359
  * @returns {string} a CSS colour
  */
-export function colorFor(name) {
+export function colorFor(name, hue = null) {
+  if (typeof hue === "number") return `hsl(${hue} 70% 42%)`;
   let hash = 0;
   // for…of walks a string by code points, so each `char` has one.
   for (const char of name) hash = (hash * 31 + /** @type {number} */ (char.codePointAt(0))) >>> 0;
   return `hsl(${hash % 360} 70% 42%)`;
+}
+
+/**
+ * A peer's colour: their chosen hue's, or their name's.
+ * @param {{ name: string, hue?: number | null }} person
+ * @returns {string}
+ */
+export function colourOf(person) {
+  return colorFor(person.name, person.hue ?? null);
 }

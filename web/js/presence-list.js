@@ -3,12 +3,12 @@
 // compact stack of initials on a phone (board.css switches), so that a person on a phone
 // still sees who else is there. The stack shows a few and counts the rest ("+3").
 
-import { colorFor } from "./people.js";
+import { colourOf } from "./people.js";
 
 /** How many people the phone's stack shows before it counts the rest. */
 const STACK_SIZE = 4;
 
-/** @typedef {{ client: string, name: string, self?: boolean }} Person */
+/** @typedef {{ client: string, name: string, hue?: number | null, self?: boolean }} Person */
 
 /**
  * "Ada Lovelace" → "AL", "bob" → "B": at most two letters, from the first two words.
@@ -37,7 +37,7 @@ export function showPeople(list, people, count = people.length, openSelf = null)
     const item = document.createElement("li");
     item.dataset.client = person.client;
     item.dataset.initials = initials(person.name);
-    item.style.setProperty("--person-color", colorFor(person.name));
+    item.style.setProperty("--person-color", colourOf(person));
     item.textContent = person.name;
     item.title = person.self ? `${person.name} (you)` : person.name;
     if (person.self && openSelf) {

@@ -6,7 +6,7 @@
 // touched, so a drag's placeholder moves cost one insert on a board of 30 columns.
 
 import { inkOn } from "./ink.js";
-import { colorFor } from "./people.js";
+import { colourOf } from "./people.js";
 
 /** @typedef {import("./view.js").BoardView} BoardView */
 /** @typedef {import("../sdk/live.js").LiveBoard} LiveBoard */
@@ -72,7 +72,7 @@ export class RemoteColumns {
       ghost.className = "column-ghost";
       ghost.dataset.client = peer.client;
       ghost.setAttribute("aria-hidden", "true");
-      ghost.style.setProperty("--holder-color", colorFor(peer.name));
+      ghost.style.setProperty("--holder-color", colourOf(peer));
       this.ghosts.set(peer.client, ghost);
     }
     const text = count > 1 ? `${peer.name} · ${count} columns` : peer.name;
@@ -98,7 +98,7 @@ export class RemoteColumns {
  */
 function mark(column, peer) {
   unmark(column);
-  const color = colorFor(peer.name);
+  const color = colourOf(peer);
   column.classList.add("column-held");
   column.dataset.heldBy = peer.client;
   column.style.setProperty("--holder-color", color);

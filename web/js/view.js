@@ -4,7 +4,7 @@
 // others' presence drawn on top: held cards with the holder's name, placeholder ghosts.
 
 import { inkOn } from "./ink.js";
-import { colorFor } from "./people.js";
+import { colourOf } from "./people.js";
 import { webLink } from "./web-link.js";
 import { ROW_GUESS, WINDOW_AFTER, seenRange, windowPlan } from "./column-window.js";
 import { stackedSlotIndex } from "../sdk/drag-geometry.js";
@@ -841,7 +841,7 @@ export class BoardView {
       const card = /** @type {HTMLLIElement} */ (this.cards.get(id));
       card.classList.add("held");
       card.dataset.heldBy = peer.client;
-      const color = colorFor(peer.name);
+      const color = colourOf(peer);
       card.style.setProperty("--holder-color", color);
       card.style.setProperty("--holder-ink", inkOn(color));
       const badge = document.createElement("span");
@@ -875,7 +875,7 @@ export class BoardView {
       if (ghost.textContent !== text) {
         ghost.textContent = text;
         ghost.dataset.count = String(carried);
-        ghost.style.setProperty("--holder-color", colorFor(peer.name));
+        ghost.style.setProperty("--holder-color", colourOf(peer));
         ghost.style.setProperty("--ghost-cards", String(Math.min(carried, 3)));
       }
       // Of type `string | undefined` because a card still being written (a draft) has no id.

@@ -68,7 +68,7 @@ import { expandCompactDrags } from "./compact-drags.js";
  *   storage?: StorageLike | null, WebSocket?: WebSocketConstructor, timers?: Timers, random?: () => number,
  *   window?: EventTarget | null, document?: (EventTarget & { visibilityState?: string }) | null,
  *   navigator?: { onLine: boolean } | null, fetch?: import("./origin-check.js").Fetcher | null,
- *   presence?: "compact" | "full" }} ConnectOptions
+ *   presence?: "compact" | "full", hue?: number | null }} ConnectOptions
  */
 
 /**
@@ -113,6 +113,30 @@ function dragState(drag) {
   return drag.collections ? { items: [], collections: drag.collections, over } : { items: drag.items ?? [], over };
 }
 
+/**
+ * A peer as we hold it: with `hue` only when the server listed one (docs/protocol.md#colours).
+ * @param {{ client: string, name: string, hue?: number }} listed
+ * @param {DragState | null} drag
+ * @returns {Peer}
+ */
+function peerOf(listed, drag) {
+  /** @type {Peer} */
+  const peer = { client: listed.client, name: listed.name, drag };
+  if (typeof listed.hue === "number") peer.hue = listed.hue;
+  return peer;
+}
+
+/**
+ * A hue `hello` takes: a whole number from 0 to 359, or null for none.
+ * @param {number | null | undefined} hue
+ * @returns {number | null}
+ */
+function validHue(hue) {
+  if (hue === null || hue === undefined) return null;
+  if (!Number.isInteger(hue) || hue < 0 || hue > 359) throw new RangeError(`hue must be a whole number from 0 to 359, not ${hue}`);
+  return hue;
+}
+
 export class LiveBoard extends LiveBoardEventTarget {
   /** @param {ConnectOptions} options */
   constructor(options) {
@@ -124,6 +148,8 @@ export class LiveBoard extends LiveBoardEventTarget {
     this.name = options.name ?? "Guest";
     /** The form of drag batches asked for: compact unless told (docs/protocol.md#compact-drags). */
     this.presence = options.presence ?? "compact";
+    /** The colour the others see us in (docs/protocol.md#colours); null: none chosen. */
+    this.hue = validHue(options.hue);
     this.token = options.token ?? null;
     this.url = endpoint(options.url ?? environment.location?.origin, options.board);
     this.WebSocket = /** @type {WebSocketConstructor} */ (options.WebSocket ?? environment.WebSocket);
@@ -146,7 +172,7 @@ export class LiveBoard extends LiveBoardEventTarget {
 
     /** @type {LiveState} */
     this.state = "connecting";
-    /** @type {{ client: string, name: string, role: Role } | null} */
+    /** @type {{ client: string, name: string, role: Role, hue?: number } | null} */
     this.me = null;
     /** @type {string | null} */
     this.epoch = null;
@@ -369,6 +395,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       const hello = { type: "hello", board: this.boardId, name: this.name };
       if (this.token) hello.token = this.token;
       if (this.presence === "compact") hello.presence = "compact";
+      if (this.hue !== null) hello.hue = this.hue;
       // A welcome sets the epoch with the board it confirms.
       if (this.confirmed && this.epoch) hello.resume = { epoch: this.epoch, seq: this.seq };
       socket.send(JSON.stringify(hello));
@@ -628,7 +655,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       case "rejected":
         return this.rejected(message);
       case "peer.joined":
-        this.peers.set(message.client, { client: message.client, name: message.name, drag: null });
+        this.peers.set(message.client, peerOf(message, null));
         this.memberCount += 1;
         return this.dispatch("presence", {});
       case "peer.left":
@@ -719,12 +746,12 @@ export class LiveBoard extends LiveBoardEventTarget {
 
   /**
    * Adds the peers not known yet (never ourselves), keeping what we know of the others.
-   * @param {{ client: string, name: string, drag?: import("./wire.js").WireDragState | null }[]} peers
+   * @param {{ client: string, name: string, hue?: number, drag?: import("./wire.js").WireDragState | null }[]} peers
    */
   learnPeers(peers) {
     for (const p of peers) {
       if (p.client === this.me?.client || this.peers.has(p.client)) continue;
-      this.peers.set(p.client, { client: p.client, name: p.name, drag: p.drag ? dragState(p.drag) : null });
+      this.peers.set(p.client, peerOf(p, p.drag ? dragState(p.drag) : null));
     }
   }
 
@@ -761,6 +788,7 @@ export class LiveBoard extends LiveBoardEventTarget {
     const cause = message.resumed || !this.everWelcomed ? "welcome" : "reset";
     // The server says which name the others see (a token that names us wins over ours).
     this.me = { client: message.client, name: message.name ?? this.name, role: message.role };
+    if (typeof message.hue === "number") this.me.hue = message.hue;
     this.welcomed = true;
     this.everWelcomed = true;
     this.refusal = null;
@@ -774,7 +802,7 @@ export class LiveBoard extends LiveBoardEventTarget {
       this.epoch = message.epoch;
       this.seq = message.seq;
     }
-    this.peers = new Map(message.peers.map((p) => [p.client, { client: p.client, name: p.name, drag: p.drag ? dragState(p.drag) : null }]));
+    this.peers = new Map(message.peers.map((p) => [p.client, peerOf(p, p.drag ? dragState(p.drag) : null)]));
     // The marks in progress follow the welcome, one `editing` each.
     this.editors.clear();
     this.memberCount = message.count;
@@ -1175,14 +1203,17 @@ export class LiveBoard extends LiveBoardEventTarget {
   // MARK: Our name
 
   /**
-   * Joins again under another name: the others see the new one at once (we leave and join,
-   * resuming from where we were; nothing of ours is lost). A token that names us still wins:
-   * `me.name` says which name the server gave.
+   * Joins again under another name, or colour: the others see the new one at once (we leave
+   * and join, resuming from where we were; nothing of ours is lost). A token that names us
+   * still wins: `me.name` says which name the server gave.
    * @param {string} name
+   * @param {number | null} [hue] 0…359, null for none; absent: the one we have
    */
-  rename(name) {
-    if (name === this.name || this.isOver) return;
+  rename(name, hue = this.hue) {
+    const chosen = validHue(hue);
+    if ((name === this.name && chosen === this.hue) || this.isOver) return;
     this.name = name;
+    this.hue = chosen;
     if (!this.socket) return;
     this.dropSocket();
     this.setState("connecting");

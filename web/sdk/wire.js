@@ -7,9 +7,10 @@
 
 /** @typedef {"viewer" | "editor" | "owner"} Role */
 /**
- * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags).
+ * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags);
+ * `hue` (0…359) is the colour the others see us in (docs/protocol.md#colours).
  * @typedef {{ type: "hello", board: string, name: string, token?: string, resume?: { epoch: string, seq: number },
- *   presence?: "compact" | "full" }} Hello
+ *   presence?: "compact" | "full", hue?: number }} Hello
  */
 /**
  * An operation as we send it: with its opId, and a baseSeq when it needs one.
@@ -50,15 +51,16 @@
  * @typedef {{ items: string[], collections?: string[], over: Placeholder | null }} DragState
  */
 /**
- * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
- * @typedef {{ client: string, name: string, drag: DragState | null, elsewhere?: boolean }} Peer
+ * Someone else on the board; `elsewhere` when we only know them by a drag (another node);
+ * `hue` (0…359) when they chose a colour (docs/protocol.md#colours).
+ * @typedef {{ client: string, name: string, hue?: number, drag: DragState | null, elsewhere?: boolean }} Peer
  */
 /**
  * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
  * (ms since 1970) when our token expires; `name`, the name the others see us by (our token's
- * when it names us), absent from an older server.
- * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number, name?: string,
- *   peers: { client: string, name: string, drag?: WireDragState | null }[], count: number, tokenExpiresAt?: number }
+ * when it names us), absent from an older server; `hue`, our chosen colour's, when we chose one.
+ * @typedef {{ type: "welcome", client: string, role: Role, epoch: string, seq: number, name?: string, hue?: number,
+ *   peers: { client: string, name: string, hue?: number, drag?: WireDragState | null }[], count: number, tokenExpiresAt?: number }
  *   & ({ resumed: false, board: Board } | { resumed: true })} Welcome
  */
 /**
@@ -74,15 +76,15 @@
  * `holder` when it is `busy`).
  * @typedef {{ type: "rejected", code: RejectionCode, message?: string, opId?: string, ref?: "drag.start", holder?: string }} Rejected
  */
-/** @typedef {{ type: "peer.joined", client: string, name: string }} PeerJoined */
+/** @typedef {{ type: "peer.joined", client: string, name: string, hue?: number }} PeerJoined */
 /** @typedef {{ type: "peer.left", client: string }} PeerLeft */
 /**
  * A tick's joins and leaves on a board of more than 50 people (docs/protocol.md#peers).
- * @typedef {{ type: "peers", count: number, joined: { client: string, name: string }[], left: string[], truncated: boolean }} Peers
+ * @typedef {{ type: "peers", count: number, joined: { client: string, name: string, hue?: number }[], left: string[], truncated: boolean }} Peers
  */
 /**
  * The answer to `peers.list`: people in join order, and the cursor of the next page.
- * @typedef {{ type: "peers.page", count: number, peers: { client: string, name: string, drag: WireDragState | null }[], next: number | null }} PeersPage
+ * @typedef {{ type: "peers.page", count: number, peers: { client: string, name: string, hue?: number, drag: WireDragState | null }[], next: number | null }} PeersPage
  */
 /** @typedef {{ type: "drag", client: string, name: string, items?: string[], collections?: string[], over?: Placeholder | null }} DragStarted */
 /** @typedef {{ type: "drag.over", client: string, over: Placeholder }} DragMoved */

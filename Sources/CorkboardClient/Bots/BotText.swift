@@ -30,7 +30,7 @@ public enum BotText {
                 + (event.by.map { " by \($0)" } ?? "") + (event.committedTimeText.map { " at \($0)" } ?? "")
         case .noop(let noop):
             return "noop \(noop.opId) at seq \(noop.seq)"
-        case .peerJoined(let client, let name):
+        case .peerJoined(let client, let name, _):
             return "\(client) joined: \(name)"
         case .peerLeft(let client):
             return "\(client) left"

@@ -52,7 +52,7 @@ import WebSocket
             #expect(grace.welcome.role == .viewer)
             // The others see the token's name, not the one in hello.
             #expect(grace.welcome.peers.map(\.name) == ["Ada"])
-            #expect(try ada.sync().contains { if case .peerJoined(_, let name) = $0 { name == "Grace" } else { false } })
+            #expect(try ada.sync().contains { if case .peerJoined(_, let name, _) = $0 { name == "Grace" } else { false } })
             try Unharmed.commitAMove(ada)
 
             let expired = Self.token("Old", expiresIn: -SignedTokens.leeway - 5)
@@ -178,7 +178,7 @@ import WebSocket
             let client = try BoardTestClient(port: server.port, board: "board", name: "-", token: token)
             #expect(client.welcome.role == .editor)
             let name = language == "python" ? "Pythonista" : "Nodist"
-            #expect(try watcher.sync().contains { if case .peerJoined(_, let joined) = $0 { joined == name } else { false } })
+            #expect(try watcher.sync().contains { if case .peerJoined(_, let joined, _) = $0 { joined == name } else { false } })
         }
     }
 }

@@ -22,7 +22,7 @@ import Testing
             let bob = try BoardTestClient(port: nodes[1].port, board: "board", name: "Bob")
             _ = try ada.waitFor("Bob joining") { message in
                 switch message {
-                case .peerJoined(let client, _): client == bob.clientID
+                case .peerJoined(let client, _, _): client == bob.clientID
                 case .peers(let change): change.joined.contains { $0.client == bob.clientID }
                 default: false
                 }

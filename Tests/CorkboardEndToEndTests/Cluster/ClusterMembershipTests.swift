@@ -112,13 +112,13 @@ import Testing
     private func expectJoin(of joiner: BoardTestClient, seenBy watcher: BoardTestClient) throws {
         let message = try watcher.waitFor("\(joiner.name) joining") { message in
             switch message {
-            case .peerJoined(let client, _): client == joiner.clientID
+            case .peerJoined(let client, _, _): client == joiner.clientID
             case .peers(let change): change.joined.contains { $0.client == joiner.clientID }
             default: false
             }
         }
         switch message {
-        case .peerJoined(_, let name): #expect(name == joiner.name)
+        case .peerJoined(_, let name, _): #expect(name == joiner.name)
         case .peers(let change): #expect(change.joined.first { $0.client == joiner.clientID }?.name == joiner.name)
         default: Issue.record("\(joiner.name)'s join came as \(message)")
         }

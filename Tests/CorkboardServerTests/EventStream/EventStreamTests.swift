@@ -256,7 +256,7 @@ import Testing
         // Ada heard of Bob only: no peer.joined or peer.left for the stream.
         _ = try ada.sync()
         let heard = ada.log
-        #expect(heard.compactMap { if case .peerJoined(_, let name) = $0 { name } else { nil } } == ["Bob"])
+        #expect(heard.compactMap { if case .peerJoined(_, let name, _) = $0 { name } else { nil } } == ["Bob"])
         #expect(heard.filter { $0.typeName == "peer.left" }.count == 1)
     }
 

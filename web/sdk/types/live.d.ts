@@ -16,6 +16,8 @@ export class LiveBoard extends LiveBoard_base {
     name: string;
     /** The form of drag batches asked for: compact unless told (docs/protocol.md#compact-drags). */
     presence: "compact" | "full";
+    /** The colour the others see us in (docs/protocol.md#colours); null: none chosen. */
+    hue: number | null;
     token: string | null;
     url: string;
     WebSocket: WebSocketConstructor;
@@ -35,11 +37,12 @@ export class LiveBoard extends LiveBoard_base {
     backoff: Backoff;
     /** @type {LiveState} */
     state: LiveState;
-    /** @type {{ client: string, name: string, role: Role } | null} */
+    /** @type {{ client: string, name: string, role: Role, hue?: number } | null} */
     me: {
         client: string;
         name: string;
         role: Role;
+        hue?: number | undefined;
     } | null;
     /** @type {string | null} */
     epoch: string | null;
@@ -263,11 +266,12 @@ export class LiveBoard extends LiveBoard_base {
     receive(message: ServerMessage): void;
     /**
      * Adds the peers not known yet (never ourselves), keeping what we know of the others.
-     * @param {{ client: string, name: string, drag?: import("./wire.js").WireDragState | null }[]} peers
+     * @param {{ client: string, name: string, hue?: number, drag?: import("./wire.js").WireDragState | null }[]} peers
      */
     learnPeers(peers: {
         client: string;
         name: string;
+        hue?: number;
         drag?: import("./wire.js").WireDragState | null;
     }[]): void;
     /**
@@ -454,12 +458,13 @@ export class LiveBoard extends LiveBoard_base {
         name: string;
     } | null;
     /**
-     * Joins again under another name: the others see the new one at once (we leave and join,
-     * resuming from where we were; nothing of ours is lost). A token that names us still wins:
-     * `me.name` says which name the server gave.
+     * Joins again under another name, or colour: the others see the new one at once (we leave
+     * and join, resuming from where we were; nothing of ours is lost). A token that names us
+     * still wins: `me.name` says which name the server gave.
      * @param {string} name
+     * @param {number | null} [hue] 0…359, null for none; absent: the one we have
      */
-    rename(name: string): void;
+    rename(name: string, hue?: number | null | undefined): void;
 }
 export type Board = import("./replica.js").Board;
 export type Operation = import("./replica.js").Operation;
@@ -547,6 +552,7 @@ export type ConnectOptions = {
     } | null;
     fetch?: import("./origin-check.js").Fetcher | null;
     presence?: "compact" | "full";
+    hue?: number | null;
 };
 import { PendingStore } from "./pending-store.js";
 import { Backoff } from "./backoff.js";

@@ -2,7 +2,8 @@ export type Board = import("./replica.js").Board;
 export type Operation = import("./replica.js").Operation;
 export type Role = "viewer" | "editor" | "owner";
 /**
- * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags).
+ * `presence: "compact"` asks for drag batches as `drags.compact` (docs/protocol.md#compact-drags);
+ * `hue` (0…359) is the colour the others see us in (docs/protocol.md#colours).
  */
 export type Hello = {
     type: "hello";
@@ -14,6 +15,7 @@ export type Hello = {
         seq: number;
     };
     presence?: "compact" | "full";
+    hue?: number;
 };
 /**
  * An operation as we send it: with its opId, and a baseSeq when it needs one.
@@ -90,18 +92,20 @@ export type DragState = {
     over: Placeholder | null;
 };
 /**
- * Someone else on the board; `elsewhere` when we only know them by a drag (another node).
+ * Someone else on the board; `elsewhere` when we only know them by a drag (another node);
+ * `hue` (0…359) when they chose a colour (docs/protocol.md#colours).
  */
 export type Peer = {
     client: string;
     name: string;
+    hue?: number;
     drag: DragState | null;
     elsewhere?: boolean;
 };
 /**
  * `board` is there unless the server resumed us from our `(epoch, seq)`; `tokenExpiresAt`
  * (ms since 1970) when our token expires; `name`, the name the others see us by (our token's
- * when it names us), absent from an older server.
+ * when it names us), absent from an older server; `hue`, our chosen colour's, when we chose one.
  */
 export type Welcome = {
     type: "welcome";
@@ -110,9 +114,11 @@ export type Welcome = {
     epoch: string;
     seq: number;
     name?: string;
+    hue?: number;
     peers: {
         client: string;
         name: string;
+        hue?: number;
         drag?: WireDragState | null;
     }[];
     count: number;
@@ -161,6 +167,7 @@ export type PeerJoined = {
     type: "peer.joined";
     client: string;
     name: string;
+    hue?: number;
 };
 export type PeerLeft = {
     type: "peer.left";
@@ -175,6 +182,7 @@ export type Peers = {
     joined: {
         client: string;
         name: string;
+        hue?: number;
     }[];
     left: string[];
     truncated: boolean;
@@ -188,6 +196,7 @@ export type PeersPage = {
     peers: {
         client: string;
         name: string;
+        hue?: number;
         drag: WireDragState | null;
     }[];
     next: number | null;

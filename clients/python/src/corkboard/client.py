@@ -80,6 +80,7 @@ class Client:
         token: TokenSource = None,
         observe: bool = False,
         compact_presence: bool = True,
+        hue: int | None = None,
         reconnect_backoff: tuple[float, float] = (0.1, 5.0),
         join_timeout: float = 10.0,
         maximum_retries: int = 5,
@@ -91,6 +92,10 @@ class Client:
         self.observe = observe
         # Drag batches as `drags.compact` (docs/protocol.md#compact-drags), read as `drags`.
         self.compact_presence = compact_presence
+        # The colour the others see us in, a hue 0…359 (docs/protocol.md#colours); None: none.
+        if hue is not None and (isinstance(hue, bool) or not isinstance(hue, int) or not 0 <= hue <= 359):
+            raise ValueError(f"hue must be a whole number from 0 to 359, not {hue!r}")
+        self.hue = hue
         self.join_timeout = join_timeout
         self.maximum_retries = maximum_retries
         self.max_message_bytes = max_message_bytes
@@ -105,6 +110,8 @@ class Client:
         self.client_id: str | None = None
         # The other peers by client id (their names), and how many are on the board, you included.
         self.peers: dict[str, str] = {}
+        # The hues of those of them who chose a colour (docs/protocol.md#colours).
+        self.peer_hues: dict[str, int] = {}
         self.count = 0
         self.token_expires_at: int | None = None
 
@@ -316,6 +323,8 @@ class Client:
             hello["observe"] = True
         if self.compact_presence:
             hello["presence"] = "compact"
+        if self.hue is not None:
+            hello["hue"] = self.hue
         if self._replica is not None and not self._wants_snapshot:
             hello["resume"] = {"epoch": self._replica.epoch, "seq": self._replica.seq}
         return hello
@@ -333,6 +342,9 @@ class Client:
         self.role = welcome.get("role")
         self.client_id = welcome.get("client")
         self.peers = {p["client"]: p["name"] for p in welcome.get("peers", [])}
+        self.peer_hues = {}
+        for peer in welcome.get("peers", []):
+            self._learn_hue(peer)
         self.count = welcome.get("count", 0)
         self._expiry_from(welcome.get("tokenExpiresAt"))
         self._set_state(ConnectionState.JOINED, resumed=resumed)
@@ -431,19 +443,28 @@ class Client:
         kind = message["type"]
         if kind == "peer.joined":
             self.peers[message["client"]] = message.get("name", "")
+            self._learn_hue(message)
             self.count += 1
         elif kind == "peer.left":
             self.peers.pop(message["client"], None)
+            self.peer_hues.pop(message["client"], None)
             self.count -= 1
         elif kind == "peers":
             for peer in message.get("joined", []):
                 if peer["client"] != self.client_id:
                     self.peers[peer["client"]] = peer.get("name", "")
+                    self._learn_hue(peer)
             for client in message.get("left", []):
                 self.peers.pop(client, None)
+                self.peer_hues.pop(client, None)
             self.count = message["count"]
         else:
             self.count = message["count"]
+
+    def _learn_hue(self, peer: dict[str, Any]) -> None:
+        hue = peer.get("hue")
+        if isinstance(hue, int) and not isinstance(hue, bool):
+            self.peer_hues[peer["client"]] = hue
 
     # MARK: tokens
 

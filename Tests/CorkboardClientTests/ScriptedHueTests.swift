@@ -1,0 +1,41 @@
+import CorkboardClient
+import CorkboardModel
+import CorkboardWire
+import Foundation
+import TestSupport
+import Testing
+
+/// The Swift client and a chosen colour (docs/protocol.md#colours), against a scripted server:
+/// its hello says the configured hue, and the peers keep theirs from the welcome and from
+/// `peer.joined`.
+@Suite(.threadsOfTheirOwn) struct ScriptedHueTests {
+    @Test func theHelloSaysTheHueAndThePeersKeepTheirs() async throws {
+        let fake = try FakeServer()
+        var configuration = BoardClientConfiguration(port: fake.port, board: "b", name: "scripted")
+        configuration.offersDeflate = false
+        configuration.operationTimeout = 90
+        configuration.hue = 210
+        let client = BoardClient(configuration)
+        let script = BlockingWork { () -> JSONObject in
+            let connection = try fake.accept()
+            let hello = try connection.receiveObject()
+            try connection.send(
+                ScriptedServerTests.text(
+                    .welcome(
+                        Welcome(
+                            client: "c1", role: .owner, epoch: "e1", seq: 0, resumed: false, board: ScriptedServerTests.board,
+                            peers: [Peer(client: "c9", name: "Bob", hue: 0), Peer(client: "c4", name: "Cy")], count: 3, hue: 210))))
+            try connection.send(#"{"client":"c5","hue":359,"name":"Dee","type":"peer.joined"}"#)
+            _ = try? connection.receive() // hold the connection until the client leaves
+            return hello
+        }
+        try await client.connect()
+        #expect(
+            await eventuallyAsync(timeout: 30) { client.peers.contains(Peer(client: "c5", name: "Dee", hue: 359)) }, "\(client.peers)")
+        #expect(client.peers.contains(Peer(client: "c9", name: "Bob", hue: 0)))
+        #expect(client.peers.contains(Peer(client: "c4", name: "Cy")))
+        await client.close()
+        let hello = try await script.value
+        #expect(hello["hue"] == .number(210))
+    }
+}
