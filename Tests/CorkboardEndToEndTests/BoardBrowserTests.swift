@@ -23,7 +23,7 @@ import Testing
         "folder-stays-under-pointer", "folder-keyboard",
         "folder-delete-asks", "column-pointer-drag", "column-touch-drag", "column-keyboard-drag", "column-held-busy", "column-removed-while-carried",
         "columns-and-cards-converge",
-        "column-move-to", "column-move-undo", "column-remove-with-cards", "viewer-and-refused", "axe", "set-name", "editing-mark",
+        "column-move-to", "column-move-undo", "column-remove-with-cards", "viewer-and-refused", "axe", "set-name", "choose-colour", "editing-mark",
         "lost-edit-told", "token-name", "console-clean",
     ]
 

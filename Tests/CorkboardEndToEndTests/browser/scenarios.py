@@ -3414,6 +3414,65 @@ def set_name(run):
     return f"refused: {refused!r}; B shows {sorted(b.evaluate(PRESENCE_NAMES_JS))}"
 
 
+CHIP_COLOURS_JS = """() => Object.fromEntries([...document.querySelectorAll('#presence li[data-client]')]
+  .map(li => [li.textContent.trim(), getComputedStyle(li, '::before').backgroundColor]))"""
+
+# A CSS colour as the page computes it (rgb(…)), for comparing with a chip's.
+COMPUTED_COLOUR_JS = """(colour) => { const probe = document.createElement('div'); probe.style.background = colour;
+  document.body.append(probe); const computed = getComputedStyle(probe).backgroundColor; probe.remove(); return computed; }"""
+
+
+@scenario("choose-colour")
+def choose_colour(run):
+    """Ada opens her own chip and chooses a colour in the radio group of swatches from the
+    keyboard ("From my name" checked at first; from Teal, ArrowRight checks Sky blue, hue 210).
+    Page B shows her chip in that colour (its computed style, not her name's colour), and so
+    does page B after Ada's page is loaded again: the hue is remembered in her browser."""
+    board_id = run.new_board("choose-colour")
+    a = run.open_board("A", board_id, "Ada")
+    b = run.open_board("B", board_id, "Bob")
+    wait_until("page B names Ada", lambda: "Ada" in b.evaluate(CHIP_COLOURS_JS))
+    by_name = b.evaluate(CHIP_COLOURS_JS)["Ada"]
+    chosen = b.evaluate(COMPUTED_COLOUR_JS, "hsl(210 70% 42%)")
+    if by_name == chosen:
+        raise ScenarioFailure(f"the test needs a name whose own colour is not hue 210: {by_name}")
+    a.locator("#presence li.self button").focus()
+    a.keyboard.press("Enter")
+    dialog = a.get_by_role("dialog", name="Your name on this board")
+    wait_until("A's name dialog is open", lambda: dialog.is_visible(), timeout=3)
+    group = dialog.get_by_role("group", name="Colour")
+    if not group.get_by_role("radio", name="From my name").is_checked():
+        raise ScenarioFailure("'From my name' must be the colour chosen until another is")
+    group.get_by_role("radio", name="Teal").focus()
+    a.keyboard.press("ArrowRight")
+    sky = group.get_by_role("radio", name="Sky blue")
+    wait_until("ArrowRight checks Sky blue", lambda: sky.is_checked(), timeout=3)
+    focused = a.evaluate("() => document.activeElement?.getAttribute('aria-label')")
+    outline = sky.evaluate("input => getComputedStyle(input).outlineStyle")
+    if focused != "Sky blue" or outline in ("none", ""):
+        raise ScenarioFailure(f"the checked swatch must hold a visible focus: focused {focused!r}, outline {outline!r}")
+    run.save_screenshot(a, "choose-colour")
+    dialog.get_by_role("button", name="Save").click()
+    wait_until("A's name dialog closed", lambda: not dialog.is_visible(), timeout=3)
+    wait_until("page B shows Ada's chip in hue 210", lambda: b.evaluate(CHIP_COLOURS_JS).get("Ada") == chosen, timeout=5)
+    own = a.evaluate(CHIP_COLOURS_JS).get("Ada")
+    if own != chosen:
+        raise ScenarioFailure(f"page A's own chip must show the chosen colour too: {own}, not {chosen}")
+    stored = a.evaluate("() => localStorage.getItem('corkboard.hue')")
+    if stored != "210":
+        raise ScenarioFailure(f"the hue is not remembered in this browser: corkboard.hue is {stored!r}")
+    first_client = b.evaluate("() => document.querySelector('#presence li[data-client]:not(.self)')?.dataset.client")
+    a.reload()
+    wait_until("page A is live again", lambda: connection_state(a) == "connected")
+    wait_until("page B sees Ada again after her reload",
+               lambda: b.evaluate("() => document.querySelector('#presence li[data-client]:not(.self)')?.dataset.client")
+               not in (None, first_client), timeout=10)
+    wait_until("page B shows Ada, loaded again, still in hue 210",
+               lambda: b.evaluate(CHIP_COLOURS_JS).get("Ada") == chosen, timeout=5)
+    no_page_problems(run)
+    return f"Ada's name colour {by_name}; chosen {chosen}, seen by B before and after A's reload"
+
+
 def editing_badge(page, item_id):
     """The text of the "is editing" badge on the card, read at once (None without one)."""
     return page.evaluate("""(id) => document.querySelector(
