@@ -77,6 +77,19 @@ import Testing
     }
 
     /// A list cut into parts of one peer each, as a long list would be.
+    /// docs/protocol.md#colours, across nodes: a member's hue travels beside its name (only
+    /// when it chose one) and the receiving room lists it with it.
+    @Test mutating func aHueTravelsBesideTheNameOnlyWhenChosen() throws {
+        let peers = [PeerName(client: "c-ada", name: "ada", hue: 210), PeerName(client: "c-bob", name: "bob")]
+        let encoded = try #require(NodeMembership.list(node: "n1", board: "b", peers: peers, asking: false).first).encoded()
+        #expect(encoded.contains(#""hue":210"#))
+        #expect(encoded.components(separatedBy: #""hue""#).count == 2, "bob chose none: no key")
+        let message = try #require(NodeMembership.decode(encoded))
+        let changes = apply(message)
+        #expect(changes.joined.map(\.hue) == [210, nil])
+        #expect(roster.peers["c-ada"]?.hue == 210)
+    }
+
     private static func cut(_ parts: [NodeMembership]) -> [NodeMembership] {
         let whole = parts.flatMap(\.joined)
         return whole.indices.map { index in
