@@ -56,15 +56,7 @@ extension BoardRoom {
     /// of items, a folder's list being no column (`invalid`, as in `collection.move`).
     private func refusal(ofColumnDragOf columns: [CollectionID], by member: Member) -> Rejected? {
         let refuse = Rejected.dragStart
-        guard !member.observes else { return refuse(.forbidden, "an observer may not drag") }
-        guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
-        guard !columns.isEmpty, columns.allSatisfy(Limits.isValidID) else {
-            return refuse(.invalid, "drag.start needs 1 or more collection ids of \(Limits.idRule)")
-        }
-        if let limit = hub.configuration.maxDragItems, columns.count > limit {
-            return refuse(.invalid, "a drag holds at most \(limit) columns, not \(columns.count)")
-        }
-        guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
+        if let refused = dragStartRefusal(of: columns, idKind: "collection", plural: "columns", by: member) { return refused }
         if let folder = columns.first(where: { !engine.isColumn($0) && engine.itemCount(of: $0) != nil }) {
             return refuse(.invalid, "\(folder) is a folder, not a column: it is dragged as an item")
         }

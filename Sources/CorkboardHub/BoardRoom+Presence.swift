@@ -104,18 +104,26 @@ extension BoardRoom {
         }
     }
 
-    /// Why this member may not pick these items up, if it may not.
-    private func refusal(ofDragOf items: [ItemID], by member: Member) -> Rejected? {
+    /// The refusals a drag of items and a drag of columns share, if one applies: who may drag,
+    /// the ids, their number and the lock.
+    func dragStartRefusal(of ids: [String], idKind: String, plural: String, by member: Member) -> Rejected? {
         let refuse = Rejected.dragStart
         guard !member.observes else { return refuse(.forbidden, "an observer may not drag") }
         guard member.role.canEdit else { return refuse(.forbidden, "a viewer may not drag") }
-        guard !items.isEmpty, items.allSatisfy(Limits.isValidID) else {
-            return refuse(.invalid, "drag.start needs 1 or more item ids of \(Limits.idRule)")
+        guard !ids.isEmpty, ids.allSatisfy(Limits.isValidID) else {
+            return refuse(.invalid, "drag.start needs 1 or more \(idKind) ids of \(Limits.idRule)")
         }
-        if let limit = hub.configuration.maxDragItems, items.count > limit {
-            return refuse(.invalid, "a drag holds at most \(limit) items, not \(items.count)")
+        if let limit = hub.configuration.maxDragItems, ids.count > limit {
+            return refuse(.invalid, "a drag holds at most \(limit) \(plural), not \(ids.count)")
         }
         guard !engine.isLocked else { return refuse(.locked, "the board is locked") }
+        return nil
+    }
+
+    /// Why this member may not pick these items up, if it may not.
+    private func refusal(ofDragOf items: [ItemID], by member: Member) -> Rejected? {
+        let refuse = Rejected.dragStart
+        if let refused = dragStartRefusal(of: items, idKind: "item", plural: "items", by: member) { return refused }
         guard items.allSatisfy(engine.contains) else { return refuse(.gone, "an item is not on the board") }
         if let wait = drags.coolDown(before: items, by: member.leaseHolders, now: hub.clock.now().uptimeNanoseconds) {
             let seconds = Int((Double(wait) / 1e9).rounded(.up))
