@@ -56,6 +56,9 @@ final class BoardRoom: @unchecked Sendable {
     /// or because the room is catching up with other nodes' commits: the engine's history
     /// must still reach back to the durable seq, and nothing is resolved on a stale board.
     private var held: [() -> Void] = []
+    /// Work waiting until what the pipeline held when it came has been told (`whenDelivered`),
+    /// with the pipeline's `outboxEntered` then.
+    private var awaitingDelivery: [(mark: Int, work: @Sendable () -> Void)] = []
     /// Following other nodes (a shared store): what they announced, whether the store is
     /// being read now, and the work waiting for that to finish (BoardRoom+Following.swift).
     let following = StoreFollowing<() -> Void>()
@@ -134,6 +137,7 @@ final class BoardRoom: @unchecked Sendable {
         self.engine = engine
         epoch = stored.epoch
         pipeline.restart(durableSeq: engine.seq)
+        runWhatAwaitedDelivery()
         following.loaded(seq: engine.seq)
     }
 
@@ -181,9 +185,12 @@ final class BoardRoom: @unchecked Sendable {
 
     // MARK: Operations
 
-    /// An operation from the member behind `key`.
-    func submit(_ request: OperationRequest, from key: MemberKey) {
+    /// An operation from the member behind `key`. `release` (the member's transport holding
+    /// its output for the answer, `MemberLink.holdWrites`) runs once what the operation
+    /// committed has been broadcast, or at once when it committed nothing or waits.
+    func submit(_ request: OperationRequest, from key: MemberKey, thenRelease release: (@Sendable () -> Void)? = nil) {
         perform {
+            defer { if let release { self.whenDelivered(release) } }
             // A member exists only in a room that loaded.
             guard let member = self.members[key] else { return }
             // Refused here, not by the resolver: an observer's token may well be an editor's.
@@ -200,6 +207,24 @@ final class BoardRoom: @unchecked Sendable {
                 self.resolve(request, client: member.client, author: member.author, role: member.role, target: .member(key))
             }
         }
+    }
+
+    /// Runs `work` once everything queued in the pipeline so far has been told (a commit
+    /// broadcast, an answer sent, or, after a failed write, answered `unavailable`): at once
+    /// when nothing is queued.
+    func whenDelivered(_ work: @escaping @Sendable () -> Void) {
+        let mark = pipeline.outboxEntered
+        guard pipeline.outboxLeft < mark else { return work() }
+        awaitingDelivery.append((mark, work))
+    }
+
+    /// What `whenDelivered` held whose part of the pipeline has been told now, in the order it came.
+    private func runWhatAwaitedDelivery() {
+        let told = pipeline.outboxLeft
+        let ready = awaitingDelivery.prefix { $0.mark <= told }
+        guard !ready.isEmpty else { return }
+        awaitingDelivery.removeFirst(ready.count)
+        for (_, work) in ready { work() }
     }
 
     /// An operation from an HTTP caller, committed as by `author`.
@@ -300,6 +325,7 @@ final class BoardRoom: @unchecked Sendable {
             for opId in failed.forgotten { engine.forgetAnswer(to: opId) }
             deliver(failed.deliveries)
         }
+        runWhatAwaitedDelivery()
         releaseHeld()
         writeNextBatch()
         // Others committed meanwhile, or someone waits for the store to be read: now that

@@ -52,6 +52,11 @@ final class CommitPipeline {
     }
 
     private var outbox: [Entry] = []
+    /// Entries that have ever entered the outbox, and left it (told, or handed back to be
+    /// resolved again): whatever waits for what is queued now to be told waits until
+    /// `outboxLeft` reaches `outboxEntered` as it is now (`BoardRoom.whenDelivered`).
+    private(set) var outboxEntered = 0
+    private(set) var outboxLeft = 0
     /// The last seq the store has made durable: what members and readers may see.
     private(set) var durableSeq: Int
     /// The last seq handed to the store (durable or being written).
@@ -74,7 +79,7 @@ final class CommitPipeline {
 
     /// Empty again, at `durableSeq`, as a new pipeline is (the board was loaded again).
     func restart(durableSeq: Int) {
-        outbox = []
+        emptyOutbox()
         self.durableSeq = durableSeq
         handedSeq = durableSeq
         committedSeq = durableSeq
@@ -96,6 +101,7 @@ final class CommitPipeline {
         precondition(event.seq == committedSeq + 1, "events enter the pipeline in seq order")
         committedSeq = event.seq
         outbox.append(.event(event, target, committedAt: committedAt, resolution: resolution))
+        outboxEntered += 1
     }
 
     /// An event another node committed, read from the store while nothing of this room's
@@ -126,6 +132,7 @@ final class CommitPipeline {
         }
         guard outbox.isEmpty && batch == nil else {
             outbox.append(.reply(outcome, target, batch: batch, resolution: resolution))
+            outboxEntered += 1
             return nil
         }
         return .reply(outcome, target)
@@ -167,6 +174,7 @@ final class CommitPipeline {
             released += 1
         }
         outbox.removeFirst(released)
+        outboxLeft += released
         return deliveries
     }
 
@@ -191,7 +199,7 @@ final class CommitPipeline {
                 return .reply(outcome, target)
             }
         }
-        outbox = []
+        emptyOutbox()
         return (deliveries, forgotten)
     }
 
@@ -220,8 +228,14 @@ final class CommitPipeline {
                 deliveries.append(.reply(outcome, target))
             }
         }
-        outbox = []
+        emptyOutbox()
         return (resolutions, deliveries, forgotten)
+    }
+
+    /// Every entry has left: told, or handed back to be resolved again.
+    private func emptyOutbox() {
+        outboxLeft += outbox.count
+        outbox = []
     }
 
     /// Back to the durable seq: nothing being written, nothing decided since waiting to be.

@@ -102,7 +102,7 @@ public final class HubSession: @unchecked Sendable {
                 hub.metrics.rejected(.rateLimited)
                 return link.send(.rejected(Rejected(hub.configuration.byteRateLimitedRejection(request.opId))))
             }
-            room.submit(request, from: key)
+            room.submit(request, from: key, thenRelease: link.holdWrites())
         case .message(.hello):
             link.send(invalid: "already joined; a connection joins one board once")
         case .message(.dragStart(let items)):

@@ -32,6 +32,13 @@ public protocol MemberLink: AnyObject, Sendable {
     /// Ends the connection with the protocol's close `code` (docs/protocol.md#close-codes) and a short reason.
     func close(_ code: MemberClose, reason: String)
 
+    /// Asks the transport to hold what it would write now until the returned release runs
+    /// (from any thread): called with an operation just read, released once the room has
+    /// broadcast its `committed`, so that the broadcast leaves with the rest of that output,
+    /// several frames in one write (`IOLoop.holdOutput`). The transport bounds the hold
+    /// itself, so a release that never comes delays nothing for long. Nil: nothing is held.
+    func holdWrites() -> (@Sendable () -> Void)?
+
     /// Runs `work` after `delay` on the serial queue the member's session is called on. The
     /// session reckons `delay` by the hub's clock (`HubConfiguration.clock`: a token's expiry,
     /// a coalesced `drag.over`); a link under a hub whose clock a test advances schedules on
@@ -59,6 +66,9 @@ extension MemberLink {
     public func send(utf8 text: [UInt8]) {
         send(text: String(decoding: text, as: UTF8.self))
     }
+
+    /// A transport that writes each message as it comes holds nothing.
+    public func holdWrites() -> (@Sendable () -> Void)? { nil }
 }
 
 extension [any MemberLink] {

@@ -30,7 +30,7 @@ public struct ServeArguments: ParsableArguments {
     @Option(help: "Folder for the server's data (env: CORKBOARD_DATA; default ./data).")
     var data: String?
 
-    @Option(help: "I/O loops to spread connections over (env: CORKBOARD_LOOPS; default: one per core).")
+    @Option(help: "I/O loops to spread connections over (env: CORKBOARD_LOOPS; default: one per two cores).")
     var loops: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env: CORKBOARD_LOG_LEVEL; default info).")

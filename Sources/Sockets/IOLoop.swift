@@ -45,6 +45,14 @@ public final class IOLoop: Sendable {
     /// no access to it spans a call; see `Connection`'s state.)
     @exclusivity(unchecked) nonisolated(unsafe) private var pendingFlush: [Connection] = []
     @exclusivity(unchecked) nonisolated(unsafe) private var flushScheduled = false
+    /// Output held at the end of a turn until the answers to its reads come back (`holdOutput`).
+    /// Only touched on `queue`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var holds = OutputHolds()
+    /// Ends every hold `holdLimit` after the first began. Made at the first hold; only touched on `queue`.
+    nonisolated(unsafe) private var holdDeadline: LoopTimer?
+    /// The longest a loop's output waits for answers: enough for a room to commit on a memory
+    /// or SQLite store and broadcast, short beside any latency a member could notice.
+    static let holdLimit = DispatchTimeInterval.milliseconds(2)
     /// Work handed over from other threads by `execute`, and whether a block to run it is queued.
     private let inbox = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
     /// Periodic checks of the objects on this loop (`startTicking`).
@@ -144,8 +152,32 @@ public final class IOLoop: Sendable {
         }
         for item in work { item() }
         inTurn = false
-        flushPending()
+        if !holds.isHolding { flushPending() }
         if moreReady { queue.async { self.runTurn() } }
+    }
+
+    // MARK: Holding output for answers
+
+    /// Holds the output of this turn (and of the turns after it) until the returned release
+    /// runs, on any thread, or `holdLimit` passes: what reads handed to another thread, whose
+    /// answers come back through `execute`, call it first and release it after those answers
+    /// (see `OutputHolds`). Other output, from timers say, is not held. On the loop only.
+    public func holdOutput() -> @Sendable () -> Void {
+        let (period, beginsPeriod) = holds.begin()
+        if beginsPeriod {
+            let deadline = holdDeadline ?? clock.makeTimer(queue: queue) { [weak self] in self?.holdLimitPassed() }
+            holdDeadline = deadline
+            deadline.schedule(at: clock.now + Self.holdLimit)
+        }
+        return { self.execute { self.releaseHold(of: period) } }
+    }
+
+    private func releaseHold(of period: Int) {
+        if holds.release(period: period) && !inTurn { flushPending() }
+    }
+
+    private func holdLimitPassed() {
+        if holds.expire() { flushPending() }
     }
 
     // MARK: Registrations

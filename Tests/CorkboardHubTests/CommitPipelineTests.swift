@@ -107,6 +107,25 @@ import Testing
         pipeline.add(Self.event(2), from: Self.member)
         #expect(pipeline.nextBatch(board: "b")?.expectedSeq == 1)
     }
+
+    /// What waits for everything queued so far to be told (a member's held writes) compares
+    /// `outboxLeft` with `outboxEntered` as it was: entries leave as their batch is told, all
+    /// at once when a batch fails, and an answer told at once never enters.
+    @Test func theOutboxCountsWhatEnteredAndWhatLeft() {
+        let pipeline = CommitPipeline(durableSeq: 0)
+        _ = pipeline.answer(.rejected(Rejection(opId: "b", code: .busy, message: "")), to: Self.member)
+        #expect(pipeline.outboxEntered == 0 && pipeline.outboxLeft == 0, "told at once, never queued")
+        pipeline.add(Self.event(1), from: Self.member)
+        _ = pipeline.nextBatch(board: "b")
+        pipeline.add(Self.event(2), from: Self.member)
+        #expect(pipeline.answer(.noop(Noop(opId: "n", seq: 2)), to: Self.member) == nil)
+        #expect(pipeline.outboxEntered == 3 && pipeline.outboxLeft == 0)
+        _ = pipeline.batchSucceeded()
+        #expect(pipeline.outboxLeft == 1, "the first batch told event 1 only")
+        _ = pipeline.nextBatch(board: "b")
+        _ = pipeline.batchFailed(reason: "disk full")
+        #expect(pipeline.outboxLeft == 3, "a failed batch tells everything it held")
+    }
 }
 
 /// Another node's commits: a conflict hands every waiting operation back to be resolved

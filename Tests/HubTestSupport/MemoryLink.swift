@@ -39,6 +39,10 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
     private var isStalled = false
     private var unreadBytes = 0
     private var drainWaiters: [@Sendable () -> Void] = []
+    /// Holds asked for (`holdWrites`), and for each one released the number of sends to any
+    /// link in this process by then (`sendNumber`).
+    private var holdsBegun = 0
+    private var releaseNumbers: [Int] = []
     private var session: HubSession?
     /// The hub's clock: the session's timers (a token's expiry, a coalesced `drag.over`) run
     /// in the hub's time, as the server's loop runs them in its own.
@@ -100,6 +104,28 @@ public final class MemoryLink: MemberLink, @unchecked Sendable {
         drainWaiters = []
         condition.broadcast()
         queue.async { self.endSession() }
+    }
+
+    /// Writes nothing later than it would have (a message here is read as soon as it is
+    /// sent), but records when each hold is released, for tests of when the hub releases.
+    public func holdWrites() -> (@Sendable () -> Void)? {
+        condition.lock()
+        holdsBegun += 1
+        condition.unlock()
+        return {
+            let number = Self.sends.withLock { $0 }
+            self.condition.lock()
+            self.releaseNumbers.append(number)
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+    }
+
+    /// The holds asked for so far, and the send numbers at which those released were.
+    public var holds: (begun: Int, releasedAt: [Int]) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (holdsBegun, releaseNumbers)
     }
 
     public func schedule(after delay: DispatchTimeInterval, _ work: @escaping @Sendable () -> Void) {

@@ -20,8 +20,12 @@ public struct ServerConfiguration: Sendable {
     public var webRoot: String? = "web"
     /// Where the embedded store keeps its files.
     public var dataDirectory = "./data"
-    /// I/O loops (serial queues) connections are spread over; about one per core.
-    public var loopCount = System.coreCount
+    /// I/O loops (serial queues) connections are spread over: one per two cores. The other
+    /// half is for the rooms (resolving, encoding), the store and the kernel's side of the
+    /// sockets; and the fewer loops a board's members are spread over, the more of a
+    /// round's broadcasts leave in one write per socket (docs/benchmarks.md: on two cores,
+    /// one loop carries 10,000 fan-out clients where two carried 7,000).
+    public var loopCount = max(1, System.coreCount / 2)
     /// Where the loops' timers take their time from (HTTP timeouts, WebSocket liveness, the
     /// hello deadline, lingering closes): the system's clock, or a test's that it advances.
     public var loopClock: any LoopClock = SystemLoopClock()

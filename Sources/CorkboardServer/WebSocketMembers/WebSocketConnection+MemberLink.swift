@@ -19,6 +19,11 @@ extension WebSocketConnection: MemberLink {
         WebSocketConnection.send(WebSocketBroadcast(text: text), to: links.map { unsafeDowncast($0, to: WebSocketConnection.self) })
     }
 
+    /// Sessions are called on the connection's loop, in the turn that read the message.
+    public func holdWrites() -> (@Sendable () -> Void)? {
+        connection.loop.isCurrent ? connection.loop.holdOutput() : nil
+    }
+
     public var outputBound: Int { connection.limits.maxPendingOutput }
 
     public func close(_ code: MemberClose, reason: String) {

@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Sockets
+
+/// Holds the loop's output at each read and sends `reply`: what a WebSocket member's session
+/// does with an operation it hands to its board's room. The release is kept for the test,
+/// which plays the room. Touched on the loop, read by tests.
+private final class HoldingHandler: ConnectionHandler, @unchecked Sendable {
+    let reply: [UInt8]
+    private let state = Mutex<(connection: Connection?, releases: [@Sendable () -> Void])>((nil, []))
+
+    init(reply: String) { self.reply = Array(reply.utf8) }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        let release = connection.loop.holdOutput()
+        state.withLock {
+            $0.connection = connection
+            $0.releases.append(release)
+        }
+        connection.send(reply)
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {}
+
+    var connection: Connection? { state.withLock { $0.connection } }
+    var releases: [@Sendable () -> Void] { state.withLock { $0.releases } }
+}
+
+/// `IOLoop.holdOutput`: the output of a turn that handed work to another thread waits for that
+/// work's answer, which then leaves in the same write, or for `IOLoop.holdLimit`, whichever
+/// comes first.
+@Suite(.threadsOfTheirOwn) struct IOLoopHeldOutputTests {
+    private let clock = ManualLoopClock()
+
+    private func start(_ handler: HoldingHandler) throws -> (TCPServer, BlockingClient) {
+        let server = TCPServer(loops: IOLoopGroup(count: 1, clock: clock), logger: testLogger)
+        let port = try server.start(host: "127.0.0.1", port: 0) { _ in handler }.port
+        return (server, try BlockingClient(port: port))
+    }
+
+    /// Sends "answer" through the loop's inbox, as a room's broadcast comes back, and waits
+    /// until the loop ran it.
+    private func answerThroughTheInbox(_ connection: Connection) {
+        connection.loop.execute { connection.send(Array("answer".utf8)) }
+        connection.loop.queue.sync {}
+    }
+
+    @Test func theAnswerLeavesInTheSameWriteAsTheTurnThatWaitedForIt() throws {
+        let handler = HoldingHandler(reply: "read;")
+        let (server, client) = try start(handler)
+        try client.send("move")
+        #expect(eventually { handler.connection != nil })
+        let connection = try #require(handler.connection)
+        answerThroughTheInbox(connection)
+        let writesBefore = server.counters.reading.writeCalls
+        handler.releases[0]()
+        var received: [UInt8] = []
+        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
+        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        #expect(server.counters.reading.writeCalls == writesBefore + 1, "the turn's reply and the answer in one write")
+    }
+
+    @Test func aHoldNobodyReleasesEndsAtTheLimitAndItsLateReleaseEndsNoLaterHold() throws {
+        let handler = HoldingHandler(reply: "read;")
+        let (server, client) = try start(handler)
+        try client.send("move")
+        #expect(eventually { handler.connection != nil })
+        let connection = try #require(handler.connection)
+        answerThroughTheInbox(connection)
+        let writesBefore = server.counters.reading.writeCalls
+        clock.advance(by: IOLoop.holdLimit)
+        var received: [UInt8] = []
+        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
+        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        #expect(server.counters.reading.writeCalls == writesBefore + 1)
+
+        // A second hold; the first one's release, coming late, must not end it.
+        try client.send("move again")
+        #expect(eventually { handler.releases.count == 2 })
+        handler.releases[0]()
+        answerThroughTheInbox(connection)
+        let writesHeld = server.counters.reading.writeCalls
+        handler.releases[1]()
+        received = []
+        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
+        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        #expect(server.counters.reading.writeCalls == writesHeld + 1, "still held after the stale release: one write")
+    }
+}
