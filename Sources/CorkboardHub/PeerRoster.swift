@@ -9,6 +9,9 @@ final class ListedPeer {
     let name: String
     /// The hue its `hello` chose (docs/protocol.md#colours): two bytes, nil when none.
     let hue: Hue?
+    /// Out of the roster. Beside `hue`, in the bytes before `order`'s alignment: declared
+    /// after `node` it made the object 89 bytes, an allocation of 112 where 96 suffice.
+    var departed = false
     /// Join order as this room saw it: `welcome.peers` lists the latest, `peers.list` pages
     /// by it. A peer of another node takes its order when this room hears of it.
     let order: Int
@@ -19,8 +22,6 @@ final class ListedPeer {
     var member: Member?
     /// The node it is connected to, when that is another one.
     let node: String?
-    /// Out of the roster.
-    var departed = false
 
     init(client: ClientID, name: String, hue: Hue? = nil, order: Int, member: Member? = nil, node: String? = nil) {
         self.client = client

@@ -64,9 +64,8 @@ public final class Connection: @unchecked Sendable, Hashable {
     private var lingerTimer: LoopTimer?
     /// Bytes the socket has taken since the connection opened: a writer's measure of progress.
     @exclusivity(unchecked) private var written = 0
-    /// What `whenClosed` registered: one closure (several are chained into one), not an
-    /// array of them, since nearly every connection has exactly one (its server's).
-    private var onClose: (@Sendable (CloseReason) -> Void)?
+    /// Who is told of the close after the handler (`observeClose`): the server that accepted it.
+    private weak var closeObserver: (any ConnectionCloseObserver)?
 
     public convenience init(
         socket: Socket, loop: IOLoop, remoteAddress: SocketAddress?, limits: Limits = Limits(),
@@ -405,18 +404,12 @@ public final class Connection: @unchecked Sendable, Hashable {
 
     // MARK: Closing
 
-    /// Registers a callback for when the connection has closed (e.g. to leave a registry). Any thread.
-    public func whenClosed(_ callback: @escaping @Sendable (CloseReason) -> Void) {
+    /// Tells `observer` once when the connection has closed (at once if it has), after its
+    /// handler. One observer; a later one replaces it. Held weakly. Any thread.
+    public func observeClose(by observer: any ConnectionCloseObserver) {
         loop.execute {
-            guard self.machine.state != .closed else { return callback(self.machine.closeReason) }
-            if let earlier = self.onClose {
-                self.onClose = { reason in
-                    earlier(reason)
-                    callback(reason)
-                }
-            } else {
-                self.onClose = callback
-            }
+            guard self.machine.state != .closed else { return observer.connection(self, didCloseWith: self.machine.closeReason) }
+            self.closeObserver = observer
         }
     }
 
@@ -495,9 +488,9 @@ public final class Connection: @unchecked Sendable, Hashable {
         let reason = machine.closeReason
         counters?.connectionClosed(reason)
         notifyHandlerOfClose()
-        let callback = onClose
-        onClose = nil
-        callback?(reason)
+        let observer = closeObserver
+        closeObserver = nil
+        observer?.connection(self, didCloseWith: reason)
     }
 
     /// Tells the handler, once, and lets go of it and of the output.

@@ -53,6 +53,11 @@ public final class IOLoop: Sendable {
     /// The longest a loop's output waits for answers: enough for a room to commit on a memory
     /// or SQLite store and broadcast, short beside any latency a member could notice.
     static let holdLimit = DispatchTimeInterval.milliseconds(2)
+    /// How long a hold period lasts at least, from the last long flush (`FlushPacing`). Only touched on `queue`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var pacing = FlushPacing()
+    /// Releases the hold that paces `pacedPeriod`. Made at the first paced hold; only touched on `queue`.
+    nonisolated(unsafe) private var paceTimer: LoopTimer?
+    nonisolated(unsafe) private var pacedPeriod = 0
     /// Work handed over from other threads by `execute`, and whether a block to run it is queued.
     private let inbox = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
     /// Periodic checks of the objects on this loop (`startTicking`).
@@ -109,7 +114,9 @@ public final class IOLoop: Sendable {
     func flushPending() {
         let batch = pendingFlush
         pendingFlush.removeAll(keepingCapacity: true)
+        let started = FlushPacing.times(batch.count) ? clock.now.uptimeNanoseconds : nil
         for connection in batch { connection.flushRequested() }
+        if let started { pacing.flushed(took: clock.now.uptimeNanoseconds &- started) }
     }
 
     /// Runs `work` on the loop: inline when already there (keeps order with work in progress),
@@ -161,15 +168,27 @@ public final class IOLoop: Sendable {
     /// Holds the output of this turn (and of the turns after it) until the returned release
     /// runs, on any thread, or `holdLimit` passes: what reads handed to another thread, whose
     /// answers come back through `execute`, call it first and release it after those answers
-    /// (see `OutputHolds`). Other output, from timers say, is not held. On the loop only.
+    /// (see `OutputHolds`). After a long flush the period lasts at least its pace, whenever the
+    /// answers come (`FlushPacing`). Other output, from timers say, is not held. On the loop only.
     public func holdOutput() -> @Sendable () -> Void {
         let (period, beginsPeriod) = holds.begin()
         if beginsPeriod {
             let deadline = holdDeadline ?? clock.makeTimer(queue: queue) { [weak self] in self?.holdLimitPassed() }
             holdDeadline = deadline
             deadline.schedule(at: clock.now + Self.holdLimit)
+            pace(period)
         }
         return { self.execute { self.releaseHold(of: period) } }
+    }
+
+    /// A hold period lasts at least its pace (`FlushPacing`): a hold of its own, released by a timer.
+    private func pace(_ period: Int) {
+        guard let pace = pacing.pace else { return }
+        _ = holds.begin()
+        pacedPeriod = period
+        let timer = paceTimer ?? clock.makeTimer(queue: queue) { [weak self] in self.map { $0.releaseHold(of: $0.pacedPeriod) } }
+        paceTimer = timer
+        timer.schedule(at: clock.now + .nanoseconds(Int(pace)))
     }
 
     private func releaseHold(of period: Int) {

@@ -20,6 +20,8 @@ public final class TCPServer: Sendable {
     static let maxRefusalsInFlight = 256
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
+    /// Observes the close of the connections turned away (`admitted` is this server itself).
+    private let refusals = RefusedConnections()
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
     public init(
@@ -32,6 +34,7 @@ public final class TCPServer: Sendable {
         self.limits = limits
         self.counters = counters
         self.logger = logger
+        refusals.server = self
     }
 
     /// Binds and starts accepting. Returns the bound address (with the real port when `port` was 0).
@@ -72,25 +75,12 @@ public final class TCPServer: Sendable {
                     return
                 }
                 self.live.withLock { _ = $0.insert(connection) }
-                connection.whenClosed { [weak self] _ in
-                    self?.refusalsInFlight.subtract(1, ordering: .relaxed)
-                    self?.forget(connection)
-                }
+                connection.observeClose(by: self.refusals)
                 connection.start(handler: refuse(connection, refusal))
                 return
             }
             self.live.withLock { _ = $0.insert(connection) }
-            // Kept for the connection's lifetime, so it captures no more than it needs (the
-            // address is the connection's own).
-            connection.whenClosed { [weak self] reason in
-                if case .transportFailed(let failure) = reason {
-                    // A client that does not trust us, speaks plain HTTP, or offers only old versions:
-                    // counted in /metrics, and logged at debug only, as internet scanners make many.
-                    self?.logger.debug("connection from \(connection.remoteAddress?.description ?? "?") closed: \(failure)")
-                }
-                admission.release(connection.remoteAddress)
-                self?.forget(connection)
-            }
+            connection.observeClose(by: self)
             connection.start(handler: makeHandler(connection))
         }
         self.listener.withLock { $0 = listener }
@@ -141,5 +131,29 @@ public final class TCPServer: Sendable {
             }
         }
         for callback in callbacks { callback() }
+    }
+}
+
+extension TCPServer: ConnectionCloseObserver {
+    /// An admitted connection closed: its admission is given back.
+    public func connection(_ connection: Connection, didCloseWith reason: Connection.CloseReason) {
+        if case .transportFailed(let failure) = reason {
+            // A client that does not trust us, speaks plain HTTP, or offers only old versions:
+            // counted in /metrics, and logged at debug only, as internet scanners make many.
+            logger.debug("connection from \(connection.remoteAddress?.description ?? "?") closed: \(failure)")
+        }
+        admission.release(connection.remoteAddress)
+        forget(connection)
+    }
+
+    /// A connection turned away closed: it took no admission, but a place among the refusals in flight.
+    private final class RefusedConnections: ConnectionCloseObserver {
+        /// Set once, in the server's `init`, before any connection is accepted.
+        nonisolated(unsafe) weak var server: TCPServer?
+
+        func connection(_ connection: Connection, didCloseWith reason: Connection.CloseReason) {
+            server?.refusalsInFlight.subtract(1, ordering: .relaxed)
+            server?.forget(connection)
+        }
     }
 }

@@ -25,12 +25,6 @@ import Testing
     private static let loops = IOLoopGroup(count: 1)
 
     /// What the close callbacks heard, from the loop.
-    private final class Heard: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
     /// Runs `work` on the connection's loop and waits for it: what the test reads afterwards
     /// was written before the semaphore's signal.
     private func onLoop(_ connection: Connection, _ work: @escaping @Sendable () -> Void) -> Bool {
@@ -75,21 +69,20 @@ import Testing
         #expect(!isNil(try stored("tls", of: secure)))
     }
 
-    @Test(.runningTimeLimit(.minutes(1))) func everyCloseCallbackIsCalledOnceInOrder() throws {
+    @Test(.runningTimeLimit(.minutes(1))) func theCloseObserverIsToldOnceAndALateOneAtOnce() throws {
         let (connection, peer) = try connection()
         defer { peer.close() }
-        let heard = Heard()
-        let done = DispatchSemaphore(value: 0)
-        connection.whenClosed { reason in heard.append("first \(reason)") }
-        connection.whenClosed { reason in heard.append("second \(reason)") }
-        connection.whenClosed { _ in done.signal() }
+        let observer = CloseRecorder()
+        connection.observeClose(by: observer)
         connection.abort()
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(heard.all == ["first aborted", "second aborted"])
-        // Registered after the close: called at once, with the reason.
-        let late = DispatchSemaphore(value: 0)
-        connection.whenClosed { reason in if reason == .aborted { late.signal() } }
-        #expect(late.wait(timeout: .now() + 10) == .success)
+        #expect(observer.closed.wait(timeout: .now() + 10) == .success)
+        #expect(observer.heard == ["aborted"])
+        // Observing after the close: told at once, with the reason.
+        let late = CloseRecorder()
+        connection.observeClose(by: late)
+        #expect(late.closed.wait(timeout: .now() + 10) == .success)
+        #expect(late.heard == ["aborted"])
+        #expect(observer.heard == ["aborted"], "told once")
     }
 
     @Test(.runningTimeLimit(.minutes(1))) func anIdleConnectionGivesTheOutputStorageBack() throws {
@@ -116,4 +109,17 @@ import Testing
         #expect(onLoop(connection) { connection.releaseIdleStorage() })
         #expect(try capacity() == 0)
     }
+}
+
+/// Records each close it is told of.
+private final class CloseRecorder: ConnectionCloseObserver {
+    private let lines = Mutex<[String]>([])
+    let closed = DispatchSemaphore(value: 0)
+
+    func connection(_ connection: Connection, didCloseWith reason: Connection.CloseReason) {
+        lines.withLock { $0.append("\(reason)") }
+        closed.signal()
+    }
+
+    var heard: [String] { lines.withLock { $0 } }
 }

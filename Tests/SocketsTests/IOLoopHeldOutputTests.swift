@@ -60,6 +60,7 @@ private final class HoldingHandler: ConnectionHandler, @unchecked Sendable {
         var received: [UInt8] = []
         while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
         #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        connection.loop.queue.sync {} // the flush counts its write after the bytes left
         #expect(server.counters.reading.writeCalls == writesBefore + 1, "the turn's reply and the answer in one write")
     }
 
@@ -75,6 +76,7 @@ private final class HoldingHandler: ConnectionHandler, @unchecked Sendable {
         var received: [UInt8] = []
         while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
         #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        connection.loop.queue.sync {}
         #expect(server.counters.reading.writeCalls == writesBefore + 1)
 
         // A second hold; the first one's release, coming late, must not end it.
@@ -87,6 +89,7 @@ private final class HoldingHandler: ConnectionHandler, @unchecked Sendable {
         received = []
         while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
         #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        connection.loop.queue.sync {}
         #expect(server.counters.reading.writeCalls == writesHeld + 1, "still held after the stale release: one write")
     }
 }
