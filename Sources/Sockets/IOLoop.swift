@@ -51,8 +51,9 @@ public final class IOLoop: Sendable {
     /// Ends every hold `holdLimit` after the first began. Made at the first hold; only touched on `queue`.
     nonisolated(unsafe) private var holdDeadline: LoopTimer?
     /// The longest a loop's output waits for answers: enough for a room to commit on a memory
-    /// or SQLite store and broadcast, short beside any latency a member could notice.
-    static let holdLimit = DispatchTimeInterval.milliseconds(2)
+    /// or SQLite store and broadcast, and longer than the longest pace (`FlushPacing`), short
+    /// beside any latency a member could notice.
+    static let holdLimit = DispatchTimeInterval.milliseconds(6)
     /// How long a hold period lasts at least, from the last long flush (`FlushPacing`). Only touched on `queue`.
     @exclusivity(unchecked) nonisolated(unsafe) private var pacing = FlushPacing()
     /// Releases the hold that paces `pacedPeriod`. Made at the first paced hold; only touched on `queue`.

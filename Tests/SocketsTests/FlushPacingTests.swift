@@ -2,18 +2,18 @@ import Testing
 
 @testable import Sockets
 
-/// The pace of a loop's hold periods: a tenth of the last long flush, none after short ones,
+/// The pace of a loop's hold periods: a third of the last long flush, none after short ones,
 /// never more than the most.
 @Suite struct FlushPacingTests {
-    @Test func aHoldIsPacedAtATenthOfTheLastLongFlushWithinItsBounds() {
+    @Test func aHoldIsPacedAtAThirdOfTheLastLongFlushWithinItsBounds() {
         var pacing = FlushPacing()
         #expect(pacing.pace == nil, "no flush yet: not paced")
         pacing.flushed(took: 12_000_000)
-        #expect(pacing.pace == 1_200_000)
+        #expect(pacing.pace == 4_000_000)
         pacing.flushed(took: 60_000_000)
-        #expect(pacing.pace == FlushPacing.pace.upperBound, "a long pass paces at most 1.5 ms")
-        pacing.flushed(took: 900_000)
-        #expect(pacing.pace == nil, "a pass under 1 ms is not worth a timer")
+        #expect(pacing.pace == FlushPacing.pace.upperBound, "a long pass paces at most 5 ms")
+        pacing.flushed(took: 270_000)
+        #expect(pacing.pace == nil, "a pass under 0.3 ms is not worth a timer")
     }
 
     @Test func onlyFlushesOfManyConnectionsAreTimed() {
