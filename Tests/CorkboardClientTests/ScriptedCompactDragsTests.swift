@@ -12,19 +12,9 @@ import Testing
     @Test func theHelloAsksForCompactAndACompactBatchMovesThePeersDrags() async throws {
         let fake = try FakeServer()
         let client = ScriptedServerTests().client(fake)
-        let script = BlockingWork { () -> JSONObject in
-            let connection = try fake.accept()
-            let hello = try connection.receiveObject()
-            try connection.send(
-                ScriptedServerTests.text(
-                    .welcome(
-                        Welcome(
-                            client: "c1", role: .owner, epoch: "e1", seq: 0, resumed: false, board: ScriptedServerTests.board,
-                            peers: [Peer(client: "c9", name: "Bob"), Peer(client: "c4", name: "Cy")], count: 3))))
-            try connection.send(#"{"changes":[["c9","Bob",["x"],[0,null,"done"]],["c4","Cy",["y"],null],["c4","cancel"]],"type":"drags.compact"}"#)
-            _ = try? connection.receive() // hold the connection until the client leaves
-            return hello
-        }
+        let script = ScriptedServerTests.welcoming(
+            fake, with: ScriptedServerTests.welcome(seq: 0, peers: [Peer(client: "c9", name: "Bob"), Peer(client: "c4", name: "Cy")], count: 3),
+            then: [#"{"changes":[["c9","Bob",["x"],[0,null,"done"]],["c4","Cy",["y"],null],["c4","cancel"]],"type":"drags.compact"}"#])
         try await client.connect()
         let bob = Peer(client: "c9", name: "Bob", drag: DragState(items: ["x"], over: DragTarget(collection: "done", index: 0, before: nil)))
         #expect(

@@ -11,24 +11,12 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct ScriptedHueTests {
     @Test func theHelloSaysTheHueAndThePeersKeepTheirs() async throws {
         let fake = try FakeServer()
-        var configuration = BoardClientConfiguration(port: fake.port, board: "b", name: "scripted")
-        configuration.offersDeflate = false
-        configuration.operationTimeout = 90
-        configuration.hue = 210
-        let client = BoardClient(configuration)
-        let script = BlockingWork { () -> JSONObject in
-            let connection = try fake.accept()
-            let hello = try connection.receiveObject()
-            try connection.send(
-                ScriptedServerTests.text(
-                    .welcome(
-                        Welcome(
-                            client: "c1", role: .owner, epoch: "e1", seq: 0, resumed: false, board: ScriptedServerTests.board,
-                            peers: [Peer(client: "c9", name: "Bob", hue: 0), Peer(client: "c4", name: "Cy")], count: 3, hue: 210))))
-            try connection.send(#"{"client":"c5","hue":359,"name":"Dee","type":"peer.joined"}"#)
-            _ = try? connection.receive() // hold the connection until the client leaves
-            return hello
-        }
+        let client = ScriptedServerTests().client(fake) { $0.hue = 210 }
+        let script = ScriptedServerTests.welcoming(
+            fake,
+            with: ScriptedServerTests.welcome(
+                seq: 0, peers: [Peer(client: "c9", name: "Bob", hue: 0), Peer(client: "c4", name: "Cy")], count: 3, hue: 210),
+            then: [#"{"client":"c5","hue":359,"name":"Dee","type":"peer.joined"}"#])
         try await client.connect()
         #expect(
             await eventuallyAsync(timeout: 30) { client.peers.contains(Peer(client: "c5", name: "Dee", hue: 359)) }, "\(client.peers)")

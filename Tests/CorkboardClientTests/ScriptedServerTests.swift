@@ -19,8 +19,28 @@ import Testing
         String(decoding: try! WireFormat.encode(message), as: UTF8.self)
     }
 
-    static func welcome(seq: Int, resumed: Bool = false, board: Board? = ScriptedServerTests.board, epoch: String = "e1") -> String {
-        text(.welcome(Welcome(client: "c1", role: .owner, epoch: epoch, seq: seq, resumed: resumed, board: resumed ? nil : board, peers: [])))
+    static func welcome(
+        seq: Int, resumed: Bool = false, board: Board? = ScriptedServerTests.board, epoch: String = "e1", peers: [Peer] = [],
+        count: Int? = nil, hue: Hue? = nil
+    ) -> String {
+        text(
+            .welcome(
+                Welcome(
+                    client: "c1", role: .owner, epoch: epoch, seq: seq, resumed: resumed, board: resumed ? nil : board, peers: peers,
+                    count: count, hue: hue)))
+    }
+
+    /// A script for `fake`'s first connection: answers its hello with `welcome`, sends
+    /// `messages`, and holds the connection until the client leaves. Its value is the hello.
+    static func welcoming(_ fake: FakeServer, with welcome: String, then messages: [String]) -> BlockingWork<JSONObject> {
+        BlockingWork {
+            let connection = try fake.accept()
+            let hello = try connection.receiveObject()
+            try connection.send(welcome)
+            for message in messages { try connection.send(message) }
+            _ = try? connection.receive()
+            return hello
+        }
     }
 
     static func move(seq: Int, opId: String = "other-1", _ item: ItemID, to collection: CollectionID) -> String {
@@ -35,12 +55,13 @@ import Testing
         return opId
     }
 
-    func client(_ fake: FakeServer) -> BoardClient {
+    func client(_ fake: FakeServer, _ configure: (inout BoardClientConfiguration) -> Void = { _ in }) -> BoardClient {
         var configuration = BoardClientConfiguration(port: fake.port, board: "b", name: "scripted")
         configuration.reconnectBackoff = Backoff(initial: 0.01, maximum: 0.05)
         configuration.offersDeflate = false
         // Every await ends: a script that gave up must fail the test, not hang the run.
         configuration.operationTimeout = 90
+        configure(&configuration)
         return BoardClient(configuration)
     }
 

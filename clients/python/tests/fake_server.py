@@ -6,9 +6,12 @@ snapshots on resume, events that do not fit."""
 import asyncio
 import json
 import time
+import unittest
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
+
+from corkboard import Client
 
 WAIT = 10.0
 
@@ -69,6 +72,30 @@ class FakeServer:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+
+
+class FakeServerTestCase(unittest.IsolatedAsyncioTestCase):
+    """A fake server per test, and `join` to connect a client to it through a welcome."""
+
+    async def asyncSetUp(self) -> None:
+        self.server = FakeServer()
+        self.url = await self.server.start()
+
+    async def asyncTearDown(self) -> None:
+        await self.server.stop()
+
+    async def connect(self, client: Client, **welcome: Any) -> FakeConnection:
+        """Connects `client`, answering its hello with a welcome to `board()` with `welcome`'s fields."""
+        connecting = asyncio.ensure_future(client.connect())
+        connection = await self.server.next_connection()
+        await connection.welcome(board(), **welcome)
+        await asyncio.wait_for(connecting, WAIT)
+        return connection
+
+    async def join(self, welcome: dict[str, Any] | None = None, **options: Any) -> tuple[Client, FakeConnection]:
+        """A client to board "b" as "bot" with `options`, connected (`connect`)."""
+        client = Client(self.url, "b", name="bot", **options)
+        return client, await self.connect(client, **(welcome or {}))
 
 
 def board(**fields: Any) -> dict[str, Any]:

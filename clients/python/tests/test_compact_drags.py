@@ -3,18 +3,16 @@ Swift client's and the SDK's tests read too): this package reads each `drags.com
 the `drags` beside it; a client asks for compact presence unless told, and hands a compact
 batch's changes to its events one by one, as it does a long one's."""
 
-import asyncio
 import json
 import os
 import pathlib
 import unittest
 from typing import Any
 
-from corkboard import Client
 from corkboard.compact_drags import CompactDragError, expand, expand_change
 from corkboard.events import ServerMessage
 
-from fake_server import WAIT, FakeServer, board
+from fake_server import FakeServerTestCase
 
 FIXTURE = pathlib.Path(
     os.environ.get(
@@ -49,22 +47,7 @@ class CompactDragFixtureTests(unittest.TestCase):
                 expand_change(change)
 
 
-class CompactDragClientTests(unittest.IsolatedAsyncioTestCase):
-    async def asyncSetUp(self) -> None:
-        self.server = FakeServer()
-        self.url = await self.server.start()
-
-    async def asyncTearDown(self) -> None:
-        await self.server.stop()
-
-    async def join(self, **options: Any) -> tuple[Client, Any]:
-        client = Client(self.url, "b", name="bot", **options)
-        connecting = asyncio.ensure_future(client.connect())
-        connection = await self.server.next_connection()
-        await connection.welcome(board())
-        await asyncio.wait_for(connecting, WAIT)
-        return client, connection
-
+class CompactDragClientTests(FakeServerTestCase):
     async def test_hello_asks_for_compact_unless_told(self) -> None:
         compact, first = await self.join()
         full, second = await self.join(compact_presence=False)

@@ -2,34 +2,19 @@
 of 0…359 is refused before connecting, and the peers' hues are read from the welcome, from
 `peer.joined` and from a tick's `peers`, only for those who chose one."""
 
-import asyncio
 import unittest
 from typing import Any
 
 from corkboard import Client
 from corkboard.events import ServerMessage
 
-from fake_server import WAIT, FakeServer, board
+from fake_server import FakeConnection, FakeServerTestCase
 
 
-class HueTests(unittest.IsolatedAsyncioTestCase):
-    async def asyncSetUp(self) -> None:
-        self.server = FakeServer()
-        self.url = await self.server.start()
-
-    async def asyncTearDown(self) -> None:
-        await self.server.stop()
-
-    async def join(self, **options: Any) -> tuple[Client, Any]:
-        client = Client(self.url, "b", name="bot", **options)
-        connecting = asyncio.ensure_future(client.connect())
-        connection = await self.server.next_connection()
-        await connection.welcome(
-            board(), peers=[{"client": "c2", "name": "Ada", "hue": 200, "drag": None}, {"client": "c3", "name": "Bob", "drag": None}],
-            count=3,
-        )
-        await asyncio.wait_for(connecting, WAIT)
-        return client, connection
+class HueTests(FakeServerTestCase):
+    async def join(self, welcome: dict[str, Any] | None = None, **options: Any) -> tuple[Client, FakeConnection]:
+        peers = [{"client": "c2", "name": "Ada", "hue": 200, "drag": None}, {"client": "c3", "name": "Bob", "drag": None}]
+        return await super().join(welcome or {"peers": peers, "count": 3}, **options)
 
     async def test_hello_says_the_hue_only_when_given(self) -> None:
         chosen, first = await self.join(hue=0)

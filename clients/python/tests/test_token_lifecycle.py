@@ -12,7 +12,7 @@ import unittest
 
 from corkboard import CannotConnect, Client, ClientClosed, ConnectionState, Move
 
-from fake_server import WAIT, FakeServer, board, in_ms
+from fake_server import WAIT, FakeServerTestCase, in_ms
 
 
 class Provider:
@@ -35,27 +35,12 @@ def unsigned_jwt(expires_in: float) -> str:
     return f"{part({'alg': 'HS256'})}.{part({'sub': 'u', 'exp': int(time.time() + expires_in)})}.sig"
 
 
-class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
-    async def asyncSetUp(self) -> None:
-        self.server = FakeServer()
-        self.url = await self.server.start()
-
-    async def asyncTearDown(self) -> None:
-        await self.server.stop()
-
-    async def join(self, client: Client, **welcome: object) -> "asyncio.Task[None]":
-        connecting = asyncio.ensure_future(client.connect())
-        connection = await self.server.next_connection()
-        await connection.welcome(board(), **welcome)
-        await asyncio.wait_for(connecting, WAIT)
-        self.connection = connection
-        return connecting
-
+class TokenLifecycleTests(FakeServerTestCase):
     async def test_the_provider_is_asked_at_connect_and_before_the_token_expires(self) -> None:
         provider = Provider()
         client = Client(self.url, "b", name="bot", token=provider)
         started = time.monotonic()
-        await self.join(client, tokenExpiresAt=in_ms(2))
+        self.connection = await self.connect(client, tokenExpiresAt=in_ms(2))
         self.assertEqual(self.connection.hello["token"], "t1")
         # At expiry minus a quarter of the 2 s left: about 1.5 s after the welcome.
         refresh = await self.connection.receive(timeout=WAIT)
@@ -70,14 +55,14 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
     async def test_without_token_expires_at_the_jwts_exp_schedules_the_refresh(self) -> None:
         tokens = iter([unsigned_jwt(2), "fresh"])
         client = Client(self.url, "b", name="bot", token=lambda: next(tokens))
-        await self.join(client)
+        self.connection = await self.connect(client)
         self.assertEqual(await self.connection.receive(timeout=WAIT), {"type": "token", "token": "fresh"})
         await client.close()
 
     async def test_a_failing_provider_is_asked_again_without_dropping_the_connection(self) -> None:
         provider = Provider(failing={2})
         client = Client(self.url, "b", name="bot", token=provider)
-        await self.join(client, tokenExpiresAt=in_ms(1))
+        self.connection = await self.connect(client, tokenExpiresAt=in_ms(1))
         # The second call fails; the third, a second later, gives t3.
         self.assertEqual(await self.connection.receive(timeout=WAIT), {"type": "token", "token": "t3"})
         self.assertEqual(self.server.accepted, 1)
@@ -87,7 +72,7 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
     async def test_a_refused_refresh_is_tried_again(self) -> None:
         provider = Provider()
         client = Client(self.url, "b", name="bot", token=provider)
-        await self.join(client, tokenExpiresAt=in_ms(1))
+        self.connection = await self.connect(client, tokenExpiresAt=in_ms(1))
         self.assertEqual(await self.connection.receive(timeout=WAIT), {"type": "token", "token": "t2"})
         await self.connection.send({"type": "token.refused", "code": "forbidden", "message": "another sub"})
         self.assertEqual(await self.connection.receive(timeout=WAIT), {"type": "token", "token": "t3"})
@@ -96,7 +81,7 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
     async def test_close_4001_gets_a_new_token_and_resumes(self) -> None:
         provider = Provider()
         client = Client(self.url, "b", name="bot", token=provider, reconnect_backoff=(0.01, 0.05))
-        await self.join(client, tokenExpiresAt=in_ms(600))
+        self.connection = await self.connect(client, tokenExpiresAt=in_ms(600))
         await self.connection.send(
             {"type": "committed", "seq": 1, "opId": "x-1", "client": "c2", "adjusted": False,
              "op": {"type": "move", "sources": ["a"], "destination": {"collection": "todo", "before": None}}}
@@ -115,7 +100,7 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
 
     async def test_close_4001_without_a_provider_stops_the_client(self) -> None:
         client = Client(self.url, "b", name="bot", token="fixed", reconnect_backoff=(0.01, 0.05))
-        await self.join(client)
+        self.connection = await self.connect(client)
         await self.connection.send({"type": "error", "code": "unauthorized", "message": "the token expired at …"})
         await self.connection.close(4001, "the token expired at …")
         await client.wait_until(lambda c: c.state == ConnectionState.REFUSED, WAIT)
@@ -126,7 +111,7 @@ class TokenLifecycleTests(unittest.IsolatedAsyncioTestCase):
     async def test_close_1008_stops_the_client_even_with_a_provider(self) -> None:
         provider = Provider()
         client = Client(self.url, "b", name="bot", token=provider, reconnect_backoff=(0.01, 0.05))
-        await self.join(client)
+        self.connection = await self.connect(client)
         sending = asyncio.ensure_future(client.send(Move(["a"], "todo")))
         self.assertEqual((await self.connection.receive())["type"], "move")
         await self.connection.send({"type": "error", "code": "forbidden", "message": "the token was revoked"})
