@@ -11,7 +11,9 @@ import Synchronization
 /// of its own. Each turn of the loop (`runTurn`) takes the descriptors ready now, reads every
 /// readable one, runs the work other threads handed over (`execute`: broadcasts, mostly), and
 /// only then writes, once per connection: a move read in this turn, the replies to it and
-/// several broadcasts that reached the loop together leave in one `sendmsg` per socket.
+/// several broadcasts that reached the loop together leave in one `sendmsg` per socket. A turn
+/// that handed a move to another thread holds that write until the move's broadcast is back
+/// (`holdOutput`), so it leaves in the same `sendmsg` too.
 public final class IOLoop: Sendable {
     public let queue: DispatchQueue
     public let index: Int
@@ -140,7 +142,8 @@ public final class IOLoop: Sendable {
 
     /// One turn of the loop: every connection ready now reads (or takes its blocked output
     /// again), then the inbox's work runs, then everything queued in the turn is written,
-    /// one flush per connection. On the loop only.
+    /// one flush per connection, unless a hold keeps it for the release that ends the hold.
+    /// On the loop only.
     private func runTurn() {
         inTurn = true
         let ready = epoll.ready(into: events, capacity: Self.eventsPerTurn)

@@ -41,55 +41,49 @@ private final class HoldingHandler: ConnectionHandler, @unchecked Sendable {
         return (server, try BlockingClient(port: port))
     }
 
-    /// Sends "answer" through the loop's inbox, as a room's broadcast comes back, and waits
-    /// until the loop ran it.
-    private func answerThroughTheInbox(_ connection: Connection) {
+    /// The client sends a move; the handler holds and replies; "answer" comes through the
+    /// loop's inbox, as a room's broadcast does. Returns the connection once the loop ran it.
+    private func readAndAnswer(_ move: String, _ handler: HoldingHandler, _ client: BlockingClient, holds: Int) throws -> Connection {
+        try client.send(move)
+        #expect(eventually { handler.releases.count == holds })
+        let connection = try #require(handler.connection)
         connection.loop.execute { connection.send(Array("answer".utf8)) }
         connection.loop.queue.sync {}
+        return connection
+    }
+
+    /// Reads the reply and the answer, and how many writes the server made since `before`.
+    private func writesOfReplyAndAnswer(since before: Int, _ server: TCPServer, _ client: BlockingClient, _ connection: Connection) throws -> Int {
+        var received: [UInt8] = []
+        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
+        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
+        connection.loop.queue.sync {} // the flush counts its write after the bytes left
+        return server.counters.reading.writeCalls - before
     }
 
     @Test func theAnswerLeavesInTheSameWriteAsTheTurnThatWaitedForIt() throws {
         let handler = HoldingHandler(reply: "read;")
         let (server, client) = try start(handler)
-        try client.send("move")
-        #expect(eventually { handler.connection != nil })
-        let connection = try #require(handler.connection)
-        answerThroughTheInbox(connection)
-        let writesBefore = server.counters.reading.writeCalls
+        let connection = try readAndAnswer("move", handler, client, holds: 1)
+        let before = server.counters.reading.writeCalls
         handler.releases[0]()
-        var received: [UInt8] = []
-        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
-        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
-        connection.loop.queue.sync {} // the flush counts its write after the bytes left
-        #expect(server.counters.reading.writeCalls == writesBefore + 1, "the turn's reply and the answer in one write")
+        #expect(try writesOfReplyAndAnswer(since: before, server, client, connection) == 1, "the turn's reply and the answer in one write")
     }
 
     @Test func aHoldNobodyReleasesEndsAtTheLimitAndItsLateReleaseEndsNoLaterHold() throws {
         let handler = HoldingHandler(reply: "read;")
         let (server, client) = try start(handler)
-        try client.send("move")
-        #expect(eventually { handler.connection != nil })
-        let connection = try #require(handler.connection)
-        answerThroughTheInbox(connection)
-        let writesBefore = server.counters.reading.writeCalls
+        let connection = try readAndAnswer("move", handler, client, holds: 1)
+        let before = server.counters.reading.writeCalls
         clock.advance(by: IOLoop.holdLimit)
-        var received: [UInt8] = []
-        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
-        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
-        connection.loop.queue.sync {}
-        #expect(server.counters.reading.writeCalls == writesBefore + 1)
+        #expect(try writesOfReplyAndAnswer(since: before, server, client, connection) == 1)
 
         // A second hold; the first one's release, coming late, must not end it.
-        try client.send("move again")
-        #expect(eventually { handler.releases.count == 2 })
+        _ = try readAndAnswer("move again", handler, client, holds: 2)
         handler.releases[0]()
-        answerThroughTheInbox(connection)
-        let writesHeld = server.counters.reading.writeCalls
-        handler.releases[1]()
-        received = []
-        while received.count < "read;answer".utf8.count, let chunk = try client.receiveSome() { received += chunk }
-        #expect(String(decoding: received, as: UTF8.self) == "read;answer")
         connection.loop.queue.sync {}
-        #expect(server.counters.reading.writeCalls == writesHeld + 1, "still held after the stale release: one write")
+        let held = server.counters.reading.writeCalls
+        handler.releases[1]()
+        #expect(try writesOfReplyAndAnswer(since: held, server, client, connection) == 1, "still held after the stale release: one write")
     }
 }
