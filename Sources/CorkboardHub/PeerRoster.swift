@@ -23,6 +23,9 @@ final class ListedPeer {
     /// The node it is connected to, when that is another one.
     let node: String?
 
+    /// As `peers.joined` lists it, and as one node tells another of it.
+    var peerName: PeerName { PeerName(client: client, name: name, hue: hue) }
+
     init(client: ClientID, name: String, hue: Hue? = nil, order: Int, member: Member? = nil, node: String? = nil) {
         self.client = client
         self.name = name

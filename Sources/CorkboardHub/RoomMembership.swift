@@ -58,7 +58,7 @@ final class RoomMembership {
         // `{"client":…,"name":…,"type":"peer.joined"}`: about its bytes.
         // `{"client":…,"hue":359,…}`: 10 bytes more with a hue.
         let announcement = announcement(costing: 44 + peer.client.utf8.count + peer.name.utf8.count + (peer.hue == nil ? 0 : 10), now: now)
-        if announcement != .atOnce { tick.join(PeerName(client: peer.client, name: peer.name, hue: peer.hue)) }
+        if announcement != .atOnce { tick.join(peer.peerName) }
         return announcement
     }
 
@@ -90,7 +90,7 @@ final class RoomMembership {
     /// A peer of this node joined or left, to be told to the other nodes at their tick; true
     /// when it is the first of the tick (the room schedules it).
     func share(joinOf peer: ListedPeer) -> Bool {
-        shared.join(PeerName(client: peer.client, name: peer.name, hue: peer.hue))
+        shared.join(peer.peerName)
         return scheduleSharing()
     }
 

@@ -27,14 +27,9 @@ struct OutputQueue {
         var chunks = 0
     }
 
-    /// Writes as much as the socket takes. Returns `.wouldBlock` when bytes remain,
-    /// `.transferred(total)` when everything queued went out, `.failed` on an error.
-    mutating func flush(to socket: Socket) -> Socket.IOResult {
-        var tally = Tally()
-        return flush(to: socket, tally: &tally)
-    }
-
-    /// `flush(to:)`, adding what it wrote to `tally`.
+    /// Writes as much as the socket takes, adding what it wrote to `tally`. Returns
+    /// `.wouldBlock` when bytes remain, `.transferred(total)` when everything queued went out,
+    /// `.failed` on an error.
     mutating func flush(to socket: Socket, tally: inout Tally) -> Socket.IOResult {
         var total = 0
         while !isEmpty {
@@ -73,7 +68,6 @@ struct OutputQueue {
     }
 
     /// Drops `written` bytes from the front; returns how many chunks that finished.
-    @discardableResult
     private mutating func consume(_ written: Int) -> Int {
         var finished = 0
         var remaining = written

@@ -41,11 +41,7 @@ import Testing
 
     @Test func aTickAndAPageListTheHue() throws {
         let clock = ManualClock()
-        let fixture = try HubFixture {
-            $0.clock = clock
-            $0.membershipTick = .milliseconds(100)
-            $0.announcementByteRate = RateLimit(perSecond: 1, burst: 100)
-        }
+        let fixture = try HubFixture.announcingPastTwoAtTheTick(on: clock)
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
         _ = try ada.waitFor(type: "peer.joined")

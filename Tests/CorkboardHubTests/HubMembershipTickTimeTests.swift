@@ -12,13 +12,7 @@ import Testing
 @Suite(.threadsOfTheirOwn) struct HubMembershipTickTimeTests {
     @Test func changesPastTheAnnouncementRateGoOutTogetherAtTheTick() throws {
         let clock = ManualClock()
-        // Room for two announcements at once (Ada's, to nobody, and Bob's); the time stands
-        // still, so nothing refills.
-        let fixture = try HubFixture {
-            $0.clock = clock
-            $0.membershipTick = .milliseconds(100)
-            $0.announcementByteRate = RateLimit(perSecond: 1, burst: 100)
-        }
+        let fixture = try HubFixture.announcingPastTwoAtTheTick(on: clock)
         let ada = try fixture.join("Ada")
         let bob = try fixture.join("Bob")
         #expect(try ada.waitFor(type: "peer.joined") == .peerJoined(client: bob.clientID, name: "Bob"))

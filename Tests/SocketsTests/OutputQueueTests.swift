@@ -39,7 +39,8 @@ import Testing
             rounds += 1
             #expect(rounds < 100_000)
             if rounds >= 100_000 { break }
-            if case .failed(let code) = queue.flush(to: writer) {
+            var tally = OutputQueue.Tally()
+            if case .failed(let code) = queue.flush(to: writer, tally: &tally) {
                 Issue.record("flush failed: \(code)")
                 break
             }
@@ -55,6 +56,7 @@ import Testing
         defer { writer.close() }
         var queue = OutputQueue()
         queue.append(ByteChunk([1, 2, 3]))
-        #expect(queue.flush(to: writer) == .failed(EPIPE))
+        var tally = OutputQueue.Tally()
+        #expect(queue.flush(to: writer, tally: &tally) == .failed(EPIPE))
     }
 }
