@@ -40,4 +40,32 @@ import Testing
             #expect(WireScan.object("over", in: text) == nil)
         }
     }
+
+    @Test func findsAMembersFieldsInOnePassWhateverTheKeyOrder() {
+        let texts = [
+            #"{"adjusted":false,"at":1795575010123,"by":"b","client":"c1","op":{"type":"move","seq":1},"opId":"bench-7","seq":42,"type":"committed"}"#,
+            #"{"type":"committed","seq":42,"opId":"bench-7","client":"c1","op":{"type":"move","opId":"x"},"adjusted":false}"#,
+        ]
+        for text in texts {
+            var text = text
+            text.withUTF8 { bytes in
+                let fields = WireScan.MessageFields(scanning: bytes)
+                #expect(fields.isType("committed"))
+                #expect(!fields.isType("committe"))
+                #expect(fields.seq == 42)
+                #expect(!fields.noop)
+                #expect(fields.opId.map { String(decoding: $0, as: UTF8.self) } == "bench-7")
+            }
+        }
+        var noop = #"{"noop":true,"opId":"k","seq":3,"type":"committed"}"#
+        noop.withUTF8 { bytes in
+            let fields = WireScan.MessageFields(scanning: bytes)
+            #expect(fields.noop && fields.seq == 3 && fields.isType("committed"))
+        }
+        var truncated = #"{"type":"rejected","opId":"k"#
+        truncated.withUTF8 { bytes in
+            let fields = WireScan.MessageFields(scanning: bytes)
+            #expect(fields.isType("rejected") && fields.opId == nil && fields.seq == nil)
+        }
+    }
 }

@@ -136,29 +136,27 @@ final class LeanMember: BenchMember, @unchecked Sendable {
     }
 
     private func handle(_ text: UnsafeBufferPointer<UInt8>, at time: UInt64) {
-        let type = WireScan.string("type", in: text)
-        let isCommitted = type.map { $0.elementsEqual("committed".utf8) } ?? false
-        let isMembership = type.map { $0.starts(with: "peer".utf8) } ?? false
+        let fields = WireScan.MessageFields(scanning: text)
+        let isCommitted = fields.isType("committed")
+        let isMembership = fields.type?.starts(with: "peer".utf8) ?? false
         var answer: MoveAnswer?
         log.withLock { log in
             log.received += 1
             log.receivedBytes += text.count
             if isMembership { log.membershipBytes += text.count }
             guard isCommitted else { return }
-            if WireScan.isTrue("noop", in: text) {
+            if fields.noop {
                 answer = .noop
-            } else if let seq = WireScan.integer("seq", in: text) {
+            } else if let seq = fields.seq {
                 log.record(seq: seq, at: time)
                 answer = .committed(seq: seq)
             }
         }
-        if !isCommitted, let type, type.elementsEqual("rejected".utf8) {
+        if fields.isType("rejected") {
             answer = .rejected(code: WireScan.string("code", in: text).map { String(decoding: $0, as: UTF8.self) } ?? "?")
         }
         // Only a member with a move in flight looks for its opId.
-        guard let answer, let listener, !pending.withLock({ $0.isEmpty }),
-            let opIdBytes = WireScan.string("opId", in: text)
-        else { return }
+        guard let answer, let listener, !pending.withLock({ $0.isEmpty }), let opIdBytes = fields.opId else { return }
         let opId = String(decoding: opIdBytes, as: UTF8.self)
         guard pending.withLock({ $0.remove(opId) }) != nil else { return }
         listener.member(self, received: answer, opId: opId, at: time)
