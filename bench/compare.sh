@@ -112,7 +112,7 @@ for server in $SERVERS; do
         case "$scenario" in
         memory)         "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" ;;
         memory-deflate) "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" --deflate ;;
-        fanout)         "$bench" fanout "${common[@]}" --step "$STEP" --max-clients "$MAX_CLIENTS" --limit "$LIMIT_MS" ;;
+        fanout)         "$bench" fanout "${common[@]}" --pid "$server_pid" --step "$STEP" --max-clients "$MAX_CLIENTS" --limit "$LIMIT_MS" ;;
         ops)            "$bench" ops "${common[@]}" --moves "$OPS_MOVES" ;;
         echo)           "$bench" ws-echo --url "$url" --server "$server" --json "$out" ;;
         presence)       "$bench" presence "${common[@]}" ;;

@@ -36,10 +36,12 @@ struct FanoutBenchCommand: ParsableCommand {
     @Option(help: "Moves per step.") var moves = 100
     @Option(help: "Moves outstanding, each from a random client.") var inFlight = 4
     @Option(help: "p95 limit in milliseconds: the first step above it ends the run.") var limit = 250.0
+    @Option(help: "The process id of the server at --url, to read its CPU per delivery at each step.") var pid: Int32?
 
     func run() throws {
         var configuration = FanoutScenario.Configuration()
         configuration.url = target.url
+        configuration.pid = pid
         guard step > 0, maxClients >= step, moves > 0, inFlight > 0, limit > 0 else {
             throw ValidationError("--step, --moves, --in-flight and --limit must be positive, --max-clients at least --step")
         }

@@ -22,6 +22,9 @@ public struct FanoutScenario {
         public var seed: UInt64 = 1
         /// Longest wait for any one phase of a step.
         public var timeout = 120.0
+        /// The process id of the server at `url`, to read the CPU it spends on each step's
+        /// moves (our own server child's is read without it).
+        public var pid: Int32?
         public init() {}
     }
 
@@ -37,7 +40,8 @@ public struct FanoutScenario {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     public func run(progress: (String) -> Void) throws -> Result {
-        let target = try BenchTarget(url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"])
+        let target = try BenchTarget(
+            url: configuration.url, serverArguments: ["--no-demo", "--store", "memory"], serverPID: configuration.pid)
         let loops = IOLoopGroup(count: 1)
         let board = SuiteBoard.freshID("fanout")
         try SuiteBoard.create(id: board, movers: configuration.inFlight, target: target, loop: loops.next())
@@ -62,11 +66,12 @@ public struct FanoutScenario {
             // Joins make the server announce each newcomer to everybody; let that settle so it
             // does not count as the moves' latency.
             try waitUntilQuiet(members)
-            let step = try measure(members: members, driver: driver, joinSeconds: joinSeconds)
+            let step = try measure(
+                members: members, driver: driver, joinSeconds: joinSeconds, serverPID: target.serverProcessIDForMeasuring)
             result.steps.append(step)
             progress(
                 String(
-                    format: "%6d clients  %@  joined in %.1f s%@", step.clients, step.latency.text, joinSeconds,
+                    format: "%6d clients  %@  joined in %.1f s%@%@", step.clients, step.latency.text, joinSeconds, step.cpuText,
                     step.duplicates + step.missing > 0 ? "  DELIVERY ERRORS: \(step.duplicates) duplicate, \(step.missing) missing" : ""))
             if step.duplicates + step.missing > 0 {
                 result.stop = "members missed or repeated events at \(step.clients) clients"
@@ -97,7 +102,12 @@ public struct FanoutScenario {
         }
     }
 
-    func measure(members: [LeanMember], driver: MoveDriver, joinSeconds: Double) throws -> FanoutStep {
+    /// Runs a step's moves and checks every member got each. With `serverPID`, the CPU the
+    /// server and this bench process spent from the first move until every member had the
+    /// last is kept too: the bench's share matters, for it shares the machine.
+    func measure(members: [LeanMember], driver: MoveDriver, joinSeconds: Double, serverPID: Int32? = nil) throws -> FanoutStep {
+        let serverBefore = serverPID.flatMap(ServerCPU.of(pid:))
+        let benchBefore = ServerCPU.of(pid: getpid())
         let outcome = try driver.run(moves: configuration.movesPerStep, senders: members, timeout: configuration.timeout)
         guard let finalSeq = outcome.samples.map(\.seq).max() else {
             throw BenchTarget.Failure(description: "no move was committed: \(outcome.noops) noops, rejected \(outcome.rejections)")
@@ -113,6 +123,8 @@ public struct FanoutScenario {
             Thread.sleep(forTimeInterval: 0.01)
             logs = members.map { $0.log.withLock { $0 } }
         }
+        let serverSpent = serverBefore.flatMap { before in serverPID.flatMap(ServerCPU.of(pid:))?.since(before) }
+        let benchSpent = benchBefore.flatMap { ServerCPU.of(pid: getpid())?.since($0) }
         if let closed = logs.first(where: { $0.closed != nil })?.closed {
             throw BenchTarget.Failure(description: "a member was disconnected: \(closed)")
         }
@@ -129,6 +141,6 @@ public struct FanoutScenario {
             clients: members.count, moves: outcome.samples.count, latency: LatencySummary(nanoseconds: lastArrivals),
             expectedDeliveries: outcome.samples.count * members.count,
             duplicates: logs.reduce(0) { $0 + $1.duplicates }, missing: missing,
-            joinSeconds: joinSeconds)
+            joinSeconds: joinSeconds, serverCPUSeconds: serverSpent?.totalSeconds, benchCPUSeconds: benchSpent?.totalSeconds)
     }
 }
