@@ -13,7 +13,8 @@ import Synchronization
 /// only then writes, once per connection: a move read in this turn, the replies to it and
 /// several broadcasts that reached the loop together leave in one `sendmsg` per socket. A turn
 /// that handed a move to another thread holds that write until the move's broadcast is back
-/// (`holdOutput`), so it leaves in the same `sendmsg` too.
+/// (`holdOutput`), so it leaves in the same `sendmsg` too. A long pass of writes takes turns
+/// as it goes, so what arrives meanwhile joins the writes it has not made yet (`flushPending`).
 public final class IOLoop: Sendable {
     public let queue: DispatchQueue
     public let index: Int
@@ -47,6 +48,8 @@ public final class IOLoop: Sendable {
     /// no access to it spans a call; see `Connection`'s state.)
     @exclusivity(unchecked) nonisolated(unsafe) private var pendingFlush: [Connection] = []
     @exclusivity(unchecked) nonisolated(unsafe) private var flushScheduled = false
+    /// A pass of `flushPending` is under way (its turns may ask for another). Only touched on `queue`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var inPass = false
     /// Output held at the end of a turn until the answers to its reads come back (`holdOutput`).
     /// Only touched on `queue`.
     @exclusivity(unchecked) nonisolated(unsafe) private var holds = OutputHolds()
@@ -100,7 +103,12 @@ public final class IOLoop: Sendable {
     /// Queues `connection` for the next flush of this loop. On the loop only.
     func requestFlush(_ connection: Connection) {
         pendingFlush.append(connection)
-        guard !inTurn, !flushScheduled else { return }
+        if !inTurn { scheduleFlush() }
+    }
+
+    /// Queues one flush of whatever is pending then. On the loop only.
+    private func scheduleFlush() {
+        guard !flushScheduled else { return }
         flushScheduled = true
         queue.async {
             self.flushScheduled = false
@@ -114,13 +122,37 @@ public final class IOLoop: Sendable {
     /// them here too would keep the loop for as long as one reader keeps up, and work queued
     /// behind it (new connections, other members' reads) would wait, seconds behind six
     /// streamed 18 MB boards.
+    ///
+    /// A long pass takes a turn between every `connectionsBetweenTurns` connections: a move a
+    /// member sends as it reads its part of the pass is read then, and its broadcast, back from
+    /// its room, joins the writes of the connections this pass has not reached yet. Left for
+    /// the pass after, it would reach its last member a pass and a half later on average, two
+    /// passes at worst; taken up within the pass, one pass later (the members already written
+    /// get it next time round). What such a turn leaves pending is flushed after the pass, once
+    /// no hold waits for an answer. A flush asked for during a pass (a TLS handshake starting
+    /// in one of its turns) is part of that.
     func flushPending() {
+        guard !inPass else { return }
+        inPass = true
         let batch = pendingFlush
         pendingFlush.removeAll(keepingCapacity: true)
         let started = FlushPacing.times(batch.count) ? clock.now.uptimeNanoseconds : nil
-        for connection in batch { connection.flushRequested() }
+        var moreReady = false
+        for (position, connection) in batch.enumerated() {
+            connection.flushRequested()
+            if position % Self.connectionsBetweenTurns == Self.connectionsBetweenTurns - 1, position < batch.count - 1 {
+                moreReady = takeTurn() || moreReady
+            }
+        }
         if let started { pacing.flushed(took: clock.now.uptimeNanoseconds &- started) }
+        inPass = false
+        if moreReady { queue.async { self.runTurn() } }
+        if !pendingFlush.isEmpty && !holds.isHolding { scheduleFlush() }
     }
+
+    /// How many connections a pass writes between the turns it takes (see `flushPending`):
+    /// about a millisecond of `sendmsg` calls, beside which an `epoll_wait` is nothing.
+    static let connectionsBetweenTurns = 128
 
     /// Runs `work` on the loop: inline when already there (keeps order with work in progress),
     /// else through the loop's inbox. Work from other threads runs in the loop's next turn,
@@ -145,6 +177,14 @@ public final class IOLoop: Sendable {
     /// one flush per connection, unless a hold keeps it for the release that ends the hold.
     /// On the loop only.
     private func runTurn() {
+        let moreReady = takeTurn()
+        if !holds.isHolding { flushPending() }
+        if moreReady { queue.async { self.runTurn() } }
+    }
+
+    /// A turn's reads and inbox work, without its flush; true when more descriptors may be
+    /// ready than it took. On the loop only.
+    private func takeTurn() -> Bool {
         inTurn = true
         let ready = epoll.ready(into: events, capacity: Self.eventsPerTurn)
         // A full batch may have left descriptors out, and a connection that stopped at its
@@ -163,8 +203,7 @@ public final class IOLoop: Sendable {
         }
         for item in work { item() }
         inTurn = false
-        if !holds.isHolding { flushPending() }
-        if moreReady { queue.async { self.runTurn() } }
+        return moreReady
     }
 
     // MARK: Holding output for answers
