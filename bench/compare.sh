@@ -109,6 +109,8 @@ for server in $SERVERS; do
         out="$RAW/$server-$scenario.json"
         echo "== $server: $scenario (pid $server_pid, port $port)"
         common=(--url "$url" --server "$server" --json "$out")
+        # The server's CPU (fanout, cpu, joins) and memory are read from /proc/PID: the pid is the
+        # server's own process (uws: `env` execs python3, so it is the interpreter running uWS).
         case "$scenario" in
         memory)         "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" ;;
         memory-deflate) "$bench" memory "${common[@]}" --pid "$server_pid" --connections "$MEMORY_CONNECTIONS" --deflate ;;
@@ -116,8 +118,6 @@ for server in $SERVERS; do
         ops)            "$bench" ops "${common[@]}" --moves "$OPS_MOVES" ;;
         echo)           "$bench" ws-echo --url "$url" --server "$server" --json "$out" ;;
         presence)       "$bench" presence "${common[@]}" ;;
-        # The server's CPU is read from /proc/PID/stat before and after: the pid is the server's own
-        # process (uws: `env` execs python3, so it is the interpreter running uWS).
         cpu)            "$bench" cpu "${common[@]}" --pid "$server_pid" --steps "$CPU_STEPS" --step "$CPU_STEP" --moves "$CPU_MOVES" ;;
         joins)          "$bench" joins "${common[@]}" --pid "$server_pid" --joins "$JOINS" --concurrency "$JOINS_AT_ONCE" ;;
         *) echo "unknown scenario $scenario" >&2; exit 64 ;;
