@@ -153,6 +153,8 @@ struct PresenceBenchCommand: ParsableCommand {
     @Option(help: "Measured seconds.") var seconds = 5.0
     @Flag(help: "Run once more with every member asking for compact drag batches (hello's \"presence\":\"compact\"), and compare the bytes.")
     var compact = false
+    @Flag(help: "Each dragger sends at a phase of its own, spread over the interval, instead of all draggers at once.")
+    var staggered = false
 
     func run() throws {
         guard (1...100).contains(draggers), watchers > 0, rate > 0, seconds > 0 else {
@@ -164,6 +166,7 @@ struct PresenceBenchCommand: ParsableCommand {
         configuration.watchers = watchers
         configuration.rate = rate
         configuration.seconds = seconds
+        configuration.staggered = staggered
         // A server of its own runs twice, side by side: one message per drag change
         // (batching off), then the per-tick `drags` batches; with --compact a third time, the
         // batches in their compact form.
@@ -177,7 +180,9 @@ struct PresenceBenchCommand: ParsableCommand {
         for mode in modes {
             configuration.serverArguments = mode.arguments
             configuration.compact = mode.compact
-            say("presence against \(target.server) (\(mode.name)): \(draggers) draggers at \(rate)/s, \(watchers) watchers, \(seconds) s")
+            say(
+                "presence against \(target.server) (\(mode.name)): \(draggers) draggers at \(rate)/s\(staggered ? ", staggered" : ""), \(watchers) watchers, \(seconds) s"
+            )
             let result = try PresenceScenario(configuration: configuration).run { say($0) }
             records.append(
                 BenchRecord(
@@ -187,7 +192,7 @@ struct PresenceBenchCommand: ParsableCommand {
                         "per_watcher_per_second": result.perWatcherPerSecond, "disconnected": Double(result.disconnected),
                         "messages_per_second": result.presenceMessagesPerSecond, "bytes_per_second": result.presenceBytesPerSecond,
                         "bytes_per_watcher_per_message": result.bytesPerWatcherPerMessage, "bytes_per_change": result.bytesPerChange,
-                        "draggers": Double(draggers), "watchers": Double(watchers),
+                        "draggers": Double(draggers), "watchers": Double(watchers), "staggered": staggered ? 1 : 0,
                     ].merging(
                         [
                             "until_first_probe_p50_ms": result.untilFirstProbe?.p50, "until_first_probe_p95_ms": result.untilFirstProbe?.p95,

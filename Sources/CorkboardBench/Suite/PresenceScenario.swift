@@ -27,6 +27,12 @@ public struct PresenceScenario {
         public var serverArguments: [String] = []
         /// Every member asks for compact drag batches (docs/protocol.md#compact-drags).
         public var compact = false
+        /// The draggers send each at a phase of its own, spread over the interval, instead of
+        /// all at once: people drag whenever they like, so a change waits for the board's next
+        /// tick anywhere from nothing to a whole tick. All at once, a round's first change
+        /// schedules the tick 50 ms after the last one, which came right after the round
+        /// before: the tick follows the rounds, and the wait is short.
+        public var staggered = false
         public init() {}
     }
 
@@ -88,16 +94,18 @@ public struct PresenceScenario {
         let before = watchers.map { $0.log.withLock { ($0.drags, $0.presenceMessages, $0.presenceBytes) } }
         probe.start()
 
-        // One thread paces every dragger: tick k sends each of them a placeholder at index k mod 99.
+        // One thread paces every dragger: round k sends each of them a placeholder at index
+        // k mod 99, all at once or (staggered) dragger j at j/draggers of the interval.
         let started = DispatchTime.now().uptimeNanoseconds
         let interval = 1 / configuration.rate
         let ticks = Int(configuration.seconds * configuration.rate)
         for tick in 0..<ticks {
-            let due = started + UInt64(Double(tick) * interval * 1e9)
-            let now = DispatchTime.now().uptimeNanoseconds
-            if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
             let index = tick % 99
-            for dragger in draggers {
+            for (position, dragger) in draggers.enumerated() {
+                let phase = configuration.staggered ? Double(position) / Double(draggers.count) : 0
+                let due = started + UInt64((Double(tick) + phase) * interval * 1e9)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
                 probe.sent(name: "bench-\(dragger.number)", index: index)
                 dragger.send(#"{"type":"drag.over","collection":"b","index":\#(index)}"#)
             }
