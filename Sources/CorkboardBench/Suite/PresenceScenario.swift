@@ -183,28 +183,29 @@ final class DragProbe: Sendable {
     /// A `drags` or `drags.compact` batch: each change as the single message it stands for
     /// (only probes read the changes).
     func received(batch text: String, at time: UInt64) {
+        let changes: [CompactBatchScan.Change]
+        if let compact = CompactBatchScan.changes(in: text) {
+            changes = compact
+        } else if case .drags(let long)? = try? WireFormat.decodeServerMessage(Data(text.utf8)) {
+            changes = long.map { change in
+                switch change {
+                case .started(let update): .started(client: update.client, name: update.name)
+                case .moved(let client, let over): .moved(client: client, index: over.index)
+                case .cleared: .other
+                }
+            }
+        } else {
+            return
+        }
         // Hashed once a batch, not once a change: 100 changes of a 2 KB batch, 50 probes and 20
         // ticks a second made the hashing alone a tenth of the bench's CPU.
         let batch = text.hashValue
-        if let changes = CompactBatchScan.changes(in: text) {
-            state.withLock { state in
-                for change in changes {
-                    switch change {
-                    case .started(let client, let name): state.names[client] = name
-                    case .moved(let client, let index): state.timeOver(client: client, index: index, at: time, batch: batch)
-                    case .other: break
-                    }
-                }
-            }
-            return
-        }
-        guard case .drags(let changes)? = try? WireFormat.decodeServerMessage(Data(text.utf8)) else { return }
         state.withLock { state in
             for change in changes {
                 switch change {
-                case .started(let update): state.names[update.client] = update.name
-                case .moved(let client, let over): state.timeOver(client: client, index: over.index, at: time, batch: batch)
-                case .cleared: break
+                case .started(let client, let name): state.names[client] = name
+                case .moved(let client, let index): state.timeOver(client: client, index: index, at: time, batch: batch)
+                case .other: break
                 }
             }
         }
