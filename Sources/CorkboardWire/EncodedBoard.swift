@@ -11,7 +11,10 @@ public struct EncodedBoard: Sendable {
     public init(_ board: Board) {
         var json = JSONWriter(capacity: 64 * 1024)
         json.write(board)
-        bytes = json.bytes
+        // Copied to its size: it is kept (per board, until its next seq), and the writer's
+        // array holds all it reserved, 64 KiB for the smallest board.
+        // (`Array` of a slice of the whole array would share its storage.)
+        bytes = json.bytes.withUnsafeBufferPointer { Array($0) }
     }
 }
 

@@ -37,6 +37,14 @@ import Testing
         #expect(text == (try WireFormat.text(.welcome(welcome))))
     }
 
+    /// A written board is kept until its board's next seq: it keeps its own bytes, not the
+    /// 64 KiB the writer reserved for them.
+    @Test func aWrittenBoardKeepsNoMoreThanItsBytes() {
+        let encoded = EncodedBoard(Self.board)
+        #expect(encoded.bytes.count < 1024)
+        #expect(encoded.bytes.capacity < encoded.bytes.count + 64)
+    }
+
     /// The room's path (issue #36): the peers written once too, the bytes handed over as
     /// they are; the same bytes as the encoder's.
     @Test(arguments: [false, true])
