@@ -43,22 +43,26 @@ public final class ServerProcess {
         process.environment = merged
         process.standardOutput = output
         process.standardError = errors
-        let collected = self.collected
+        try process.run()
+        // Each pipe is read to its end by a thread of its own, with blocking reads: a
+        // `readabilityHandler` once stopped partway through a child's help on a loaded full
+        // run, and the test compared a help cut short. The end may come late (another child
+        // spawned meanwhile can hold a copy of a write end); what was written is read anyway.
         for (pipe, isError) in [(output, false), (errors, true)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                // An empty read is the end of the pipe; without this the handler would keep firing.
-                if data.isEmpty { handle.readabilityHandler = nil }
-                collected.append(data, error: isError)
+            let handle = pipe.fileHandleForReading
+            let collected = self.collected
+            Thread.detachNewThread {
+                while true {
+                    let data = handle.availableData
+                    collected.append(data, error: isError)
+                    if data.isEmpty { return }
+                }
             }
         }
-        try process.run()
     }
 
     deinit {
         if process.isRunning { process.terminate() }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
     }
 
     public var standardOutput: String { collected.text(error: false) }
