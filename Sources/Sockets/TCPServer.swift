@@ -20,7 +20,7 @@ public final class TCPServer: Sendable {
     static let maxRefusalsInFlight = 256
     private let listener: Mutex<Listener?> = Mutex(nil)
     private let live = Mutex<Set<Connection>>([])
-    /// Observes the close of the connections turned away (`admitted` is this server itself).
+    /// Observes the close of the connections turned away; the server itself observes those it admitted.
     private let refusals = RefusedConnections()
     private let allClosed = Mutex<[@Sendable () -> Void]>([])
 
